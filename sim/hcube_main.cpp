@@ -1,0 +1,298 @@
+// hcube: the command-line tool (DESIGN §7). Lists algorithms, writes and verifies schedule
+// tables, and runs a case on a backend (the C++ table executor or the Verilated RTL cube),
+// reporting measured cycles beside the paper's bound and the verdict against the reference.
+//
+// Exit status: 0 success; 1 a run or verification that found a problem; 2 bad input.
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "algorithms.h"
+#include "error.h"
+#include "executor.h"
+#include "reference.h"
+#include "report.h"
+#include "rtl_backend.h"
+#include "table_image.h"
+#include "table_text.h"
+#include "verifier.h"
+
+namespace fs = std::filesystem;
+
+namespace hcube {
+namespace {
+
+constexpr const char* kUsage = R"(usage:
+  hcube list [--json]
+      the algorithms, each with a one-line description and its paper section
+  hcube tables --algo A --n N [--k K] [--width B] [--ports all|one] --out DIR
+      write DIR/tables.hct (text tables, docs/table-format.md) and DIR/tables.hex (RTL image)
+  hcube verify PATH
+      statically verify tables (a .hct file, or a directory holding tables.hct)
+  hcube run (--algo A --n N [--k K] [--width B] [--ports all|one] | --tables PATH)
+            [--backend table|rtl] [--trace FILE.fst|FILE.vcd] [--json] [--no-verify]
+            [--max-cycles C] [--cache DIR]
+      run a case and check every element against the reference model
+  hcube build-model --n N [--k K] [--width B] [--cache DIR]
+      build (or find in the cache) the Verilated cube for a case, without running it
+)";
+
+class Args {
+ public:
+  Args(int argc, char** argv, int first) {
+    for (int i = first; i < argc; ++i) {
+      std::string a = argv[i];
+      if (a.rfind("--", 0) != 0) {
+        positional_.push_back(a);
+        continue;
+      }
+      if (a == "--json" || a == "--no-verify") {
+        flags_[a] = "1";
+        continue;
+      }
+      if (i + 1 >= argc) throw Error("option " + a + " needs a value");
+      flags_[a] = argv[++i];
+    }
+  }
+  std::optional<std::string> get(const std::string& name) {
+    used_.push_back(name);
+    auto it = flags_.find(name);
+    if (it == flags_.end()) return std::nullopt;
+    return it->second;
+  }
+  bool flag(const std::string& name) { return get(name).has_value(); }
+  long long number(const std::string& name, long long fallback) {
+    auto v = get(name);
+    if (!v) return fallback;
+    try {
+      size_t used = 0;
+      const long long x = std::stoll(*v, &used);
+      if (used != v->size()) throw std::invalid_argument("trailing");
+      return x;
+    } catch (const std::exception&) {
+      throw Error("option " + name + " '" + *v + "' is not an integer");
+    }
+  }
+  const std::vector<std::string>& positional() const { return positional_; }
+  /// Rejects options that the command did not ask for.
+  void finish() const {
+    for (const auto& [name, value] : flags_) {
+      if (std::find(used_.begin(), used_.end(), name) == used_.end()) {
+        throw Error("unknown option " + name + " for this command (see hcube --help)");
+      }
+    }
+  }
+
+ private:
+  std::map<std::string, std::string> flags_;
+  std::vector<std::string> positional_;
+  std::vector<std::string> used_;
+};
+
+CaseSpec caseFrom(Args& args) {
+  CaseSpec c;
+  auto algo = args.get("--algo");
+  if (!algo) throw Error("--algo is required (hcube list shows the algorithms)");
+  c.algo = *algo;
+  const long long n = args.number("--n", -1);
+  if (n < 0) throw Error("--n is required");
+  if (n < 1 || n > 20) throw Error("--n " + std::to_string(n) + ": must be 1..20");
+  c.n = static_cast<int>(n);
+  const long long k = args.number("--k", 0);
+  if (k < 0) throw Error("--k " + std::to_string(k) + ": must be positive");
+  c.slots = static_cast<u64>(k);
+  const long long width = args.number("--width", 1);
+  if (width < 1 || width > 64) throw Error("--width " + std::to_string(width) + ": must be 1..64");
+  c.lanes = static_cast<int>(width);
+  const std::string ports = args.get("--ports").value_or("all");
+  if (ports != "all" && ports != "one") throw Error("--ports '" + ports + "': must be all or one");
+  c.one_port = ports == "one";
+  return c;
+}
+
+std::string tablesPath(const std::string& path) {
+  if (fs::is_directory(path)) return (fs::path(path) / "tables.hct").string();
+  return path;
+}
+
+int cmdList(Args& args) {
+  const bool json = args.flag("--json");
+  args.finish();
+  if (json) {
+    std::cout << "[";
+    bool first = true;
+    for (const AlgorithmInfo& a : algorithmCatalogue()) {
+      std::cout << (first ? "" : ",") << "{\"name\":\"" << jsonEscape(a.name)
+                << "\",\"summary\":\"" << jsonEscape(a.summary) << "\",\"source\":\""
+                << jsonEscape(a.source) << "\"}";
+      first = false;
+    }
+    std::cout << "]\n";
+    return 0;
+  }
+  for (const AlgorithmInfo& a : algorithmCatalogue()) {
+    std::printf("%-16s %s\n%-16s   [%s]\n", a.name.c_str(), a.summary.c_str(), "",
+                a.source.c_str());
+  }
+  return 0;
+}
+
+int cmdTables(Args& args) {
+  const CaseSpec spec = caseFrom(args);
+  auto out = args.get("--out");
+  args.finish();
+  if (!out) throw Error("--out DIR is required");
+  const BuiltCase c = buildCase(spec);
+  std::error_code ec;
+  fs::create_directories(*out, ec);
+  if (ec) throw Error(*out + ": cannot create directory: " + ec.message());
+  const std::string text = (fs::path(*out) / "tables.hct").string();
+  const std::string image = (fs::path(*out) / "tables.hex").string();
+  writeTableTextFile(text, c.tables);
+  writeImageFile(image, c.tables);
+  std::cout << "wrote " << text << " and " << image << ": " << c.tables.tables.size()
+            << (c.tables.shared ? " shared table" : " node tables") << ", "
+            << c.tables.depth() << " instructions, " << c.tables.cycles() << " cycles\n";
+  return 0;
+}
+
+int printVerify(const VerifyReport& v, const std::string& what) {
+  if (v.ok()) {
+    std::cout << what << ": OK (" << v.cycles << " cycles, every element where the reference "
+              << "model says)\n";
+    return 0;
+  }
+  std::cerr << what << ": " << v.total_errors << " violation(s)\n";
+  for (const std::string& e : v.errors) std::cerr << "  " << e << "\n";
+  if (v.total_errors > v.errors.size()) {
+    std::cerr << "  ... and " << (v.total_errors - v.errors.size()) << " more\n";
+  }
+  return 1;
+}
+
+int cmdVerify(Args& args) {
+  args.finish();
+  if (args.positional().size() != 1) throw Error("verify takes one PATH (a .hct file or a directory)");
+  const std::string path = tablesPath(args.positional()[0]);
+  const TableSet set = readTableTextFile(path);
+  return printVerify(verifyTables(set), path);
+}
+
+int cmdRun(Args& args) {
+  const std::string backend = args.get("--backend").value_or("table");
+  const auto tables_path = args.get("--tables");
+  const bool json = args.flag("--json");
+  const bool no_verify = args.flag("--no-verify");
+  const auto trace = args.get("--trace");
+  const long long max_cycles = args.number("--max-cycles", 0);
+  const std::string cache = args.get("--cache").value_or("");
+  BuiltCase c;
+  if (tables_path) {
+    c.tables = readTableTextFile(tablesPath(*tables_path));
+    c.perm = c.tables.header.perm;
+    // --n, --k given with --tables must agree with the file.
+    const long long n = args.number("--n", -1);
+    if (n >= 0 && n != c.tables.header.n) {
+      throw Error(*tables_path + ": the tables are for n = " + std::to_string(c.tables.header.n) +
+                  ", not --n " + std::to_string(n));
+    }
+    c.lower_bound = c.perm.kind() == PermutationSpec::Kind::kAapc && !c.tables.header.one_port
+                        ? aapcAllPortBound(c.perm.slots())
+                        : 0;
+    c.bound_source = c.lower_bound ? "K/2, Edelman 1991 Theorem 3.1" : "none known";
+  } else {
+    c = buildCase(caseFrom(args));
+  }
+  args.finish();
+  if (backend != "table" && backend != "rtl") {
+    throw Error("--backend '" + backend + "': must be table or rtl");
+  }
+  if (trace && backend != "rtl") throw Error("--trace needs --backend rtl");
+  if (max_cycles < 0) throw Error("--max-cycles must be positive");
+  if (!no_verify) {
+    const VerifyReport v = verifyTables(c.tables);
+    if (!v.ok()) {
+      printVerify(v, "static verification of the tables");
+      std::cerr << "hcube: not running tables that fail verification (--no-verify runs them)\n";
+      return 1;
+    }
+  }
+  RunReport report;
+  report.algo = c.tables.header.algo;
+  report.perm = c.perm;
+  report.lanes = c.tables.header.lanes;
+  report.one_port = c.tables.header.one_port;
+  report.lower_bound = c.lower_bound;
+  report.bound_source = c.bound_source;
+  const u64 words = c.tables.header.memoryWords();
+  if (backend == "table") {
+    ExecOptions opt;
+    opt.tagged_elements = c.perm.elements();
+    if (max_cycles > 0) opt.max_cycles = static_cast<u64>(max_cycles);
+    report.run = executeTables(c.tables, taggedMemory(c.perm, words), opt);
+  } else {
+    RtlOptions opt;
+    opt.cache_dir = cache;
+    opt.progress = &std::cerr;
+    opt.max_cycles = static_cast<u64>(max_cycles);
+    if (trace) {
+      opt.trace = *trace;
+      opt.gtkw = (fs::path(*trace).replace_extension(".gtkw")).string();
+      report.trace = *trace;
+      report.gtkw = opt.gtkw;
+    }
+    report.run = runOnRtl(c.tables, opt);
+  }
+  report.check = checkAgainstReference(c.perm, report.run.memory);
+  std::cout << (json ? formatReportJson(report) + "\n" : formatReportText(report));
+  return report.passed() ? 0 : 1;
+}
+
+int cmdBuildModel(Args& args) {
+  CaseSpec spec = caseFrom(args);
+  const std::string cache = args.get("--cache").value_or("");
+  args.finish();
+  const BuiltCase c = buildCase(spec);
+  RtlOptions opt;
+  opt.cache_dir = cache;
+  opt.progress = &std::cerr;
+  std::cout << ensureRtlModel(rtlModelFor(c.tables), opt) << "\n";
+  return 0;
+}
+
+int dispatch(int argc, char** argv) {
+  if (argc < 2 || std::string(argv[1]) == "--help" || std::string(argv[1]) == "-h" ||
+      std::string(argv[1]) == "help") {
+    std::cout << kUsage;
+    return argc < 2 ? 2 : 0;
+  }
+  const std::string cmd = argv[1];
+  Args args(argc, argv, 2);
+  if (cmd == "list") return cmdList(args);
+  if (cmd == "tables") return cmdTables(args);
+  if (cmd == "verify") return cmdVerify(args);
+  if (cmd == "run") return cmdRun(args);
+  if (cmd == "build-model") return cmdBuildModel(args);
+  throw Error("unknown command '" + cmd + "' (hcube --help lists them)");
+}
+
+}  // namespace
+}  // namespace hcube
+
+int main(int argc, char** argv) {
+  try {
+    return hcube::dispatch(argc, argv);
+  } catch (const hcube::Error& e) {
+    std::cerr << "hcube: error: " << e.what() << "\n";
+    return 2;
+  } catch (const std::exception& e) {
+    std::cerr << "hcube: internal error: " << e.what() << "\n";
+    return 3;
+  }
+}

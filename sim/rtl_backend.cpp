@@ -1,0 +1,354 @@
+#include "rtl_backend.h"
+
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include "error.h"
+#include "process.h"
+#include "table_image.h"
+
+#ifndef HCUBE_SOURCE_DIR
+#error "HCUBE_SOURCE_DIR must name the source tree (set by CMake)"
+#endif
+
+namespace fs = std::filesystem;
+
+namespace hcube {
+namespace {
+
+u64 pow2Ceil(u64 x) {
+  u64 p = 1;
+  while (p < x) p <<= 1;
+  return p;
+}
+
+// FNV-1a over the files the model is built from, so an edit forces a rebuild.
+std::string sourceHash() {
+  const fs::path root = HCUBE_SOURCE_DIR;
+  std::vector<fs::path> files;
+  for (const char* dir : {"rtl", "tb", "tb/model"}) {
+    if (!fs::is_directory(root / dir)) continue;
+    for (const auto& e : fs::directory_iterator(root / dir)) {
+      if (e.is_regular_file()) files.push_back(e.path());
+    }
+  }
+  files.push_back(root / "sw" / "traffic_monitor.h");
+  std::sort(files.begin(), files.end());
+  u64 h = 1469598103934665603ULL;
+  auto mix = [&h](unsigned char c) {
+    h ^= c;
+    h *= 1099511628211ULL;
+  };
+  for (const fs::path& f : files) {
+    for (char c : f.filename().string()) mix(static_cast<unsigned char>(c));
+    std::ifstream in(f, std::ios::binary);
+    char buf[8192];
+    while (in.read(buf, sizeof buf) || in.gcount() > 0) {
+      for (std::streamsize i = 0; i < in.gcount(); ++i) mix(static_cast<unsigned char>(buf[i]));
+    }
+  }
+  std::ostringstream o;
+  o << std::hex << h;
+  return o.str().substr(0, 12);
+}
+
+class FileLock {
+ public:
+  explicit FileLock(const fs::path& path) {
+    fd_ = ::open(path.c_str(), O_CREAT | O_RDWR, 0644);
+    if (fd_ < 0) throw Error(path.string() + ": cannot create the model-cache lock file");
+    if (flock(fd_, LOCK_EX) != 0) throw Error(path.string() + ": cannot lock");
+  }
+  ~FileLock() {
+    if (fd_ >= 0) {
+      flock(fd_, LOCK_UN);
+      ::close(fd_);
+    }
+  }
+  FileLock(const FileLock&) = delete;
+  FileLock& operator=(const FileLock&) = delete;
+
+ private:
+  int fd_ = -1;
+};
+
+std::string tail(const std::string& text, size_t lines) {
+  size_t pos = text.size();
+  for (size_t i = 0; i <= lines && pos != std::string::npos && pos > 0; ++i) {
+    pos = text.rfind('\n', pos - 1);
+  }
+  return pos == std::string::npos ? text : text.substr(pos + 1);
+}
+
+}  // namespace
+
+std::string RtlModelConfig::key() const {
+  std::ostringstream o;
+  o << "rtl-n" << dim << "-m" << num_slots << "-b" << lanes << "-t" << table_depth;
+  return o.str();
+}
+
+RtlModelConfig rtlModelFor(const TableSet& set) {
+  RtlModelConfig c;
+  c.dim = set.header.n;
+  c.num_slots = std::max<u64>(2, pow2Ceil(set.header.memoryWords()));
+  c.lanes = set.header.lanes;
+  c.table_depth = std::max<u64>(16, pow2Ceil(set.depth()));
+  if (c.dim > 10) {
+    throw Error("RTL backend: n = " + std::to_string(c.dim) +
+                " is beyond the RTL cube's supported 1..10 (use --backend table)");
+  }
+  return c;
+}
+
+std::string defaultCacheDir() {
+  if (const char* c = std::getenv("HCUBE_CACHE"); c != nullptr && *c != '\0') return c;
+  if (const char* x = std::getenv("XDG_CACHE_HOME"); x != nullptr && *x != '\0') {
+    return (fs::path(x) / "hcube").string();
+  }
+  if (const char* home = std::getenv("HOME"); home != nullptr && *home != '\0') {
+    return (fs::path(home) / ".cache" / "hcube").string();
+  }
+  return (fs::temp_directory_path() / "hcube-cache").string();
+}
+
+std::string ensureRtlModel(const RtlModelConfig& config, const RtlOptions& options) {
+  const fs::path cache = options.cache_dir.empty() ? defaultCacheDir() : options.cache_dir;
+  std::error_code ec;
+  fs::create_directories(cache, ec);
+  if (ec) throw Error(cache.string() + ": cannot create the model cache: " + ec.message());
+  const std::string hash = sourceHash();
+  // Any complete model of this dimension and lane count, built from these sources, with at
+  // least the memory and table depth needed will do; take the smallest.
+  {
+    std::string best;
+    u64 best_size = ~u64{0};
+    for (const auto& e : fs::directory_iterator(cache, ec)) {
+      int dim = 0;
+      int lanes = 0;
+      unsigned long long slots = 0;
+      unsigned long long depth = 0;
+      char tag[64] = {};
+      const std::string name = e.path().filename().string();
+      if (std::sscanf(name.c_str(), "rtl-n%d-m%llu-b%d-t%llu-%63s", &dim, &slots, &lanes, &depth,
+                      tag) != 5) {
+        continue;
+      }
+      if (dim != config.dim || lanes != config.lanes || slots < config.num_slots ||
+          depth < config.table_depth || hash != tag) {
+        continue;
+      }
+      if (!fs::exists(e.path() / "complete") || !fs::exists(e.path() / "hcube-rtl-sim")) continue;
+      if (slots * depth < best_size) {
+        best_size = slots * depth;
+        best = (e.path() / "hcube-rtl-sim").string();
+      }
+    }
+    if (!best.empty()) return best;
+  }
+  const std::string key = config.key() + "-" + hash;
+  const fs::path dir = cache / key;
+  const fs::path runner = dir / "hcube-rtl-sim";
+  const fs::path stamp = dir / "complete";
+
+  FileLock lock(cache / (key + ".lock"));
+  if (fs::exists(stamp) && fs::exists(runner)) return runner.string();  // built meanwhile
+
+  std::ostream* out = options.progress;
+  const auto started = std::chrono::steady_clock::now();
+  if (out) {
+    *out << "hcube: building the Verilated cube n=" << config.dim << " (" << config.num_slots
+         << " memory words, " << config.lanes << " lane(s), table depth " << config.table_depth
+         << ") in " << dir.string() << " -- once per configuration, cached\n"
+         << std::flush;
+  }
+  const std::string cmake = findProgram("cmake");
+  if (cmake.empty()) throw Error("cmake is not installed (run scripts/setup.sh)");
+  const fs::path src = fs::path(HCUBE_SOURCE_DIR) / "tb" / "model";
+  std::string log;
+  auto step = [&](const std::vector<std::string>& argv, const char* what) {
+    ProcessResult r = runProcess(argv, [&](const std::string& line) {
+      // Forward cmake's percentage lines as progress.
+      if (out && line.size() > 2 && line[0] == '[' && line.find("%]") != std::string::npos) {
+        *out << "  " << line << '\n' << std::flush;
+      }
+    });
+    log += r.output;
+    std::ofstream(dir / "build.log", std::ios::app) << r.output;
+    if (r.status != 0) {
+      throw Error(std::string("building the RTL model failed at ") + what + " (log: " +
+                  (dir / "build.log").string() + "):\n" + tail(r.output, 15));
+    }
+  };
+  fs::create_directories(dir, ec);
+  step({cmake, "-S", src.string(), "-B", dir.string(), "-DCMAKE_BUILD_TYPE=Release",
+        "-DHC_DIM=" + std::to_string(config.dim), "-DHC_NUM_SLOTS=" + std::to_string(config.num_slots),
+        "-DHC_LANES=" + std::to_string(config.lanes),
+        "-DHC_TABLE_DEPTH=" + std::to_string(config.table_depth)},
+       "configure");
+  step({cmake, "--build", dir.string(), "-j", "2"}, "build");
+  if (!fs::exists(runner)) throw Error("building the RTL model produced no " + runner.string());
+  std::ofstream(stamp) << "built\n";
+  if (out) {
+    const double s =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    *out << "hcube: model built in " << static_cast<int>(s) << " s\n" << std::flush;
+  }
+  return runner.string();
+}
+
+RunResult parseRtlResult(std::istream& in, const std::string& source, u64 nodes, int dims,
+                         u64 words_per_node) {
+  RunResult r;
+  r.backend = "rtl";
+  r.memory = {nodes, words_per_node, std::vector<u32>(nodes * words_per_node, 0)};
+  r.link_words.assign(nodes * static_cast<u64>(dims), 0);
+  std::vector<bool> seen(nodes, false);
+  std::string line;
+  int lineno = 0;
+  auto fail = [&](const std::string& msg) {
+    throw Error(source + ":" + std::to_string(lineno) + ": " + msg);
+  };
+  bool header = false;
+  bool ended = false;
+  while (std::getline(in, line)) {
+    ++lineno;
+    std::istringstream words(line);
+    std::string key;
+    if (!(words >> key)) continue;
+    if (!header) {
+      int version = 0;
+      if (key != "hcube-rtl-result" || !(words >> version) || version != 1) {
+        fail("not an hcube-rtl-result 1 file");
+      }
+      header = true;
+      continue;
+    }
+    if (key == "cycles") {
+      words >> r.cycles;
+    } else if (key == "transfer-cycles") {
+      words >> r.transfer_cycles;
+    } else if (key == "words") {
+      words >> r.words;
+    } else if (key == "timeout") {
+      int t = 0;
+      words >> t;
+      r.timeout = t != 0;
+    } else if (key == "wall-seconds") {
+      words >> r.wall_seconds;
+    } else if (key == "span") {
+      words >> r.span;
+    } else if (key == "link") {
+      u64 node = 0;
+      u64 port = 0;
+      u64 count = 0;
+      if (!(words >> node >> port >> count) || node >= nodes || port >= static_cast<u64>(dims)) {
+        fail("bad link line");
+      }
+      r.link_words[node * static_cast<u64>(dims) + port] = count;
+    } else if (key == "errors") {
+      u64 node = 0;
+      std::string kind;
+      u64 count = 0;
+      if (!(words >> node >> kind >> count) || node >= nodes) fail("bad errors line");
+      r.errors.push_back({node, hwErrorFromName(kind), count});
+    } else if (key == "memory") {
+      u64 node = 0;
+      if (!(words >> node) || node >= nodes) fail("bad memory line");
+      seen[node] = true;
+      for (u64 i = 0; i < words_per_node; ++i) {
+        std::string hex;
+        if (!(words >> hex)) fail("memory line of node " + std::to_string(node) + " is short");
+        r.memory.at(node, i) = static_cast<u32>(std::stoul(hex, nullptr, 16));
+      }
+    } else if (key == "end") {
+      ended = true;
+      break;
+    } else {
+      fail("unknown key '" + key + "'");
+    }
+    if (words.fail()) fail("bad value for '" + key + "'");
+  }
+  if (!ended) fail("truncated (no 'end')");
+  for (u64 x = 0; x < nodes; ++x) {
+    if (!seen[x]) fail("no memory line for node " + std::to_string(x));
+  }
+  std::sort(r.errors.begin(), r.errors.end(), [](const auto& a, const auto& b) {
+    return a.node != b.node ? a.node < b.node : a.kind < b.kind;
+  });
+  return r;
+}
+
+RunResult runOnRtl(const TableSet& set, const RtlOptions& options) {
+  const RtlModelConfig config = rtlModelFor(set);
+  const std::string runner = ensureRtlModel(config, options);
+  const fs::path work = fs::temp_directory_path() /
+                        ("hcube-rtl-" + std::to_string(getpid()) + "-" +
+                         std::to_string(std::chrono::steady_clock::now().time_since_epoch().count()));
+  fs::create_directories(work);
+  struct Cleanup {
+    fs::path p;
+    ~Cleanup() {
+      std::error_code ec;
+      fs::remove_all(p, ec);
+    }
+  } cleanup{work};
+  const fs::path image = work / "tables.hex";
+  const fs::path result = work / "result.txt";
+  writeImageFile(image.string(), set);
+
+  const u64 max_cycles = options.max_cycles != 0 ? options.max_cycles : set.cycles() + 1000;
+  std::vector<std::string> argv = {runner, "--image", image.string(), "--out", result.string(),
+                                   "--max-cycles", std::to_string(max_cycles)};
+  std::string fst;
+  const bool vcd = options.trace.size() > 4 &&
+                   options.trace.compare(options.trace.size() - 4, 4, ".vcd") == 0;
+  if (!options.trace.empty()) {
+    fst = vcd ? (work / "trace.fst").string() : options.trace;
+    argv.insert(argv.end(), {"--trace", fst});
+    if (!options.gtkw.empty()) argv.insert(argv.end(), {"--gtkw", options.gtkw});
+  }
+  if (options.progress) {
+    *options.progress << "hcube: running " << set.cycles() << " cycles on the RTL cube ("
+                      << set.header.nodes() << " nodes)\n"
+                      << std::flush;
+  }
+  const ProcessResult p = runProcess(argv);
+  if (p.status != 0) {
+    throw Error("the RTL runner failed (status " + std::to_string(p.status) + "):\n" +
+                tail(p.output, 15));
+  }
+  std::ifstream in(result);
+  if (!in) throw Error(result.string() + ": the RTL runner wrote no result");
+  RunResult r = parseRtlResult(in, result.string(), set.header.nodes(), set.header.n,
+                               set.header.memoryWords());
+  if (vcd) {
+    const std::string fst2vcd = findProgram("fst2vcd");
+    if (fst2vcd.empty()) throw Error("fst2vcd (Debian package gtkwave) is needed for a .vcd trace");
+    const ProcessResult c = runProcess({fst2vcd, "-f", fst, "-o", options.trace});
+    if (c.status != 0) throw Error("fst2vcd failed:\n" + tail(c.output, 10));
+    if (!options.gtkw.empty()) {
+      // Point the save file at the VCD instead of the temporary FST.
+      std::ifstream g(options.gtkw);
+      std::stringstream text;
+      text << g.rdbuf();
+      std::string s = text.str();
+      const size_t at = s.find(fst);
+      if (at != std::string::npos) s.replace(at, fst.size(), fs::absolute(options.trace).string());
+      std::ofstream(options.gtkw) << s;
+    }
+  }
+  return r;
+}
+
+}  // namespace hcube

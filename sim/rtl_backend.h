@@ -1,0 +1,50 @@
+// hcube: the RTL backend — builds (once, cached) the Verilated cube a table set needs and runs
+// the table set on it through the testbench runner `hcube-rtl-sim` (docs/hardware.md §6).
+//
+// A model is built per (dimension, memory words, lanes, table depth), sizes rounded up to
+// powers of two so one build serves many cases, in a cache directory keyed also by a hash of
+// the RTL and testbench sources, so an edited RTL is rebuilt and nobody edits build files to
+// change n.
+#pragma once
+
+#include <iosfwd>
+#include <string>
+
+#include "hw_errors.h"
+#include "table.h"
+
+namespace hcube {
+
+struct RtlModelConfig {
+  int dim = 1;
+  u64 num_slots = 2;
+  int lanes = 1;
+  u64 table_depth = 16;
+  /// Directory name of this model in the cache.
+  std::string key() const;
+};
+
+/// The smallest cached model that runs `set`.
+RtlModelConfig rtlModelFor(const TableSet& set);
+
+struct RtlOptions {
+  std::string cache_dir;        ///< empty: $HCUBE_CACHE, else $XDG_CACHE_HOME/hcube, else ~/.cache/hcube
+  std::string trace;            ///< waveform to write (.fst, or .vcd converted with fst2vcd)
+  std::string gtkw;             ///< GTKWave save file to write beside the trace
+  u64 max_cycles = 0;           ///< 0: the tables' own cycle count plus a margin
+  std::ostream* progress = nullptr;  ///< where build and run progress goes (nullptr: silent)
+};
+
+std::string defaultCacheDir();
+
+/// Builds the model if it is not cached yet; returns the path of its runner.
+std::string ensureRtlModel(const RtlModelConfig& config, const RtlOptions& options);
+
+/// Runs a table set on the RTL cube (tags in every data slot) and returns what it measured.
+RunResult runOnRtl(const TableSet& set, const RtlOptions& options);
+
+/// Parses a runner result file (docs/hardware.md §6); `source` names it in errors.
+RunResult parseRtlResult(std::istream& in, const std::string& source, u64 nodes, int dims,
+                         u64 words_per_node);
+
+}  // namespace hcube

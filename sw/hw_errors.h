@@ -1,0 +1,61 @@
+// hcube: the hardware error kinds every executor detects (docs/hardware.md §4), and the result
+// of a run that every executor (table, TLM, RTL) produces in the same shape.
+#pragma once
+
+#include <array>
+#include <string>
+#include <vector>
+
+#include "address.h"
+#include "reference.h"
+
+namespace hcube {
+
+enum class HwError : int {
+  kLost = 0,      ///< a word arrived on a channel whose input side is IDLE
+  kNoData = 1,    ///< the input side is MEM/PASS but no word arrived
+  kFwd = 2,       ///< FWD from a channel that holds no PASS word from the previous cycle
+  kSlot = 3,      ///< a slot (after the relative XOR) is outside the memory
+  kOverrun = 4,   ///< the program counter ran past the table memory without END
+  kOnePort = 5,   ///< one-port mode and more than one port sends or receives
+  kIllegal = 6,   ///< reserved opcode or field value
+  kConflict = 7,  ///< two channels write the same slot in one cycle
+  kDropped = 8,   ///< a PASS word was not forwarded in the next cycle
+};
+constexpr int kHwErrorKinds = 9;
+
+const char* hwErrorName(HwError e);
+/// Parses a name written by hwErrorName; throws Error for an unknown name.
+HwError hwErrorFromName(const std::string& name);
+
+struct NodeErrorCount {
+  u64 node = 0;
+  HwError kind = HwError::kLost;
+  u64 count = 0;
+  friend bool operator==(const NodeErrorCount&, const NodeErrorCount&) = default;
+};
+
+/// What a run of a table set on one backend measured.
+struct RunResult {
+  std::string backend;
+  u64 cycles = 0;           ///< cycles from start until every node reached END
+  u64 transfer_cycles = 0;  ///< cycles in which at least one channel carried a word
+  u64 words = 0;            ///< words sent (channel-cycles carrying a word)
+  bool timeout = false;     ///< the cycle limit was reached before every node was done
+  std::vector<NodeErrorCount> errors;  ///< non-zero hardware error counters, by node then kind
+  CubeMemory memory;                   ///< final memory of every node (all M words)
+  // Traffic statistics (measured by every backend's per-cycle monitor):
+  std::vector<u64> link_words;  ///< words per directed link, index node * n + port
+  u64 span = 0;                 ///< max over moved elements of last arrival - first departure + 1
+  double wall_seconds = 0;      ///< wall-clock time of the simulation proper
+};
+
+/// Per-link utilisation summary: words / (cycles * lanes) for every directed link.
+struct LinkUtilisation {
+  double min = 0;
+  double mean = 0;
+  double max = 0;
+};
+LinkUtilisation linkUtilisation(const RunResult& r, int lanes);
+
+}  // namespace hcube

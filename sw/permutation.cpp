@@ -1,0 +1,146 @@
+#include "permutation.h"
+
+#include <charconv>
+#include <sstream>
+
+#include "error.h"
+
+namespace hcube {
+namespace {
+
+constexpr int kMaxDims = 24;  // 2^24 nodes is far past what any executor can hold.
+
+u64 parseUnsigned(std::string_view text, std::string_view what) {
+  u64 value = 0;
+  const auto* end = text.data() + text.size();
+  auto [ptr, ec] = std::from_chars(text.data(), end, value);
+  if (ec != std::errc() || ptr != end || text.empty()) {
+    throw Error("permutation spec: " + std::string(what) + " '" + std::string(text) +
+                "' is not a non-negative integer");
+  }
+  return value;
+}
+
+}  // namespace
+
+PermutationSpec PermutationSpec::aapc(int n, u64 m) {
+  if (n < 1 || n > kMaxDims) {
+    throw Error("AAPC: n = " + std::to_string(n) + " is out of range (1.." +
+                std::to_string(kMaxDims) + ")");
+  }
+  if (m < 1 || m > (u64{1} << 20)) {
+    throw Error("AAPC: repetition count m = " + std::to_string(m) +
+                " is out of range (K = m * 2^n with 1 <= m <= 2^20)");
+  }
+  PermutationSpec p;
+  p.kind_ = Kind::kAapc;
+  p.n_ = n;
+  p.m_ = m;
+  p.slots_ = m << n;
+  return p;
+}
+
+PermutationSpec PermutationSpec::dimension(int n, int k, std::vector<int> delta) {
+  if (n < 0 || k < 0 || n + k < 1 || n > kMaxDims || k > 30) {
+    throw Error("dimension permutation: n = " + std::to_string(n) + ", k = " + std::to_string(k) +
+                " is out of range");
+  }
+  const int bits = n + k;
+  if (static_cast<int>(delta.size()) != bits) {
+    throw Error("dimension permutation: delta has " + std::to_string(delta.size()) +
+                " entries, expected n + k = " + std::to_string(bits));
+  }
+  std::vector<bool> seen(bits, false);
+  for (int b = 0; b < bits; ++b) {
+    const int t = delta[b];
+    if (t < 0 || t >= bits) {
+      throw Error("dimension permutation: delta[" + std::to_string(b) + "] = " +
+                  std::to_string(t) + " is not a bit position 0.." + std::to_string(bits - 1));
+    }
+    if (seen[t]) {
+      throw Error("dimension permutation: delta is not a permutation (position " +
+                  std::to_string(t) + " appears twice)");
+    }
+    seen[t] = true;
+  }
+  PermutationSpec p;
+  p.kind_ = Kind::kDimension;
+  p.n_ = n;
+  p.k_ = k;
+  p.slots_ = u64{1} << k;
+  p.delta_ = std::move(delta);
+  return p;
+}
+
+PermutationSpec PermutationSpec::parse(std::string_view text) {
+  std::istringstream in{std::string(text)};
+  std::string kind;
+  in >> kind;
+  int n = -1;
+  int k = -1;
+  u64 m = 1;
+  std::vector<int> delta;
+  bool have_delta = false;
+  std::string field;
+  while (in >> field) {
+    const auto eq = field.find('=');
+    if (eq == std::string::npos) {
+      throw Error("permutation spec: field '" + field + "' is not of the form name=value");
+    }
+    const std::string name = field.substr(0, eq);
+    const std::string value = field.substr(eq + 1);
+    if (name == "n") {
+      n = static_cast<int>(parseUnsigned(value, "n"));
+    } else if (name == "k") {
+      k = static_cast<int>(parseUnsigned(value, "k"));
+    } else if (name == "m") {
+      m = parseUnsigned(value, "m");
+    } else if (name == "delta") {
+      have_delta = true;
+      std::string item;
+      std::istringstream items(value);
+      while (std::getline(items, item, ',')) {
+        delta.push_back(static_cast<int>(parseUnsigned(item, "delta entry")));
+      }
+    } else {
+      throw Error("permutation spec: unknown field '" + name + "'");
+    }
+  }
+  if (kind == "aapc") {
+    if (n < 0) throw Error("permutation spec: aapc needs n=");
+    return aapc(n, m);
+  }
+  if (kind == "dim") {
+    if (n < 0 || k < 0 || !have_delta) throw Error("permutation spec: dim needs n=, k= and delta=");
+    return dimension(n, k, std::move(delta));
+  }
+  throw Error("permutation spec: unknown kind '" + kind + "' (expected aapc or dim)");
+}
+
+std::string PermutationSpec::str() const {
+  std::ostringstream out;
+  if (kind_ == Kind::kAapc) {
+    out << "aapc n=" << n_ << " m=" << m_;
+  } else {
+    out << "dim n=" << n_ << " k=" << k_ << " delta=";
+    for (size_t b = 0; b < delta_.size(); ++b) out << (b ? "," : "") << delta_[b];
+  }
+  return out.str();
+}
+
+GlobalAddress PermutationSpec::dest(GlobalAddress a) const {
+  if (kind_ == Kind::kAapc) {
+    const u64 low = (u64{1} << n_) - 1;
+    const u64 h = a.slot >> n_;
+    const u64 i = a.slot & low;
+    return {i, (h << n_) | a.node};
+  }
+  const u64 src = (a.node << k_) | a.slot;
+  u64 dst = 0;
+  for (size_t b = 0; b < delta_.size(); ++b) {
+    if (bitOf(src, static_cast<int>(b))) dst |= u64{1} << delta_[b];
+  }
+  return {dst >> k_, dst & (slots_ - 1)};
+}
+
+}  // namespace hcube

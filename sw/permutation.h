@@ -1,0 +1,53 @@
+// hcube: permutation specifications — what a communication must achieve, nothing about how.
+//
+// Two families:
+//  * AAPC, all-to-all personalized communication (Edelman 1991 §1; Johnsson & Ho 1992 §2.1):
+//    on N = 2^n nodes with K = m * 2^n slots, slot l = (h, i) with h = l / 2^n, i = l mod 2^n,
+//    and the element at (j | h, i) moves to (i | h, j) — the AAPC repeated m times.
+//  * Dimension permutations (Johnsson & Ho 1987 §7, Ho & Johnsson 1988 §2): the global address
+//    (x | l) with n node bits above k local bits is a string of n + k bits, and bit b of the source
+//    address becomes bit delta[b] of the destination address.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "address.h"
+
+namespace hcube {
+
+class PermutationSpec {
+ public:
+  enum class Kind { kAapc, kDimension };
+
+  /// AAPC (j | h, i) -> (i | h, j) on 2^n nodes with K = m * 2^n slots.
+  static PermutationSpec aapc(int n, u64 m);
+  /// Dimension permutation of the n + k global address bits; delta[b] is where bit b goes.
+  static PermutationSpec dimension(int n, int k, std::vector<int> delta);
+  /// Parses the form written by str(), e.g. "aapc n=3 m=1" or "dim n=2 k=2 delta=2,3,0,1".
+  static PermutationSpec parse(std::string_view text);
+
+  std::string str() const;
+  Kind kind() const { return kind_; }
+  int n() const { return n_; }
+  u64 nodes() const { return u64{1} << n_; }
+  /// K, the number of data slots per node.
+  u64 slots() const { return slots_; }
+  u64 elements() const { return nodes() * slots_; }
+  u64 repetitions() const { return m_; }
+  const std::vector<int>& delta() const { return delta_; }
+
+  /// Where the element that starts at address a must end.
+  GlobalAddress dest(GlobalAddress a) const;
+
+ private:
+  Kind kind_ = Kind::kAapc;
+  int n_ = 0;
+  u64 m_ = 1;
+  u64 slots_ = 1;
+  int k_ = 0;
+  std::vector<int> delta_;
+};
+
+}  // namespace hcube

@@ -1,0 +1,89 @@
+#include "reference.h"
+
+#include <sstream>
+
+#include "error.h"
+
+namespace hcube {
+namespace {
+
+void requireTaggable(const PermutationSpec& spec) {
+  if (spec.elements() > (u64{1} << 32)) {
+    throw Error("reference model: " + spec.str() + " has " + std::to_string(spec.elements()) +
+                " elements, more than 32-bit tags can name");
+  }
+}
+
+}  // namespace
+
+CubeMemory taggedMemory(const PermutationSpec& spec, u64 words_per_node) {
+  requireTaggable(spec);
+  if (words_per_node < spec.slots()) {
+    throw Error("memory of " + std::to_string(words_per_node) + " words per node cannot hold K = " +
+                std::to_string(spec.slots()) + " data slots");
+  }
+  CubeMemory mem{spec.nodes(), words_per_node, std::vector<u32>(spec.nodes() * words_per_node, 0)};
+  for (u64 x = 0; x < spec.nodes(); ++x) {
+    for (u64 l = 0; l < spec.slots(); ++l) {
+      mem.at(x, l) = static_cast<u32>(packAddress({x, l}, spec.slots()));
+    }
+  }
+  return mem;
+}
+
+CubeMemory expectedMemory(const PermutationSpec& spec) {
+  requireTaggable(spec);
+  const u64 k = spec.slots();
+  CubeMemory mem{spec.nodes(), k, std::vector<u32>(spec.elements(), 0)};
+  std::vector<bool> filled(spec.elements(), false);
+  for (u64 x = 0; x < spec.nodes(); ++x) {
+    for (u64 l = 0; l < k; ++l) {
+      const GlobalAddress d = spec.dest({x, l});
+      const u64 index = packAddress(d, k);
+      if (d.node >= spec.nodes() || d.slot >= k || filled[index]) {
+        throw Error("reference model: " + spec.str() + " is not a permutation");
+      }
+      filled[index] = true;
+      mem.words[index] = static_cast<u32>(packAddress({x, l}, k));
+    }
+  }
+  return mem;
+}
+
+CheckResult checkAgainstReference(const PermutationSpec& spec, const CubeMemory& final_memory,
+                                  size_t keep_first) {
+  const CubeMemory want = expectedMemory(spec);
+  if (final_memory.nodes != want.nodes || final_memory.words_per_node < want.words_per_node) {
+    throw Error("final memory has " + std::to_string(final_memory.nodes) + " nodes x " +
+                std::to_string(final_memory.words_per_node) + " words; " + spec.str() +
+                " needs " + std::to_string(want.nodes) + " x " +
+                std::to_string(want.words_per_node));
+  }
+  CheckResult r;
+  r.elements = spec.elements();
+  for (u64 x = 0; x < want.nodes; ++x) {
+    for (u64 l = 0; l < want.words_per_node; ++l) {
+      const u32 found = final_memory.at(x, l);
+      const u32 expected = want.at(x, l);
+      if (found == expected) {
+        ++r.correct;
+      } else {
+        ++r.mismatches;
+        if (r.first.size() < keep_first) r.first.push_back({x, l, found, expected});
+      }
+    }
+  }
+  return r;
+}
+
+std::string describe(const Mismatch& m, u64 k) {
+  const GlobalAddress f = unpackAddress(m.found, k);
+  const GlobalAddress e = unpackAddress(m.expected, k);
+  std::ostringstream out;
+  out << "node " << m.node << " slot " << m.slot << " holds tag " << m.found << " (from node "
+      << f.node << " slot " << f.slot << "), the reference expects tag " << m.expected
+      << " (from node " << e.node << " slot " << e.slot << ")";
+  return out.str();
+}
+
+}  // namespace hcube

@@ -1,0 +1,36 @@
+// hcube: the report of one run — measured cycles beside the paper's bound, span, link
+// utilisation, hardware errors and the verdict against the reference model (DESIGN §6) — as
+// human-readable text or one JSON object.
+#pragma once
+
+#include <string>
+
+#include "algorithms.h"
+#include "hw_errors.h"
+#include "reference.h"
+
+namespace hcube {
+
+struct RunReport {
+  std::string algo;
+  PermutationSpec perm = PermutationSpec::aapc(1, 1);
+  int lanes = 1;
+  bool one_port = false;
+  RunResult run;
+  CheckResult check;
+  u64 lower_bound = 0;
+  std::string bound_source;
+  std::string trace;  ///< waveform file written, if any
+  std::string gtkw;   ///< GTKWave save file written, if any
+
+  /// Every element where the reference says, no hardware error, no timeout.
+  bool passed() const { return check.mismatches == 0 && run.errors.empty() && !run.timeout; }
+};
+
+std::string formatReportText(const RunReport& r);
+std::string formatReportJson(const RunReport& r);
+
+/// Escapes a string for a JSON string literal (without the quotes).
+std::string jsonEscape(const std::string& s);
+
+}  // namespace hcube

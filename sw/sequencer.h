@@ -1,0 +1,45 @@
+// hcube: a node's sequencer — which instruction a node executes in a cycle (docs/hardware.md
+// §2). Shared by the table executor, the verifier and the TLM model so that all of them count
+// cycles the same way as the RTL: XFER takes one cycle, WAIT c takes c, END ends the node, and
+// a program counter past the end of the table reads END (table memory is cleared to END).
+#pragma once
+
+#include "table.h"
+
+namespace hcube {
+
+class Sequencer {
+ public:
+  explicit Sequencer(const Table* table) : table_(table) {}
+
+  /// The instruction for the coming cycle; END once the node is done.
+  const Instruction& current() const {
+    static const Instruction kEnd = Instruction::end();
+    return pc_ < table_->size() ? (*table_)[pc_] : kEnd;
+  }
+  bool done() const { return current().op == Opcode::kEnd; }
+  size_t pc() const { return pc_; }
+
+  /// Cycles left in the current WAIT (0 if the current instruction is not a WAIT).
+  u64 waitLeft() const {
+    const Instruction& ins = current();
+    return ins.op == Opcode::kWait ? ins.wait - waited_ : 0;
+  }
+
+  /// Advances past one cycle of the current instruction.
+  void advance() {
+    const Instruction& ins = current();
+    if (ins.op == Opcode::kWait) {
+      if (++waited_ < ins.wait) return;
+      waited_ = 0;
+    }
+    if (ins.op != Opcode::kEnd) ++pc_;
+  }
+
+ private:
+  const Table* table_;
+  size_t pc_ = 0;
+  u32 waited_ = 0;
+};
+
+}  // namespace hcube

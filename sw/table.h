@@ -1,0 +1,97 @@
+// hcube: per-node schedule tables — the instruction set of docs/hardware.md §2.
+//
+// A table is the program a node's sequencer runs, one instruction per cycle: XFER (per channel
+// an output side IDLE / MEM(slot) / FWD(channel) and an input side IDLE / MEM(slot) / PASS),
+// WAIT c, END. A channel is one lane of one port: channel = port * lanes + lane. A slot may be
+// relative (XOR the node's address), so one table can serve every node of a homogeneous
+// schedule (Edelman 1991 Theorem 3.2; DESIGN §4).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "address.h"
+#include "permutation.h"
+
+namespace hcube {
+
+enum class OutOp : std::uint8_t { kIdle = 0, kMem = 1, kFwd = 2 };
+enum class InOp : std::uint8_t { kIdle = 0, kMem = 1, kPass = 2 };
+enum class Opcode : std::uint8_t { kEnd = 0, kXfer = 1, kWait = 2 };
+
+struct OutField {
+  OutOp op = OutOp::kIdle;
+  bool rel = false;
+  u32 idx = 0;  ///< MEM: slot; FWD: source channel
+  friend bool operator==(const OutField&, const OutField&) = default;
+};
+
+struct InField {
+  InOp op = InOp::kIdle;
+  bool rel = false;
+  u32 slot = 0;
+  friend bool operator==(const InField&, const InField&) = default;
+};
+
+struct Channel {
+  OutField out;
+  InField in;
+  friend bool operator==(const Channel&, const Channel&) = default;
+};
+
+struct Instruction {
+  Opcode op = Opcode::kEnd;
+  u32 wait = 0;                  ///< WAIT: cycles (>= 1)
+  std::vector<Channel> channels;  ///< XFER: n * lanes channels
+  friend bool operator==(const Instruction&, const Instruction&) = default;
+
+  static Instruction end() { return {}; }
+  static Instruction waitFor(u32 cycles) { return {Opcode::kWait, cycles, {}}; }
+  static Instruction xfer(size_t channels) {
+    return {Opcode::kXfer, 0, std::vector<Channel>(channels)};
+  }
+  /// Cycles this instruction occupies the sequencer.
+  u64 cycles() const { return op == Opcode::kXfer ? 1 : op == Opcode::kWait ? wait : 0; }
+};
+
+using Table = std::vector<Instruction>;
+
+/// The configuration every table of a set shares.
+struct TableHeader {
+  std::string algo;        ///< the algorithm that produced the tables (informational)
+  PermutationSpec perm = PermutationSpec::aapc(1, 1);  ///< what the tables must achieve
+  int n = 1;               ///< cube dimensions
+  u64 slots = 2;           ///< K, data slots per node
+  u64 scratch = 0;         ///< scratch slots per node (K .. K + scratch - 1)
+  int lanes = 1;           ///< b, words per port and direction per cycle
+  bool one_port = false;   ///< at most one sending and one receiving port per node per cycle
+
+  u64 nodes() const { return u64{1} << n; }
+  u64 memoryWords() const { return slots + scratch; }
+  size_t channels() const { return static_cast<size_t>(n) * static_cast<size_t>(lanes); }
+  friend bool operator==(const TableHeader& a, const TableHeader& b) {
+    return a.algo == b.algo && a.perm.str() == b.perm.str() && a.n == b.n &&
+           a.slots == b.slots && a.scratch == b.scratch && a.lanes == b.lanes &&
+           a.one_port == b.one_port;
+  }
+};
+
+/// Tables for every node: one shared table (homogeneous schedule) or one per node.
+struct TableSet {
+  TableHeader header;
+  bool shared = true;
+  std::vector<Table> tables;  ///< size 1 if shared, else 2^n
+
+  const Table& tableOf(u64 node) const { return shared ? tables.at(0) : tables.at(node); }
+  /// Cycles of the longest table (XFER = 1, WAIT c = c), i.e. what a run must measure.
+  u64 cycles() const;
+  /// Longest table in instructions, END included.
+  size_t depth() const;
+  friend bool operator==(const TableSet&, const TableSet&) = default;
+};
+
+/// Checks sizes and ranges (channel counts, slots, FWD sources, WAIT counts, ENDs); throws Error
+/// naming the node, instruction and channel. Run before any executor sees a table set.
+void checkTableShape(const TableSet& set);
+
+}  // namespace hcube

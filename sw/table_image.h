@@ -1,0 +1,41 @@
+// hcube: the binary table-word encoding and the image file the RTL loads (docs/hardware.md §3).
+#pragma once
+
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+#include "table.h"
+
+namespace hcube {
+
+/// Field widths of a table word, derived from the hardware configuration.
+struct ImageLayout {
+  int n = 1;
+  int lanes = 1;
+  u64 memory_words = 2;  ///< M, the memory size the slot fields index
+
+  int slotBits() const;
+  int idxBits() const;
+  int chanBits() const { return 6 + idxBits() + slotBits(); }
+  int tableWidth() const;
+  static ImageLayout of(const TableHeader& h) { return {h.n, h.lanes, h.memoryWords()}; }
+};
+
+/// A table word, little-endian 64-bit limbs; bit i is limbs[i / 64] >> (i % 64).
+using TableWord = std::vector<u64>;
+
+TableWord encodeInstruction(const Instruction& ins, const ImageLayout& layout);
+/// Decodes a word; throws Error for an illegal opcode or field value.
+Instruction decodeInstruction(const TableWord& word, const ImageLayout& layout);
+
+/// Hex text of a word, most significant digit first, ceil(width / 4) digits.
+std::string toHex(const TableWord& word, int width);
+/// Parses hex text of exactly ceil(width / 4) digits; throws Error on bad digits or bits above width.
+TableWord fromHex(const std::string& text, int width);
+
+/// Writes the image file of docs/hardware.md §3.
+void writeImage(std::ostream& out, const TableSet& set);
+void writeImageFile(const std::string& path, const TableSet& set);
+
+}  // namespace hcube

@@ -1,0 +1,298 @@
+#include "table_text.h"
+
+#include <charconv>
+#include <fstream>
+#include <istream>
+#include <ostream>
+#include <sstream>
+#include <vector>
+
+#include "error.h"
+
+namespace hcube {
+namespace {
+
+constexpr const char* kMagic = "hcube-table";
+constexpr int kVersion = 1;
+
+std::string formatSlot(u32 slot, bool rel) { return (rel ? "m^" : "m") + std::to_string(slot); }
+
+class Parser {
+ public:
+  Parser(std::istream& in, std::string source) : in_(in), source_(std::move(source)) {}
+
+  TableSet parse() {
+    TableSet set;
+    TableHeader& h = set.header;
+    std::vector<std::string> tok;
+    if (!next(tok)) fail("empty input, expected '" + std::string(kMagic) + " 1'");
+    if (tok.size() != 2 || tok[0] != kMagic) fail("expected '" + std::string(kMagic) + " 1'");
+    if (number(tok[1], "version") != kVersion) fail("unsupported version " + tok[1]);
+
+    bool have[7] = {};
+    const char* keys[7] = {"algo", "perm", "dim", "slots", "scratch", "lanes", "ports"};
+    std::string perm_text;
+    while (true) {
+      if (!next(tok)) fail("unexpected end of input in the header");
+      if (tok[0] == "table") break;
+      int key = -1;
+      for (int i = 0; i < 7; ++i) {
+        if (tok[0] == keys[i]) key = i;
+      }
+      if (key < 0) fail("unknown header field '" + tok[0] + "'");
+      if (have[key]) fail("header field '" + tok[0] + "' given twice");
+      have[key] = true;
+      if (key == 1) {
+        perm_text = rest_;
+        continue;
+      }
+      if (tok.size() != 2) fail("header field '" + tok[0] + "' takes one value");
+      switch (key) {
+        case 0: h.algo = tok[1]; break;
+        case 2: h.n = static_cast<int>(number(tok[1], "dim", 1, 24)); break;
+        case 3: h.slots = number(tok[1], "slots", 1, u64{1} << 32); break;
+        case 4: h.scratch = number(tok[1], "scratch", 0, u64{1} << 32); break;
+        case 5: h.lanes = static_cast<int>(number(tok[1], "lanes", 1, 64)); break;
+        case 6:
+          if (tok[1] != "all" && tok[1] != "one") fail("ports must be 'all' or 'one'");
+          h.one_port = tok[1] == "one";
+          break;
+        default: break;
+      }
+    }
+    for (int i = 0; i < 7; ++i) {
+      if (!have[i]) fail("header field '" + std::string(keys[i]) + "' is missing");
+    }
+    try {
+      h.perm = PermutationSpec::parse(perm_text);
+    } catch (const Error& e) {
+      fail(e.what());
+    }
+    if (h.perm.n() != h.n || h.perm.slots() != h.slots) {
+      fail("permutation '" + h.perm.str() + "' does not match dim " + std::to_string(h.n) +
+           " and slots " + std::to_string(h.slots));
+    }
+
+    // Table blocks: "table *" once, or "table <node>" for every node in order; then "end".
+    const u64 nodes = h.nodes();
+    while (true) {
+      if (tok[0] == "end") {
+        if (tok.size() != 1) fail("'end' takes no value");
+        break;
+      }
+      if (tok[0] != "table" || tok.size() != 2) fail("expected 'table *', 'table <node>' or 'end'");
+      if (tok[1] == "*") {
+        if (!set.tables.empty()) fail("'table *' must be the only table");
+        set.shared = true;
+      } else {
+        const u64 node = number(tok[1], "node", 0, nodes - 1);
+        if (set.tables.empty()) set.shared = false;
+        if (set.shared) fail("'table <node>' after 'table *'");
+        if (node != set.tables.size()) {
+          fail("expected 'table " + std::to_string(set.tables.size()) + "' (tables in node order)");
+        }
+      }
+      set.tables.emplace_back();
+      Table& table = set.tables.back();
+      while (true) {
+        if (!next(tok)) fail("unexpected end of input: missing 'end'");
+        if (tok[0] == "table" || tok[0] == "end") break;
+        table.push_back(instruction(tok, h));
+      }
+    }
+    if (next(tok)) fail("text after 'end'");
+    if (set.tables.empty()) fail("no table");
+    if (!set.shared && set.tables.size() != nodes) {
+      fail("only " + std::to_string(set.tables.size()) + " of " + std::to_string(nodes) +
+           " node tables given");
+    }
+    try {
+      checkTableShape(set);
+    } catch (const Error& e) {
+      throw Error(source_ + ": " + e.what());
+    }
+    return set;
+  }
+
+ private:
+  // Reads the next non-empty line (comments stripped) into tokens; false at end of input.
+  bool next(std::vector<std::string>& tok) {
+    std::string line;
+    while (std::getline(in_, line)) {
+      ++line_;
+      if (const auto hash = line.find('#'); hash != std::string::npos) line.erase(hash);
+      std::istringstream words(line);
+      tok.clear();
+      std::string w;
+      while (words >> w) tok.push_back(w);
+      if (tok.empty()) continue;
+      const auto first = line.find(tok[0]) + tok[0].size();
+      rest_ = line.substr(first);
+      return true;
+    }
+    return false;
+  }
+
+  [[noreturn]] void fail(const std::string& msg) const {
+    throw Error(source_ + ":" + std::to_string(line_) + ": " + msg);
+  }
+
+  u64 number(const std::string& text, const std::string& what, u64 lo = 0,
+             u64 hi = ~u64{0}) const {
+    u64 v = 0;
+    const char* end = text.data() + text.size();
+    auto [ptr, ec] = std::from_chars(text.data(), end, v);
+    if (text.empty() || ec != std::errc() || ptr != end) {
+      fail(what + " '" + text + "' is not a non-negative integer");
+    }
+    if (v < lo || v > hi) {
+      fail(what + " " + text + " is out of range (" + std::to_string(lo) + ".." +
+           std::to_string(hi) + ")");
+    }
+    return v;
+  }
+
+  // "m5" / "m^5" -> slot, rel.
+  void slotField(const std::string& text, u32& slot, bool& rel) const {
+    rel = text.size() > 1 && text[1] == '^';
+    const std::string digits = text.substr(rel ? 2 : 1);
+    if (digits.empty() || digits.find_first_not_of("0123456789") != std::string::npos) {
+      fail("'" + text + "': slot '" + digits + "' is not a non-negative integer");
+    }
+    slot = static_cast<u32>(number(digits, "slot in '" + text + "'", 0, 0xFFFFFFFFU));
+  }
+
+  Channel cell(const std::string& text, size_t index) const {
+    const auto gt = text.find('>');
+    if (gt == std::string::npos || text.find('>', gt + 1) != std::string::npos) {
+      fail("channel " + std::to_string(index) + " '" + text + "' is not of the form OUT>IN");
+    }
+    const std::string out = text.substr(0, gt);
+    const std::string in = text.substr(gt + 1);
+    Channel ch;
+    if (out == ".") {
+      ch.out.op = OutOp::kIdle;
+    } else if (!out.empty() && out[0] == 'm') {
+      ch.out.op = OutOp::kMem;
+      slotField(out, ch.out.idx, ch.out.rel);
+    } else if (!out.empty() && out[0] == 'f') {
+      ch.out.op = OutOp::kFwd;
+      ch.out.idx = static_cast<u32>(number(out.substr(1), "forward channel in '" + text + "'", 0,
+                                           0xFFFFFFFFU));
+    } else {
+      fail("channel " + std::to_string(index) + " output '" + out +
+           "' is not '.', 'm<slot>', 'm^<slot>' or 'f<channel>'");
+    }
+    if (in == ".") {
+      ch.in.op = InOp::kIdle;
+    } else if (in == "p") {
+      ch.in.op = InOp::kPass;
+    } else if (!in.empty() && in[0] == 'm') {
+      ch.in.op = InOp::kMem;
+      slotField(in, ch.in.slot, ch.in.rel);
+    } else {
+      fail("channel " + std::to_string(index) + " input '" + in +
+           "' is not '.', 'p', 'm<slot>' or 'm^<slot>'");
+    }
+    return ch;
+  }
+
+  Instruction instruction(const std::vector<std::string>& tok, const TableHeader& h) const {
+    if (tok[0] == "E") {
+      if (tok.size() != 1) fail("'E' takes no operands");
+      return Instruction::end();
+    }
+    if (tok[0] == "W") {
+      if (tok.size() != 2) fail("'W' takes one operand, the cycle count");
+      return Instruction::waitFor(static_cast<u32>(number(tok[1], "wait cycles", 1, 0xFFFFFFFFU)));
+    }
+    if (tok[0] == "X") {
+      const size_t channels = h.channels();
+      if (tok.size() - 1 != channels) {
+        fail("'X' has " + std::to_string(tok.size() - 1) + " channels, dim " +
+             std::to_string(h.n) + " x lanes " + std::to_string(h.lanes) + " needs " +
+             std::to_string(channels));
+      }
+      Instruction ins = Instruction::xfer(channels);
+      for (size_t c = 0; c < channels; ++c) ins.channels[c] = cell(tok[c + 1], c);
+      return ins;
+    }
+    fail("unknown instruction '" + tok[0] + "' (expected X, W, E, table or end)");
+  }
+
+  std::istream& in_;
+  std::string source_;
+  int line_ = 0;
+  std::string rest_;
+};
+
+}  // namespace
+
+std::string formatChannel(const Channel& ch) {
+  std::string s;
+  switch (ch.out.op) {
+    case OutOp::kIdle: s = "."; break;
+    case OutOp::kMem: s = formatSlot(ch.out.idx, ch.out.rel); break;
+    case OutOp::kFwd: s = "f" + std::to_string(ch.out.idx); break;
+  }
+  s += '>';
+  switch (ch.in.op) {
+    case InOp::kIdle: s += "."; break;
+    case InOp::kMem: s += formatSlot(ch.in.slot, ch.in.rel); break;
+    case InOp::kPass: s += "p"; break;
+  }
+  return s;
+}
+
+void writeTableText(std::ostream& out, const TableSet& set) {
+  const TableHeader& h = set.header;
+  out << kMagic << ' ' << kVersion << '\n';
+  out << "# hcube schedule tables; format: docs/table-format.md\n";
+  out << "algo " << (h.algo.empty() ? "unknown" : h.algo) << '\n';
+  out << "perm " << h.perm.str() << '\n';
+  out << "dim " << h.n << '\n';
+  out << "slots " << h.slots << '\n';
+  out << "scratch " << h.scratch << '\n';
+  out << "lanes " << h.lanes << '\n';
+  out << "ports " << (h.one_port ? "one" : "all") << '\n';
+  out << "# X: one cell OUT>IN per channel (channel = port * lanes + lane)\n";
+  std::string line;
+  for (size_t t = 0; t < set.tables.size(); ++t) {
+    out << "table " << (set.shared ? std::string("*") : std::to_string(t)) << '\n';
+    for (const Instruction& ins : set.tables[t]) {
+      switch (ins.op) {
+        case Opcode::kEnd: out << "E\n"; break;
+        case Opcode::kWait: out << "W " << ins.wait << '\n'; break;
+        case Opcode::kXfer:
+          line = "X";
+          for (const Channel& ch : ins.channels) {
+            line += ' ';
+            line += formatChannel(ch);
+          }
+          line += '\n';
+          out << line;
+          break;
+      }
+    }
+  }
+  out << "end\n";
+}
+
+void writeTableTextFile(const std::string& path, const TableSet& set) {
+  std::ofstream out(path);
+  if (!out) throw Error(path + ": cannot open for writing");
+  writeTableText(out, set);
+  if (!out) throw Error(path + ": write failed");
+}
+
+TableSet readTableText(std::istream& in, const std::string& source) {
+  return Parser(in, source).parse();
+}
+
+TableSet readTableTextFile(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw Error(path + ": cannot open for reading");
+  return readTableText(in, path);
+}
+
+}  // namespace hcube

@@ -1,0 +1,298 @@
+#include "verifier.h"
+
+#include <algorithm>
+#include <sstream>
+
+#include "reference.h"
+#include "sequencer.h"
+
+namespace hcube {
+namespace {
+
+constexpr u32 kEmpty = 0xFFFFFFFFU;
+
+struct Held {
+  bool valid = false;
+  u32 element = kEmpty;
+};
+
+class SymbolicRun {
+ public:
+  SymbolicRun(const TableSet& set, size_t max_errors)
+      : set_(set),
+        h_(set.header),
+        nodes_(h_.nodes()),
+        channels_(h_.channels()),
+        words_(h_.memoryWords()),
+        max_errors_(max_errors) {}
+
+  VerifyReport run() {
+    checkEnds();
+    mem_.assign(nodes_ * words_, kEmpty);
+    copies_.assign(nodes_ * h_.slots, 0);
+    for (u64 x = 0; x < nodes_; ++x) {
+      for (u64 l = 0; l < h_.slots; ++l) {
+        mem_[x * words_ + l] = static_cast<u32>(x * h_.slots + l);
+        copies_[x * h_.slots + l] = 1;
+      }
+    }
+    seq_.clear();
+    for (u64 x = 0; x < nodes_; ++x) seq_.emplace_back(&set_.tableOf(x));
+    out_.assign(nodes_ * channels_, {});
+    pass_prev_.assign(nodes_ * channels_, {});
+    pass_next_.assign(nodes_ * channels_, {});
+
+    u64 cycle = 0;
+    while (true) {
+      bool busy = false;
+      bool any_xfer = false;
+      u64 skip = ~u64{0};
+      for (const Sequencer& s : seq_) {
+        if (s.done()) continue;
+        busy = true;
+        if (s.current().op == Opcode::kXfer) any_xfer = true;
+        skip = std::min(skip, s.waitLeft());
+      }
+      if (!busy) break;
+      const bool pending_pass = std::any_of(pass_prev_.begin(), pass_prev_.end(),
+                                            [](const Held& p) { return p.valid; });
+      if (!any_xfer && !pending_pass && skip > 1) {
+        // Every busy node waits: jump to the end of the shortest wait.
+        for (u64 i = 0; i + 1 < skip; ++i) {
+          for (Sequencer& s : seq_) s.advance();
+        }
+        cycle += skip - 1;
+      }
+      step(cycle);
+      for (Sequencer& s : seq_) s.advance();
+      ++cycle;
+    }
+    report_.cycles = cycle;
+    // PASS words still held when every node has ended are never forwarded.
+    for (u64 x = 0; x < nodes_; ++x) {
+      for (size_t c = 0; c < channels_; ++c) {
+        const Held& held = pass_prev_[x * channels_ + c];
+        if (!held.valid) continue;
+        error(at(cycle, x, c) + ": the word received with PASS in cycle " +
+              std::to_string(cycle - 1) + " (" + element(held.element) +
+              ") is not forwarded (the node has ended)");
+      }
+    }
+    checkFinal();
+    return report_;
+  }
+
+ private:
+  void error(const std::string& msg) {
+    ++report_.total_errors;
+    if (report_.errors.size() < max_errors_) report_.errors.push_back(msg);
+  }
+
+  std::string at(u64 cycle, u64 node, size_t channel) const {
+    std::ostringstream o;
+    o << "cycle " << cycle << ", node " << node << ", port " << channel / h_.lanes << ", lane "
+      << channel % h_.lanes;
+    return o.str();
+  }
+
+  std::string element(u32 e) const {
+    if (e == kEmpty) return "no element";
+    std::ostringstream o;
+    o << "element " << e << " (from node " << e / h_.slots << " slot " << e % h_.slots << ")";
+    return o.str();
+  }
+
+  u64 resolve(u64 node, u32 slot, bool rel) const { return rel ? (slot ^ node) : slot; }
+
+  void checkEnds() {
+    for (size_t t = 0; t < set_.tables.size(); ++t) {
+      const Table& table = set_.tables[t];
+      const bool ends = std::any_of(table.begin(), table.end(),
+                                    [](const Instruction& i) { return i.op == Opcode::kEnd; });
+      if (!ends) {
+        error((set_.shared ? std::string("shared table") : "table of node " + std::to_string(t)) +
+              ": no END instruction (the sequencer would run past the table)");
+      }
+    }
+  }
+
+  void step(u64 cycle) {
+    // Sends read the state at the start of the cycle.
+    for (u64 x = 0; x < nodes_; ++x) {
+      const Instruction& ins = seq_[x].current();
+      Held* o = &out_[x * channels_];
+      std::fill(o, o + channels_, Held{});
+      const bool xfer = ins.op == Opcode::kXfer;
+      int sending_ports = 0;
+      int receiving_ports = 0;
+      if (xfer) {
+        for (int p = 0; p < h_.n; ++p) {
+          bool sends = false;
+          bool receives = false;
+          for (int l = 0; l < h_.lanes; ++l) {
+            const size_t c = static_cast<size_t>(p * h_.lanes + l);
+            const Channel& ch = ins.channels[c];
+            receives = receives || ch.in.op != InOp::kIdle;
+            if (ch.out.op == OutOp::kMem) {
+              const u64 slot = resolve(x, ch.out.idx, ch.out.rel);
+              if (slot >= words_) {
+                error(at(cycle, x, c) + ", slot " + std::to_string(slot) +
+                      ": send slot outside the memory of " + std::to_string(words_) + " slots");
+                continue;
+              }
+              const u32 e = mem_[x * words_ + slot];
+              if (e == kEmpty) {
+                error(at(cycle, x, c) + ", slot " + std::to_string(slot) +
+                      ": sends a slot that holds no element");
+              }
+              o[c] = {true, e};
+            } else if (ch.out.op == OutOp::kFwd) {
+              const Held& src = pass_prev_[x * channels_ + ch.out.idx];
+              if (!src.valid) {
+                error(at(cycle, x, c) + ": FWD from port " +
+                      std::to_string(ch.out.idx / h_.lanes) + " lane " +
+                      std::to_string(ch.out.idx % h_.lanes) +
+                      ", which received no PASS word in the previous cycle");
+                continue;
+              }
+              o[c] = src;
+            }
+            sends = sends || o[c].valid;
+          }
+          sending_ports += sends ? 1 : 0;
+          receiving_ports += receives ? 1 : 0;
+        }
+      }
+      if (h_.one_port && (sending_ports > 1 || receiving_ports > 1)) {
+        error("cycle " + std::to_string(cycle) + ", node " + std::to_string(x) +
+              ": one-port mode, but " + std::to_string(sending_ports) + " ports send and " +
+              std::to_string(receiving_ports) + " ports receive");
+      }
+      for (size_t c = 0; c < channels_; ++c) {
+        const Held& held = pass_prev_[x * channels_ + c];
+        if (!held.valid) continue;
+        bool forwarded = false;
+        if (xfer) {
+          for (const Channel& ch : ins.channels) {
+            forwarded = forwarded || (ch.out.op == OutOp::kFwd && ch.out.idx == c);
+          }
+        }
+        if (!forwarded) {
+          error(at(cycle, x, c) + ": the word received with PASS in cycle " +
+                std::to_string(cycle - 1) + " (" + element(held.element) +
+                ") is not forwarded");
+        }
+      }
+    }
+    // Receives write at the end of the cycle.
+    writes_.clear();
+    for (u64 y = 0; y < nodes_; ++y) {
+      const Instruction& ins = seq_[y].current();
+      std::vector<u64> written;
+      for (size_t c = 0; c < channels_; ++c) {
+        const int port = static_cast<int>(c) / h_.lanes;
+        const u64 x = neighbour(y, port);
+        const Held& arriving = out_[x * channels_ + c];
+        const InField in = ins.op == Opcode::kXfer ? ins.channels[c].in : InField{};
+        pass_next_[y * channels_ + c] = {};
+        if (in.op == InOp::kIdle) {
+          if (arriving.valid) {
+            error(at(cycle, x, c) + ": sends " + element(arriving.element) + " to node " +
+                  std::to_string(y) + ", which does not receive it (word lost)");
+          }
+          continue;
+        }
+        if (!arriving.valid) {
+          error(at(cycle, y, c) + ": expects a word from node " + std::to_string(x) +
+                ", which sends none");
+          continue;
+        }
+        if (in.op == InOp::kPass) {
+          pass_next_[y * channels_ + c] = arriving;
+          addCopy(arriving.element, +1);
+          continue;
+        }
+        const u64 slot = resolve(y, in.slot, in.rel);
+        if (slot >= words_) {
+          error(at(cycle, y, c) + ", slot " + std::to_string(slot) +
+                ": receive slot outside the memory of " + std::to_string(words_) + " slots");
+          continue;
+        }
+        if (std::find(written.begin(), written.end(), slot) != written.end()) {
+          error(at(cycle, y, c) + ", slot " + std::to_string(slot) +
+                ": a second word is written into this slot in the same cycle");
+        }
+        written.push_back(slot);
+        writes_.push_back({y, c, slot, mem_[y * words_ + slot]});
+        mem_[y * words_ + slot] = arriving.element;
+        addCopy(arriving.element, +1);
+      }
+    }
+    for (const Write& w : writes_) addCopy(w.old, -1);
+    for (const Held& held : pass_prev_) {
+      if (held.valid) addCopy(held.element, -1);
+    }
+    for (const Write& w : writes_) {
+      if (w.old != kEmpty && copies_[w.old] == 0) {
+        error(at(cycle, w.node, w.channel) + ", slot " + std::to_string(w.slot) +
+              ": overwrites " + element(w.old) + " before it was sent (its last copy)");
+        copies_[w.old] = kReported;
+      }
+    }
+    std::swap(pass_prev_, pass_next_);
+  }
+
+  void addCopy(u32 e, int delta) {
+    if (e == kEmpty || e >= copies_.size() || copies_[e] == kReported) return;
+    copies_[e] = static_cast<u32>(static_cast<int64_t>(copies_[e]) + delta);
+  }
+
+  void checkFinal() {
+    const CubeMemory want = expectedMemory(h_.perm);
+    u64 wrong = 0;
+    for (u64 y = 0; y < nodes_; ++y) {
+      for (u64 l = 0; l < h_.slots; ++l) {
+        const u32 got = mem_[y * words_ + l];
+        const u32 expected = want.at(y, l);
+        if (got == expected) continue;
+        ++wrong;
+        error("final state, node " + std::to_string(y) + ", slot " + std::to_string(l) +
+              ": holds " + element(got) + ", the reference '" + h_.perm.str() + "' expects " +
+              element(expected));
+      }
+    }
+    (void)wrong;
+  }
+
+  struct Write {
+    u64 node;
+    size_t channel;
+    u64 slot;
+    u32 old;
+  };
+
+  static constexpr u32 kReported = 0x80000000U;
+  const TableSet& set_;
+  const TableHeader& h_;
+  u64 nodes_;
+  size_t channels_;
+  u64 words_;
+  size_t max_errors_;
+  VerifyReport report_;
+  std::vector<u32> mem_;
+  std::vector<u32> copies_;
+  std::vector<Sequencer> seq_;
+  std::vector<Held> out_;
+  std::vector<Held> pass_prev_;
+  std::vector<Held> pass_next_;
+  std::vector<Write> writes_;
+};
+
+}  // namespace
+
+VerifyReport verifyTables(const TableSet& set, size_t max_errors) {
+  checkTableShape(set);
+  return SymbolicRun(set, max_errors).run();
+}
+
+}  // namespace hcube

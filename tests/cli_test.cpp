@@ -1,0 +1,157 @@
+// The hcube tool on good and bad input: exit status and the message a user sees.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "process.h"
+
+namespace hcube {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Outcome {
+  int status;
+  std::string output;
+};
+
+Outcome tool(std::vector<std::string> args) {
+  args.insert(args.begin(), HCUBE_TOOL);
+  const ProcessResult r = runProcess(args);
+  return {r.status, r.output};
+}
+
+class Cli : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() /
+           ("hcube-cli-" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+  std::string write(const std::string& name, const std::string& text) {
+    const fs::path p = dir_ / name;
+    std::ofstream(p) << text;
+    return p.string();
+  }
+  fs::path dir_;
+};
+
+const std::string kHeader3 =
+    "hcube-table 1\nalgo t\nperm aapc n=3 m=1\ndim 3\nslots 8\nscratch 0\nlanes 1\nports all\n";
+
+TEST_F(Cli, ListShowsEveryAlgorithmWithItsSource) {
+  const Outcome o = tool({"list"});
+  EXPECT_EQ(o.status, 0);
+  EXPECT_NE(o.output.find("edelman"), std::string::npos);
+  EXPECT_NE(o.output.find("Edelman 1991, Theorem 3.2"), std::string::npos);
+}
+
+TEST_F(Cli, RunJsonReportsTheMeasuredCase) {
+  const Outcome o = tool({"run", "--algo", "edelman", "--n", "4", "--json"});
+  EXPECT_EQ(o.status, 0) << o.output;
+  for (const char* field :
+       {"\"algo\":\"edelman\"", "\"n\":4", "\"K\":16", "\"backend\":\"table\"", "\"cycles\":8",
+        "\"transfer_cycles\":8", "\"lower_bound\":8", "\"ratio\":1.000000", "\"span\":7",
+        "\"elements\":256", "\"mismatches\":0", "\"verdict\":\"pass\""}) {
+    EXPECT_NE(o.output.find(field), std::string::npos) << field << " in " << o.output;
+  }
+}
+
+TEST_F(Cli, TablesWrittenThenVerifiedAndRunFromFile) {
+  const std::string out = (dir_ / "t").string();
+  EXPECT_EQ(tool({"tables", "--algo", "edelman", "--n", "3", "--out", out}).status, 0);
+  const Outcome v = tool({"verify", out});
+  EXPECT_EQ(v.status, 0) << v.output;
+  EXPECT_NE(v.output.find("OK (4 cycles"), std::string::npos) << v.output;
+  const Outcome r = tool({"run", "--tables", out, "--json"});
+  EXPECT_EQ(r.status, 0) << r.output;
+  EXPECT_NE(r.output.find("\"mismatches\":0"), std::string::npos) << r.output;
+}
+
+TEST_F(Cli, UnknownAlgorithmIsAnError) {
+  const Outcome o = tool({"run", "--algo", "quicksort", "--n", "3"});
+  EXPECT_EQ(o.status, 2);
+  EXPECT_EQ(o.output, "hcube: error: --algo 'quicksort': unknown algorithm (known: edelman)\n");
+}
+
+TEST_F(Cli, ImpossibleNAndKAreErrors) {
+  Outcome o = tool({"run", "--algo", "edelman", "--n", "0"});
+  EXPECT_EQ(o.status, 2);
+  EXPECT_EQ(o.output, "hcube: error: --n 0: must be 1..20\n");
+  o = tool({"run", "--algo", "edelman", "--n", "3", "--k", "12"});
+  EXPECT_EQ(o.status, 2);
+  EXPECT_EQ(o.output,
+            "hcube: error: --k 12: an AAPC on 8 nodes needs K = m * 2^n elements per node (a "
+            "multiple of 8)\n");
+  o = tool({"run", "--algo", "edelman", "--n", "11", "--backend", "rtl"});
+  EXPECT_EQ(o.status, 2);
+  EXPECT_EQ(o.output,
+            "hcube: error: RTL backend: n = 11 is beyond the RTL cube's supported 1..10 (use "
+            "--backend table)\n");
+  o = tool({"run", "--algo", "edelman", "--n", "three"});
+  EXPECT_EQ(o.status, 2);
+  EXPECT_EQ(o.output, "hcube: error: option --n 'three' is not an integer\n");
+  o = tool({"run", "--algo", "edelman", "--n", "3", "--frobnicate", "1"});
+  EXPECT_EQ(o.status, 2);
+  EXPECT_EQ(o.output, "hcube: error: unknown option --frobnicate for this command (see hcube --help)\n");
+}
+
+TEST_F(Cli, MalformedTableFileNamesFileAndLine) {
+  const std::string bad = write("bad.hct", kHeader3 + "table *\nX m^3>m^3 m^6>m^6\nE\nend\n");
+  const Outcome o = tool({"verify", bad});
+  EXPECT_EQ(o.status, 2);
+  EXPECT_EQ(o.output, "hcube: error: " + bad + ":10: 'X' has 2 channels, dim 3 x lanes 1 needs 3\n");
+}
+
+TEST_F(Cli, TruncatedTableFileIsAnError) {
+  const std::string bad = write("cut.hct", kHeader3 + "table *\nX m^3>m^3 m^6>m^6 m^4>m^4\n");
+  const Outcome o = tool({"verify", bad});
+  EXPECT_EQ(o.status, 2);
+  EXPECT_EQ(o.output, "hcube: error: " + bad + ":10: unexpected end of input: missing 'end'\n");
+}
+
+TEST_F(Cli, TableForTheWrongNIsAnError) {
+  const std::string out = (dir_ / "t3").string();
+  ASSERT_EQ(tool({"tables", "--algo", "edelman", "--n", "3", "--out", out}).status, 0);
+  const Outcome o = tool({"run", "--tables", out, "--n", "4"});
+  EXPECT_EQ(o.status, 2);
+  EXPECT_EQ(o.output, "hcube: error: " + out + ": the tables are for n = 3, not --n 4\n");
+}
+
+TEST_F(Cli, SlotOutOfRangeIsAnError) {
+  const std::string bad = write("slot.hct", kHeader3 + "table *\nX m9>m1 .>. .>.\nE\nend\n");
+  const Outcome o = tool({"verify", bad});
+  EXPECT_EQ(o.status, 2);
+  EXPECT_EQ(o.output, "hcube: error: " + bad +
+                          ": shared table, instruction 0, port 0 lane 0: send slot 9 is out of "
+                          "range (memory has 8 slots)\n");
+}
+
+TEST_F(Cli, ConflictingTableIsRejectedBeforeItRuns) {
+  // Ports 0 and 1 both write relative slot 3 in cycle 0.
+  const std::string bad = write(
+      "conflict.hct", kHeader3 + "table *\nX m^3>m^3 m^6>m^3 m^4>m^4\nX m^1>m^1 m^7>m^7 m^6>m^6\n"
+                                 "X m^7>m^7 m^2>m^2 m^5>m^5\nX m^5>m^5 m^3>m^3 m^7>m^7\nE\nend\n");
+  Outcome o = tool({"verify", bad});
+  EXPECT_EQ(o.status, 1);
+  EXPECT_NE(o.output.find("cycle 0, node 0, port 1, lane 0, slot 3: a second word is written into "
+                          "this slot in the same cycle"),
+            std::string::npos)
+      << o.output;
+  o = tool({"run", "--tables", bad});
+  EXPECT_EQ(o.status, 1);
+  EXPECT_NE(o.output.find("not running tables that fail verification"), std::string::npos);
+}
+
+TEST_F(Cli, MissingFileIsAnError) {
+  const Outcome o = tool({"verify", (dir_ / "nothing.hct").string()});
+  EXPECT_EQ(o.status, 2);
+  EXPECT_EQ(o.output, "hcube: error: " + (dir_ / "nothing.hct").string() + ": cannot open for reading\n");
+}
+
+}  // namespace
+}  // namespace hcube

@@ -1,0 +1,142 @@
+// The static verifier: correct tables pass; each kind of broken table is rejected with an error
+// naming node, cycle, port and slot.
+#include "verifier.h"
+
+#include <gtest/gtest.h>
+
+#include "algorithms.h"
+#include "compiler.h"
+#include "error.h"
+
+namespace hcube {
+namespace {
+
+TEST(Verifier, EdelmanTablesVerifyForDimensions1To8) {
+  for (int n = 1; n <= 8; ++n) {
+    const VerifyReport v = verifyTables(buildCase({"edelman", n, 0, 1, false}).tables);
+    EXPECT_TRUE(v.ok()) << "n = " << n << ": " << (v.errors.empty() ? "" : v.errors[0]);
+    EXPECT_EQ(v.cycles, u64{1} << (n - 1));
+  }
+}
+
+TEST(Verifier, RepeatedAapcVerifies) {
+  const VerifyReport v = verifyTables(buildCase({"edelman", 3, 40, 1, false}).tables);
+  EXPECT_TRUE(v.ok()) << (v.errors.empty() ? "" : v.errors[0]);
+  EXPECT_EQ(v.cycles, 20U);
+}
+
+TableSet edelman3() { return buildCase({"edelman", 3, 0, 1, false}).tables; }
+
+TEST(Verifier, ASendWithoutReceiveIsALostWord) {
+  TableSet set = edelman3();
+  // Step 1, port 2: nobody receives. Node 4 sends its relative slot 110 ^ 100 = 2, which in
+  // step 0 received element (6|0) over port 1.
+  set.tables[0][1].channels[2].in = {};
+  const VerifyReport v = verifyTables(set);
+  ASSERT_FALSE(v.ok());
+  EXPECT_EQ(v.errors[0],
+            "cycle 1, node 4, port 2, lane 0: sends element 48 (from node 6 slot 0) to node 0, "
+            "which does not receive it (word lost)");
+}
+
+TEST(Verifier, AReceiveWithoutSendIsNamed) {
+  TableSet set = edelman3();
+  set.tables[0][0].channels[1].out = {};  // step 0, port 1: nobody sends
+  const VerifyReport v = verifyTables(set);
+  ASSERT_FALSE(v.ok());
+  EXPECT_EQ(v.errors[0], "cycle 0, node 0, port 1, lane 0: expects a word from node 2, which sends none");
+}
+
+TEST(Verifier, OverwritingTheLastCopyOfAnElementIsRejected) {
+  TableSet set = edelman3();
+  // Step 0, port 0 receives into relative slot 6 instead of 3: slot 6 ^ x still holds an
+  // element that has not left (6 is sent on port 1 in the same step only as a copy... it is
+  // sent, so use slot 5, which is not sent in step 0).
+  set.tables[0][0].channels[0].in = {InOp::kMem, true, 5};
+  const VerifyReport v = verifyTables(set);
+  ASSERT_FALSE(v.ok());
+  EXPECT_EQ(v.errors[0],
+            "cycle 0, node 0, port 0, lane 0, slot 5: overwrites element 5 (from node 0 slot 5) "
+            "before it was sent (its last copy)");
+}
+
+TEST(Verifier, TwoWordsIntoOneSlotInOneCycleIsAConflict) {
+  TableSet set = edelman3();
+  set.tables[0][0].channels[1].in = {InOp::kMem, true, 3};  // port 0 also writes rel 3
+  const VerifyReport v = verifyTables(set);
+  ASSERT_FALSE(v.ok());
+  EXPECT_EQ(v.errors[0],
+            "cycle 0, node 0, port 1, lane 0, slot 3: a second word is written into this slot in "
+            "the same cycle");
+}
+
+TEST(Verifier, OnePortViolationIsNamed) {
+  TableSet set = edelman3();
+  set.header.one_port = true;
+  const VerifyReport v = verifyTables(set);
+  ASSERT_FALSE(v.ok());
+  EXPECT_EQ(v.errors[0], "cycle 0, node 0: one-port mode, but 3 ports send and 3 ports receive");
+}
+
+TEST(Verifier, MissingEndAndWrongFinalStateAreReported) {
+  TableSet set = edelman3();
+  set.tables[0].pop_back();  // no END
+  set.tables[0].pop_back();  // and the last step is gone: element (1|2), relative address
+                             // 011, crossed dimension 0 in step 0 but never dimension 1
+  const VerifyReport v = verifyTables(set);
+  ASSERT_FALSE(v.ok());
+  EXPECT_EQ(v.errors[0], "shared table: no END instruction (the sequencer would run past the table)");
+  EXPECT_EQ(v.errors[1],
+            "final state, node 0, slot 3: holds element 10 (from node 1 slot 2), the reference "
+            "'aapc n=3 m=1' expects element 24 (from node 3 slot 0)");
+}
+
+TEST(Verifier, ForwardWithoutPassAndDroppedPassAreNamed) {
+  TableSet set;
+  set.header.perm = PermutationSpec::aapc(2, 1);
+  set.header.n = 2;
+  set.header.slots = 4;
+  set.shared = false;
+  set.tables.assign(4, Table{Instruction::xfer(2), Instruction::end()});
+  // Node 0 sends slot 1 on port 0 to node 1, which PASSes it but never forwards it.
+  set.tables[0][0].channels[0].out = {OutOp::kMem, false, 1};
+  set.tables[1][0].channels[0].in = {InOp::kPass, false, 0};
+  // Node 2 forwards from channel 1 with nothing there.
+  set.tables[2][0].channels[0].out = {OutOp::kFwd, false, 1};
+  const VerifyReport v = verifyTables(set);
+  ASSERT_GE(v.errors.size(), 2U);
+  EXPECT_EQ(v.errors[0],
+            "cycle 0, node 2, port 0, lane 0: FWD from port 1 lane 0, which received no PASS word "
+            "in the previous cycle");
+  EXPECT_EQ(v.errors[1], "cycle 1, node 1, port 0, lane 0: the word received with PASS in cycle 0 "
+                         "(element 1 (from node 0 slot 1)) is not forwarded (the node has ended)");
+}
+
+TEST(Compiler, TwoWordsOnOneLinkInOneStepAreRejected) {
+  MoveSchedule s{"handmade", 2, {{{0, 1, 0, 1}, {0, 3, 0, 3}}}};
+  try {
+    compileMoves(s, PermutationSpec::aapc(2, 1), {});
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    EXPECT_STREQ(e.what(),
+                 "compile: handmade step 0, node 0, port 0: slots 1 and 3 both cross this link, "
+                 "which carries 1 word(s) per cycle");
+  }
+  // With two lanes the same moves fit.
+  CompileOptions wide;
+  wide.lanes = 2;
+  const TableSet set = compileMoves(s, PermutationSpec::aapc(2, 1), wide);
+  EXPECT_EQ(set.tables[0][0].channels[1].out, (OutField{OutOp::kMem, false, 3}));
+  EXPECT_EQ(set.tables[1][0].channels[1].in, (InField{InOp::kMem, false, 3}));
+}
+
+TEST(Compiler, RejectsOptionsTheScheduleCannotUse) {
+  EXPECT_THROW(buildCase({"edelman", 3, 0, 1, true}), Error);   // one-port
+  EXPECT_THROW(buildCase({"edelman", 3, 0, 2, false}), Error);  // lanes
+  EXPECT_THROW(buildCase({"edelman", 3, 12, 1, false}), Error); // K not a multiple of 8
+  EXPECT_THROW(buildCase({"edelman", 0, 0, 1, false}), Error);
+  EXPECT_THROW(buildCase({"nosuch", 3, 0, 1, false}), Error);
+}
+
+}  // namespace
+}  // namespace hcube
