@@ -33,10 +33,8 @@ PermutationSpec aapcFor(const CaseSpec& spec) {
                 " nodes needs K = m * 2^n elements per node (a multiple of " +
                 std::to_string(nodes) + ")");
   }
-  if (k * nodes > (u64{1} << 32)) {
-    throw Error("--k " + std::to_string(k) + " with --n " + std::to_string(spec.n) +
-                ": N * K = " + std::to_string(k * nodes) + " elements exceed the 2^32 tags of a "
-                "32-bit word");
+  if (k > (u64{1} << 24)) {
+    throw Error("--k " + std::to_string(k) + ": more than 2^24 elements per node");
   }
   return PermutationSpec::aapc(spec.n, k / nodes);
 }

@@ -16,8 +16,17 @@ void requireTaggable(const PermutationSpec& spec) {
 
 }  // namespace
 
+void requireSimulatable(u64 nodes, u64 words_per_node, const std::string& what) {
+  if (nodes * words_per_node > kMaxSimulatedWords) {
+    throw Error(what + ": " + std::to_string(nodes) + " nodes x " + std::to_string(words_per_node) +
+                " words is more than the " + std::to_string(kMaxSimulatedWords) +
+                " words this tool simulates (tables can still be generated)");
+  }
+}
+
 CubeMemory taggedMemory(const PermutationSpec& spec, u64 words_per_node) {
   requireTaggable(spec);
+  requireSimulatable(spec.nodes(), words_per_node, "run of " + spec.str());
   if (words_per_node < spec.slots()) {
     throw Error("memory of " + std::to_string(words_per_node) + " words per node cannot hold K = " +
                 std::to_string(spec.slots()) + " data slots");
@@ -33,6 +42,7 @@ CubeMemory taggedMemory(const PermutationSpec& spec, u64 words_per_node) {
 
 CubeMemory expectedMemory(const PermutationSpec& spec) {
   requireTaggable(spec);
+  requireSimulatable(spec.nodes(), spec.slots(), "reference model of " + spec.str());
   const u64 k = spec.slots();
   CubeMemory mem{spec.nodes(), k, std::vector<u32>(spec.elements(), 0)};
   std::vector<bool> filled(spec.elements(), false);

@@ -23,6 +23,12 @@ struct CubeMemory {
   u32& at(u64 node, u64 slot) { return words[node * words_per_node + slot]; }
 };
 
+/// Largest cube memory (nodes x words) the executors and the verifier will hold: 2^28 words.
+constexpr u64 kMaxSimulatedWords = u64{1} << 28;
+
+/// Throws Error naming `what` if nodes x words_per_node exceeds kMaxSimulatedWords.
+void requireSimulatable(u64 nodes, u64 words_per_node, const std::string& what);
+
 /// Initial memory: tags in slots 0..K-1, zero in the words_per_node - K scratch words.
 CubeMemory taggedMemory(const PermutationSpec& spec, u64 words_per_node);
 

@@ -292,6 +292,7 @@ class SymbolicRun {
 
 VerifyReport verifyTables(const TableSet& set, size_t max_errors) {
   checkTableShape(set);
+  requireSimulatable(set.header.nodes(), set.header.memoryWords(), "verification");
   return SymbolicRun(set, max_errors).run();
 }
 

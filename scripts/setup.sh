@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Installs what hcube needs from Debian packages, and nothing else. Harmless to re-run: it
+# installs only the packages that are missing.
+set -euo pipefail
+
+packages=(
+  cmake g++ make pkg-config  # build
+  verilator                  # the RTL cube (Verilator 5.006 on Debian 12)
+  libsystemc-dev             # the SystemC-TLM model (SystemC 2.3 with TLM-2.0)
+  googletest libgtest-dev    # the tests
+  gtkwave                    # waveforms, and fst2vcd for VCD output
+  clang-format               # formatting (.clang-format)
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$p")
+  fi
+done
+
+if ((${#missing[@]} == 0)); then
+  echo "setup: all packages present"
+  exit 0
+fi
+
+sudo=""
+if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
+echo "setup: installing ${missing[*]}"
+$sudo apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
