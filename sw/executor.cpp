@@ -1,5 +1,6 @@
 #include "executor.h"
 
+#include <algorithm>
 #include <chrono>
 #include <map>
 
@@ -42,10 +43,18 @@ RunResult executeTables(const TableSet& set, const CubeMemory& initial, const Ex
   std::vector<Latch> pass_prev(nodes * channels);
   std::vector<Latch> pass_next(nodes * channels);
   std::vector<std::array<u64, kHwErrorKinds>> errors(nodes, std::array<u64, kHwErrorKinds>{});
-  // Counters saturate at 16 bits, as in the RTL.
-  auto raise = [&](u64 node, HwError e) {
-    u64& count = errors[node][static_cast<size_t>(e)];
-    if (count < 0xFFFF) ++count;
+  // As in the RTL, a counter counts the cycles in which its condition held at a node (not the
+  // channels), and saturates at 16 bits.
+  std::vector<u32> events(nodes, 0);
+  auto raise = [&](u64 node, HwError e) { events[node] |= 1U << static_cast<int>(e); };
+  auto count_events = [&] {
+    for (u64 x = 0; x < nodes; ++x) {
+      for (int k = 0; k < kHwErrorKinds; ++k) {
+        u64& count = errors[x][static_cast<size_t>(k)];
+        if (((events[x] >> k) & 1U) != 0 && count < 0xFFFF) ++count;
+      }
+      events[x] = 0;
+    }
   };
   TrafficMonitor monitor(nodes, h.n, opt.tagged_elements);
   std::vector<u32> written;  // slots written by one node in one cycle (conflict check)
@@ -76,6 +85,7 @@ RunResult executeTables(const TableSet& set, const CubeMemory& initial, const Ex
             const size_t c = static_cast<size_t>(p * h.lanes + l);
             const Channel& ch = ins.channels[c];
             receives = receives || ch.in.op != InOp::kIdle;
+            sends = sends || ch.out.op != OutOp::kIdle;
             if (ch.out.op == OutOp::kMem) {
               const u64 slot = resolve(x, ch.out.idx, ch.out.rel);
               u32 word = 0;
@@ -93,7 +103,6 @@ RunResult executeTables(const TableSet& set, const CubeMemory& initial, const Ex
                 raise(x, HwError::kFwd);
               }
             }
-            sends = sends || o[c].valid;
           }
           sending_ports += sends ? 1 : 0;
           receiving_ports += receives ? 1 : 0;
@@ -122,7 +131,23 @@ RunResult executeTables(const TableSet& set, const CubeMemory& initial, const Ex
     // Input side: every node writes what arrived, at the end of the cycle.
     for (u64 y = 0; y < nodes; ++y) {
       const Instruction& ins = seq[y].current();
+      // Receive slots are checked whether or not a word arrives: out of range, or two MEM
+      // inputs naming one slot.
       written.clear();
+      if (ins.op == Opcode::kXfer) {
+        for (const Channel& ch : ins.channels) {
+          if (ch.in.op != InOp::kMem) continue;
+          const u64 slot = resolve(y, ch.in.slot, ch.in.rel);
+          if (slot >= words_per_node) {
+            raise(y, HwError::kSlot);
+            continue;
+          }
+          if (std::find(written.begin(), written.end(), slot) != written.end()) {
+            raise(y, HwError::kConflict);
+          }
+          written.push_back(static_cast<u32>(slot));
+        }
+      }
       for (size_t c = 0; c < channels; ++c) {
         const int port = static_cast<int>(c) / h.lanes;
         const Latch& arriving = out[neighbour(y, port) * channels + c];
@@ -145,14 +170,7 @@ RunResult executeTables(const TableSet& set, const CubeMemory& initial, const Ex
               break;
             }
             const u64 slot = resolve(y, in.slot, in.rel);
-            if (slot >= words_per_node) {
-              raise(y, HwError::kSlot);
-              break;
-            }
-            for (u32 s : written) {
-              if (s == slot) raise(y, HwError::kConflict);
-            }
-            written.push_back(static_cast<u32>(slot));
+            if (slot >= words_per_node) break;  // counted above
             r.memory.at(y, slot) = arriving.data;
             monitor.store(arriving.data, cycle);
             break;
@@ -162,7 +180,15 @@ RunResult executeTables(const TableSet& set, const CubeMemory& initial, const Ex
     }
     std::swap(pass_prev, pass_next);
     if (carried) ++r.transfer_cycles;
-    for (u64 x = 0; x < nodes; ++x) seq[x].advance();
+    for (u64 x = 0; x < nodes; ++x) {
+      // Running off the end of a table that has no END is an overrun (then it reads END).
+      const size_t before = seq[x].pc();
+      seq[x].advance();
+      if (seq[x].pc() != before && seq[x].pc() >= set.tableOf(x).size()) {
+        raise(x, HwError::kOverrun);
+      }
+    }
+    count_events();
     ++r.cycles;
   }
   // PASS words still held after every node ended are dropped, as the RTL flags them in the
@@ -173,6 +199,7 @@ RunResult executeTables(const TableSet& set, const CubeMemory& initial, const Ex
         if (pass_prev[x * channels + c].valid) raise(x, HwError::kDropped);
       }
     }
+    count_events();
   }
   for (u64 x = 0; x < nodes; ++x) {
     for (int k = 0; k < kHwErrorKinds; ++k) {
