@@ -21,6 +21,7 @@
 #include "rtl_backend.h"
 #include "table_image.h"
 #include "table_text.h"
+#include "tlm_backend.h"
 #include "verifier.h"
 
 namespace fs = std::filesystem;
@@ -36,9 +37,10 @@ constexpr const char* kUsage = R"(usage:
   hcube verify PATH
       statically verify tables (a .hct file, or a directory holding tables.hct)
   hcube run (--algo A --n N [--k K] [--width B] [--ports all|one] | --tables PATH)
-            [--backend table|rtl] [--trace FILE.fst|FILE.vcd] [--json] [--no-verify]
+            [--backend table|tlm|rtl] [--trace FILE] [--json] [--no-verify]
             [--max-cycles C] [--cache DIR]
-      run a case and check every element against the reference model
+      run a case and check every element against the reference model; --trace writes an
+      FST (or .vcd) waveform and a GTKWave save file from the RTL, or a VCD from the TLM model
   hcube build-model --n N [--k K] [--width B] [--cache DIR]
       build (or find in the cache) the Verilated cube for a case, without running it
 )";
@@ -210,10 +212,13 @@ int cmdRun(Args& args) {
     c = buildCase(caseFrom(args));
   }
   args.finish();
-  if (backend != "table" && backend != "rtl") {
-    throw Error("--backend '" + backend + "': must be table or rtl");
+  if (backend != "table" && backend != "rtl" && backend != "tlm") {
+    throw Error("--backend '" + backend + "': must be table, tlm or rtl");
   }
-  if (trace && backend != "rtl") throw Error("--trace needs --backend rtl");
+  if (trace && backend == "table") throw Error("--trace needs --backend rtl or tlm");
+  if (trace && backend == "tlm" && fs::path(*trace).extension() != ".vcd") {
+    throw Error("--trace " + *trace + ": the TLM model writes VCD (name the file *.vcd)");
+  }
   if (max_cycles < 0) throw Error("--max-cycles must be positive");
   if (!no_verify) {
     const VerifyReport v = verifyTables(c.tables);
@@ -236,6 +241,14 @@ int cmdRun(Args& args) {
     opt.tagged_elements = c.perm.elements();
     if (max_cycles > 0) opt.max_cycles = static_cast<u64>(max_cycles);
     report.run = executeTables(c.tables, taggedMemory(c.perm, words), opt);
+  } else if (backend == "tlm") {
+    TlmOptions opt;
+    opt.max_cycles = static_cast<u64>(max_cycles);
+    if (trace) {
+      opt.vcd = *trace;
+      report.trace = *trace;
+    }
+    report.run = runOnTlm(c.tables, opt);
   } else {
     RtlOptions opt;
     opt.cache_dir = cache;

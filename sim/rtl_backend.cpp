@@ -323,7 +323,12 @@ RunResult runOnRtl(const TableSet& set, const RtlOptions& options) {
                       << set.header.nodes() << " nodes)\n"
                       << std::flush;
   }
-  const ProcessResult p = runProcess(argv);
+  // The runner reports progress of long runs on lines starting with "progress:".
+  const ProcessResult p = runProcess(argv, [&](const std::string& line) {
+    if (options.progress && line.rfind("progress:", 0) == 0) {
+      *options.progress << "hcube: " << line.substr(9) << '\n' << std::flush;
+    }
+  });
   if (p.status != 0) {
     throw Error("the RTL runner failed (status " + std::to_string(p.status) + "):\n" +
                 tail(p.output, 15));

@@ -1,0 +1,270 @@
+#include "hc_tlm_cube.h"
+
+#include <cstring>
+#include <string>
+
+namespace hcube {
+namespace {
+
+constexpr const char* kMsgType = "/hcube/tlm/cube";
+
+}  // namespace
+
+HcTlmCube::HcTlmCube(sc_core::sc_module_name name, const HcTlmConfig& config,
+                     const sc_core::sc_time& clock_period, const sc_core::sc_time& link_latency,
+                     const sc_core::sc_time& load_latency)
+    : sc_core::sc_module(name),
+      m_load("load"),
+      m_done("done"),
+      m_config(config),
+      m_load_latency(load_latency),
+      m_probe(config.nodes(), config.n, config.tagged_elements),
+      m_decoder(config.layout(), config.tableWordBytes()),
+      m_clk("clk", clock_period),
+      m_start("start", false),
+      m_run("run", false),
+      m_node_done("node_done", config.nodes()),
+      m_node_load("node_load", config.nodes()) {
+  const u64 nodes = config.nodes();
+  m_nodes.reserve(nodes);
+  for (u64 x = 0; x < nodes; ++x) {
+    m_nodes.push_back(std::make_unique<HcTlmNode>(("node_" + std::to_string(x)).c_str(), x, config,
+                                                  m_probe, m_decoder, clock_period, link_latency,
+                                                  load_latency));
+  }
+  for (u64 x = 0; x < nodes; ++x) {
+    HcTlmNode& node = *m_nodes[x];
+    node.m_clk(m_clk);
+    node.m_start(m_start);
+    node.m_run(m_run);
+    node.m_done(m_node_done[x]);
+    for (int j = 0; j < config.n; ++j) {
+      node.m_port_out[static_cast<size_t>(j)].bind(
+          m_nodes[neighbour(x, j)]->m_port_in[static_cast<size_t>(j)]);
+    }
+    m_node_load[x].bind(node.m_load);
+  }
+  m_load.register_b_transport(this, &HcTlmCube::loadTransport);
+  m_load.register_transport_dbg(this, &HcTlmCube::loadDebug);
+
+  SC_METHOD(onStartRequest);
+  sensitive << m_start_request_event;
+  dont_initialize();
+  SC_METHOD(onRisingEdge);
+  sensitive << m_clk.posedge_event();
+  dont_initialize();
+  SC_METHOD(onFallingEdge);
+  sensitive << m_clk.negedge_event();
+  dont_initialize();
+  SC_METHOD(decide);
+  sensitive << m_decide_event;
+  dont_initialize();
+}
+
+void HcTlmCube::trace(sc_core::sc_trace_file* tf) {
+  const std::string prefix = name();
+  sc_core::sc_trace(tf, m_clk, prefix + ".clk");
+  sc_core::sc_trace(tf, m_start, prefix + ".start");
+  sc_core::sc_trace(tf, m_run, prefix + ".run");
+  for (u64 x = 0; x < m_nodes.size(); ++x) {
+    const std::string node = m_nodes[x]->name();
+    sc_core::sc_trace(tf, m_node_done[x], node + ".done");
+    m_nodes[x]->trace(tf, node);
+  }
+  m_tracing = true;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Run controller
+// ---------------------------------------------------------------------------------------------
+
+void HcTlmCube::onStartRequest() { m_start_request = true; }
+
+void HcTlmCube::onRisingEdge() {
+  if (m_start.read()) m_start.write(false);  // a one-cycle pulse
+  if (!m_start_request) return;
+  m_start_request = false;
+  m_start.write(true);
+  m_state = State::kStarting;
+  m_cycles = 0;
+  m_xfer_cycles = 0;
+  m_finished = false;
+  m_timeout = false;
+  m_probe.reset();
+}
+
+void HcTlmCube::onFallingEdge() {
+  if (m_tracing) {
+    for (auto& node : m_nodes) node->clearTrace();
+  }
+  // Decide one delta cycle later, once every node has finished its falling-edge work.
+  if (m_state != State::kIdle) m_decide_event.notify(sc_core::SC_ZERO_TIME);
+}
+
+void HcTlmCube::decide() {
+  switch (m_state) {
+    case State::kIdle:
+      return;
+    case State::kDraining:  // the uncounted cycle after the last node ended is over
+      m_run.write(false);
+      finish(false);
+      return;
+    case State::kRunning:
+      if (m_probe.takeCycleWords() > 0) ++m_xfer_cycles;
+      break;
+    case State::kStarting:
+      m_done.write(false);
+      break;
+  }
+  bool busy = false;
+  for (const auto& done : m_node_done) {
+    if (!done.read()) {
+      busy = true;
+      break;
+    }
+  }
+  if (!busy) {
+    m_state = State::kDraining;
+    m_probe.setCycle(m_cycles);
+    m_run.write(true);
+    return;
+  }
+  if (m_max_cycles != 0 && m_cycles >= m_max_cycles) {
+    m_run.write(false);
+    finish(true);
+    return;
+  }
+  m_probe.setCycle(m_cycles);
+  ++m_cycles;
+  m_state = State::kRunning;
+  m_run.write(true);
+}
+
+void HcTlmCube::finish(bool timeout) {
+  m_state = State::kIdle;
+  m_finished = true;
+  m_timeout = timeout;
+  m_done.write(true);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Load bus
+// ---------------------------------------------------------------------------------------------
+
+void HcTlmCube::loadTransport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay) {
+  route(trans, &delay);
+}
+
+unsigned HcTlmCube::loadDebug(tlm::tlm_generic_payload& trans) { return route(trans, nullptr); }
+
+unsigned HcTlmCube::route(tlm::tlm_generic_payload& trans, sc_core::sc_time* delay) {
+  namespace map = hc_tlm_map;
+  const u64 address = trans.get_address();
+  const u64 region = (address & map::kRegionMask) >> map::kRegionShift;
+  if (region == map::kRegionCube) {
+    if (delay == nullptr) {  // registers have side effects: no debug access
+      trans.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);
+      return 0;
+    }
+    registerAccess(trans, *delay);
+    *delay += m_load_latency;
+    return trans.is_response_ok() ? trans.get_data_length() : 0;
+  }
+  const u64 node = address >> map::kNodeShift;
+  const u64 local = address & (map::kRegionMask | map::kOffsetMask);
+  const u64 unused = address & ~(map::kRegionMask | map::kOffsetMask | map::kBroadcast) &
+                     ((u64{1} << map::kNodeShift) - 1);
+  if (unused != 0) {
+    trans.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+    return 0;
+  }
+  unsigned moved = 0;
+  trans.set_address(local);
+  if ((address & map::kBroadcast) != 0) {
+    // A broadcast write reaches every node at once: the latency of one access.
+    if (trans.get_command() != tlm::TLM_WRITE_COMMAND || node != 0) {
+      trans.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);
+    } else {
+      sc_core::sc_time longest = sc_core::SC_ZERO_TIME;
+      for (size_t x = 0; x < m_nodes.size(); ++x) {
+        trans.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+        if (delay != nullptr) {
+          sc_core::sc_time d = *delay;
+          m_node_load[x]->b_transport(trans, d);
+          if (d > longest) longest = d;
+        } else {
+          moved = m_node_load[x]->transport_dbg(trans);
+        }
+        if (trans.is_response_error()) break;
+      }
+      if (delay != nullptr) {
+        *delay = longest;
+        moved = trans.get_data_length();
+      }
+    }
+  } else if (node >= m_nodes.size()) {
+    trans.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+  } else if (delay != nullptr) {
+    m_node_load[node]->b_transport(trans, *delay);
+    moved = trans.get_data_length();
+  } else {
+    moved = m_node_load[node]->transport_dbg(trans);
+  }
+  trans.set_address(address);
+  return trans.is_response_ok() ? moved : 0;
+}
+
+void HcTlmCube::registerAccess(tlm::tlm_generic_payload& trans, const sc_core::sc_time& delay) {
+  namespace map = hc_tlm_map;
+  const u64 offset = trans.get_address() & map::kOffsetMask;
+  if (trans.get_data_length() != 8 || trans.get_streaming_width() < 8 ||
+      trans.get_byte_enable_ptr() != nullptr || offset % 8 != 0 || offset > map::kCubeWords) {
+    trans.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+    return;
+  }
+  unsigned char* data = trans.get_data_ptr();
+  if (trans.get_command() == tlm::TLM_WRITE_COMMAND) {
+    u64 value = 0;
+    std::memcpy(&value, data, 8);
+    if (offset == map::kCubeStart) {
+      if ((value & 1U) != 0) {
+        if (m_state != State::kIdle || m_start_request) {
+          trans.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);  // already running
+          return;
+        }
+        m_start_request_event.notify(delay);  // takes effect at the annotated time
+      }
+    } else if (offset == map::kCubeMaxCycles) {
+      m_max_cycles = value;
+    } else {
+      trans.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);  // read-only register
+      return;
+    }
+  } else if (trans.get_command() == tlm::TLM_READ_COMMAND) {
+    u64 value = 0;
+    switch (offset) {
+      case map::kCubeMaxCycles:
+        value = m_max_cycles;
+        break;
+      case map::kCubeStatus:
+        value = (m_finished ? 1U : 0U) | (m_timeout ? 2U : 0U);
+        break;
+      case map::kCubeCycles:
+        value = m_cycles;
+        break;
+      case map::kCubeXferCycles:
+        value = m_xfer_cycles;
+        break;
+      case map::kCubeWords:
+        value = m_probe.words();
+        break;
+      default:
+        trans.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);  // write-only register
+        return;
+    }
+    std::memcpy(data, &value, 8);
+  }
+  trans.set_response_status(tlm::TLM_OK_RESPONSE);
+}
+
+}  // namespace hcube

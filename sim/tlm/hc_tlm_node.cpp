@@ -1,0 +1,442 @@
+#include "hc_tlm_node.h"
+
+#include <algorithm>
+#include <cstring>
+
+namespace hcube {
+namespace {
+
+constexpr const char* kMsgType = "/hcube/tlm/node";
+
+}  // namespace
+
+HcTlmNode::HcTlmNode(sc_core::sc_module_name name, u64 id, const HcTlmConfig& config,
+                     HcTlmProbe& probe, HcTlmDecoder& decoder, const sc_core::sc_time& clock_period,
+                     const sc_core::sc_time& link_latency, const sc_core::sc_time& load_latency)
+    : sc_core::sc_module(name),
+      m_clk("clk"),
+      m_start("start"),
+      m_run("run"),
+      m_done("done"),
+      m_port_out("port_out", static_cast<size_t>(config.n)),
+      m_port_in("port_in", static_cast<size_t>(config.n)),
+      m_load("load"),
+      m_id(id),
+      m_config(config),
+      m_channels(config.channels()),
+      m_layout(config.layout()),
+      m_table_word_bytes(config.tableWordBytes()),
+      m_probe(probe),
+      m_decoder(decoder),
+      m_clock_period(clock_period),
+      m_link_latency(link_latency),
+      m_load_latency(load_latency),
+      m_half_period(sc_core::sc_time::from_value(clock_period.value() / 2)),
+      m_memory(config.memory_words, 0),
+      m_table_bits(config.table_depth * (m_table_word_bytes / 8), 0),
+      m_table(&decoder.decode(m_table_bits, 0)),
+      m_seq(m_table),
+      m_pass(m_channels),
+      m_pass_next(m_channels),
+      m_in(m_channels),
+      m_out_data(m_channels, 0),
+      m_out_enable(4 * m_channels, 0),
+      m_trace(m_channels) {
+  if (m_link_latency >= m_half_period) {
+    SC_REPORT_ERROR(kMsgType, "the link latency must be shorter than half a clock period");
+  }
+  m_written.reserve(m_channels);
+  for (int p = 0; p < m_config.n; ++p) {
+    m_port_in[static_cast<size_t>(p)].register_b_transport(this, &HcTlmNode::portTransport, p);
+  }
+  const unsigned port_bytes = 4 * static_cast<unsigned>(m_config.lanes);
+  m_payload.set_command(tlm::TLM_WRITE_COMMAND);
+  m_payload.set_address(0);
+  m_payload.set_data_length(port_bytes);
+  m_payload.set_streaming_width(port_bytes);
+  m_payload.set_byte_enable_length(port_bytes);
+  m_payload.set_dmi_allowed(false);
+  m_load.register_b_transport(this, &HcTlmNode::loadTransport);
+  m_load.register_transport_dbg(this, &HcTlmNode::loadDebug);
+
+  SC_METHOD(process);
+  sensitive << m_start.pos();
+  dont_initialize();
+}
+
+void HcTlmNode::trace(sc_core::sc_trace_file* tf, const std::string& prefix) {
+  for (int p = 0; p < m_config.n; ++p) {
+    for (int l = 0; l < m_config.lanes; ++l) {
+      const size_t c = static_cast<size_t>(p * m_config.lanes + l);
+      std::string at = prefix + ".port_" + std::to_string(p) + ".";
+      if (m_config.lanes > 1) at += "lane_" + std::to_string(l) + ".";
+      sc_core::sc_trace(tf, m_trace[c].out_valid, at + "out_valid");
+      sc_core::sc_trace(tf, m_trace[c].out_data, at + "out_data");
+      sc_core::sc_trace(tf, m_trace[c].in_valid, at + "in_valid");
+      sc_core::sc_trace(tf, m_trace[c].in_data, at + "in_data");
+    }
+  }
+  sc_core::sc_trace(tf, m_trace_pc, prefix + ".pc");
+  m_tracing = true;
+}
+
+void HcTlmNode::clearTrace() {
+  for (ChannelTrace& t : m_trace) t = {};
+}
+
+// ---------------------------------------------------------------------------------------------
+// Sequencer and data path
+// ---------------------------------------------------------------------------------------------
+
+void HcTlmNode::process() {
+  switch (m_phase) {
+    case Phase::kIdle:  // the start pulse rose: instruction 0 runs in the next cycle
+      reset();
+      m_phase = Phase::kRising;
+      next_trigger(m_clk.posedge_event());
+      return;
+    case Phase::kRising:
+      risingEdge();
+      return;
+    case Phase::kFalling:
+      fallingEdge();
+      return;
+  }
+}
+
+void HcTlmNode::reset() {
+  m_table = &m_decoder.decode(m_table_bits, m_table_length);
+  m_seq = Sequencer(m_table);
+  m_errors = {};
+  m_events = 0;
+  m_events_cycle = 0;
+  std::fill(m_pass.begin(), m_pass.end(), Latch{});
+  std::fill(m_pass_next.begin(), m_pass_next.end(), Latch{});
+  std::fill(m_in.begin(), m_in.end(), Latch{});
+  m_trace_pc = 0;
+  m_receiving = m_seq.current().op == Opcode::kXfer;
+  m_done.write(m_seq.done());
+}
+
+void HcTlmNode::risingEdge() {
+  if (!m_run.read()) {  // the run is over (every node done, or the cycle limit)
+    m_phase = Phase::kIdle;
+    next_trigger();
+    return;
+  }
+  const Instruction& ins = m_seq.current();
+  m_advance = 1;
+  switch (ins.op) {
+    case Opcode::kXfer:
+      sendXfer(ins);
+      break;
+    case Opcode::kEnd:
+      // Done: a PASS word of the last cycle is dropped; then sleep until the next start (words
+      // arriving meanwhile are counted lost by the port callback).
+      checkDropped(nullptr);
+      m_phase = Phase::kIdle;
+      next_trigger();
+      return;
+    case Opcode::kWait: {
+      checkDropped(nullptr);
+      if (ins.wait == 0) raise(HwError::kIllegal);
+      // Sleep through the whole WAIT: wake at the falling edge of its last cycle.
+      m_advance = std::max<u64>(1, m_seq.waitLeft());
+      m_phase = Phase::kFalling;
+      const sc_core::sc_time::value_type period = m_clock_period.value();
+      next_trigger(sc_core::sc_time::from_value(period * (m_advance - 1) + period / 2));
+      return;
+    }
+    default:  // reserved opcode
+      raise(HwError::kIllegal);
+      checkDropped(nullptr);
+      break;
+  }
+  m_phase = Phase::kFalling;
+  next_trigger(m_clk.negedge_event());
+}
+
+void HcTlmNode::fallingEdge() {
+  const Instruction& ins = m_seq.current();
+  if (ins.op == Opcode::kXfer) receiveXfer(ins);
+  const size_t pc_before = m_seq.pc();
+  for (u64 i = 0; i < m_advance; ++i) m_seq.advance();
+  // Running off a table that has no END is an overrun (then the sequencer reads END).
+  if (m_seq.pc() != pc_before && m_seq.pc() >= m_table->size()) raise(HwError::kOverrun);
+  m_trace_pc = static_cast<u32>(m_seq.pc());
+  m_receiving = m_seq.current().op == Opcode::kXfer;
+  if (m_seq.done()) m_done.write(true);
+  m_phase = Phase::kRising;
+  next_trigger(m_clk.posedge_event());
+}
+
+void HcTlmNode::sendXfer(const Instruction& ins) {
+  const int lanes = m_config.lanes;
+  int sending_ports = 0;
+  int receiving_ports = 0;
+  for (int p = 0; p < m_config.n; ++p) {
+    bool sends = false;     // a non-IDLE output side (one-port rule)
+    bool receives = false;  // a non-IDLE input side
+    bool carries = false;   // a word actually leaves on this port
+    for (int l = 0; l < lanes; ++l) {
+      const size_t c = static_cast<size_t>(p * lanes + l);
+      const Channel& ch = ins.channels[c];
+      receives = receives || ch.in.op != InOp::kIdle;
+      sends = sends || ch.out.op != OutOp::kIdle;
+      bool valid = false;
+      u32 word = 0;
+      if (ch.out.op == OutOp::kMem) {
+        const u64 slot = resolve(ch.out.idx, ch.out.rel);
+        if (slot < m_config.memory_words) {
+          word = m_memory[slot];
+        } else {
+          raise(HwError::kSlot);  // sends the word 0, as the RTL does
+        }
+        valid = true;
+      } else if (ch.out.op == OutOp::kFwd) {
+        if (ch.out.idx < m_channels && m_pass[ch.out.idx].valid) {
+          valid = true;
+          word = m_pass[ch.out.idx].data;
+        } else {
+          raise(HwError::kFwd);
+        }
+      }
+      m_out_data[c] = word;
+      std::memset(&m_out_enable[4 * c], valid ? 0xFF : 0x00, 4);
+      if (valid) {
+        carries = true;
+        m_probe.send(m_id, p, word, m_probe.cycle());
+        if (m_tracing) m_trace[c] = {true, word, m_trace[c].in_valid, m_trace[c].in_data};
+      }
+    }
+    if (carries) transmit(p);
+    sending_ports += sends ? 1 : 0;
+    receiving_ports += receives ? 1 : 0;
+  }
+  if (m_config.one_port && (sending_ports > 1 || receiving_ports > 1)) raise(HwError::kOnePort);
+  checkDropped(&ins);
+}
+
+void HcTlmNode::end_of_elaboration() {
+  m_port_if.clear();
+  for (auto& socket : m_port_out) m_port_if.push_back(socket.operator->());
+}
+
+void HcTlmNode::transmit(int port) {
+  tlm::tlm_generic_payload& trans = m_payload;
+  const size_t first = static_cast<size_t>(port) * static_cast<size_t>(m_config.lanes);
+  trans.set_data_ptr(reinterpret_cast<unsigned char*>(&m_out_data[first]));
+  trans.set_byte_enable_ptr(&m_out_enable[4 * first]);
+  trans.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+  sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
+  m_port_if[static_cast<size_t>(port)]->b_transport(trans, delay);
+  if (trans.is_response_error()) {
+    SC_REPORT_ERROR(kMsgType, (std::string(name()) + ": port " + std::to_string(port) + ": " +
+                               trans.get_response_string())
+                                  .c_str());
+  }
+  // The word must reach the neighbour's input register before the falling edge stores it.
+  if (delay >= m_half_period) {
+    SC_REPORT_ERROR(kMsgType, (std::string(name()) + ": port " + std::to_string(port) +
+                               ": link latency reaches past the receive edge")
+                                  .c_str());
+  }
+}
+
+void HcTlmNode::receiveXfer(const Instruction& ins) {
+  // Receive slots are checked on the instruction, whether or not words arrive: out of range,
+  // or two MEM inputs naming one slot.
+  m_written.clear();
+  for (const Channel& ch : ins.channels) {
+    if (ch.in.op != InOp::kMem) continue;
+    const u64 slot = resolve(ch.in.slot, ch.in.rel);
+    if (slot >= m_config.memory_words) {
+      raise(HwError::kSlot);
+      continue;
+    }
+    if (std::find(m_written.begin(), m_written.end(), slot) != m_written.end()) {
+      raise(HwError::kConflict);
+    }
+    m_written.push_back(static_cast<u32>(slot));
+  }
+  for (size_t c = 0; c < m_channels; ++c) {
+    const Latch arriving = m_in[c];
+    m_in[c].valid = false;
+    m_pass_next[c] = {};
+    const InField& in = ins.channels[c].in;
+    switch (in.op) {
+      case InOp::kIdle:
+        if (arriving.valid) raise(HwError::kLost);
+        break;
+      case InOp::kPass:
+        if (arriving.valid) {
+          m_pass_next[c] = arriving;
+        } else {
+          raise(HwError::kNoData);
+        }
+        break;
+      case InOp::kMem: {
+        if (!arriving.valid) {
+          raise(HwError::kNoData);
+          break;
+        }
+        const u64 slot = resolve(in.slot, in.rel);
+        if (slot >= m_config.memory_words) break;  // counted above
+        m_memory[slot] = arriving.data;            // with a conflict, the higher channel wins
+        m_probe.store(arriving.data, m_probe.cycle());
+        break;
+      }
+    }
+  }
+  std::swap(m_pass, m_pass_next);
+}
+
+void HcTlmNode::countEvents() {
+  for (int k = 0; k < kHwErrorKinds; ++k) {
+    u32& count = m_errors[static_cast<size_t>(k)];
+    if (((m_events >> k) & 1U) != 0 && count < 0xFFFF) ++count;
+  }
+  m_events = 0;
+}
+
+void HcTlmNode::checkDropped(const Instruction* ins) {
+  for (size_t c = 0; c < m_channels; ++c) {
+    if (!m_pass[c].valid) continue;
+    bool forwarded = false;
+    if (ins != nullptr) {
+      for (const Channel& ch : ins->channels) {
+        forwarded = forwarded || (ch.out.op == OutOp::kFwd && ch.out.idx == c);
+      }
+    }
+    if (!forwarded) raise(HwError::kDropped);
+    // Without an XFER nothing refills the PASS registers this cycle.
+    if (ins == nullptr) m_pass[c].valid = false;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Sockets
+// ---------------------------------------------------------------------------------------------
+
+void HcTlmNode::portTransport(int port, tlm::tlm_generic_payload& trans, sc_core::sc_time& delay) {
+  const unsigned port_bytes = 4 * static_cast<unsigned>(m_config.lanes);
+  if (trans.get_command() != tlm::TLM_WRITE_COMMAND) {
+    trans.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);
+    return;
+  }
+  if (trans.get_address() != 0 || trans.get_data_length() != port_bytes) {
+    trans.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+    return;
+  }
+  if (trans.get_streaming_width() < port_bytes) {
+    trans.set_response_status(tlm::TLM_BURST_ERROR_RESPONSE);
+    return;
+  }
+  const unsigned char* data = trans.get_data_ptr();
+  const unsigned char* enable = trans.get_byte_enable_ptr();
+  const unsigned enable_length = trans.get_byte_enable_length();
+  // Only an XFER has input registers; in any other instruction an arriving word is lost.
+  const bool receiving = m_receiving;
+  for (int l = 0; l < m_config.lanes; ++l) {
+    if (enable != nullptr && enable[(4 * static_cast<unsigned>(l)) % enable_length] == 0) continue;
+    const size_t c = static_cast<size_t>(port * m_config.lanes + l);
+    u32 word = 0;
+    std::memcpy(&word, data + 4 * static_cast<size_t>(l), 4);
+    if (m_tracing) {
+      m_trace[c].in_valid = true;
+      m_trace[c].in_data = word;
+    }
+    if (receiving) {
+      m_in[c] = {true, word};
+    } else {
+      raise(HwError::kLost);
+    }
+  }
+  delay += m_link_latency;
+  trans.set_response_status(tlm::TLM_OK_RESPONSE);
+}
+
+void HcTlmNode::loadTransport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay) {
+  loadAccess(trans);
+  delay += m_load_latency;
+}
+
+unsigned HcTlmNode::loadDebug(tlm::tlm_generic_payload& trans) { return loadAccess(trans); }
+
+unsigned HcTlmNode::loadAccess(tlm::tlm_generic_payload& trans) {
+  namespace map = hc_tlm_map;
+  const u64 address = trans.get_address();
+  const u64 region = (address & map::kRegionMask) >> map::kRegionShift;
+  const u64 offset = address & map::kOffsetMask;
+  const unsigned length = trans.get_data_length();
+  unsigned char* data = trans.get_data_ptr();
+  const bool write = trans.get_command() == tlm::TLM_WRITE_COMMAND;
+  auto fail = [&](tlm::tlm_response_status status) {
+    trans.set_response_status(status);
+    return 0U;
+  };
+  if ((address & ~(map::kRegionMask | map::kOffsetMask)) != 0) {
+    return fail(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+  }
+  if (trans.get_command() == tlm::TLM_IGNORE_COMMAND) {
+    trans.set_response_status(tlm::TLM_OK_RESPONSE);
+    return 0;
+  }
+  if (trans.get_byte_enable_ptr() != nullptr) return fail(tlm::TLM_BYTE_ENABLE_ERROR_RESPONSE);
+  if (trans.get_streaming_width() < length) return fail(tlm::TLM_BURST_ERROR_RESPONSE);
+
+  switch (region) {
+    case map::kRegionTable: {
+      const unsigned bytes = m_table_word_bytes;
+      if (length == 0 || offset % bytes != 0 || length % bytes != 0 ||
+          offset / bytes + length / bytes > m_config.table_depth) {
+        return fail(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+      }
+      // The table cannot change under a running sequencer.
+      if (write && m_phase != Phase::kIdle) return fail(tlm::TLM_COMMAND_ERROR_RESPONSE);
+      const size_t first = offset / bytes;
+      unsigned char* bits = reinterpret_cast<unsigned char*>(&m_table_bits[first * (bytes / 8)]);
+      if (write) {
+        std::memcpy(bits, data, length);  // decoded at the next start
+        m_table_length = std::max(m_table_length, first + length / bytes);
+      } else {
+        std::memcpy(data, bits, length);
+      }
+      break;
+    }
+    case map::kRegionMemory: {
+      if (length == 0 || offset % 4 != 0 || length % 4 != 0 ||
+          offset / 4 + length / 4 > m_memory.size()) {
+        return fail(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+      }
+      u32* slots = &m_memory[offset / 4];
+      if (write) {
+        std::memcpy(slots, data, length);
+      } else {
+        std::memcpy(data, slots, length);
+      }
+      break;
+    }
+    case map::kRegionStatus: {
+      std::array<u32, kHwErrorKinds + 1> status{};
+      for (int k = 0; k < kHwErrorKinds; ++k) {  // with the events of the cycle not yet counted
+        const u32 count = m_errors[static_cast<size_t>(k)] + ((m_events >> k) & 1U);
+        status[static_cast<size_t>(k)] = std::min<u32>(count, 0xFFFF);
+      }
+      status[kHwErrorKinds] = m_seq.done() ? 1 : 0;
+      if (write) return fail(tlm::TLM_COMMAND_ERROR_RESPONSE);
+      if (length == 0 || offset % 4 != 0 || length % 4 != 0 ||
+          offset + length > 4 * status.size()) {
+        return fail(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+      }
+      std::memcpy(data, reinterpret_cast<const unsigned char*>(status.data()) + offset, length);
+      break;
+    }
+    default:
+      return fail(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+  }
+  trans.set_response_status(tlm::TLM_OK_RESPONSE);
+  return length;
+}
+
+}  // namespace hcube

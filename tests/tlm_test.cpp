@@ -1,0 +1,489 @@
+// The SystemC-TLM cube against the C++ table executor: identical final memories, cycle counts,
+// transfer cycles, words, link counts, spans and hardware error counters, on Edelman's AAPC
+// (n = 1..6 in CI, n = 7..10 as the *Long* tests, label "long") and on hand-made tables that
+// exercise WAIT, PASS/FWD, one-port violations, conflicts, lanes = 2, timeouts and corrupted
+// tables (which the static verifier must reject).
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "algorithms.h"
+#include "error.h"
+#include "executor.h"
+#include "tlm_backend.h"
+#include "verifier.h"
+
+namespace hcube {
+namespace {
+
+/// The executor with the TLM backend's default cycle limit (set.cycles() + 1000).
+RunResult onTable(const TableSet& set, u64 max_cycles = 0) {
+  ExecOptions opt;
+  opt.tagged_elements = set.header.perm.elements();
+  opt.max_cycles = max_cycles != 0 ? max_cycles : set.cycles() + 1000;
+  return executeTables(set, taggedMemory(set.header.perm, set.header.memoryWords()), opt);
+}
+
+RunResult onTlm(const TableSet& set, u64 max_cycles = 0) {
+  TlmOptions opt;
+  opt.max_cycles = max_cycles;
+  return runOnTlm(set, opt);
+}
+
+std::string errorList(const std::vector<NodeErrorCount>& errors) {
+  std::ostringstream out;
+  for (const NodeErrorCount& e : errors) {
+    out << " node " << e.node << " " << hwErrorName(e.kind) << " x" << e.count << ";";
+  }
+  return out.str();
+}
+
+void expectSameRun(const RunResult& tlm, const RunResult& table) {
+  EXPECT_EQ(tlm.backend, "tlm");
+  EXPECT_EQ(tlm.cycles, table.cycles);
+  EXPECT_EQ(tlm.transfer_cycles, table.transfer_cycles);
+  EXPECT_EQ(tlm.words, table.words);
+  EXPECT_EQ(tlm.timeout, table.timeout);
+  EXPECT_EQ(tlm.errors, table.errors)
+      << "tlm:" << errorList(tlm.errors) << "\ntable:" << errorList(table.errors);
+  EXPECT_EQ(tlm.span, table.span);
+  EXPECT_EQ(tlm.link_words, table.link_words);
+  ASSERT_EQ(tlm.memory.nodes, table.memory.nodes);
+  ASSERT_EQ(tlm.memory.words_per_node, table.memory.words_per_node);
+  ASSERT_EQ(tlm.memory.words.size(), table.memory.words.size());
+  for (size_t i = 0; i < tlm.memory.words.size(); ++i) {
+    ASSERT_EQ(tlm.memory.words[i], table.memory.words[i])
+        << "first difference: node " << i / tlm.memory.words_per_node << " slot "
+        << i % tlm.memory.words_per_node;
+  }
+}
+
+/// Runs `set` on both and expects the same result; returns the TLM's.
+RunResult expectAgreement(const TableSet& set, u64 max_cycles = 0) {
+  const RunResult table = onTable(set, max_cycles);
+  const RunResult tlm = onTlm(set, max_cycles);
+  expectSameRun(tlm, table);
+  return tlm;
+}
+
+void expectEdelman(int n, u64 k) {
+  SCOPED_TRACE("edelman n = " + std::to_string(n) + " K = " + std::to_string(k));
+  const BuiltCase c = buildCase({"edelman", n, k, 1, false});
+  const RunResult tlm = expectAgreement(c.tables);
+  const CheckResult check = checkAgainstReference(c.perm, tlm.memory);
+  EXPECT_EQ(check.mismatches, 0U);
+  EXPECT_EQ(check.correct, c.perm.elements());
+  EXPECT_EQ(tlm.cycles, c.perm.slots() / 2);
+  EXPECT_EQ(tlm.transfer_cycles, c.perm.slots() / 2);
+  EXPECT_TRUE(tlm.errors.empty()) << errorList(tlm.errors);
+  EXPECT_FALSE(tlm.timeout);
+}
+
+/// Per-node tables of `depth` idle XFERs and an END, for an AAPC-sized memory of m * 2^n slots.
+TableSet handMade(int n, u64 m, size_t depth, int lanes = 1, bool one_port = false) {
+  TableSet set;
+  set.header.algo = "hand-made";
+  set.header.perm = PermutationSpec::aapc(n, m);
+  set.header.n = n;
+  set.header.slots = set.header.perm.slots();
+  set.header.lanes = lanes;
+  set.header.one_port = one_port;
+  set.shared = false;
+  Table table(depth, Instruction::xfer(static_cast<size_t>(n * lanes)));
+  table.push_back(Instruction::end());
+  set.tables.assign(set.header.nodes(), table);
+  return set;
+}
+
+Channel& chan(TableSet& set, u64 node, size_t pc, int port, int lane = 0) {
+  return set.tables[node][pc].channels[static_cast<size_t>(port * set.header.lanes + lane)];
+}
+
+/// Node `from` sends slot `slot` on `port` in instruction `pc`; the neighbour stores it in `to`.
+void move(TableSet& set, u64 from, size_t pc, int port, u32 slot, u32 to, int lane = 0) {
+  chan(set, from, pc, port, lane).out = {OutOp::kMem, false, slot};
+  chan(set, neighbour(from, port), pc, port, lane).in = {InOp::kMem, false, to};
+}
+
+// ---------------------------------------------------------------------------------------------
+// Edelman's AAPC, every algorithm the catalogue has today
+// ---------------------------------------------------------------------------------------------
+
+TEST(TlmCatalogue, EveryAlgorithmAgreesWithTheExecutorOnASmallCube) {
+  for (const AlgorithmInfo& algo : algorithmCatalogue()) {
+    SCOPED_TRACE(algo.name);
+    const BuiltCase c = buildCase({algo.name, 3, 0, 1, false});
+    const RunResult tlm = expectAgreement(c.tables);
+    EXPECT_EQ(checkAgainstReference(c.perm, tlm.memory).mismatches, 0U);
+  }
+}
+
+class TlmEdelman : public ::testing::TestWithParam<int> {};
+TEST_P(TlmEdelman, MatchesTableExecutorAndReference) { expectEdelman(GetParam(), 0); }
+INSTANTIATE_TEST_SUITE_P(Ci, TlmEdelman, ::testing::Range(1, 7));
+
+class TlmEdelmanLong : public ::testing::TestWithParam<int> {};
+TEST_P(TlmEdelmanLong, MatchesTableExecutorAndReference) { expectEdelman(GetParam(), 0); }
+INSTANTIATE_TEST_SUITE_P(Big, TlmEdelmanLong, ::testing::Range(7, 11));
+
+TEST(TlmEdelmanRepeated, KEqualsMTimes2ToTheN) {
+  expectEdelman(1, 6);
+  expectEdelman(2, 12);
+  expectEdelman(3, 24);
+  expectEdelman(4, 48);
+  expectEdelman(5, 64);
+  expectEdelman(6, 128);
+}
+
+TEST(TlmEdelmanRepeatedLong, KEqualsMTimes2ToTheN) {
+  expectEdelman(7, 256);
+  expectEdelman(8, 512);
+}
+
+TEST(TlmScratch, EdelmanWithScratchSlotsKeepsThemUntouched) {
+  BuiltCase c = buildCase({"edelman", 3, 0, 1, false});
+  c.tables.header.scratch = 3;  // memory M = K + 3, the scratch words start at zero
+  const RunResult tlm = expectAgreement(c.tables);
+  EXPECT_EQ(tlm.memory.words_per_node, 11U);
+  EXPECT_EQ(checkAgainstReference(c.perm, tlm.memory).mismatches, 0U);
+  for (u64 x = 0; x < 8; ++x) {
+    for (u64 s = 8; s < 11; ++s) EXPECT_EQ(tlm.memory.at(x, s), 0U);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Sequencer: WAIT, END, unequal tables, timeouts
+// ---------------------------------------------------------------------------------------------
+
+TEST(TlmSequencer, WaitCyclesCountLikeTheExecutor) {
+  BuiltCase c = buildCase({"edelman", 2, 0, 1, false});
+  Table& t = c.tables.tables[0];
+  t.insert(t.begin() + 1, Instruction::waitFor(5));
+  t.insert(t.begin(), Instruction::waitFor(1));
+  const RunResult tlm = expectAgreement(c.tables);
+  EXPECT_EQ(tlm.cycles, 8U);
+  EXPECT_EQ(tlm.transfer_cycles, 2U);
+  EXPECT_EQ(checkAgainstReference(c.perm, tlm.memory).mismatches, 0U);
+}
+
+TEST(TlmSequencer, TablesThatStartWithEndMeasureZeroCycles) {
+  TableSet set = handMade(3, 1, 0);
+  const RunResult tlm = expectAgreement(set);
+  EXPECT_EQ(tlm.cycles, 0U);
+  EXPECT_EQ(tlm.words, 0U);
+  EXPECT_EQ(checkAgainstReference(set.header.perm, tlm.memory).mismatches,
+            set.header.perm.elements() - set.header.nodes());  // only the diagonal is in place
+}
+
+TEST(TlmSequencer, UnequalTablesAndWordsArrivingAtAnEndedOrWaitingNodeAreLost) {
+  TableSet set = handMade(2, 1, 3);
+  set.tables[1] = {Instruction::end()};  // node 1 is done from the start
+  set.tables[2] = {Instruction::waitFor(3), Instruction::end()};
+  chan(set, 0, 0, 0).out = {OutOp::kMem, false, 1};  // to node 1 (ended): lost
+  chan(set, 0, 1, 1).out = {OutOp::kMem, false, 2};  // to node 2 (waiting): lost
+  chan(set, 3, 2, 1).out = {OutOp::kMem, false, 3};  // to node 1: lost ...
+  chan(set, 0, 2, 0).out = {OutOp::kMem, false, 0};  // ... in the same cycle
+  const RunResult tlm = expectAgreement(set);
+  EXPECT_EQ(tlm.cycles, 3U);
+  EXPECT_EQ(tlm.words, 4U);
+  // Counters count cycles (docs/hardware.md §4): two words lost by node 1 in cycle 2 count once.
+  EXPECT_EQ(tlm.errors,
+            (std::vector<NodeErrorCount>{{1, HwError::kLost, 2}, {2, HwError::kLost, 1}}));
+}
+
+TEST(TlmSequencer, WaitOfTwentyThousandCyclesIsCountedExactly) {
+  TableSet set = handMade(2, 1, 1);
+  set.tables[0] = {Instruction::xfer(2), Instruction::waitFor(20000), Instruction::xfer(2),
+                   Instruction::end()};
+  move(set, 0, 0, 1, 2, 2);                          // node 0 -> node 2 in cycle 0
+  chan(set, 0, 2, 0).out = {OutOp::kMem, false, 3};  // to node 1 in cycle 20001: ended long ago
+  const RunResult tlm = expectAgreement(set);
+  EXPECT_EQ(tlm.cycles, 20002U);
+  EXPECT_EQ(tlm.transfer_cycles, 2U);
+  EXPECT_EQ(tlm.errors, (std::vector<NodeErrorCount>{{1, HwError::kLost, 1}}));
+}
+
+TEST(TlmSequencer, RunningOffATableWithoutEndIsAnOverrun) {
+  TableSet set = handMade(2, 1, 2);
+  set.tables[0].pop_back();                   // XFER, XFER and no END
+  set.tables[3] = {Instruction::waitFor(4)};  // a WAIT and no END
+  move(set, 1, 1, 0, 0, 1);                   // node 1 -> node 0 in the last cycle
+  const RunResult tlm = expectAgreement(set);
+  EXPECT_EQ(tlm.cycles, 4U);
+  EXPECT_EQ(tlm.errors,
+            (std::vector<NodeErrorCount>{{0, HwError::kOverrun, 1}, {3, HwError::kOverrun, 1}}));
+  TableSet shared = handMade(1, 1, 3);  // one shared table without END
+  shared.shared = true;
+  shared.tables.resize(1);
+  shared.tables[0].pop_back();
+  EXPECT_EQ(expectAgreement(shared).errors,
+            (std::vector<NodeErrorCount>{{0, HwError::kOverrun, 1}, {1, HwError::kOverrun, 1}}));
+}
+
+TEST(TlmSequencer, CycleLimitTimesOutLikeTheExecutor) {
+  BuiltCase c = buildCase({"edelman", 3, 0, 1, false});
+  c.tables.tables[0][1].channels[0].in = {};  // an error before the limit
+  c.tables.tables[0][3].channels[1].in = {};  // an error after it
+  const RunResult tlm = expectAgreement(c.tables, 2);
+  EXPECT_TRUE(tlm.timeout);
+  EXPECT_EQ(tlm.cycles, 2U);
+  EXPECT_EQ(tlm.transfer_cycles, 2U);
+}
+
+TEST(TlmSequencer, CycleLimitInsideAWaitAndAtAPassWord) {
+  TableSet set = handMade(1, 1, 2);
+  set.tables[0] = {Instruction::xfer(1), Instruction::waitFor(10), Instruction::end()};
+  set.tables[1] = {Instruction::xfer(1), Instruction::end()};
+  chan(set, 1, 0, 0).out = {OutOp::kMem, false, 0};
+  chan(set, 0, 0, 0).in = {InOp::kPass, false, 0};  // held, then a WAIT drops it
+  for (u64 limit : {1, 2, 5, 11, 12}) {
+    SCOPED_TRACE("limit " + std::to_string(limit));
+    expectAgreement(set, limit);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// PASS / FWD, one-port, conflicts, lanes
+// ---------------------------------------------------------------------------------------------
+
+TEST(TlmForwarding, OnePortForwardAndDropErrors) {
+  TableSet set = handMade(2, 1, 2, 1, true);
+  // Node 0 sends on both ports in cycle 0 (one-port violation); nodes 1 and 2 receive with
+  // PASS; node 1 forwards in cycle 1 to node 3, node 2 drops its word.
+  chan(set, 0, 0, 0).out = {OutOp::kMem, false, 1};
+  chan(set, 0, 0, 1).out = {OutOp::kMem, false, 2};
+  chan(set, 1, 0, 0).in = {InOp::kPass, false, 0};
+  chan(set, 2, 0, 1).in = {InOp::kPass, false, 0};
+  chan(set, 1, 1, 1).out = {OutOp::kFwd, false, 0};
+  chan(set, 3, 1, 1).in = {InOp::kMem, false, 0};
+  chan(set, 3, 1, 0).out = {OutOp::kFwd, false, 1};  // nothing to forward
+  chan(set, 2, 1, 0).in = {InOp::kMem, false, 3};
+  const RunResult tlm = expectAgreement(set);
+  EXPECT_EQ(tlm.cycles, 2U);
+  EXPECT_EQ(tlm.memory.at(3, 0), 1U);  // node 0's slot 1 reached node 3 through node 1
+  EXPECT_EQ(tlm.errors, (std::vector<NodeErrorCount>{{0, HwError::kOnePort, 1},
+                                                     {2, HwError::kNoData, 1},
+                                                     {2, HwError::kDropped, 1},
+                                                     {3, HwError::kFwd, 1}}));
+  EXPECT_EQ(tlm.span, 2U);
+}
+
+TEST(TlmForwarding, WordCrossesTheCubeThroughTwoForwards) {
+  TableSet set = handMade(3, 1, 3);
+  // Node 0's slot 5 goes 0 -> 1 -> 3 -> 7 without touching memory in nodes 1 and 3.
+  chan(set, 0, 0, 0).out = {OutOp::kMem, false, 5};
+  chan(set, 1, 0, 0).in = {InOp::kPass, false, 0};
+  chan(set, 1, 1, 1).out = {OutOp::kFwd, false, 0};
+  chan(set, 3, 1, 1).in = {InOp::kPass, false, 0};
+  chan(set, 3, 2, 2).out = {OutOp::kFwd, false, 1};
+  chan(set, 7, 2, 2).in = {InOp::kMem, false, 6};
+  const RunResult tlm = expectAgreement(set);
+  EXPECT_TRUE(tlm.errors.empty()) << errorList(tlm.errors);
+  EXPECT_EQ(tlm.memory.at(7, 6), 5U);
+  EXPECT_EQ(tlm.words, 3U);
+  EXPECT_EQ(tlm.span, 3U);
+}
+
+TEST(TlmForwarding, PassWordHeldAtTheEndIsDropped) {
+  TableSet set = handMade(1, 1, 1);
+  chan(set, 0, 0, 0).out = {OutOp::kMem, false, 1};
+  chan(set, 1, 0, 0).in = {InOp::kPass, false, 0};
+  const RunResult tlm = expectAgreement(set);
+  EXPECT_EQ(tlm.cycles, 1U);
+  EXPECT_EQ(tlm.errors, (std::vector<NodeErrorCount>{{1, HwError::kDropped, 1}}));
+}
+
+TEST(TlmForwarding, PassWordBeforeAWaitIsDroppedAndForwardingTwiceIsNot) {
+  TableSet set = handMade(2, 1, 3);
+  chan(set, 0, 0, 0).out = {OutOp::kMem, false, 1};
+  chan(set, 1, 0, 0).in = {InOp::kPass, false, 0};
+  set.tables[1][1] = Instruction::waitFor(2);  // drops node 0's word
+  chan(set, 2, 0, 1).out = {OutOp::kMem, false, 3};
+  chan(set, 0, 0, 1).in = {InOp::kPass, false, 0};
+  chan(set, 0, 1, 0).out = {OutOp::kFwd, false, 1};  // the same PASS word on two ports
+  chan(set, 0, 1, 1).out = {OutOp::kFwd, false, 1};
+  chan(set, 2, 1, 1).in = {InOp::kMem, false, 0};
+  const RunResult tlm = expectAgreement(set);  // node 1 waits: the word on port 0 is lost
+  EXPECT_EQ(tlm.errors,
+            (std::vector<NodeErrorCount>{{1, HwError::kLost, 1}, {1, HwError::kDropped, 1}}));
+  EXPECT_EQ(tlm.memory.at(2, 0), 11U);  // node 2's slot 3 came back
+}
+
+TEST(TlmOnePort, SendingAndReceivingOnTwoPortsAreViolations) {
+  TableSet set = handMade(3, 1, 2, 1, true);
+  move(set, 0, 0, 0, 1, 1);
+  move(set, 0, 0, 2, 4, 4);  // node 0 sends on two ports
+  move(set, 3, 1, 0, 2, 2);
+  move(set, 0, 1, 1, 3, 3);  // node 2 receives on ports 0 and 1
+  move(set, 5, 1, 2, 1, 1);  // node 1 receives on port 2 only: fine
+  const RunResult tlm = expectAgreement(set);
+  EXPECT_EQ(tlm.errors,
+            (std::vector<NodeErrorCount>{{0, HwError::kOnePort, 1}, {2, HwError::kOnePort, 1}}));
+  set.header.one_port = false;  // the same tables on all-port hardware: no errors
+  EXPECT_TRUE(expectAgreement(set).errors.empty());
+}
+
+TEST(TlmConflicts, TwoChannelsWritingOneSlotConflict) {
+  TableSet set = handMade(2, 1, 2);
+  move(set, 1, 0, 0, 1, 3);
+  move(set, 2, 0, 1, 2, 3);  // node 0 stores two words into slot 3 in cycle 0
+  move(set, 1, 1, 0, 0, 0);
+  chan(set, 3, 1, 1).out = {OutOp::kMem, false, 0};
+  chan(set, 1, 1, 1).in = {InOp::kMem, false, 0};  // node 1: slot 0 from ports 0 ... and 1
+  chan(set, 1, 1, 0).in = {InOp::kMem, false, 0};
+  chan(set, 0, 1, 0).out = {OutOp::kMem, false, 2};
+  const RunResult tlm = expectAgreement(set);
+  EXPECT_EQ(tlm.errors,
+            (std::vector<NodeErrorCount>{{0, HwError::kConflict, 1}, {1, HwError::kConflict, 1}}));
+}
+
+TEST(TlmLanes, TwoLanesSwapTwoWordsPerPortAndCycle) {
+  // n = 2, K = 8: in one cycle every node swaps slots (2j, 2j + 1) with its neighbour across
+  // dimension j, one word per lane, relative addressing off.
+  TableSet set = handMade(2, 2, 1, 2);
+  for (u64 x = 0; x < 4; ++x) {
+    for (int j = 0; j < 2; ++j) {
+      for (int l = 0; l < 2; ++l) {
+        const u32 slot = static_cast<u32>(2 * j + l);
+        chan(set, x, 0, j, l) = {{OutOp::kMem, false, slot}, {InOp::kMem, false, slot}};
+      }
+    }
+  }
+  const RunResult tlm = expectAgreement(set);
+  EXPECT_TRUE(tlm.errors.empty()) << errorList(tlm.errors);
+  EXPECT_EQ(tlm.cycles, 1U);
+  EXPECT_EQ(tlm.words, 16U);
+  for (u64 x = 0; x < 4; ++x) {
+    for (int j = 0; j < 2; ++j) {
+      for (u64 l = 0; l < 2; ++l) {
+        EXPECT_EQ(tlm.memory.at(x, 2 * j + l), neighbour(x, j) * 8 + 2 * j + l);
+      }
+    }
+  }
+  for (u64 w : tlm.link_words) EXPECT_EQ(w, 2U);
+}
+
+TEST(TlmLanes, OneLaneOfTwoLostConflictsAndForwardsAcrossLanes) {
+  TableSet set = handMade(2, 1, 2, 2);
+  chan(set, 0, 0, 0, 1).out = {OutOp::kMem, false, 2};  // only lane 1 carries a word
+  chan(set, 1, 0, 0, 1).in = {InOp::kPass, false, 0};
+  chan(set, 1, 0, 0, 0).in = {InOp::kMem, false, 3};    // lane 0: nothing arrives
+  chan(set, 1, 1, 1, 0).out = {OutOp::kFwd, false, 1};  // forward channel 1 (port 0, lane 1)
+  chan(set, 3, 1, 1, 0).in = {InOp::kMem, false, 1};
+  chan(set, 3, 1, 1, 1).in = {InOp::kMem, false, 1};  // nothing arrives; a conflict anyway
+  move(set, 2, 0, 0, 1, 0, 0);
+  move(set, 2, 0, 0, 2, 0, 1);                          // node 3 stores two lanes into slot 0
+  chan(set, 2, 1, 0, 1).out = {OutOp::kMem, false, 0};  // node 3 does not listen: lost
+  const RunResult tlm = expectAgreement(set);
+  EXPECT_EQ(tlm.memory.at(3, 1), 2U);
+  EXPECT_EQ(tlm.errors, (std::vector<NodeErrorCount>{{1, HwError::kNoData, 1},
+                                                     {3, HwError::kLost, 1},
+                                                     {3, HwError::kNoData, 1},
+                                                     {3, HwError::kConflict, 2}}));
+}
+
+TEST(TlmLanes, FourLanesOnAThreeCubeWithRelativeSlots) {
+  TableSet set = handMade(3, 2, 2, 4);
+  set.shared = true;
+  set.tables.resize(1);
+  for (int j = 0; j < 3; ++j) {
+    for (int l = 0; l < 4; ++l) {
+      if ((j + l) % 3 == 0) continue;                                   // some lanes idle
+      const u32 slot = static_cast<u32>((l & 1) << 3 | (l >> 1) << j);  // relative
+      Channel& c0 = set.tables[0][0].channels[static_cast<size_t>(j * 4 + l)];
+      c0 = {{OutOp::kMem, true, slot}, {InOp::kMem, true, slot}};
+      Channel& c1 = set.tables[0][1].channels[static_cast<size_t>(j * 4 + l)];
+      c1 = {{OutOp::kMem, true, slot ^ 8U}, {InOp::kMem, true, slot ^ 8U}};
+    }
+  }
+  expectAgreement(set);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Corrupted tables: the same hardware errors, and the static verifier rejects them
+// ---------------------------------------------------------------------------------------------
+
+TEST(TlmCorruptedTable, SameErrorCountersAsTheExecutorAndTheVerifierRejectsIt) {
+  BuiltCase c = buildCase({"edelman", 3, 0, 1, false});
+  ASSERT_TRUE(verifyTables(c.tables).ok());
+  Table& t = c.tables.tables[0];
+  t[0].channels[0].in = {};       // every node: the word arriving on port 0 in cycle 0 is lost
+  t[2].channels[2].out = {};      // every node: expects a word on port 2 in cycle 2, none comes
+  t[3].channels[1].in.slot ^= 1;  // stores into the wrong slot: two words in one slot
+  const RunResult tlm = expectAgreement(c.tables);
+  EXPECT_EQ(tlm.errors.size(), 16U) << errorList(tlm.errors);
+  for (u64 x = 0; x < 8; ++x) {
+    EXPECT_EQ(tlm.errors[2 * x], (NodeErrorCount{x, HwError::kLost, 1}));
+    EXPECT_EQ(tlm.errors[2 * x + 1], (NodeErrorCount{x, HwError::kNoData, 1}));
+  }
+  EXPECT_GT(checkAgainstReference(c.perm, tlm.memory).mismatches, 0U);
+  const VerifyReport v = verifyTables(c.tables);
+  EXPECT_FALSE(v.ok());
+  EXPECT_GE(v.total_errors, 3U);
+}
+
+TEST(TlmCorruptedTable, ForwardWithoutPassAndConflictPerNode) {
+  BuiltCase c = buildCase({"edelman", 2, 0, 1, false});
+  c.tables.shared = false;
+  c.tables.tables.assign(4, c.tables.tables[0]);
+  c.tables.tables[2][1].channels[0].out = {OutOp::kFwd, false, 1};  // nothing to forward
+  c.tables.tables[1][0].channels[1].in = c.tables.tables[1][0].channels[0].in;  // conflict
+  const RunResult tlm = expectAgreement(c.tables);
+  EXPECT_FALSE(tlm.errors.empty());
+  EXPECT_FALSE(verifyTables(c.tables).ok());
+}
+
+TEST(TlmBackend, MalformedTableSetIsAnError) {
+  BuiltCase c = buildCase({"edelman", 2, 0, 1, false});
+  c.tables.tables[0][0].channels.pop_back();
+  EXPECT_THROW(runOnTlm(c.tables, TlmOptions{}), Error);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Waveforms
+// ---------------------------------------------------------------------------------------------
+
+std::string readFile(const std::filesystem::path& path) {
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+TEST(TlmTrace, VcdHasOneScopePerNodeAndPortWithTheTraffic) {
+  const auto dir =
+      std::filesystem::temp_directory_path() /
+      ("hcube_tlm_test_" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()));
+  std::filesystem::create_directories(dir);
+  const BuiltCase c = buildCase({"edelman", 2, 0, 1, false});
+  TlmOptions opt;
+  opt.vcd = (dir / "edelman.vcd").string();
+  const RunResult traced = runOnTlm(c.tables, opt);
+  expectSameRun(traced, onTable(c.tables));  // tracing does not change the run
+  const std::string vcd = readFile(opt.vcd);
+  for (const char* scope :
+       {"$scope module cube $end", "$scope module node_3 $end", "$scope module port_1 $end"}) {
+    EXPECT_NE(vcd.find(scope), std::string::npos) << scope;
+  }
+  for (const char* signal : {" clk ", " start ", " run ", " done ", " pc ", " out_valid ",
+                             " out_data ", " in_valid ", " in_data "}) {
+    EXPECT_NE(vcd.find(signal), std::string::npos) << signal;
+  }
+  EXPECT_NE(vcd.find("#10"), std::string::npos);  // time advances in ns
+
+  // Lanes become one more scope level; a name without .vcd is written as given.
+  TableSet lanes = handMade(1, 1, 1, 2);
+  chan(lanes, 0, 0, 0, 1) = {{OutOp::kMem, false, 0}, {InOp::kIdle, false, 0}};
+  chan(lanes, 1, 0, 0, 1).in = {InOp::kMem, false, 1};
+  opt.vcd = (dir / "lanes.trace").string();
+  runOnTlm(lanes, opt);
+  const std::string lanes_vcd = readFile(opt.vcd);
+  EXPECT_NE(lanes_vcd.find("$scope module lane_1 $end"), std::string::npos);
+  std::filesystem::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace hcube
