@@ -75,7 +75,7 @@ TEST_F(Cli, TablesWrittenThenVerifiedAndRunFromFile) {
 TEST_F(Cli, UnknownAlgorithmIsAnError) {
   const Outcome o = tool({"run", "--algo", "quicksort", "--n", "3"});
   EXPECT_EQ(o.status, 2);
-  EXPECT_EQ(o.output, "hcube: error: --algo 'quicksort': unknown algorithm (known: edelman)\n");
+  EXPECT_EQ(o.output, "hcube: error: --algo 'quicksort': unknown algorithm (known: edelman, jh1, jh2, jh3, jh4)\n");
 }
 
 TEST_F(Cli, ImpossibleNAndKAreErrors) {
