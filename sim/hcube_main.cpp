@@ -10,6 +10,7 @@
 #include <iostream>
 #include <map>
 #include <optional>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -41,6 +42,10 @@ constexpr const char* kUsage = R"(usage:
             [--max-cycles C] [--cache DIR]
       run a case and check every element against the reference model; --trace writes an
       FST (or .vcd) waveform and a GTKWave save file from the RTL, or a VCD from the TLM model
+  hcube compare (--algo A --n N [--k K] [--width B] [--ports all|one] | --tables PATH)
+            [--backends table,tlm,rtl] [--json] [--cache DIR]
+      run one case on several backends, print cycles, mismatches and wall time side by side;
+      exit 1 on any disagreement between them or with the reference model
   hcube build-model --n N [--k K] [--width B] [--cache DIR]
       build (or find in the cache) the Verilated cube for a case, without running it
 )";
@@ -186,14 +191,9 @@ int cmdVerify(Args& args) {
   return printVerify(verifyTables(set), path);
 }
 
-int cmdRun(Args& args) {
-  const std::string backend = args.get("--backend").value_or("table");
+// The case of a run or compare: built from --algo/--n/... or read from --tables.
+BuiltCase loadCase(Args& args) {
   const auto tables_path = args.get("--tables");
-  const bool json = args.flag("--json");
-  const bool no_verify = args.flag("--no-verify");
-  const auto trace = args.get("--trace");
-  const long long max_cycles = args.number("--max-cycles", 0);
-  const std::string cache = args.get("--cache").value_or("");
   BuiltCase c;
   if (tables_path) {
     c.tables = readTableTextFile(tablesPath(*tables_path));
@@ -211,6 +211,63 @@ int cmdRun(Args& args) {
   } else {
     c = buildCase(caseFrom(args));
   }
+  return c;
+}
+
+RunReport reportFor(const BuiltCase& c) {
+  RunReport report;
+  report.algo = c.tables.header.algo;
+  report.perm = c.perm;
+  report.lanes = c.tables.header.lanes;
+  report.one_port = c.tables.header.one_port;
+  report.lower_bound = c.lower_bound;
+  report.bound_source = c.bound_source;
+  return report;
+}
+
+struct BackendRun {
+  std::string backend;
+  std::string trace;
+  std::string cache;
+  u64 max_cycles = 0;
+};
+
+RunResult runOn(const BuiltCase& c, const BackendRun& b, std::string* gtkw) {
+  if (b.backend == "table") {
+    ExecOptions opt;
+    opt.tagged_elements = c.perm.elements();
+    if (b.max_cycles > 0) opt.max_cycles = b.max_cycles;
+    return executeTables(c.tables, taggedMemory(c.perm, c.tables.header.memoryWords()), opt);
+  }
+  if (b.backend == "tlm") {
+    TlmOptions opt;
+    opt.max_cycles = b.max_cycles;
+    opt.vcd = b.trace;
+    return runOnTlm(c.tables, opt);
+  }
+  if (b.backend == "rtl") {
+    RtlOptions opt;
+    opt.cache_dir = b.cache;
+    opt.progress = &std::cerr;
+    opt.max_cycles = b.max_cycles;
+    if (!b.trace.empty()) {
+      opt.trace = b.trace;
+      opt.gtkw = (fs::path(b.trace).replace_extension(".gtkw")).string();
+      if (gtkw) *gtkw = opt.gtkw;
+    }
+    return runOnRtl(c.tables, opt);
+  }
+  throw Error("backend '" + b.backend + "': must be table, tlm or rtl");
+}
+
+int cmdRun(Args& args) {
+  const std::string backend = args.get("--backend").value_or("table");
+  const bool json = args.flag("--json");
+  const bool no_verify = args.flag("--no-verify");
+  const auto trace = args.get("--trace");
+  const long long max_cycles = args.number("--max-cycles", 0);
+  const std::string cache = args.get("--cache").value_or("");
+  const BuiltCase c = loadCase(args);
   args.finish();
   if (backend != "table" && backend != "rtl" && backend != "tlm") {
     throw Error("--backend '" + backend + "': must be table, tlm or rtl");
@@ -228,43 +285,88 @@ int cmdRun(Args& args) {
       return 1;
     }
   }
-  RunReport report;
-  report.algo = c.tables.header.algo;
-  report.perm = c.perm;
-  report.lanes = c.tables.header.lanes;
-  report.one_port = c.tables.header.one_port;
-  report.lower_bound = c.lower_bound;
-  report.bound_source = c.bound_source;
-  const u64 words = c.tables.header.memoryWords();
-  if (backend == "table") {
-    ExecOptions opt;
-    opt.tagged_elements = c.perm.elements();
-    if (max_cycles > 0) opt.max_cycles = static_cast<u64>(max_cycles);
-    report.run = executeTables(c.tables, taggedMemory(c.perm, words), opt);
-  } else if (backend == "tlm") {
-    TlmOptions opt;
-    opt.max_cycles = static_cast<u64>(max_cycles);
-    if (trace) {
-      opt.vcd = *trace;
-      report.trace = *trace;
-    }
-    report.run = runOnTlm(c.tables, opt);
-  } else {
-    RtlOptions opt;
-    opt.cache_dir = cache;
-    opt.progress = &std::cerr;
-    opt.max_cycles = static_cast<u64>(max_cycles);
-    if (trace) {
-      opt.trace = *trace;
-      opt.gtkw = (fs::path(*trace).replace_extension(".gtkw")).string();
-      report.trace = *trace;
-      report.gtkw = opt.gtkw;
-    }
-    report.run = runOnRtl(c.tables, opt);
-  }
+  RunReport report = reportFor(c);
+  BackendRun b{backend, trace.value_or(""), cache, static_cast<u64>(max_cycles)};
+  report.run = runOn(c, b, &report.gtkw);
+  report.trace = b.trace;
   report.check = checkAgainstReference(c.perm, report.run.memory);
   std::cout << (json ? formatReportJson(report) + "\n" : formatReportText(report));
   return report.passed() ? 0 : 1;
+}
+
+int cmdCompare(Args& args) {
+  const bool json = args.flag("--json");
+  const std::string cache = args.get("--cache").value_or("");
+  const std::string list = args.get("--backends").value_or("table,tlm,rtl");
+  const BuiltCase c = loadCase(args);
+  args.finish();
+  std::vector<std::string> backends;
+  std::stringstream items(list);
+  std::string item;
+  while (std::getline(items, item, ',')) {
+    if (item != "table" && item != "tlm" && item != "rtl") {
+      throw Error("--backends: '" + item + "' is not table, tlm or rtl");
+    }
+    backends.push_back(item);
+  }
+  if (backends.size() < 2) throw Error("--backends: name at least two backends to compare");
+  const VerifyReport v = verifyTables(c.tables);
+  std::vector<RunReport> reports;
+  for (const std::string& b : backends) {
+    RunReport r = reportFor(c);
+    r.run = runOn(c, BackendRun{b, "", cache, 0}, nullptr);
+    r.check = checkAgainstReference(c.perm, r.run.memory);
+    reports.push_back(std::move(r));
+  }
+  std::vector<std::string> problems;
+  if (!v.ok()) problems.push_back("static verification: " + v.errors.front());
+  for (const RunReport& r : reports) {
+    if (!r.passed()) {
+      problems.push_back(r.run.backend + ": " + std::to_string(r.check.mismatches) +
+                         " mismatches, " + std::to_string(r.run.errors.size()) +
+                         " hardware error counters" + (r.run.timeout ? ", timeout" : ""));
+    }
+  }
+  for (size_t i = 1; i < reports.size(); ++i) {
+    for (const std::string& d : runDifferences(reports[0].run, reports[i].run)) {
+      problems.push_back(reports[0].run.backend + " vs " + reports[i].run.backend + ": " + d);
+    }
+  }
+  if (json) {
+    std::cout << "{\"agree\":" << (problems.empty() ? "true" : "false") << ",\"runs\":[";
+    for (size_t i = 0; i < reports.size(); ++i) {
+      std::cout << (i ? "," : "") << formatReportJson(reports[i]);
+    }
+    std::cout << "],\"problems\":[";
+    for (size_t i = 0; i < problems.size(); ++i) {
+      std::cout << (i ? "," : "") << "\"" << jsonEscape(problems[i]) << "\"";
+    }
+    std::cout << "]}\n";
+  } else {
+    std::printf("hcube compare: %s on a %d-cube, K = %llu (lower bound %llu: %s)\n",
+                c.tables.header.algo.c_str(), c.perm.n(),
+                static_cast<unsigned long long>(c.perm.slots()),
+                static_cast<unsigned long long>(c.lower_bound), c.bound_source.c_str());
+    std::printf("  %-8s %10s %10s %10s %6s %10s %7s %10s\n", "backend", "cycles", "transfer",
+                "words", "span", "mismatch", "errors", "wall s");
+    for (const RunReport& r : reports) {
+      std::printf("  %-8s %10llu %10llu %10llu %6llu %10llu %7zu %10.4f\n", r.run.backend.c_str(),
+                  static_cast<unsigned long long>(r.run.cycles),
+                  static_cast<unsigned long long>(r.run.transfer_cycles),
+                  static_cast<unsigned long long>(r.run.words),
+                  static_cast<unsigned long long>(r.run.span),
+                  static_cast<unsigned long long>(r.check.mismatches), r.run.errors.size(),
+                  r.run.wall_seconds);
+    }
+    if (problems.empty()) {
+      std::printf("  verdict: AGREE (identical memories, cycles, words, span, link counts and error "
+                  "counters; every element where the reference model says)\n");
+    } else {
+      std::printf("  verdict: DISAGREE\n");
+      for (const std::string& p : problems) std::printf("    %s\n", p.c_str());
+    }
+  }
+  return problems.empty() ? 0 : 1;
 }
 
 int cmdBuildModel(Args& args) {
@@ -291,6 +393,7 @@ int dispatch(int argc, char** argv) {
   if (cmd == "tables") return cmdTables(args);
   if (cmd == "verify") return cmdVerify(args);
   if (cmd == "run") return cmdRun(args);
+  if (cmd == "compare") return cmdCompare(args);
   if (cmd == "build-model") return cmdBuildModel(args);
   throw Error("unknown command '" + cmd + "' (hcube --help lists them)");
 }

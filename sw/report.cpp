@@ -41,6 +41,41 @@ std::string jsonEscape(const std::string& s) {
   return o;
 }
 
+std::vector<std::string> runDifferences(const RunResult& a, const RunResult& b) {
+  std::vector<std::string> d;
+  auto field = [&](const char* name, u64 x, u64 y) {
+    if (x != y) {
+      d.push_back(std::string(name) + ": " + a.backend + " " + std::to_string(x) + ", " +
+                  b.backend + " " + std::to_string(y));
+    }
+  };
+  field("cycles", a.cycles, b.cycles);
+  field("transfer cycles", a.transfer_cycles, b.transfer_cycles);
+  field("words", a.words, b.words);
+  field("timeout", a.timeout, b.timeout);
+  field("span", a.span, b.span);
+  if (a.errors != b.errors) {
+    d.push_back("hardware error counters differ (" + a.backend + " " +
+                std::to_string(a.errors.size()) + " non-zero, " + b.backend + " " +
+                std::to_string(b.errors.size()) + ")");
+  }
+  if (a.link_words != b.link_words) d.push_back("per-link word counts differ");
+  if (a.memory.words.size() != b.memory.words.size()) {
+    d.push_back("memory sizes differ");
+  } else {
+    for (size_t i = 0; i < a.memory.words.size(); ++i) {
+      if (a.memory.words[i] == b.memory.words[i]) continue;
+      const u64 per = a.memory.words_per_node;
+      d.push_back("memory differs first at node " + std::to_string(i / per) + " slot " +
+                  std::to_string(i % per) + ": " + a.backend + " " +
+                  std::to_string(a.memory.words[i]) + ", " + b.backend + " " +
+                  std::to_string(b.memory.words[i]));
+      break;
+    }
+  }
+  return d;
+}
+
 std::string formatReportText(const RunReport& r) {
   std::ostringstream o;
   const LinkUtilisation u = linkUtilisation(r.run, r.lanes);

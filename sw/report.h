@@ -4,6 +4,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "algorithms.h"
 #include "hw_errors.h"
@@ -29,6 +30,11 @@ struct RunReport {
 
 std::string formatReportText(const RunReport& r);
 std::string formatReportJson(const RunReport& r);
+
+/// Differences between two runs of the same tables on two backends (cycles, transfer cycles,
+/// words, timeout, error counters, link counts, span, memory — the first differing word named);
+/// empty if they agree exactly.
+std::vector<std::string> runDifferences(const RunResult& a, const RunResult& b);
 
 /// Escapes a string for a JSON string literal (without the quotes).
 std::string jsonEscape(const std::string& s);
