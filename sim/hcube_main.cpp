@@ -377,7 +377,7 @@ int cmdBuildModel(Args& args) {
   RtlOptions opt;
   opt.cache_dir = cache;
   opt.progress = &std::cerr;
-  std::cout << ensureRtlModel(rtlModelFor(c.tables), opt) << "\n";
+  std::cout << ensureRtlModel(rtlModelFor(c.tables), opt).runner << "\n";
   return 0;
 }
 

@@ -122,7 +122,7 @@ std::string defaultCacheDir() {
   return (fs::temp_directory_path() / "hcube-cache").string();
 }
 
-std::string ensureRtlModel(const RtlModelConfig& config, const RtlOptions& options) {
+RtlModel ensureRtlModel(const RtlModelConfig& config, const RtlOptions& options) {
   const fs::path cache = options.cache_dir.empty() ? defaultCacheDir() : options.cache_dir;
   std::error_code ec;
   fs::create_directories(cache, ec);
@@ -131,7 +131,7 @@ std::string ensureRtlModel(const RtlModelConfig& config, const RtlOptions& optio
   // Any complete model of this dimension and lane count, built from these sources, with at
   // least the memory and table depth needed will do; take the smallest.
   {
-    std::string best;
+    RtlModel best;
     u64 best_size = ~u64{0};
     for (const auto& e : fs::directory_iterator(cache, ec)) {
       int dim = 0;
@@ -151,10 +151,11 @@ std::string ensureRtlModel(const RtlModelConfig& config, const RtlOptions& optio
       if (!fs::exists(e.path() / "complete") || !fs::exists(e.path() / "hcube-rtl-sim")) continue;
       if (slots * depth < best_size) {
         best_size = slots * depth;
-        best = (e.path() / "hcube-rtl-sim").string();
+        best.runner = (e.path() / "hcube-rtl-sim").string();
+        best.config = {dim, slots, lanes, depth};
       }
     }
-    if (!best.empty()) return best;
+    if (!best.runner.empty()) return best;
   }
   const std::string key = config.key() + "-" + hash;
   const fs::path dir = cache / key;
@@ -162,7 +163,7 @@ std::string ensureRtlModel(const RtlModelConfig& config, const RtlOptions& optio
   const fs::path stamp = dir / "complete";
 
   FileLock lock(cache / (key + ".lock"));
-  if (fs::exists(stamp) && fs::exists(runner)) return runner.string();  // built meanwhile
+  if (fs::exists(stamp) && fs::exists(runner)) return {runner.string(), config};  // built meanwhile
 
   std::ostream* out = options.progress;
   const auto started = std::chrono::steady_clock::now();
@@ -204,7 +205,7 @@ std::string ensureRtlModel(const RtlModelConfig& config, const RtlOptions& optio
         std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     *out << "hcube: model built in " << static_cast<int>(s) << " s\n" << std::flush;
   }
-  return runner.string();
+  return {runner.string(), config};
 }
 
 RunResult parseRtlResult(std::istream& in, const std::string& source, u64 nodes, int dims,
@@ -290,8 +291,8 @@ RunResult parseRtlResult(std::istream& in, const std::string& source, u64 nodes,
 }
 
 RunResult runOnRtl(const TableSet& set, const RtlOptions& options) {
-  const RtlModelConfig config = rtlModelFor(set);
-  const std::string runner = ensureRtlModel(config, options);
+  const RtlModel model = ensureRtlModel(rtlModelFor(set), options);
+  const std::string& runner = model.runner;
   const fs::path work = fs::temp_directory_path() /
                         ("hcube-rtl-" + std::to_string(getpid()) + "-" +
                          std::to_string(std::chrono::steady_clock::now().time_since_epoch().count()));
@@ -305,7 +306,9 @@ RunResult runOnRtl(const TableSet& set, const RtlOptions& options) {
   } cleanup{work};
   const fs::path image = work / "tables.hex";
   const fs::path result = work / "result.txt";
-  writeImageFile(image.string(), set);
+  // Slot fields are encoded as wide as the model's memory, which may be larger than the set's.
+  writeImageFile(image.string(), set,
+                 ImageLayout{set.header.n, set.header.lanes, model.config.num_slots});
 
   const u64 max_cycles = options.max_cycles != 0 ? options.max_cycles : set.cycles() + 1000;
   std::vector<std::string> argv = {runner, "--image", image.string(), "--out", result.string(),
@@ -336,7 +339,14 @@ RunResult runOnRtl(const TableSet& set, const RtlOptions& options) {
   std::ifstream in(result);
   if (!in) throw Error(result.string() + ": the RTL runner wrote no result");
   RunResult r = parseRtlResult(in, result.string(), set.header.nodes(), set.header.n,
-                               set.header.memoryWords());
+                               model.config.num_slots);
+  // Words above the set's K + scratch are memory the tables never address: drop them.
+  const u64 keep = set.header.memoryWords();
+  CubeMemory trimmed{r.memory.nodes, keep, std::vector<u32>(r.memory.nodes * keep)};
+  for (u64 x = 0; x < r.memory.nodes; ++x) {
+    for (u64 l = 0; l < keep; ++l) trimmed.at(x, l) = r.memory.at(x, l);
+  }
+  r.memory = std::move(trimmed);
   if (vcd) {
     const std::string fst2vcd = findProgram("fst2vcd");
     if (fst2vcd.empty()) throw Error("fst2vcd (Debian package gtkwave) is needed for a .vcd trace");

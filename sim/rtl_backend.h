@@ -37,8 +37,15 @@ struct RtlOptions {
 
 std::string defaultCacheDir();
 
-/// Builds the model if it is not cached yet; returns the path of its runner.
-std::string ensureRtlModel(const RtlModelConfig& config, const RtlOptions& options);
+/// A built model: its runner and the configuration it was built for (which may be larger than
+/// the one asked for: any cached model with enough memory and table depth serves).
+struct RtlModel {
+  std::string runner;
+  RtlModelConfig config;
+};
+
+/// Builds the model if no suitable one is cached yet.
+RtlModel ensureRtlModel(const RtlModelConfig& config, const RtlOptions& options);
 
 /// Runs a table set on the RTL cube (tags in every data slot) and returns what it measured.
 RunResult runOnRtl(const TableSet& set, const RtlOptions& options);

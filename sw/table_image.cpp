@@ -119,8 +119,19 @@ TableWord fromHex(const std::string& text, int width) {
 }
 
 void writeImage(std::ostream& out, const TableSet& set) {
+  writeImage(out, set, ImageLayout::of(set.header));
+}
+
+void writeImage(std::ostream& out, const TableSet& set, const ImageLayout& l) {
   checkTableShape(set);
-  const ImageLayout l = ImageLayout::of(set.header);
+  if (l.n != set.header.n || l.lanes != set.header.lanes ||
+      l.memory_words < set.header.memoryWords()) {
+    throw Error("image: hardware with dim " + std::to_string(l.n) + ", lanes " +
+                std::to_string(l.lanes) + ", " + std::to_string(l.memory_words) +
+                " memory words cannot run tables for dim " + std::to_string(set.header.n) +
+                ", lanes " + std::to_string(set.header.lanes) + ", " +
+                std::to_string(set.header.memoryWords()) + " words");
+  }
   const int width = l.tableWidth();
   out << "hcube-image 1\n";
   out << "dim " << l.n << '\n';
@@ -138,9 +149,13 @@ void writeImage(std::ostream& out, const TableSet& set) {
 }
 
 void writeImageFile(const std::string& path, const TableSet& set) {
+  writeImageFile(path, set, ImageLayout::of(set.header));
+}
+
+void writeImageFile(const std::string& path, const TableSet& set, const ImageLayout& layout) {
   std::ofstream out(path);
   if (!out) throw Error(path + ": cannot open for writing");
-  writeImage(out, set);
+  writeImage(out, set, layout);
   if (!out) throw Error(path + ": write failed");
 }
 

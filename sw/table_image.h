@@ -34,8 +34,12 @@ std::string toHex(const TableWord& word, int width);
 /// Parses hex text of exactly ceil(width / 4) digits; throws Error on bad digits or bits above width.
 TableWord fromHex(const std::string& text, int width);
 
-/// Writes the image file of docs/hardware.md §3.
+/// Writes the image file of docs/hardware.md §3 for hardware whose memory has
+/// `layout.memory_words` words (>= the table set's K + scratch): the slot fields are as wide as
+/// that hardware's. The one-argument form encodes for exactly K + scratch words.
+void writeImage(std::ostream& out, const TableSet& set, const ImageLayout& layout);
 void writeImage(std::ostream& out, const TableSet& set);
 void writeImageFile(const std::string& path, const TableSet& set);
+void writeImageFile(const std::string& path, const TableSet& set, const ImageLayout& layout);
 
 }  // namespace hcube

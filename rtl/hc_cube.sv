@@ -1,0 +1,282 @@
+// hcube RTL top level: 2^Dim nodes wired by dimension (docs/hardware.md §5).
+//
+// Output channel (j, l) of node x drives input channel (j, l) of node x ^ (1 << j). The cube
+// adds the table load port (broadcast or one node per cycle), the memory scan port (one slot of
+// every node per cycle), the cycle / transfer-cycle / word counters and the error readout.
+
+module hc_cube
+  import hc_pkg::*;
+#(
+  /// Cube dimensions n; the cube has 2^Dim nodes.
+  parameter int unsigned Dim = 3,
+  /// Memory words per node M.
+  parameter int unsigned NumSlots = 8,
+  /// Lanes b per port and direction.
+  parameter int unsigned Lanes = 1,
+  /// Word width W in bits.
+  parameter int unsigned WordWidth = 32,
+  /// Table depth D: instructions per node.
+  parameter int unsigned TableDepth = 16,
+
+  // derived
+  /// Number of nodes N = 2^Dim.
+  localparam int unsigned NumNodes = 1 << Dim,
+  /// SlotBits = max(1, clog2(NumSlots)).
+  localparam int unsigned SlotBits = hc_bits(NumSlots),
+  /// TableWidth = max(34, 2 + Dim * Lanes * ChanBits).
+  localparam int unsigned TableWidth = hc_table_width(Dim, Lanes, NumSlots),
+  /// Width of a table address.
+  localparam int unsigned DepthBits = hc_bits(TableDepth)
+) (
+  /// Clock.
+  input  logic                               clk_i,
+  /// Active-low synchronous reset.
+  input  logic                               rst_ni,
+  /// One-port mode: at most one port sends and one receives per node and cycle; sampled at
+  /// start_i.
+  input  logic                               one_port_i,
+
+  /// Table load port: write one table word this cycle.
+  input  logic                               tbl_we_i,
+  /// Table load port: write every node (broadcast) instead of node tbl_node_i.
+  input  logic                               tbl_bcast_i,
+  /// Table load port: the node written when tbl_bcast_i is low.
+  input  logic [Dim-1:0]                     tbl_node_i,
+  /// Table load port: word address.
+  input  logic [DepthBits-1:0]               tbl_addr_i,
+  /// Table load port: table word.
+  input  logic [TableWidth-1:0]              tbl_wdata_i,
+
+  /// Memory scan port: write slot mem_addr_i of every node.
+  input  logic                               mem_we_i,
+  /// Memory scan port: slot address.
+  input  logic [SlotBits-1:0]                mem_addr_i,
+  // The memory data ports are not traced: N*W bits wide and the node memories are traced.
+  /* verilator tracing_off */
+  /// Memory scan port: write data, node x's word at [x*WordWidth +: WordWidth].
+  input  logic [NumNodes*WordWidth-1:0]      mem_wdata_i,
+  /// Memory scan port: slot mem_addr_i of every node (combinational).
+  output logic [NumNodes*WordWidth-1:0]      mem_rdata_o,
+  /* verilator tracing_on */
+
+  /// One-cycle start pulse: pc <- 0, counters <- 0.
+  input  logic                               start_i,
+  /// Every node has reached END since the last start.
+  output logic                               done_o,
+  /// Cycles after start in which at least one node had not reached END.
+  output logic [CountBits-1:0]               cycles_o,
+  /// Of those, cycles in which at least one channel carried a word.
+  output logic [CountBits-1:0]               xfer_cycles_o,
+  /// Words sent (channel-cycles carrying a word).
+  output logic [CountBits-1:0]               words_o,
+
+  /// Per error kind: OR over all nodes of "counter non-zero".
+  output logic [NumErrKinds-1:0]             err_any_o,
+  /// The node whose error counters err_count_o shows.
+  input  logic [Dim-1:0]                     err_node_i,
+  /// Error counters of node err_node_i, kind k at [k*ErrCountBits +: ErrCountBits].
+  output logic [NumErrKinds*ErrCountBits-1:0] err_count_o
+);
+
+  localparam int unsigned NumChans = Dim * Lanes;  // derived
+
+  // ---------------------------------------------------------------------------
+  // Nodes and links
+  // ---------------------------------------------------------------------------
+
+  // Not traced: the nodes trace their own traffic. The testbench's traffic monitor reads what
+  // every node sends and stores each cycle from the public_flat_rd arrays.
+  /* verilator tracing_off */
+  logic [NumNodes-1:0]                node_done;
+  logic [NumChans-1:0]                node_out_valid [NumNodes] /* verilator public_flat_rd */;
+  logic [NumChans-1:0][WordWidth-1:0] node_out_data  [NumNodes] /* verilator public_flat_rd */;
+  logic [NumChans-1:0]                node_store     [NumNodes] /* verilator public_flat_rd */;
+  logic [NumChans-1:0]                node_in_valid  [NumNodes];
+  logic [NumChans-1:0][WordWidth-1:0] node_in_data   [NumNodes];
+  logic [NumErrKinds-1:0]             node_err_event [NumNodes];
+  logic [NumErrKinds-1:0]             node_err_flags [NumNodes];
+  logic [NumErrKinds-1:0][ErrCountBits-1:0] node_err_count [NumNodes];
+  logic [WordWidth-1:0]               node_rdata     [NumNodes];
+
+  for (genvar x = 0; x < NumNodes; x++) begin : g_node
+    logic tbl_we;  // this node's table write enable (not traced)
+
+    assign tbl_we = tbl_we_i && (tbl_bcast_i || tbl_node_i == Dim'(x));
+
+    /* verilator tracing_on */  // the node instances are traced (hc_node picks its signals)
+
+    hc_node #(
+      .Dim        (Dim),
+      .NumSlots   (NumSlots),
+      .Lanes      (Lanes),
+      .WordWidth  (WordWidth),
+      .TableDepth (TableDepth)
+    ) u_node (
+      .clk_i       (clk_i),
+      .rst_ni      (rst_ni),
+      .node_id_i   (Dim'(x)),
+      .one_port_i  (one_port_i),
+      .tbl_we_i    (tbl_we),
+      .tbl_addr_i  (tbl_addr_i),
+      .tbl_wdata_i (tbl_wdata_i),
+      .mem_we_i    (mem_we_i),
+      .mem_addr_i  (mem_addr_i),
+      .mem_wdata_i (mem_wdata_i[x*WordWidth +: WordWidth]),
+      .mem_rdata_o (node_rdata[x]),
+      .start_i     (start_i),
+      .done_o      (node_done[x]),
+      .out_valid_o (node_out_valid[x]),
+      .out_data_o  (node_out_data[x]),
+      .in_valid_i  (node_in_valid[x]),
+      .in_data_i   (node_in_data[x]),
+      .store_o     (node_store[x]),
+      .err_event_o (node_err_event[x]),
+      .err_flags_o (node_err_flags[x]),
+      .err_count_o (node_err_count[x])
+    );
+
+    // Port d of node x receives what port d of its neighbour across dimension d sends.
+    /* verilator tracing_off */
+    for (genvar d = 0; d < Dim; d++) begin : g_dim
+      localparam int unsigned Neighbour = x ^ (1 << d);  // derived
+      assign node_in_valid[x][d*Lanes +: Lanes] = node_out_valid[Neighbour][d*Lanes +: Lanes];
+      assign node_in_data[x][d*Lanes +: Lanes]  = node_out_data[Neighbour][d*Lanes +: Lanes];
+    end
+    /* verilator tracing_on */
+  end
+
+  // ---------------------------------------------------------------------------
+  // Counters (docs/hardware.md §2: cycle count)
+  // ---------------------------------------------------------------------------
+
+  logic                  running_q;             // started since reset
+  logic [CountBits-1:0]  cycles_q;
+  logic [CountBits-1:0]  xfer_cycles_q;
+  logic [CountBits-1:0]  words_q;
+  logic                  all_done;
+  logic                  counting;              // a cycle of the run
+  logic [CountBits-1:0]  cycle_words;           // words sent this cycle
+  /* verilator tracing_off */
+  logic                  running_d;
+  logic [CountBits-1:0]  cycles_d;
+  logic [CountBits-1:0]  xfer_cycles_d;
+  logic [CountBits-1:0]  words_d;
+  /* verilator tracing_on */
+
+  // For the assertions: per error kind, the nodes that show it for the first time since start.
+  logic [NumErrKinds-1:0] first_err;         // some node
+  int unsigned            first_err_node  [NumErrKinds];  // the lowest such node
+  int unsigned            first_err_nodes [NumErrKinds];  // how many
+
+  always_comb begin : summary
+    cycle_words = '0;
+    err_any_o   = '0;
+    first_err   = '0;
+    for (int unsigned k = 0; k < NumErrKinds; k++) begin
+      first_err_node[k]  = 0;
+      first_err_nodes[k] = 0;
+    end
+    for (int unsigned x = 0; x < NumNodes; x++) begin
+      logic [NumErrKinds-1:0] first;
+      cycle_words = cycle_words + CountBits'($countones(node_out_valid[x]));
+      err_any_o   = err_any_o | node_err_flags[x];
+      first       = (running_q && !start_i) ? node_err_event[x] & ~node_err_flags[x] : '0;
+      if (first != '0) begin
+        for (int unsigned k = 0; k < NumErrKinds; k++) begin
+          if (first[k]) begin
+            if (!first_err[k]) first_err_node[k] = x;
+            first_err_nodes[k] = first_err_nodes[k] + 1;
+          end
+        end
+        first_err = first_err | first;
+      end
+    end
+  end
+
+  assign all_done = &node_done;
+  assign counting = running_q && !all_done;
+
+  always_comb begin : next_state
+    running_d     = running_q;
+    cycles_d      = cycles_q;
+    xfer_cycles_d = xfer_cycles_q;
+    words_d       = words_q;
+    if (start_i) begin
+      running_d     = 1'b1;
+      cycles_d      = '0;
+      xfer_cycles_d = '0;
+      words_d       = '0;
+    end else if (counting) begin
+      cycles_d = cycles_q + CountBits'(1);
+      if (cycle_words != '0) xfer_cycles_d = xfer_cycles_q + CountBits'(1);
+      words_d = words_q + cycle_words;
+    end
+  end
+
+  always_ff @(posedge clk_i) begin : regs
+    if (!rst_ni) begin
+      running_q     <= 1'b0;
+      cycles_q      <= '0;
+      xfer_cycles_q <= '0;
+      words_q       <= '0;
+    end else begin
+      running_q     <= running_d;
+      cycles_q      <= cycles_d;
+      xfer_cycles_q <= xfer_cycles_d;
+      words_q       <= words_d;
+    end
+  end
+
+  // One loop, not N part-select assigns: Verilator would build the N*W-bit vector by N wide
+  // concatenations (quadratic in N). The loop assigns every bit (no '0 default: a 32k-bit
+  // replication at Dim = 10).
+  always_comb begin : scan_read
+    for (int unsigned x = 0; x < NumNodes; x++) begin
+      mem_rdata_o[x*WordWidth +: WordWidth] = node_rdata[x];
+    end
+  end
+
+  assign done_o        = running_q && all_done;
+  assign cycles_o      = cycles_q;
+  assign xfer_cycles_o = xfer_cycles_q;
+  assign words_o       = words_q;
+  assign err_count_o   = node_err_count[err_node_i];
+
+  // ---------------------------------------------------------------------------
+  // Assertions (docs/hardware.md §4), one per error kind for all nodes: each fires in a cycle in
+  // which some node shows its kind for the first time since start, and names the lowest such
+  // node; the error counters count every occurrence. They live here rather than in hc_node so
+  // that the node's code stays shared by all instances (see hc_node.sv).
+  // ---------------------------------------------------------------------------
+
+  LostWord_A: assert property (@(posedge clk_i) disable iff (!rst_ni) !first_err[ErrLost])
+    else $error("node %0d (of %0d nodes): a word arrived on an IDLE input side (lost)",
+                first_err_node[ErrLost], first_err_nodes[ErrLost]);
+  NoData_A: assert property (@(posedge clk_i) disable iff (!rst_ni) !first_err[ErrNodata])
+    else $error("node %0d (of %0d nodes): input side MEM/PASS but no word arrived (nodata)",
+                first_err_node[ErrNodata], first_err_nodes[ErrNodata]);
+  FwdSource_A: assert property (@(posedge clk_i) disable iff (!rst_ni) !first_err[ErrFwd])
+    else $error("node %0d (of %0d nodes): FWD without a PASS word on its source channel (fwd)",
+                first_err_node[ErrFwd], first_err_nodes[ErrFwd]);
+  SlotRange_A: assert property (@(posedge clk_i) disable iff (!rst_ni) !first_err[ErrSlot])
+    else $error("node %0d (of %0d nodes): slot out of range (slot)",
+                first_err_node[ErrSlot], first_err_nodes[ErrSlot]);
+  TableOverrun_A: assert property (@(posedge clk_i) disable iff (!rst_ni)
+                                   !first_err[ErrOverrun])
+    else $error("node %0d (of %0d nodes): pc ran past the table without END (overrun)",
+                first_err_node[ErrOverrun], first_err_nodes[ErrOverrun]);
+  OnePort_A: assert property (@(posedge clk_i) disable iff (!rst_ni) !first_err[ErrOneport])
+    else $error("node %0d (of %0d nodes): two ports send or receive in one-port mode (oneport)",
+                first_err_node[ErrOneport], first_err_nodes[ErrOneport]);
+  LegalInstr_A: assert property (@(posedge clk_i) disable iff (!rst_ni) !first_err[ErrIllegal])
+    else $error("node %0d (of %0d nodes): illegal instruction or channel op (illegal)",
+                first_err_node[ErrIllegal], first_err_nodes[ErrIllegal]);
+  WriteConflict_A: assert property (@(posedge clk_i) disable iff (!rst_ni)
+                                    !first_err[ErrConflict])
+    else $error("node %0d (of %0d nodes): two channels write the same slot (conflict)",
+                first_err_node[ErrConflict], first_err_nodes[ErrConflict]);
+  PassDropped_A: assert property (@(posedge clk_i) disable iff (!rst_ni) !first_err[ErrDropped])
+    else $error("node %0d (of %0d nodes): a PASS word was not forwarded (dropped)",
+                first_err_node[ErrDropped], first_err_nodes[ErrDropped]);
+
+endmodule

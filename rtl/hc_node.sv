@@ -1,0 +1,415 @@
+// hcube RTL: one node of the Boolean n-cube (docs/hardware.md §2 - §4).
+//
+// A node holds NumSlots words of memory, a table of TableDepth instructions written through the
+// load port, and a sequencer that executes one instruction per cycle after start_i. Its Dim ports
+// have Lanes channels each (channel c = port * Lanes + lane). The outputs of a channel are
+// combinational from the memory (or the channel's PASS input register, for FWD); the words a
+// node receives are written at the end of the cycle, so an exchange is a swap.
+//
+// The node's address is an input (node_id_i), not a parameter, so Verilator builds one node class
+// for the whole cube; hc_node is never inlined into hc_cube for the same reason. Two more details
+// keep the node's C++ code shared by all instances (and a 1024-node cube quick to build):
+// * the inputs that differ between instances are public_flat_rd, so that Verilator does not
+//   substitute the cube's expression (a constant node id, an array element) into the node's code;
+// * the node has no assertions of its own: Verilator 5.006 writes every assertion message with
+//   the instance's name as a literal, which makes the node's code per instance. The node reports
+//   each error condition on err_event_o and hc_cube asserts on them, naming the node.
+
+module hc_node
+  import hc_pkg::*;
+#(
+  /* verilator tracing_off */  // parameters, ports and localparams are not traced (see below)
+  /// Cube dimensions n: the node has Dim ports, port j links to node node_id_i ^ (1 << j).
+  parameter int unsigned Dim = 3,
+  /// Memory words per node M (data slots plus scratch slots).
+  parameter int unsigned NumSlots = 8,
+  /// Lanes b per port and direction (channel width in words).
+  parameter int unsigned Lanes = 1,
+  /// Word width W in bits.
+  parameter int unsigned WordWidth = 32,
+  /// Table depth D: instructions per node.
+  parameter int unsigned TableDepth = 16,
+
+  // derived
+  /// Channels per direction: Dim * Lanes.
+  localparam int unsigned NumChans = Dim * Lanes,
+  /// SlotBits = max(1, clog2(NumSlots)).
+  localparam int unsigned SlotBits = hc_bits(NumSlots),
+  /// IdxBits = max(SlotBits, PortBits + LaneBits).
+  localparam int unsigned IdxBits = hc_idx_bits(Dim, Lanes, NumSlots),
+  /// ChanBits = 6 + IdxBits + SlotBits.
+  localparam int unsigned ChanBits = hc_chan_bits(Dim, Lanes, NumSlots),
+  /// TableWidth = max(34, 2 + NumChans * ChanBits).
+  localparam int unsigned TableWidth = hc_table_width(Dim, Lanes, NumSlots),
+  /// Width of a table address.
+  localparam int unsigned DepthBits = hc_bits(TableDepth)
+) (
+  /// Clock.
+  input  logic                                clk_i,
+  /// Active-low synchronous reset.
+  input  logic                                rst_ni,
+  /// This node's address in the cube (0 .. 2^Dim - 1).
+  input  logic [Dim-1:0]                      node_id_i /* verilator public_flat_rd */,
+  /// One-port mode: at most one port sends and one port receives per cycle; sampled at start_i.
+  input  logic                                one_port_i,
+
+  /// Table load port: write tbl_wdata_i at tbl_addr_i.
+  input  logic                                tbl_we_i /* verilator public_flat_rd */,
+  /// Table load port: word address.
+  input  logic [DepthBits-1:0]                tbl_addr_i,
+  /// Table load port: table word.
+  input  logic [TableWidth-1:0]               tbl_wdata_i,
+
+  /// Memory scan port: write mem_wdata_i into slot mem_addr_i.
+  input  logic                                mem_we_i,
+  /// Memory scan port: slot address (read and write).
+  input  logic [SlotBits-1:0]                 mem_addr_i,
+  /// Memory scan port: write data.
+  input  logic [WordWidth-1:0]                mem_wdata_i /* verilator public_flat_rd */,
+  /// Memory scan port: the word in slot mem_addr_i (combinational, 0 if out of range).
+  output logic [WordWidth-1:0]                mem_rdata_o,
+
+  /// One-cycle start pulse: pc <- 0, error counters <- 0; instruction 0 executes next cycle.
+  input  logic                                start_i,
+  /// The node has reached END (or ran past its loaded table) since the last start.
+  output logic                                done_o,
+
+  /// Output channels: a word is sent on channel c this cycle.
+  output logic [NumChans-1:0]                 out_valid_o,
+  /// Output channels: the words sent (zero where out_valid_o is low).
+  output logic [NumChans-1:0][WordWidth-1:0]  out_data_o,
+  /// Input channels: a word arrives on channel c this cycle.
+  input  logic [NumChans-1:0]                 in_valid_i /* verilator public_flat_rd */,
+  /// Input channels: the words arriving.
+  input  logic [NumChans-1:0][WordWidth-1:0]  in_data_i /* verilator public_flat_rd */,
+  /// Input channels: the arriving word is stored in memory at the end of this cycle.
+  output logic [NumChans-1:0]                 store_o,
+
+  /// Per error kind: the condition holds this cycle (hc_cube's assertions check it).
+  output logic [NumErrKinds-1:0]              err_event_o,
+  /// Per error kind: the node's counter is non-zero.
+  output logic [NumErrKinds-1:0]              err_flags_o,
+  /// Per error kind: sticky saturating counter, kind k at [k].
+  output logic [NumErrKinds-1:0][ErrCountBits-1:0] err_count_o
+);
+  /* verilator no_inline_module */
+
+  // derived
+  localparam int unsigned PcBits      = $clog2(TableDepth + 1);  // derived: pc reaches TableDepth
+  localparam int unsigned ChanIdxBits = hc_bits(NumChans);        // derived
+  localparam int unsigned AddrBits    = hc_max(IdxBits, Dim);     // derived: slot after XOR
+
+  // Signals kept in the waveform: mem_q (Verilator traces arrays of up to 32 words), active_q,
+  // pc_q, wait_cnt_q, pass_valid_q, err_cnt_q, done, opcode and, per channel,
+  // g_port[j].g_lane[l].out_valid / out_data / in_valid / in_data. The ports, the table and the
+  // decode temporaries are left out so that the trace of a big cube stays small.
+
+  // ---------------------------------------------------------------------------
+  // State
+  // ---------------------------------------------------------------------------
+
+  /* verilator tracing_on */
+  logic [WordWidth-1:0]  mem_q [NumSlots];  // written by mem_write and g_lane.chan_write
+
+  logic                                     active_q;      // started since reset
+  logic                                     one_port_q;    // one_port_i at the last start
+  logic [PcBits-1:0]                        pc_q;          // program counter
+  logic [WaitBits-1:0]                      wait_cnt_q;    // cycles of the current WAIT done
+  logic [NumChans-1:0]                      pass_valid_q;  // a PASS word is held
+  logic [NumErrKinds-1:0][ErrCountBits-1:0] err_cnt_q;     // sticky saturating counters
+  logic                                     done;          // = done_o
+  opcode_e                                  opcode;        // opcode executed this cycle
+
+  // Not traced from here on, except the per-channel traffic.
+  /* verilator tracing_off */
+  logic [TableWidth-1:0]                    tbl_q [TableDepth];  // written by tbl_write
+  logic [WordWidth-1:0]                     pass_data_q [NumChans];
+  logic [PcBits-1:0]                        tbl_len_q;     // words loaded since reset
+
+  // ---------------------------------------------------------------------------
+  // Sequencer
+  // ---------------------------------------------------------------------------
+
+  logic [TableWidth-1:0] instr;
+  logic                  halted;     // pc ran past the loaded table: behaves as END
+  logic                  executing;  // an instruction other than END executes this cycle
+  logic                  xfer;       // the instruction is an XFER
+  logic [WaitBits-1:0]   wait_len;
+  logic                  wait_last;  // last cycle of a WAIT
+  logic                  advance;    // pc moves on at the end of the cycle
+  logic                  overrun;    // pc moves past the loaded table
+
+  assign halted    = pc_q >= tbl_len_q;
+  assign instr     = halted ? '0 : tbl_q[pc_q[DepthBits-1:0]];
+  assign opcode    = opcode_e'(instr[OpcodeBits-1:0]);
+  assign executing = active_q && opcode != OpEnd;
+  assign xfer      = executing && opcode == OpXfer;
+  assign wait_len  = instr[OpcodeBits +: WaitBits];
+  // WAIT 0 is illegal and takes one cycle, like WAIT 1.
+  assign wait_last = wait_cnt_q + WaitBits'(1) >= wait_len;
+  assign advance   = executing && (opcode != OpWait || wait_last);
+  assign overrun   = advance && pc_q + PcBits'(1) >= tbl_len_q;
+  assign done      = active_q && opcode == OpEnd;
+  assign done_o    = done;
+
+  // ---------------------------------------------------------------------------
+  // Channel decode and output side (from the instruction and the state only)
+  // ---------------------------------------------------------------------------
+
+  logic [NumChans-1:0][ChanBits-1:0] chan_field;
+  logic [NumChans-1:0]               chan_out_valid;
+  logic [WordWidth-1:0]              chan_out_data [NumChans];
+  logic [NumChans-1:0]               expect_word;  // input side is MEM or PASS
+  logic [NumChans-1:0]               in_not_idle;  // input side is not IDLE (op 3 included)
+  logic [NumChans-1:0]               wr_slot;      // input side is MEM with a slot in range
+  logic [NumChans-1:0]               pass_slot;    // input side is PASS
+  logic [SlotBits-1:0]               wr_addr [NumChans];
+  logic [NumChans-1:0]               fwd_used;     // PASS register c is forwarded this cycle
+  logic [Dim-1:0]                    port_sends;   // some lane's output side is not IDLE
+  logic [Dim-1:0]                    port_recvs;   // some lane's input side is not IDLE
+  logic                              any_fwd_err;
+  logic                              any_slot_err;
+  logic                              any_illegal;
+  logic                              conflict;
+
+  assign chan_field = instr[OpcodeBits +: NumChans * ChanBits];
+
+  always_comb begin : decode
+    fwd_used     = '0;
+    port_sends   = '0;
+    port_recvs   = '0;
+    any_fwd_err  = 1'b0;
+    any_slot_err = 1'b0;
+    any_illegal  = 1'b0;
+    for (int unsigned p = 0; p < Dim; p++) begin
+      for (int unsigned l = 0; l < Lanes; l++) begin : l_chan
+        int unsigned            c;
+        logic [ChanBits-1:0]    field;
+        out_op_e                out_op;
+        logic [IdxBits-1:0]     out_idx;
+        in_op_e                 in_op;
+        logic [AddrBits-1:0]    out_addr;  // slots after the relative XOR
+        logic [AddrBits-1:0]    in_addr;
+        logic                   out_addr_ok;
+        logic                   in_addr_ok;
+        logic [ChanIdxBits-1:0] fwd_src;
+        logic                   fwd_ready;  // FWD source exists and holds a PASS word
+
+        c           = p * Lanes + l;
+        field       = chan_field[c];
+        out_op      = out_op_e'(field[1:0]);
+        out_idx     = field[3 +: IdxBits];
+        in_op       = in_op_e'(field[3 + IdxBits +: 2]);
+        out_addr    = AddrBits'(out_idx) ^ (field[2] ? AddrBits'(node_id_i) : '0);
+        in_addr     = AddrBits'(field[6 + IdxBits +: SlotBits]) ^
+                      (field[5 + IdxBits] ? AddrBits'(node_id_i) : '0);
+        out_addr_ok = 32'(out_addr) < NumSlots;
+        in_addr_ok  = 32'(in_addr) < NumSlots;
+        fwd_src     = out_idx[ChanIdxBits-1:0];
+        fwd_ready   = 32'(out_idx) < NumChans && pass_valid_q[fwd_src];
+
+        // Output side: the word read from memory as at the start of the cycle, or the PASS
+        // register. An out-of-range slot sends the word 0.
+        chan_out_valid[c] = 1'b0;
+        chan_out_data[c]  = '0;
+        if (xfer) begin
+          case (out_op)
+            OutMem: begin
+              chan_out_valid[c] = 1'b1;
+              if (out_addr_ok) begin
+                chan_out_data[c] = mem_q[out_addr[SlotBits-1:0]];
+              end else begin
+                any_slot_err = 1'b1;
+              end
+            end
+            OutFwd: begin
+              if (fwd_ready) begin
+                chan_out_valid[c]  = 1'b1;
+                chan_out_data[c]   = pass_data_q[fwd_src];
+                fwd_used[fwd_src] = 1'b1;
+              end else begin
+                any_fwd_err = 1'b1;
+              end
+            end
+            OutIllegal: any_illegal = 1'b1;
+            default: ;
+          endcase
+          if (out_op != OutIdle) port_sends[p] = 1'b1;
+          if (in_op != InIdle) port_recvs[p] = 1'b1;
+          if (in_op == InMem && !in_addr_ok) any_slot_err = 1'b1;
+          if (in_op == InReserved) any_illegal = 1'b1;
+        end
+
+        // Input side as the instruction describes it (the arriving words are checked below).
+        expect_word[c] = xfer && (in_op == InMem || in_op == InPass);
+        in_not_idle[c] = xfer && in_op != InIdle;
+        wr_slot[c]     = xfer && in_op == InMem && in_addr_ok;
+        pass_slot[c]   = xfer && in_op == InPass;
+        wr_addr[c]     = in_addr[SlotBits-1:0];
+      end
+    end
+
+    conflict = 1'b0;
+    for (int unsigned a = 0; a < NumChans; a++) begin
+      for (int unsigned b = a + 1; b < NumChans; b++) begin
+        if (wr_slot[a] && wr_slot[b] && wr_addr[a] == wr_addr[b]) conflict = 1'b1;
+      end
+    end
+  end
+
+  // ---------------------------------------------------------------------------
+  // Channels: names for the waveform, memory writes
+  // ---------------------------------------------------------------------------
+
+  logic [NumChans-1:0]  wr_en;     // an arriving word is stored in memory
+  logic [NumChans-1:0]  pass_now;  // an arriving word is held for a FWD
+  logic [WordWidth-1:0] chan_in_data [NumChans];
+
+  for (genvar j = 0; j < Dim; j++) begin : g_port
+    for (genvar l = 0; l < Lanes; l++) begin : g_lane
+      localparam int unsigned Chan = j * Lanes + l;  // derived
+
+      // Traffic of channel (j, l): what the node sends on it and what arrives on it.
+      /* verilator tracing_on */
+      logic                 out_valid;
+      logic [WordWidth-1:0] out_data;
+      logic                 in_valid;
+      logic [WordWidth-1:0] in_data;
+      /* verilator tracing_off */
+
+      assign out_valid          = chan_out_valid[Chan];
+      assign out_data           = chan_out_data[Chan];
+      assign out_valid_o[Chan]  = out_valid;
+      assign out_data_o[Chan]   = out_data;
+      assign in_valid           = in_valid_i[Chan];
+      assign in_data            = in_data_i[Chan];
+      assign wr_en[Chan]        = wr_slot[Chan] && in_valid;
+      assign pass_now[Chan]     = pass_slot[Chan] && in_valid;
+      assign chan_in_data[Chan] = in_data;
+
+      // One memory write port per channel; they follow mem_write, so the scan port loses to a
+      // channel and a higher channel wins over a lower one (a conflict is an error anyway).
+      always_ff @(posedge clk_i) begin : chan_write
+        if (wr_en[Chan]) mem_q[wr_addr[Chan]] <= in_data;
+      end
+    end
+  end
+
+  // ---------------------------------------------------------------------------
+  // Checks (docs/hardware.md §4)
+  // ---------------------------------------------------------------------------
+
+  logic [NumErrKinds-1:0] err_event;  // the condition of each error kind holds this cycle
+
+  always_comb begin : checks
+    err_event              = '0;
+    err_event[ErrLost]     = active_q && |(in_valid_i & ~in_not_idle);
+    err_event[ErrNodata]   = |(expect_word & ~in_valid_i);
+    err_event[ErrFwd]      = any_fwd_err;
+    err_event[ErrSlot]     = any_slot_err;
+    err_event[ErrOverrun]  = overrun;
+    err_event[ErrOneport]  = one_port_q && ($countones(port_sends) > 1 ||
+                                            $countones(port_recvs) > 1);
+    err_event[ErrIllegal]  = any_illegal ||
+                             (executing && (opcode == OpReserved ||
+                                            (opcode == OpWait && wait_len == '0)));
+    err_event[ErrConflict] = conflict;
+    err_event[ErrDropped]  = |(pass_valid_q & ~fwd_used);
+  end
+
+  // ---------------------------------------------------------------------------
+  // Next state
+  // ---------------------------------------------------------------------------
+
+  logic                                     active_d;
+  logic                                     one_port_d;
+  logic [PcBits-1:0]                        pc_d, pc_run;
+  logic [WaitBits-1:0]                      wait_cnt_d, wait_cnt_run;
+  logic [NumChans-1:0]                      pass_valid_d;
+  logic [WordWidth-1:0]                     pass_data_d [NumChans];
+  logic [NumErrKinds-1:0][ErrCountBits-1:0] err_cnt_d, err_cnt_run;
+  logic [PcBits-1:0]                        tbl_len_d;
+
+  // Next state while running. The start pulse and the one-port input enter only through the
+  // small muxes of next_state: Verilator re-evaluates logic that reads a top-level input on every
+  // eval(), so that logic is kept small.
+  always_comb begin : next_run
+    pc_run       = pc_q;
+    wait_cnt_run = wait_cnt_q;
+    err_cnt_run  = err_cnt_q;
+    if (advance) pc_run = pc_q + PcBits'(1);
+    if (executing && opcode == OpWait) begin
+      wait_cnt_run = wait_last ? '0 : wait_cnt_q + WaitBits'(1);
+    end
+    for (int unsigned k = 0; k < NumErrKinds; k++) begin
+      if (err_event[k] && err_cnt_q[k] != '1) err_cnt_run[k] = err_cnt_q[k] + ErrCountBits'(1);
+    end
+  end
+
+  always_comb begin : next_state
+    active_d     = active_q || start_i;
+    one_port_d   = start_i ? one_port_i : one_port_q;
+    pc_d         = start_i ? '0 : pc_run;
+    wait_cnt_d   = start_i ? '0 : wait_cnt_run;
+    pass_valid_d = start_i ? '0 : pass_now;
+    err_cnt_d    = start_i ? '0 : err_cnt_run;
+    pass_data_d  = chan_in_data;
+  end
+
+  // The table's length is one past the highest address written since reset.
+  always_comb begin : table_length
+    tbl_len_d = tbl_len_q;
+    if (tbl_we_i && 32'(tbl_addr_i) < TableDepth && PcBits'(tbl_addr_i) >= tbl_len_q) begin
+      tbl_len_d = PcBits'(tbl_addr_i) + PcBits'(1);
+    end
+  end
+
+  always_ff @(posedge clk_i) begin : regs
+    if (!rst_ni) begin
+      active_q     <= 1'b0;
+      one_port_q   <= 1'b0;
+      pc_q         <= '0;
+      wait_cnt_q   <= '0;
+      tbl_len_q    <= '0;
+      pass_valid_q <= '0;
+      err_cnt_q    <= '0;
+    end else begin
+      active_q     <= active_d;
+      one_port_q   <= one_port_d;
+      pc_q         <= pc_d;
+      wait_cnt_q   <= wait_cnt_d;
+      tbl_len_q    <= tbl_len_d;
+      pass_valid_q <= pass_valid_d;
+      err_cnt_q    <= err_cnt_d;
+    end
+  end
+
+  always_ff @(posedge clk_i) begin : pass_data_regs
+    pass_data_q <= pass_data_d;
+  end
+
+  // Memories, written like RAM macros.
+  always_ff @(posedge clk_i) begin : mem_write
+    if (mem_we_i && 32'(mem_addr_i) < NumSlots) mem_q[mem_addr_i] <= mem_wdata_i;
+  end
+
+  always_ff @(posedge clk_i) begin : tbl_write
+    if (tbl_we_i && 32'(tbl_addr_i) < TableDepth) tbl_q[tbl_addr_i] <= tbl_wdata_i;
+  end
+
+  // ---------------------------------------------------------------------------
+  // Outputs
+  // ---------------------------------------------------------------------------
+
+  assign mem_rdata_o = (32'(mem_addr_i) < NumSlots) ? mem_q[mem_addr_i] : '0;
+  assign store_o     = wr_en;
+  assign err_event_o = err_event;
+  assign err_count_o = err_cnt_q;
+  always_comb begin : err_flags
+    for (int unsigned k = 0; k < NumErrKinds; k++) begin
+      err_flags_o[k] = |err_cnt_q[k];
+    end
+  end
+
+  /* verilator tracing_on */
+endmodule

@@ -1,0 +1,45 @@
+// hcube testbench: the configuration of one RTL build (docs/hardware.md §1, §3).
+#pragma once
+
+#include <string>
+
+namespace hcube::tb {
+
+/// The parameters an hc_cube build was verilated with, and the widths derived from them
+/// exactly as rtl/hc_pkg.sv derives them.
+struct CubeConfig {
+  int dim = 3;           ///< n: cube dimensions (Dim)
+  int num_slots = 8;     ///< M: memory words per node (NumSlots)
+  int lanes = 1;         ///< b: lanes per port and direction (Lanes)
+  int word_width = 32;   ///< W: word width in bits (WordWidth)
+  int table_depth = 16;  ///< D: table words per node (TableDepth)
+
+  /// The configuration compiled into this binary (HC_DIM, HC_NUM_SLOTS, HC_LANES,
+  /// HC_TABLE_DEPTH).
+  static CubeConfig FromBuild();
+
+  int NumNodes() const { return 1 << dim; }
+  int NumChans() const { return dim * lanes; }
+  int SlotBits() const { return Bits(num_slots); }
+  int PortBits() const { return Bits(dim); }
+  int LaneBits() const { return Bits(lanes); }
+  int IdxBits() const { return Max(SlotBits(), PortBits() + LaneBits()); }
+  int ChanBits() const { return 6 + IdxBits() + SlotBits(); }
+  int TableWidth() const { return Max(34, 2 + NumChans() * ChanBits()); }
+  int DepthBits() const { return Bits(table_depth); }
+  /// Hex digits of one table word in an image file.
+  int TableHexDigits() const { return (TableWidth() + 3) / 4; }
+
+  /// "dim 3, memory 8, lanes 1, table-depth 16, table-width 34"
+  std::string Describe() const;
+
+  /// max(1, clog2(n))
+  static int Bits(int n) {
+    int b = 0;
+    while ((1LL << b) < n) ++b;
+    return b < 1 ? 1 : b;
+  }
+  static int Max(int a, int b) { return a > b ? a : b; }
+};
+
+}  // namespace hcube::tb

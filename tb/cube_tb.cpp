@@ -1,0 +1,260 @@
+// hcube testbench: a reusable driver of the Verilated hc_cube.
+#include "cube_tb.h"
+
+#include <verilated.h>
+#include <verilated_fst_c.h>
+
+#include <climits>
+#include <sstream>
+
+#include "Vhc_cube.h"
+#include "Vhc_cube___024root.h"
+#include "vl_bits.h"
+
+#if !defined(HC_DIM) || !defined(HC_NUM_SLOTS) || !defined(HC_LANES) || !defined(HC_TABLE_DEPTH)
+#error "define HC_DIM, HC_NUM_SLOTS, HC_LANES and HC_TABLE_DEPTH as the RTL was verilated"
+#endif
+#ifndef HC_WORD_WIDTH
+#define HC_WORD_WIDTH 32
+#endif
+
+namespace hcube::tb {
+
+CubeConfig CubeConfig::FromBuild() {
+  CubeConfig c;
+  c.dim = HC_DIM;
+  c.num_slots = HC_NUM_SLOTS;
+  c.lanes = HC_LANES;
+  c.word_width = HC_WORD_WIDTH;
+  c.table_depth = HC_TABLE_DEPTH;
+  return c;
+}
+
+std::string CubeConfig::Describe() const {
+  std::ostringstream os;
+  os << "dim " << dim << ", memory " << num_slots << ", lanes " << lanes << ", table-depth "
+     << table_depth << ", table-width " << TableWidth();
+  return os.str();
+}
+
+CubeTb::CubeTb(const std::string& trace_path)
+    : config_(CubeConfig::FromBuild()), context_(std::make_unique<VerilatedContext>()) {
+  static_assert(HC_WORD_WIDTH == 32, "the testbench moves 32-bit words");
+  // Assertions report each error kind once per node; the run goes on (docs/hardware.md §4).
+  context_->errorLimit(INT_MAX);
+  context_->fatalOnError(false);
+  if (!trace_path.empty()) context_->traceEverOn(true);
+  top_ = std::make_unique<Vhc_cube>(context_.get(), "TOP");
+  if (!trace_path.empty()) {
+    trace_ = std::make_unique<VerilatedFstC>();
+    top_->trace(trace_.get(), 99);
+    trace_->open(trace_path.c_str());
+    if (!trace_->isOpen()) throw std::runtime_error(trace_path + ": cannot open trace file");
+  }
+}
+
+CubeTb::~CubeTb() {
+  if (trace_) trace_->close();
+  top_->final();
+}
+
+void CubeTb::Dump(uint64_t time) {
+  context_->time(time);
+  if (trace_) trace_->dump(time);
+}
+
+void CubeTb::Tick() {
+  ++ticks_;
+  top_->clk_i = 0;
+  // Settle the inputs changed since the last tick, so that the trace shows them before the
+  // edge. Without a trace this eval is skipped: the rising-edge eval evaluates input changes
+  // before the edge anyway, and each eval of a big cube costs.
+  if (trace_) {
+    top_->eval();
+    Dump(10 * ticks_ - 2);
+  }
+  top_->clk_i = 1;
+  top_->eval();
+  Dump(10 * ticks_);
+  top_->clk_i = 0;
+  top_->eval();
+  Dump(10 * ticks_ + 5);
+  for (Hook& hook : hooks_) hook(*this);
+}
+
+void CubeTb::Reset(int cycles) {
+  top_->one_port_i = 0;
+  top_->tbl_we_i = 0;
+  top_->tbl_bcast_i = 0;
+  ClearBits(top_->tbl_node_i);
+  ClearBits(top_->tbl_addr_i);
+  ClearBits(top_->tbl_wdata_i);
+  top_->mem_we_i = 0;
+  ClearBits(top_->mem_addr_i);
+  ClearBits(top_->mem_wdata_i);
+  top_->start_i = 0;
+  ClearBits(top_->err_node_i);
+  top_->rst_ni = 0;
+  for (int i = 0; i < cycles; ++i) Tick();
+  top_->rst_ni = 1;
+}
+
+void CubeTb::LoadTableBroadcast(const std::vector<TableWord>& table) { LoadTable(-1, table); }
+
+void CubeTb::LoadTable(int node, const std::vector<TableWord>& table) {
+  if (node >= config_.NumNodes()) {
+    throw std::invalid_argument("LoadTable: node " + std::to_string(node) + " out of range");
+  }
+  if (static_cast<int>(table.size()) > config_.table_depth) {
+    throw std::invalid_argument("LoadTable: " + std::to_string(table.size()) +
+                                " words exceed the table depth " +
+                                std::to_string(config_.table_depth));
+  }
+  const int width = config_.TableWidth();
+  top_->tbl_we_i = 1;
+  top_->tbl_bcast_i = node < 0 ? 1 : 0;
+  SetBits(top_->tbl_node_i, 0, config_.dim, node < 0 ? 0 : static_cast<uint64_t>(node));
+  for (size_t a = 0; a < table.size(); ++a) {
+    SetBits(top_->tbl_addr_i, 0, config_.DepthBits(), a);
+    for (int lsb = 0; lsb < width; lsb += 32) {
+      const size_t i = static_cast<size_t>(lsb / 32);
+      SetBits(top_->tbl_wdata_i, lsb, std::min(32, width - lsb),
+              i < table[a].size() ? table[a][i] : 0);
+    }
+    Tick();
+  }
+  top_->tbl_we_i = 0;
+  top_->tbl_bcast_i = 0;
+}
+
+void CubeTb::LoadImage(const Image& image) {
+  if (image.broadcast) {
+    LoadTableBroadcast(image.tables.at(0));
+  } else {
+    for (size_t x = 0; x < image.tables.size(); ++x)
+      LoadTable(static_cast<int>(x), image.tables[x]);
+  }
+}
+
+void CubeTb::WriteSlot(int slot, const std::vector<uint32_t>& words) {
+  const int w = config_.word_width;
+  top_->mem_we_i = 1;
+  SetBits(top_->mem_addr_i, 0, config_.SlotBits(), static_cast<uint64_t>(slot));
+  for (int x = 0; x < config_.NumNodes(); ++x) {
+    SetBits(top_->mem_wdata_i, x * w, w, x < static_cast<int>(words.size()) ? words[x] : 0);
+  }
+  Tick();
+  top_->mem_we_i = 0;
+}
+
+std::vector<uint32_t> CubeTb::ReadSlot(int slot) {
+  const int w = config_.word_width;
+  SetBits(top_->mem_addr_i, 0, config_.SlotBits(), static_cast<uint64_t>(slot));
+  top_->eval();
+  std::vector<uint32_t> words(config_.NumNodes());
+  for (int x = 0; x < config_.NumNodes(); ++x) {
+    words[x] = static_cast<uint32_t>(GetBits(top_->mem_rdata_o, x * w, w));
+  }
+  return words;
+}
+
+void CubeTb::FillTags(int data_slots) {
+  std::vector<uint32_t> words(config_.NumNodes());
+  for (int l = 0; l < config_.num_slots; ++l) {
+    for (int x = 0; x < config_.NumNodes(); ++x) {
+      words[x] =
+          l < data_slots ? static_cast<uint32_t>(static_cast<uint64_t>(x) * data_slots + l) : 0;
+    }
+    WriteSlot(l, words);
+  }
+}
+
+std::vector<std::vector<uint32_t>> CubeTb::ReadMemories() {
+  std::vector<std::vector<uint32_t>> mem(config_.NumNodes(),
+                                         std::vector<uint32_t>(config_.num_slots));
+  for (int l = 0; l < config_.num_slots; ++l) {
+    const std::vector<uint32_t> words = ReadSlot(l);
+    for (int x = 0; x < config_.NumNodes(); ++x) mem[x][l] = words[x];
+  }
+  return mem;
+}
+
+void CubeTb::Start(bool one_port) {
+  top_->one_port_i = one_port ? 1 : 0;
+  top_->start_i = 1;
+  Tick();
+  top_->start_i = 0;
+}
+
+RunResult CubeTb::RunToDone(uint64_t max_cycles, const CycleHook& each_cycle,
+                            bool throw_on_timeout) {
+  RunResult r;
+  while (!top_->done_o) {
+    if (r.ticks >= max_cycles) {
+      r.timed_out = true;
+      break;
+    }
+    if (each_cycle) each_cycle(r.ticks);
+    Tick();
+    ++r.ticks;
+  }
+  // The error counters register the events of a cycle at the edge that ends it; the first
+  // cycle with done_o high can still count a `dropped` word, so clock one more edge (the cycle
+  // counters no longer move once every node is done).
+  if (!r.timed_out) Tick();
+  r.cycles = top_->cycles_o;
+  r.transfer_cycles = top_->xfer_cycles_o;
+  r.words = top_->words_o;
+  if (r.timed_out && throw_on_timeout) {
+    throw TimeoutError("hc_cube did not finish within " + std::to_string(max_cycles) +
+                       " cycles after start");
+  }
+  return r;
+}
+
+void CubeTb::ForEachWord(const SentFn& sent, const StoredFn& stored) {
+  // hc_cube's node_out_valid / node_out_data / node_store are public_flat_rd for this.
+  const auto& valid = top_->rootp->hc_cube__DOT__node_out_valid;
+  const auto& data = top_->rootp->hc_cube__DOT__node_out_data;
+  const auto& store = top_->rootp->hc_cube__DOT__node_store;
+  const int chans = config_.NumChans();
+  const int w = config_.word_width;
+  for (int x = 0; x < config_.NumNodes(); ++x) {
+    for (int base = 0; base < chans; base += 64) {
+      const int n = std::min(64, chans - base);
+      const uint64_t v = GetBits(valid[x], base, n);
+      const uint64_t st = GetBits(store[x], base, n);
+      for (int i = 0; i < n && (v >> i) != 0; ++i) {
+        if ((v >> i) & 1U) {
+          sent(x, base + i, static_cast<uint32_t>(GetBits(data[x], (base + i) * w, w)));
+        }
+      }
+      for (int i = 0; i < n && (st >> i) != 0; ++i) {
+        if ((st >> i) & 1U) {
+          const int c = base + i;
+          const int from = x ^ (1 << (c / config_.lanes));  // the word comes from the neighbour
+          stored(x, c, static_cast<uint32_t>(GetBits(data[from], c * w, w)));
+        }
+      }
+    }
+  }
+}
+
+std::vector<ErrorCounters> CubeTb::ReadErrorCounters() {
+  std::vector<ErrorCounters> all(config_.NumNodes());
+  for (int x = 0; x < config_.NumNodes(); ++x) {
+    SetBits(top_->err_node_i, 0, config_.dim, static_cast<uint64_t>(x));
+    top_->eval();
+    for (int k = 0; k < kNumErrorKinds; ++k) {
+      all[x][k] = static_cast<uint16_t>(GetBits(top_->err_count_o, 16 * k, 16));
+    }
+  }
+  return all;
+}
+
+uint32_t CubeTb::ErrorSummary() {
+  top_->eval();
+  return top_->err_any_o;
+}
+
+}  // namespace hcube::tb

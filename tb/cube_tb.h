@@ -1,0 +1,123 @@
+// hcube testbench: a reusable driver of the Verilated hc_cube (docs/hardware.md §5, §6).
+//
+// After the Verilator examples and ZipCPU's TESTB: one VerilatedContext per instance, Tick()
+// settles the inputs, makes a rising and a falling edge and dumps the trace; per-cycle checkers
+// attach as hooks. Tracing is chosen at run time and is off unless a file name is given.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "cube_config.h"
+#include "image.h"
+
+class Vhc_cube;
+class VerilatedContext;
+class VerilatedFstC;
+
+namespace hcube::tb {
+
+/// Names of the error kinds, in counter order (docs/hardware.md §4).
+inline constexpr std::array<const char*, 9> kErrorKindNames = {
+    "lost", "nodata", "fwd", "slot", "overrun", "oneport", "illegal", "conflict", "dropped"};
+inline constexpr int kNumErrorKinds = static_cast<int>(kErrorKindNames.size());
+
+/// The nine error counters of one node, indexed like kErrorKindNames.
+using ErrorCounters = std::array<uint16_t, kNumErrorKinds>;
+
+/// Counters of one run as hc_cube reports them.
+struct RunResult {
+  uint64_t cycles = 0;           ///< cycles_o
+  uint64_t transfer_cycles = 0;  ///< xfer_cycles_o
+  uint64_t words = 0;            ///< words_o
+  bool timed_out = false;        ///< done_o did not rise within the cycle limit
+  uint64_t ticks = 0;            ///< clock cycles run after the start pulse
+};
+
+/// Thrown by RunToDone(..., throw_on_timeout = true) when done_o does not rise in time.
+class TimeoutError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+/// Drives one Verilated hc_cube built with CubeConfig::FromBuild().
+class CubeTb {
+ public:
+  /// A per-cycle checker, called after every Tick().
+  using Hook = std::function<void(CubeTb&)>;
+  /// Called by RunToDone once per cycle of the run, before its clock edge, with the cycle's
+  /// number (0 = the cycle that executes instruction 0).
+  using CycleHook = std::function<void(uint64_t cycle)>;
+  /// A word sent this cycle by `node` on channel `chan` (port = chan / Lanes).
+  using SentFn = std::function<void(int node, int chan, uint32_t word)>;
+  /// A word arriving at `node` on channel `chan` that is stored at the end of this cycle.
+  using StoredFn = std::function<void(int node, int chan, uint32_t word)>;
+
+  /// trace_path: FST file to write, or "" for no trace.
+  explicit CubeTb(const std::string& trace_path = "");
+  ~CubeTb();
+  CubeTb(const CubeTb&) = delete;
+  CubeTb& operator=(const CubeTb&) = delete;
+
+  const CubeConfig& config() const { return config_; }
+  Vhc_cube& top() { return *top_; }
+  /// Clock cycles since construction.
+  uint64_t tick_count() const { return ticks_; }
+
+  /// Settle (when tracing), rising edge, falling edge, trace dump, hooks.
+  void Tick();
+  /// Holds rst_ni low for `cycles` cycles; clears every input.
+  void Reset(int cycles = 2);
+
+  /// Loads one table into every node with broadcast writes.
+  void LoadTableBroadcast(const std::vector<TableWord>& table);
+  /// Loads the table of one node.
+  void LoadTable(int node, const std::vector<TableWord>& table);
+  /// Loads an image: one broadcast table or one table per node.
+  void LoadImage(const Image& image);
+
+  /// Writes slot `slot` of every node through the scan port (words[x] into node x).
+  void WriteSlot(int slot, const std::vector<uint32_t>& words);
+  /// Reads slot `slot` of every node through the scan port.
+  std::vector<uint32_t> ReadSlot(int slot);
+  /// Writes tag x*K + l into slot l < K of node x and zero into slots K..M-1.
+  void FillTags(int data_slots);
+  /// Every node's memory, [node][slot].
+  std::vector<std::vector<uint32_t>> ReadMemories();
+
+  /// Pulses start_i for one cycle with one_port_i set as given.
+  void Start(bool one_port);
+  /// Ticks until done_o or max_cycles cycles after the start pulse, calling each_cycle (if
+  /// given) in every cycle of the run; then one more edge so that the error counters include
+  /// the last cycle's events (docs/hardware.md §5). A timeout is reported in the result, or
+  /// thrown as TimeoutError if throw_on_timeout.
+  RunResult RunToDone(uint64_t max_cycles, const CycleHook& each_cycle = {},
+                      bool throw_on_timeout = false);
+  /// Reports this cycle's traffic: every word sent, and every arriving word that is stored.
+  void ForEachWord(const SentFn& sent, const StoredFn& stored);
+
+  /// The error counters of every node, [node].
+  std::vector<ErrorCounters> ReadErrorCounters();
+  /// err_any_o: bit k set if some node counted an error of kind k.
+  uint32_t ErrorSummary();
+
+  /// Adds a per-cycle hook (a scoreboard, a monitor).
+  void AddHook(Hook hook) { hooks_.push_back(std::move(hook)); }
+
+ private:
+  void Dump(uint64_t time);
+
+  CubeConfig config_;
+  std::unique_ptr<VerilatedContext> context_;
+  std::unique_ptr<Vhc_cube> top_;
+  std::unique_ptr<VerilatedFstC> trace_;
+  uint64_t ticks_ = 0;
+  std::vector<Hook> hooks_;
+};
+
+}  // namespace hcube::tb

@@ -1,0 +1,16 @@
+// hcube testbench: a GTKWave save file for an FST trace of hc_cube.
+#pragma once
+
+#include <string>
+
+#include "cube_config.h"
+
+namespace hcube::tb {
+
+/// Writes a GTKWave save file that opens fst_path and shows, per node, pc and done and, per
+/// port and lane, out_valid / out_data / in_valid / in_data, one group per node (the first 16
+/// nodes of a bigger cube). Throws std::runtime_error if the file cannot be written.
+void WriteGtkwSave(const std::string& gtkw_path, const std::string& fst_path,
+                   const CubeConfig& config);
+
+}  // namespace hcube::tb

@@ -1,0 +1,196 @@
+// hcube-rtl-sim: runs one table image on the Verilated hc_cube (docs/hardware.md §6).
+//
+//   hcube-rtl-sim --image FILE --out FILE [--trace FILE.fst] [--max-cycles C] [--gtkw FILE]
+//
+// Loads the image through the load port, writes tag x*K + l into slot l < K of node x (zero
+// above) through the scan port, pulses start, runs until done or the cycle limit while a
+// traffic monitor (sw/traffic_monitor.h) counts the words per link and the span, reads every
+// memory and error counter back and writes the result file. Exit status 0 after a completed run
+// (errors and timeouts are reported in the file), 2 on bad arguments or a malformed image.
+// Runs longer than a few seconds print "progress: ..." lines on stdout.
+#include <cerrno>
+#include <chrono>
+#include <cinttypes>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <iostream>
+#include <string>
+
+#include "cube_tb.h"
+#include "gtkw.h"
+#include "image.h"
+#include "traffic_monitor.h"  // sw/: the same per-cycle monitor as the other executors
+
+namespace {
+
+constexpr const char* kUsage =
+    "usage: hcube-rtl-sim --image FILE --out FILE [--trace FILE.fst] [--max-cycles C]\n"
+    "                     [--gtkw FILE]\n"
+    "  --image FILE       table image (docs/hardware.md §3) for this build's configuration\n"
+    "  --out FILE         result file (docs/hardware.md §6)\n"
+    "  --trace FILE.fst   write an FST waveform of the whole run\n"
+    "  --max-cycles C     cycle limit after start (default: the longest table's cycle count\n"
+    "                     + 16, which a correct RTL never reaches)\n"
+    "  --gtkw FILE        with --trace: write a GTKWave save file showing the traffic per node\n"
+    "                     and port (open it with: gtkwave FILE)\n";
+
+struct Options {
+  std::string image;
+  std::string out;
+  std::string trace;
+  std::string gtkw;
+  uint64_t max_cycles = 0;  // 0: derived from the image
+};
+
+class UsageError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+Options ParseArgs(int argc, char** argv) {
+  Options o;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (a == "-h" || a == "--help") {
+      std::cout << kUsage;
+      std::exit(0);
+    }
+    auto value = [&]() -> std::string {
+      if (i + 1 >= argc) throw UsageError("option " + a + " needs a value");
+      return argv[++i];
+    };
+    if (a == "--image") {
+      o.image = value();
+    } else if (a == "--out") {
+      o.out = value();
+    } else if (a == "--trace") {
+      o.trace = value();
+    } else if (a == "--gtkw") {
+      o.gtkw = value();
+    } else if (a == "--max-cycles") {
+      const std::string v = value();
+      char* end = nullptr;
+      errno = 0;
+      const unsigned long long c = std::strtoull(v.c_str(), &end, 10);
+      if (v.empty() || v[0] == '-' || *end != '\0' || errno != 0 || c == 0) {
+        throw UsageError("--max-cycles needs a positive number, got '" + v + "'");
+      }
+      o.max_cycles = c;
+    } else {
+      throw UsageError("unknown argument '" + a + "'");
+    }
+  }
+  if (o.image.empty()) throw UsageError("--image is required");
+  if (o.out.empty()) throw UsageError("--out is required");
+  if (!o.gtkw.empty() && o.trace.empty()) throw UsageError("--gtkw needs --trace");
+  return o;
+}
+
+int Run(const Options& opt) {
+  using hcube::tb::CubeConfig;
+  const CubeConfig config = CubeConfig::FromBuild();
+  const hcube::tb::Image image = hcube::tb::ReadImage(opt.image, config);
+
+  std::ofstream out(opt.out);
+  if (!out) throw UsageError(opt.out + ": cannot write the result file");
+
+  if (!opt.trace.empty() && !std::ofstream(opt.trace)) {
+    throw UsageError(opt.trace + ": cannot write the trace file");
+  }
+  if (!opt.gtkw.empty() && !std::ofstream(opt.gtkw)) {
+    throw UsageError(opt.gtkw + ": cannot write the GTKWave save file");
+  }
+
+  const uint64_t max_cycles = opt.max_cycles ? opt.max_cycles : image.MaxCycles() + 16;
+
+  hcube::tb::CubeTb tb(opt.trace);
+  tb.Reset();
+  tb.LoadImage(image);
+  tb.FillTags(image.slots);
+
+  const int nodes = config.NumNodes();
+  hcube::TrafficMonitor monitor(static_cast<uint64_t>(nodes), config.dim,
+                                static_cast<uint64_t>(nodes) * static_cast<uint64_t>(image.slots));
+  const auto t0 = std::chrono::steady_clock::now();
+  auto last_progress = t0;
+  auto each_cycle = [&](uint64_t cycle) {
+    tb.ForEachWord(
+        [&](int x, int c, uint32_t w) {
+          monitor.send(static_cast<uint64_t>(x), c / config.lanes, w, cycle);
+        },
+        [&](int, int, uint32_t w) { monitor.store(w, cycle); });
+    if ((cycle & 255) == 255) {
+      const auto now = std::chrono::steady_clock::now();
+      if (now - last_progress > std::chrono::seconds(2)) {
+        last_progress = now;
+        std::cout << "progress: cycle " << cycle + 1 << " of at most " << max_cycles << std::endl;
+      }
+    }
+  };
+  tb.Start(image.one_port);
+  const hcube::tb::RunResult r = tb.RunToDone(max_cycles, each_cycle);
+  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  if (r.timed_out) {
+    std::cerr << "hcube-rtl-sim: " << opt.image << ": timeout: not done after " << max_cycles
+              << " cycles (see 'timeout 1' in " << opt.out << ")\n";
+  }
+  const std::vector<hcube::tb::ErrorCounters> errors = tb.ReadErrorCounters();
+  const std::vector<std::vector<uint32_t>> mem = tb.ReadMemories();
+
+  out << "hcube-rtl-result 1\n";
+  out << "cycles " << r.cycles << "\n";
+  out << "transfer-cycles " << r.transfer_cycles << "\n";
+  out << "words " << r.words << "\n";
+  out << "timeout " << (r.timed_out ? 1 : 0) << "\n";
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.6f", wall);
+  out << "wall-seconds " << buf << "\n";
+  out << "span " << monitor.span() << "\n";
+  const std::vector<uint64_t>& links = monitor.linkWords();
+  for (int x = 0; x < nodes; ++x) {
+    for (int j = 0; j < config.dim; ++j) {
+      out << "link " << x << " " << j << " " << links[static_cast<size_t>(x * config.dim + j)]
+          << "\n";
+    }
+  }
+  for (size_t x = 0; x < errors.size(); ++x) {
+    for (int k = 0; k < hcube::tb::kNumErrorKinds; ++k) {
+      if (errors[x][k] != 0) {
+        out << "errors " << x << " " << hcube::tb::kErrorKindNames[k] << " " << errors[x][k]
+            << "\n";
+      }
+    }
+  }
+  for (size_t x = 0; x < mem.size(); ++x) {
+    out << "memory " << x;
+    for (int l = 0; l < image.memory; ++l) {  // the image's M words (NumSlots may be larger)
+      std::snprintf(buf, sizeof buf, " %08" PRIx32, mem[x][static_cast<size_t>(l)]);
+      out << buf;
+    }
+    out << "\n";
+  }
+  out << "end\n";
+  out.close();
+  if (!out) throw UsageError(opt.out + ": error writing the result file");
+
+  if (!opt.gtkw.empty()) hcube::tb::WriteGtkwSave(opt.gtkw, opt.trace, config);
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    return Run(ParseArgs(argc, argv));
+  } catch (const UsageError& e) {
+    std::cerr << "hcube-rtl-sim: " << e.what() << "\n" << kUsage;
+    return 2;
+  } catch (const hcube::tb::ImageError& e) {
+    std::cerr << "hcube-rtl-sim: " << e.what() << "\n";
+    return 2;
+  } catch (const std::exception& e) {
+    std::cerr << "hcube-rtl-sim: " << e.what() << "\n";
+    return 1;
+  }
+}

@@ -1,0 +1,112 @@
+"""Hand-made hcube table images (docs/hardware.md §3) for the RTL self-check."""
+
+
+def clog2_min1(n):
+    """max(1, clog2(n))"""
+    return max(1, (n - 1).bit_length())
+
+
+class Cfg:
+    def __init__(self, dim, memory, lanes=1):
+        self.dim, self.memory, self.lanes = dim, memory, lanes
+        self.slot_bits = clog2_min1(memory)
+        self.idx_bits = max(self.slot_bits, clog2_min1(dim) + clog2_min1(lanes))
+        self.chan_bits = 6 + self.idx_bits + self.slot_bits
+        self.width = max(34, 2 + dim * lanes * self.chan_bits)
+
+    def chan(self, port, lane=0):
+        return port * self.lanes + lane
+
+
+IDLE = ('idle',)
+PASS = ('pass',)
+
+
+def mem(slot, rel=False):
+    return ('mem', slot, rel)
+
+
+def fwd(chan):
+    return ('fwd', chan)
+
+
+def xfer(cfg, chans):
+    """chans: {channel: (out, in)} with out in IDLE | mem(s, rel) | fwd(c) | ('illegal',) and
+    in in IDLE | mem(s, rel) | PASS | ('reserved',)."""
+    w = 1
+    for c, (out, inp) in chans.items():
+        f = 0
+        if out[0] == 'mem':
+            f |= 1 | (int(out[2]) << 2) | (out[1] << 3)
+        elif out[0] == 'fwd':
+            f |= 2 | (out[1] << 3)
+        elif out[0] == 'illegal':
+            f |= 3
+        i = 3 + cfg.idx_bits
+        if inp[0] == 'mem':
+            f |= (1 << i) | (int(inp[2]) << (i + 2)) | (inp[1] << (i + 3))
+        elif inp[0] == 'pass':
+            f |= 2 << i
+        elif inp[0] == 'reserved':
+            f |= 3 << i
+        w |= f << (2 + c * cfg.chan_bits)
+    return w
+
+
+def wait(c):
+    return 2 | (c << 2)
+
+
+END = 0
+RESERVED = 3
+
+
+def write_image(path, cfg, slots, tables, one_port=0):
+    """tables: {'*': [words]} or {node: [words]}."""
+    digits = (cfg.width + 3) // 4
+    with open(path, 'w') as f:
+        f.write('hcube-image 1\n')
+        f.write(f'dim {cfg.dim}\nslots {slots}\nmemory {cfg.memory}\nlanes {cfg.lanes}\n')
+        f.write(f'one-port {one_port}\ntable-width {cfg.width}\n')
+        for node, words in tables.items():
+            f.write(f'table {node} {len(words)}\n')
+            for w in words:
+                f.write(f'{w:0{digits}x}\n')
+        f.write('end\n')
+
+
+def read_result(path):
+    r = {'errors': {}, 'memory': {}, 'link': {}}
+    for line in open(path):
+        t = line.split()
+        if not t or t[0] in ('hcube-rtl-result', 'end'):
+            continue
+        if t[0] == 'errors':
+            r['errors'][(int(t[1]), t[2])] = int(t[3])
+        elif t[0] == 'link':
+            r['link'][(int(t[1]), int(t[2]))] = int(t[3])
+        elif t[0] == 'memory':
+            r['memory'][int(t[1])] = [int(x, 16) for x in t[2:]]
+        elif t[0] == 'wall-seconds':
+            r[t[0]] = float(t[1])
+        else:
+            r[t[0]] = int(t[1])
+    return r
+
+
+def edelman(d):
+    """Edelman's w_ij by the direct algorithm: n_i = 2i+1, bit j+1 complemented (j < d-1), then
+    bits 0 and j swapped."""
+    rows = []
+    for i in range(1 << (d - 1)):
+        row = []
+        for j in range(d):
+            w = 2 * i + 1
+            if j != d - 1:
+                w ^= 1 << (j + 1)
+            b0, bj = w & 1, (w >> j) & 1
+            w &= ~(1 | (1 << j))
+            w |= bj | (b0 << j)
+            row.append(w)
+        rows.append(row)
+    return rows

@@ -1,0 +1,381 @@
+#!/usr/bin/env python3
+"""Self-check of the hcube RTL and hcube-rtl-sim with hand-made images.
+
+Builds a few small configurations of tb/model into a build root (cached between runs) and
+checks exact cycle counts, memories and error counters of each run, and that malformed images
+are rejected with exit status 2 and a FILE:LINE message.
+
+    python3 tb/selftest/run_selftest.py [--build-root DIR] [--jobs N]
+"""
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from hcimg import (END, IDLE, PASS, RESERVED, Cfg, edelman, fwd, mem, read_result,  # noqa: E402
+                   wait, write_image, xfer)
+
+MODEL = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'model')
+
+failures = []
+
+
+def check(name, cond, detail=''):
+    if cond:
+        print(f'ok   {name}')
+    else:
+        print(f'FAIL {name} {detail}')
+        failures.append(name)
+
+
+def build(root, dim, memory, lanes, depth, jobs):
+    d = os.path.join(root, f'd{dim}_m{memory}_l{lanes}_t{depth}')
+    exe = os.path.join(d, 'hcube-rtl-sim')
+    subprocess.run(['cmake', '-S', MODEL, '-B', d, f'-DHC_DIM={dim}', f'-DHC_NUM_SLOTS={memory}',
+                    f'-DHC_LANES={lanes}', f'-DHC_TABLE_DEPTH={depth}',
+                    '-DCMAKE_BUILD_TYPE=Release'], check=True, stdout=subprocess.DEVNULL)
+    subprocess.run(['cmake', '--build', d, '-j', str(jobs)], check=True,
+                   stdout=subprocess.DEVNULL)
+    return exe
+
+
+class Runner:
+    def __init__(self, exe, cfg, tmp):
+        self.exe, self.cfg, self.tmp = exe, cfg, tmp
+        self.n = 0
+
+    def run(self, tables, slots=None, one_port=0, extra=()):
+        self.n += 1
+        img = os.path.join(self.tmp, f'img{self.n}.hex')
+        out = os.path.join(self.tmp, f'out{self.n}.txt')
+        write_image(img, self.cfg, self.cfg.memory if slots is None else slots, tables, one_port)
+        p = subprocess.run([self.exe, '--image', img, '--out', out, *extra],
+                           capture_output=True, text=True)
+        if p.returncode != 0:
+            return {'rc': p.returncode, 'stderr': p.stderr}
+        r = read_result(out)
+        r['rc'] = 0
+        r['stderr'] = p.stderr
+        return r
+
+
+def tag(x, l, k):
+    return x * k + l
+
+
+def errors_only(r, kind, nodes, count=1):
+    want = {(x, kind): count for x in nodes}
+    return r['errors'] == want
+
+
+def test_dim2(exe, tmp):
+    cfg = Cfg(2, 4)
+    run = Runner(exe, cfg, tmp).run
+    k = 4
+    # (a) dimension exchange: step j swaps slot 0 over port j.
+    r = run({'*': [xfer(cfg, {0: (mem(0), mem(0))}), xfer(cfg, {1: (mem(0), mem(0))}), END]})
+    check('dim2 exchange: counters', (r['cycles'], r['transfer-cycles'], r['words'],
+                                      r['timeout']) == (2, 2, 8, 0), r)
+    check('dim2 exchange: slot 0 of x holds tag of x^3',
+          all(r['memory'][x][0] == tag(x ^ 3, 0, k) for x in range(4)), r['memory'])
+    check('dim2 exchange: other slots untouched',
+          all(r['memory'][x][l] == tag(x, l, k) for x in range(4) for l in range(1, 4)))
+    check('dim2 exchange: no errors', r['errors'] == {}, r['errors'])
+
+    # WAIT 5 gives 5 cycles; WAIT + XFER.
+    r = run({'*': [wait(5), END]})
+    check('wait 5: 5 cycles, no transfer', (r['cycles'], r['transfer-cycles'], r['words'],
+                                            r['errors']) == (5, 0, 0, {}), r)
+    r = run({'*': [wait(3), xfer(cfg, {1: (mem(2), mem(2))}), wait(1), END]})
+    check('wait 3 + xfer + wait 1: 5 cycles, 1 transfer cycle',
+          (r['cycles'], r['transfer-cycles'], r['words'], r['errors']) == (5, 1, 4, {}), r)
+    check('wait 3 + xfer: exchange done', all(r['memory'][x][2] == tag(x ^ 2, 2, k)
+                                              for x in range(4)))
+    # A table that starts with END measures 0.
+    r = run({'*': [END]})
+    check('END only: 0 cycles', (r['cycles'], r['transfer-cycles'], r['errors']) == (0, 0, {}),
+          r)
+
+    # (d) error kinds
+    r = run({'*': [xfer(cfg, {0: (mem(0), IDLE)}), END]})
+    check('lost: word sent to an IDLE input', errors_only(r, 'lost', range(4)), r['errors'])
+    check('lost: memory unchanged', all(r['memory'][x][l] == tag(x, l, k) for x in range(4)
+                                        for l in range(4)))
+    r = run({'*': [xfer(cfg, {0: (IDLE, mem(1))}), END]})
+    check('nodata: MEM input without a word', errors_only(r, 'nodata', range(4)), r['errors'])
+    r = run({'*': [xfer(cfg, {}), xfer(cfg, {})]})
+    check('overrun: no END', errors_only(r, 'overrun', range(4)) and r['cycles'] == 2, r)
+    r = run({'*': [xfer(cfg, {0: (mem(0), mem(0)), 1: (mem(1), mem(1))}), END]}, one_port=1)
+    check('oneport: two ports in one-port mode', errors_only(r, 'oneport', range(4)),
+          r['errors'])
+    r = run({'*': [xfer(cfg, {0: (mem(0), mem(0)), 1: (mem(1), mem(1))}), END]}, one_port=0)
+    check('oneport: same table without one-port mode is fine', r['errors'] == {}, r['errors'])
+    r = run({'*': [xfer(cfg, {0: (mem(0), mem(0))}), xfer(cfg, {1: (mem(0), mem(0))}), END]},
+            one_port=1)
+    check('oneport: one port per cycle is fine', r['errors'] == {}, r['errors'])
+    r = run({'*': [RESERVED, END]})
+    check('illegal: reserved opcode, one cycle', errors_only(r, 'illegal', range(4)) and
+          r['cycles'] == 1, r)
+    r = run({'*': [wait(0), END]})
+    check('illegal: WAIT 0, one cycle', errors_only(r, 'illegal', range(4)) and
+          r['cycles'] == 1, r)
+    r = run({'*': [xfer(cfg, {0: (('illegal',), IDLE)}), xfer(cfg, {1: (IDLE, ('reserved',))}),
+                   END]})
+    check('illegal: output op 3 and input op 3', errors_only(r, 'illegal', range(4), 2),
+          r['errors'])
+    r = run({'*': [xfer(cfg, {0: (mem(0), ('reserved',))}), END]})
+    check('illegal: a word arriving on input op 3 is dropped, not lost',
+          errors_only(r, 'illegal', range(4)) and
+          all(r['memory'][x][l] == tag(x, l, k) for x in range(4) for l in range(4)), r)
+    r = run({'*': [xfer(cfg, {0: (mem(0), mem(3)), 1: (mem(1), mem(3))}), END]})
+    check('conflict: two channels write slot 3', errors_only(r, 'conflict', range(4)),
+          r['errors'])
+    check('conflict: the higher channel wins', all(r['memory'][x][3] == tag(x ^ 2, 1, k)
+                                                   for x in range(4)), r['memory'])
+    r = run({'*': [xfer(cfg, {0: (mem(0), PASS)}), xfer(cfg, {}), END]})
+    check('dropped: PASS word not forwarded', errors_only(r, 'dropped', range(4)), r['errors'])
+    r = run({'*': [xfer(cfg, {0: (mem(0), PASS)}), END]})
+    check('dropped: PASS word before END', errors_only(r, 'dropped', range(4)), r['errors'])
+    r = run({'*': [xfer(cfg, {1: (fwd(0), IDLE)}), END]})
+    check('fwd: FWD without a PASS word', errors_only(r, 'fwd', range(4)) and r['words'] == 0,
+          r)
+    r = run({'*': [xfer(cfg, {1: (fwd(3), IDLE)}), END]})
+    check('fwd: source channel out of range', errors_only(r, 'fwd', range(4)), r['errors'])
+    # relative addressing: node x sends slot (1 ^ x) over port 0, stores into slot (2 ^ x)
+    r = run({'*': [xfer(cfg, {0: (mem(1, True), mem(2, True))}), END]})
+    check('relative: slot XOR node', all(r['memory'][x][2 ^ x] == tag(x ^ 1, 1 ^ x ^ 1, k)
+                                         for x in range(4)), r['memory'])
+
+    # timeout: the runner's limit is reported in the file
+    r = run({'*': [wait(10), END]}, extra=('--max-cycles', '3'))
+    check('timeout: --max-cycles 3 on WAIT 10', r['rc'] == 0 and r['timeout'] == 1 and
+          r['cycles'] == 3 and 'timeout' in r['stderr'], r)
+
+    # per-node tables: node 1 and node 0 exchange slot 3 after different waits
+    tables = {x: [END] for x in range(4)}
+    tables[0] = [wait(2), xfer(cfg, {0: (mem(3), mem(3))}), END]
+    tables[1] = [wait(1), wait(1), xfer(cfg, {0: (mem(3), mem(3))}), END]
+    r = run(tables)
+    check('per-node tables: swap after a wait', (r['cycles'], r['transfer-cycles'], r['words'],
+                                                r['errors']) == (3, 1, 2, {}) and
+          r['memory'][0][3] == tag(1, 3, k) and r['memory'][1][3] == tag(0, 3, k), r)
+    # slots: tags only below K
+    r = run({'*': [END]}, slots=2)
+    check('slots K=2: tags below K, zero above',
+          all(r['memory'][x] == [tag(x, 0, 2), tag(x, 1, 2), 0, 0] for x in range(4)),
+          r['memory'])
+
+
+def test_dim2_m6(exe, tmp):
+    cfg = Cfg(2, 6)
+    run = Runner(exe, cfg, tmp).run
+    r = run({'*': [xfer(cfg, {0: (mem(7), mem(0))}), END]}, slots=4)
+    check('slot: read of slot 7 >= M=6', errors_only(r, 'slot', range(4)), r['errors'])
+    check('slot: out-of-range read sends 0', all(r['memory'][x][0] == 0 for x in range(4)),
+          r['memory'])
+    r = run({'*': [xfer(cfg, {0: (mem(0), mem(6))}), END]}, slots=4)
+    check('slot: write to slot 6 >= M=6 is dropped', errors_only(r, 'slot', range(4)) and
+          all(r['memory'][x][:4] == [4 * x, 4 * x + 1, 4 * x + 2, 4 * x + 3] for x in range(4)),
+          r)
+    r = Runner(exe, Cfg(2, 5), tmp).run({'*': [xfer(Cfg(2, 5), {0: (mem(4), mem(4))}), END]},
+                                        slots=4)
+    check('memory 5 on a NumSlots 6 build: 5 words per node, slot 4 swapped',
+          all(len(r['memory'][x]) == 5 and r['memory'][x][4] == 0 for x in range(4)) and
+          r['errors'] == {}, r)
+    r = run({'*': [xfer(cfg, {0: (mem(5, True), mem(5, True))}), END]}, slots=4)
+    # slot 5 ^ x: x=0 -> 5, x=1 -> 4, x=2 -> 7 (out), x=3 -> 6 (out)
+    check('slot: relative slot out of range only on nodes 2 and 3',
+          r['errors'] == {(2, 'slot'): 1, (3, 'slot'): 1}, r['errors'])
+
+
+def test_dim3(exe, tmp):
+    cfg = Cfg(3, 8)
+    run = Runner(exe, cfg, tmp).run
+    k = 8
+    # (b) Edelman's all-to-all for d = 3, relative addressing
+    rows = edelman(3)
+    check('edelman d=3 rows as printed', rows == [[3, 6, 4], [1, 7, 6], [7, 2, 5], [5, 3, 7]],
+          rows)
+    table = [xfer(cfg, {j: (mem(w, True), mem(w, True)) for j, w in enumerate(row)})
+             for row in rows] + [END]
+    r = run({'*': table})
+    check('edelman d=3: 4 cycles, 4 transfer cycles, 96 words',
+          (r['cycles'], r['transfer-cycles'], r['words'], r['timeout']) == (4, 4, 96, 0), r)
+    check('edelman d=3: node x slot l holds l*8 + x',
+          all(r['memory'][x][l] == l * 8 + x for x in range(8) for l in range(8)), r['memory'])
+    check('edelman d=3: no errors', r['errors'] == {}, r['errors'])
+    check('edelman d=3: 4 words on every link, span 4',
+          r['link'] == {(x, j): 4 for x in range(8) for j in range(3)} and r['span'] == 4, r)
+
+    # (c) FWD: node 0 sends slot 1 on port 0; node 1 PASSes it and FWDs it on port 1 next cycle
+    # into slot 5 of node 3.
+    tables = {x: [END] for x in range(8)}
+    tables[0] = [xfer(cfg, {0: (mem(1), IDLE)}), END]
+    tables[1] = [xfer(cfg, {0: (IDLE, PASS)}), xfer(cfg, {1: (fwd(0), IDLE)}), END]
+    tables[3] = [wait(1), xfer(cfg, {1: (IDLE, mem(5))}), END]
+    r = run(tables)
+    check('fwd: 2 cycles, 2 transfer cycles, 2 words',
+          (r['cycles'], r['transfer-cycles'], r['words']) == (2, 2, 2), r)
+    check('fwd: node 3 slot 5 holds tag 1', r['memory'][3][5] == tag(0, 1, k), r['memory'][3])
+    check('fwd: node 1 memory unchanged', r['memory'][1] == [tag(1, l, k) for l in range(8)])
+    check('fwd: no errors', r['errors'] == {}, r['errors'])
+    check('fwd: one word on link (0, 0) and one on (1, 1), span 2',
+          {key: v for key, v in r['link'].items() if v} == {(0, 0): 1, (1, 1): 1} and
+          r['span'] == 2, r)
+
+    # A word forwarded the same cycle it arrives is not possible: FWD in the PASS cycle fails.
+    tables[1] = [xfer(cfg, {0: (IDLE, PASS), 1: (fwd(0), IDLE)}), END]
+    tables[3] = [xfer(cfg, {1: (IDLE, mem(5))}), END]
+    r = run(tables)
+    check('fwd in the PASS cycle: fwd + nodata + dropped',
+          r['errors'] == {(1, 'fwd'): 1, (1, 'dropped'): 1, (3, 'nodata'): 1}, r['errors'])
+
+
+def test_lanes3(exe, tmp):
+    cfg = Cfg(2, 4, lanes=3)
+    run = Runner(exe, cfg, tmp).run
+    k = 4
+    # Each node sends slots 1, 2, 3 over the three lanes of port 1 into slots 1, 2, 3.
+    c = cfg.chan
+    r = run({'*': [xfer(cfg, {c(1, l): (mem(l + 1), mem(l + 1)) for l in range(3)}), END]})
+    check('lanes 3: one cycle moves 3 words per port', (r['cycles'], r['words'], r['errors'])
+          == (1, 12, {}), r)
+    check('lanes 3: words arrive on their lanes',
+          all(r['memory'][x][l] == tag(x ^ 2, l, k) for x in range(4) for l in (1, 2, 3)))
+    # Node 0 sends slot 2 on port 0 lane 2; node 1 PASSes it and FWDs it on port 1 lane 1 to
+    # node 3 slot 0.
+    tables = {x: [END] for x in range(4)}
+    tables[0] = [xfer(cfg, {c(0, 2): (mem(2), IDLE)}), END]
+    tables[1] = [xfer(cfg, {c(0, 2): (IDLE, PASS)}), xfer(cfg, {c(1, 1): (fwd(c(0, 2)), IDLE)}),
+                 END]
+    tables[3] = [wait(1), xfer(cfg, {c(1, 1): (IDLE, mem(0))}), END]
+    r = run(tables)
+    check('lanes 3: PASS on lane 2 of port 0, FWD on lane 1 of port 1',
+          r['errors'] == {} and r['memory'][3][0] == tag(0, 2, k) and r['words'] == 2, r)
+    r = run({'*': [xfer(cfg, {c(0, 0): (mem(0), mem(0)), c(0, 1): (mem(1), mem(1))}), END]},
+            one_port=1)
+    check('lanes 3: two lanes of one port are one port', r['errors'] == {}, r['errors'])
+
+
+def test_bad_images(exe, tmp):
+    cfg = Cfg(2, 4)
+    good = os.path.join(tmp, 'good.hex')
+    write_image(good, cfg, 4, {'*': [xfer(cfg, {0: (mem(0), mem(0))}), END]})
+    lines = open(good).read().splitlines()
+    digits = (cfg.width + 3) // 4
+
+    def bad(name, text, want_line, want_text):
+        path = os.path.join(tmp, f'bad_{name}.hex')
+        with open(path, 'w') as f:
+            f.write(text)
+        p = subprocess.run([exe, '--image', path, '--out', os.path.join(tmp, 'bad.out')],
+                           capture_output=True, text=True)
+        msg = p.stderr.strip().splitlines()
+        ok = (p.returncode == 2 and len(msg) == 1 and f'{path}:{want_line}:' in msg[0] and
+              want_text in msg[0])
+        check(f'bad image: {name}', ok, f'rc={p.returncode} stderr={p.stderr!r}')
+
+    def sub(i, new):
+        l2 = list(lines)
+        l2[i] = new
+        return '\n'.join(l2) + '\n'
+
+    bad('magic', sub(0, 'hcube-image 2'), 1, 'version')
+    bad('not an image', 'hello\n', 1, 'not an hcube image')
+    bad('empty', '', 1, 'empty')
+    bad('dim', sub(1, 'dim 3'), 2, 'dim 3 does not fit')
+    bad('memory', sub(3, 'memory 8'), 4, 'memory 8 does not fit')
+    bad('lanes', sub(4, 'lanes 2'), 5, 'lanes 2 does not fit')
+    bad('table-width', sub(6, 'table-width 40'), 7, 'table-width 40 does not fit')
+    bad('slots > memory', sub(2, 'slots 9'), 3, 'exceed memory')
+    bad('one-port 2', sub(5, 'one-port 2'), 6, 'one-port')
+    bad('bad number', sub(1, 'dim x'), 2, 'bad dim')
+    bad('missing header', '\n'.join(lines[:1] + lines[2:]) + '\n', 7, "missing header line 'dim'")
+    bad('unknown header', sub(5, 'two-port 0'), 6, 'unknown header')
+    bad('bad hex', sub(8, 'g' * digits), 9, 'bad hex digit')
+    bad('hex length', sub(8, '0' * (digits + 1)), 9, 'hex digits')
+    bad('bits above width', sub(8, 'f' + '0' * (digits - 1)), 9, 'bits set above')
+    bad('truncated words', '\n'.join(lines[:9]) + '\n', 10, 'truncated')
+    bad('missing end', '\n'.join(lines[:10]) + '\n', 11, "missing 'end'")
+    bad('too many words', sub(7, 'table * 9') + ('0' * digits + '\n') * 7, 8,
+        "more than this simulator's table depth 8")
+    bad('zero words', sub(7, 'table * 0'), 8, 'at least one word')
+    bad('node out of range', sub(7, 'table 4 2'), 8, 'node 4 out of range')
+    per_node = lines[:7]
+    for x in range(4):
+        per_node += [f'table {x} 1', '0' * digits]
+    bad('missing node', '\n'.join(per_node[:-2] + ['end']) + '\n', 14, 'no table for node 3')
+    bad('duplicate node', '\n'.join(per_node[:-2] + ['table 0 1', '0' * digits, 'end']) + '\n',
+        14, 'second table for node 0')
+    bad('mixed blocks', '\n'.join(per_node[:9] + ['table * 1', '0' * digits, 'end']) + '\n', 10,
+        "either one 'table *'")
+    bad('text after end', '\n'.join(lines + ['dim 2']) + '\n', 12, "after 'end'")
+
+    def args(name, argv, want):
+        p = subprocess.run([exe, *argv], capture_output=True, text=True)
+        check(f'bad arguments: {name}', p.returncode == 2 and want in p.stderr,
+              f'rc={p.returncode} {p.stderr!r}')
+
+    args('no image', ['--out', '/dev/null'], '--image is required')
+    args('no out', ['--image', good], '--out is required')
+    args('unknown', ['--image', good, '--out', '/dev/null', '--frob'], "unknown argument")
+    args('max-cycles', ['--image', good, '--out', '/dev/null', '--max-cycles', '-1'],
+         '--max-cycles')
+    args('missing image file', ['--image', os.path.join(tmp, 'nope.hex'), '--out', '/dev/null'],
+         'cannot open image file')
+    args('gtkw without trace', ['--image', good, '--out', '/dev/null', '--gtkw', 'x.gtkw'],
+         '--gtkw needs --trace')
+
+
+def test_trace(exe, tmp):
+    cfg = Cfg(2, 4)
+    img = os.path.join(tmp, 'trace.hex')
+    write_image(img, cfg, 4, {'*': [xfer(cfg, {0: (mem(0), mem(0))}), END]})
+    fst = os.path.join(tmp, 'trace.fst')
+    gtkw = os.path.join(tmp, 'trace.gtkw')
+    p = subprocess.run([exe, '--image', img, '--out', os.path.join(tmp, 'trace.out'),
+                        '--trace', fst, '--gtkw', gtkw], capture_output=True, text=True)
+    check('trace: run with --trace and --gtkw', p.returncode == 0, p.stderr)
+    check('trace: FST written', os.path.getsize(fst) > 0)
+    vcd = subprocess.run(['fst2vcd', fst], capture_output=True, text=True).stdout
+    names = set()
+    scope = []
+    for line in vcd.splitlines():
+        t = line.split()
+        if not t:
+            continue
+        if t[0] == '$scope':
+            scope.append(t[2])
+        elif t[0] == '$upscope':
+            scope.pop()
+        elif t[0] == '$var':
+            names.add('.'.join(scope + [t[4]]) + (t[5] if t[5] != '$end' else ''))
+    want = [l.strip() for l in open(gtkw) if l.startswith('TOP.')]
+    missing = [w for w in want if w not in names]
+    check('trace: every signal of the save file is in the FST', want and not missing,
+          missing[:5])
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument('--build-root', default=os.path.join(tempfile.gettempdir(),
+                                                         'hcube-rtl-selftest'))
+    ap.add_argument('--jobs', type=int, default=2)
+    a = ap.parse_args()
+    os.makedirs(a.build_root, exist_ok=True)
+    with tempfile.TemporaryDirectory() as tmp:
+        exe = build(a.build_root, 2, 4, 1, 8, a.jobs)
+        test_dim2(exe, tmp)
+        test_bad_images(exe, tmp)
+        test_trace(exe, tmp)
+        test_dim2_m6(build(a.build_root, 2, 6, 1, 8, a.jobs), tmp)
+        test_dim3(build(a.build_root, 3, 8, 1, 16, a.jobs), tmp)
+        test_lanes3(build(a.build_root, 2, 4, 3, 8, a.jobs), tmp)
+    print(f'{len(failures)} failure(s)' if failures else 'all checks passed')
+    return 1 if failures else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
