@@ -11,11 +11,7 @@
 namespace hcube {
 namespace {
 
-std::string binary(u32 w, int d) {
-  std::string s;
-  for (int b = d - 1; b >= 0; --b) s += ((w >> b) & 1U) ? '1' : '0';
-  return s;
-}
+using testing::binary;
 
 void expectTable(int d, const std::string& golden) {
   const std::vector<std::string> lines = testing::goldenLines(golden);

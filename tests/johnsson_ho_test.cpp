@@ -17,11 +17,7 @@
 namespace hcube {
 namespace {
 
-std::string binary(u64 w, int d) {
-  std::string s;
-  for (int b = d - 1; b >= 0; --b) s += ((w >> b) & 1U) ? '1' : '0';
-  return s;
-}
+using testing::binary;
 
 /// "(p iii)": a global address as the paper prints it in Tables 1, 2 and 4.
 std::string element(const GlobalAddress& g, int d) {

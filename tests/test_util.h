@@ -21,4 +21,11 @@ inline std::vector<std::string> goldenLines(const std::string& name) {
   return lines;
 }
 
+/// w as d binary digits, most significant first, as the papers print addresses.
+inline std::string binary(unsigned long long w, int d) {
+  std::string s;
+  for (int b = d - 1; b >= 0; --b) s += ((w >> b) & 1U) ? '1' : '0';
+  return s;
+}
+
 }  // namespace hcube::testing

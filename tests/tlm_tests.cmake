@@ -14,14 +14,5 @@ if(TARGET hcube_tlm)
     TEST_LIST hcube_tlm_long_tests
     PROPERTIES TIMEOUT 3600
     DISCOVERY_TIMEOUT 60)
-  # gtest_discover_tests cannot pass a list-valued property: PROPERTIES LABELS "tlm;long"
-  # reaches set_tests_properties as "LABELS tlm long ...", so the tests would lose the label
-  # "long" (and -LE long would run them). CTest includes this script after the discovered tests
-  # and labels them itself.
-  set(labels_script ${CMAKE_CURRENT_BINARY_DIR}/hcube_tlm_long_labels.cmake)
-  file(WRITE ${labels_script}
-    "foreach(test IN LISTS hcube_tlm_long_tests)\n"
-    "  set_tests_properties(\${test} PROPERTIES LABELS \"tlm;long\")\n"
-    "endforeach()\n")
-  set_property(DIRECTORY APPEND PROPERTY TEST_INCLUDE_FILES ${labels_script})
+  hcube_label_tests(hcube_tlm_long_tests "tlm;long")
 endif()
