@@ -175,44 +175,54 @@ module hc_node
   assign chan_field = instr[OpcodeBits +: NumChans * ChanBits];
 
   always_comb begin : decode
-    fwd_used     = '0;
-    port_sends   = '0;
-    port_recvs   = '0;
-    any_fwd_err  = 1'b0;
-    any_slot_err = 1'b0;
-    any_illegal  = 1'b0;
-    for (int unsigned p = 0; p < Dim; p++) begin
-      for (int unsigned l = 0; l < Lanes; l++) begin : l_chan
-        int unsigned            c;
-        logic [ChanBits-1:0]    field;
-        out_op_e                out_op;
-        logic [IdxBits-1:0]     out_idx;
-        in_op_e                 in_op;
-        logic [AddrBits-1:0]    out_addr;  // slots after the relative XOR
-        logic [AddrBits-1:0]    in_addr;
-        logic                   out_addr_ok;
-        logic                   in_addr_ok;
-        logic [ChanIdxBits-1:0] fwd_src;
-        logic                   fwd_ready;  // FWD source exists and holds a PASS word
+    fwd_used       = '0;
+    port_sends     = '0;
+    port_recvs     = '0;
+    any_fwd_err    = 1'b0;
+    any_slot_err   = 1'b0;
+    any_illegal    = 1'b0;
+    conflict       = 1'b0;
+    chan_out_valid = '0;
+    expect_word    = '0;
+    in_not_idle    = '0;
+    wr_slot        = '0;
+    pass_slot      = '0;
+    for (int unsigned c = 0; c < NumChans; c++) begin
+      chan_out_data[c] = '0;
+      wr_addr[c]       = '0;
+    end
 
-        c           = p * Lanes + l;
-        field       = chan_field[c];
-        out_op      = out_op_e'(field[1:0]);
-        out_idx     = field[3 +: IdxBits];
-        in_op       = in_op_e'(field[3 + IdxBits +: 2]);
-        out_addr    = AddrBits'(out_idx) ^ (field[2] ? AddrBits'(node_id_i) : '0);
-        in_addr     = AddrBits'(field[6 + IdxBits +: SlotBits]) ^
-                      (field[5 + IdxBits] ? AddrBits'(node_id_i) : '0);
-        out_addr_ok = 32'(out_addr) < NumSlots;
-        in_addr_ok  = 32'(in_addr) < NumSlots;
-        fwd_src     = out_idx[ChanIdxBits-1:0];
-        fwd_ready   = 32'(out_idx) < NumChans && pass_valid_q[fwd_src];
+    // Only an XFER has channel fields (skipping them also keeps idle nodes cheap to simulate).
+    if (xfer) begin
+      for (int unsigned p = 0; p < Dim; p++) begin
+        for (int unsigned l = 0; l < Lanes; l++) begin : l_chan
+          int unsigned            c;
+          logic [ChanBits-1:0]    field;
+          out_op_e                out_op;
+          logic [IdxBits-1:0]     out_idx;
+          in_op_e                 in_op;
+          logic [AddrBits-1:0]    out_addr;  // slots after the relative XOR
+          logic [AddrBits-1:0]    in_addr;
+          logic                   out_addr_ok;
+          logic                   in_addr_ok;
+          logic [ChanIdxBits-1:0] fwd_src;
+          logic                   fwd_ready;  // FWD source exists and holds a PASS word
 
-        // Output side: the word read from memory as at the start of the cycle, or the PASS
-        // register. An out-of-range slot sends the word 0.
-        chan_out_valid[c] = 1'b0;
-        chan_out_data[c]  = '0;
-        if (xfer) begin
+          c           = p * Lanes + l;
+          field       = chan_field[c];
+          out_op      = out_op_e'(field[1:0]);
+          out_idx     = field[3 +: IdxBits];
+          in_op       = in_op_e'(field[3 + IdxBits +: 2]);
+          out_addr    = AddrBits'(out_idx) ^ (field[2] ? AddrBits'(node_id_i) : '0);
+          in_addr     = AddrBits'(field[6 + IdxBits +: SlotBits]) ^
+                        (field[5 + IdxBits] ? AddrBits'(node_id_i) : '0);
+          out_addr_ok = 32'(out_addr) < NumSlots;
+          in_addr_ok  = 32'(in_addr) < NumSlots;
+          fwd_src     = out_idx[ChanIdxBits-1:0];
+          fwd_ready   = 32'(out_idx) < NumChans && pass_valid_q[fwd_src];
+
+          // Output side: the word read from memory as at the start of the cycle, or the PASS
+          // register. An out-of-range slot sends the word 0.
           case (out_op)
             OutMem: begin
               chan_out_valid[c] = 1'b1;
@@ -224,8 +234,8 @@ module hc_node
             end
             OutFwd: begin
               if (fwd_ready) begin
-                chan_out_valid[c]  = 1'b1;
-                chan_out_data[c]   = pass_data_q[fwd_src];
+                chan_out_valid[c] = 1'b1;
+                chan_out_data[c]  = pass_data_q[fwd_src];
                 fwd_used[fwd_src] = 1'b1;
               end else begin
                 any_fwd_err = 1'b1;
@@ -238,21 +248,20 @@ module hc_node
           if (in_op != InIdle) port_recvs[p] = 1'b1;
           if (in_op == InMem && !in_addr_ok) any_slot_err = 1'b1;
           if (in_op == InReserved) any_illegal = 1'b1;
+
+          // Input side as the instruction describes it (the arriving words are checked below).
+          expect_word[c] = in_op == InMem || in_op == InPass;
+          in_not_idle[c] = in_op != InIdle;
+          wr_slot[c]     = in_op == InMem && in_addr_ok;
+          pass_slot[c]   = in_op == InPass;
+          wr_addr[c]     = in_addr[SlotBits-1:0];
         end
-
-        // Input side as the instruction describes it (the arriving words are checked below).
-        expect_word[c] = xfer && (in_op == InMem || in_op == InPass);
-        in_not_idle[c] = xfer && in_op != InIdle;
-        wr_slot[c]     = xfer && in_op == InMem && in_addr_ok;
-        pass_slot[c]   = xfer && in_op == InPass;
-        wr_addr[c]     = in_addr[SlotBits-1:0];
       end
-    end
 
-    conflict = 1'b0;
-    for (int unsigned a = 0; a < NumChans; a++) begin
-      for (int unsigned b = a + 1; b < NumChans; b++) begin
-        if (wr_slot[a] && wr_slot[b] && wr_addr[a] == wr_addr[b]) conflict = 1'b1;
+      for (int unsigned a = 0; a < NumChans; a++) begin
+        for (int unsigned b = a + 1; b < NumChans; b++) begin
+          if (wr_slot[a] && wr_slot[b] && wr_addr[a] == wr_addr[b]) conflict = 1'b1;
+        end
       end
     end
   end

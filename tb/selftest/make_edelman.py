@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Writes an Edelman all-to-all image (relative addressing, one broadcast table) for timing runs.
 
-    python3 tb/selftest/make_edelman.py DIM OUT.hex [--repeat R] [--memory M]
+    python3 tb/selftest/make_edelman.py DIM OUT.hex [--repeat R] [--memory M] [--per-node]
 
 The table is Edelman's 2^(d-1) steps (direct algorithm) repeated R times, then END. An even R
 returns every word home (the transpose is an involution), an odd R leaves node x slot l holding
@@ -21,12 +21,15 @@ def main():
     ap.add_argument('out')
     ap.add_argument('--repeat', type=int, default=1)
     ap.add_argument('--memory', type=int, default=0, help='M (default 2^dim)')
+    ap.add_argument('--per-node', action='store_true',
+                    help='one table block per node (loaded node by node) instead of table *')
     a = ap.parse_args()
     k = 1 << a.dim
     cfg = Cfg(a.dim, a.memory or k)
     rows = [xfer(cfg, {j: (mem(w, True), mem(w, True)) for j, w in enumerate(row)})
             for row in edelman(a.dim)]
-    write_image(a.out, cfg, k, {'*': rows * a.repeat + [END]})
+    table = rows * a.repeat + [END]
+    write_image(a.out, cfg, k, {x: table for x in range(k)} if a.per_node else {'*': table})
 
 
 if __name__ == '__main__':
