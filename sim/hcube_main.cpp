@@ -135,9 +135,8 @@ int cmdList(Args& args) {
     std::cout << "[";
     bool first = true;
     for (const AlgorithmInfo& a : algorithmCatalogue()) {
-      std::cout << (first ? "" : ",") << "{\"name\":\"" << jsonEscape(a.name)
-                << "\",\"summary\":\"" << jsonEscape(a.summary) << "\",\"source\":\""
-                << jsonEscape(a.source) << "\"}";
+      std::cout << (first ? "" : ",") << "{\"name\":\"" << jsonEscape(a.name) << "\",\"summary\":\""
+                << jsonEscape(a.summary) << "\",\"source\":\"" << jsonEscape(a.source) << "\"}";
       first = false;
     }
     std::cout << "]\n";
@@ -164,8 +163,8 @@ int cmdTables(Args& args) {
   writeTableTextFile(text, c.tables);
   writeImageFile(image, c.tables);
   std::cout << "wrote " << text << " and " << image << ": " << c.tables.tables.size()
-            << (c.tables.shared ? " shared table" : " node tables") << ", "
-            << c.tables.depth() << " instructions, " << c.tables.cycles() << " cycles\n";
+            << (c.tables.shared ? " shared table" : " node tables") << ", " << c.tables.depth()
+            << " instructions, " << c.tables.cycles() << " cycles\n";
   return 0;
 }
 
@@ -185,7 +184,8 @@ int printVerify(const VerifyReport& v, const std::string& what) {
 
 int cmdVerify(Args& args) {
   args.finish();
-  if (args.positional().size() != 1) throw Error("verify takes one PATH (a .hct file or a directory)");
+  if (args.positional().size() != 1)
+    throw Error("verify takes one PATH (a .hct file or a directory)");
   const std::string path = tablesPath(args.positional()[0]);
   const TableSet set = readTableTextFile(path);
   return printVerify(verifyTables(set), path);
@@ -359,8 +359,9 @@ int cmdCompare(Args& args) {
                   r.run.wall_seconds);
     }
     if (problems.empty()) {
-      std::printf("  verdict: AGREE (identical memories, cycles, words, span, link counts and error "
-                  "counters; every element where the reference model says)\n");
+      std::printf(
+          "  verdict: AGREE (identical memories, cycles, words, span, link counts and error "
+          "counters; every element where the reference model says)\n");
     } else {
       std::printf("  verdict: DISAGREE\n");
       for (const std::string& p : problems) std::printf("    %s\n", p.c_str());

@@ -187,13 +187,14 @@ RtlModel ensureRtlModel(const RtlModelConfig& config, const RtlOptions& options)
     log += r.output;
     std::ofstream(dir / "build.log", std::ios::app) << r.output;
     if (r.status != 0) {
-      throw Error(std::string("building the RTL model failed at ") + what + " (log: " +
-                  (dir / "build.log").string() + "):\n" + tail(r.output, 15));
+      throw Error(std::string("building the RTL model failed at ") + what +
+                  " (log: " + (dir / "build.log").string() + "):\n" + tail(r.output, 15));
     }
   };
   fs::create_directories(dir, ec);
   step({cmake, "-S", src.string(), "-B", dir.string(), "-DCMAKE_BUILD_TYPE=Release",
-        "-DHC_DIM=" + std::to_string(config.dim), "-DHC_NUM_SLOTS=" + std::to_string(config.num_slots),
+        "-DHC_DIM=" + std::to_string(config.dim),
+        "-DHC_NUM_SLOTS=" + std::to_string(config.num_slots),
         "-DHC_LANES=" + std::to_string(config.lanes),
         "-DHC_TABLE_DEPTH=" + std::to_string(config.table_depth)},
        "configure");
@@ -293,9 +294,10 @@ RunResult parseRtlResult(std::istream& in, const std::string& source, u64 nodes,
 RunResult runOnRtl(const TableSet& set, const RtlOptions& options) {
   const RtlModel model = ensureRtlModel(rtlModelFor(set), options);
   const std::string& runner = model.runner;
-  const fs::path work = fs::temp_directory_path() /
-                        ("hcube-rtl-" + std::to_string(getpid()) + "-" +
-                         std::to_string(std::chrono::steady_clock::now().time_since_epoch().count()));
+  const fs::path work =
+      fs::temp_directory_path() /
+      ("hcube-rtl-" + std::to_string(getpid()) + "-" +
+       std::to_string(std::chrono::steady_clock::now().time_since_epoch().count()));
   fs::create_directories(work);
   struct Cleanup {
     fs::path p;
@@ -311,11 +313,16 @@ RunResult runOnRtl(const TableSet& set, const RtlOptions& options) {
                  ImageLayout{set.header.n, set.header.lanes, model.config.num_slots});
 
   const u64 max_cycles = options.max_cycles != 0 ? options.max_cycles : set.cycles() + 1000;
-  std::vector<std::string> argv = {runner, "--image", image.string(), "--out", result.string(),
-                                   "--max-cycles", std::to_string(max_cycles)};
+  std::vector<std::string> argv = {runner,
+                                   "--image",
+                                   image.string(),
+                                   "--out",
+                                   result.string(),
+                                   "--max-cycles",
+                                   std::to_string(max_cycles)};
   std::string fst;
-  const bool vcd = options.trace.size() > 4 &&
-                   options.trace.compare(options.trace.size() - 4, 4, ".vcd") == 0;
+  const bool vcd =
+      options.trace.size() > 4 && options.trace.compare(options.trace.size() - 4, 4, ".vcd") == 0;
   if (!options.trace.empty()) {
     fst = vcd ? (work / "trace.fst").string() : options.trace;
     argv.insert(argv.end(), {"--trace", fst});
@@ -338,8 +345,8 @@ RunResult runOnRtl(const TableSet& set, const RtlOptions& options) {
   }
   std::ifstream in(result);
   if (!in) throw Error(result.string() + ": the RTL runner wrote no result");
-  RunResult r = parseRtlResult(in, result.string(), set.header.nodes(), set.header.n,
-                               model.config.num_slots);
+  RunResult r =
+      parseRtlResult(in, result.string(), set.header.nodes(), set.header.n, model.config.num_slots);
   // Words above the set's K + scratch are memory the tables never address: drop them.
   const u64 keep = set.header.memoryWords();
   CubeMemory trimmed{r.memory.nodes, keep, std::vector<u32>(r.memory.nodes * keep)};

@@ -28,10 +28,10 @@ struct RtlModelConfig {
 RtlModelConfig rtlModelFor(const TableSet& set);
 
 struct RtlOptions {
-  std::string cache_dir;        ///< empty: $HCUBE_CACHE, else $XDG_CACHE_HOME/hcube, else ~/.cache/hcube
-  std::string trace;            ///< waveform to write (.fst, or .vcd converted with fst2vcd)
-  std::string gtkw;             ///< GTKWave save file to write beside the trace
-  u64 max_cycles = 0;           ///< 0: the tables' own cycle count plus a margin
+  std::string cache_dir;  ///< empty: $HCUBE_CACHE, else $XDG_CACHE_HOME/hcube, else ~/.cache/hcube
+  std::string trace;      ///< waveform to write (.fst, or .vcd converted with fst2vcd)
+  std::string gtkw;       ///< GTKWave save file to write beside the trace
+  u64 max_cycles = 0;     ///< 0: the tables' own cycle count plus a margin
   std::ostream* progress = nullptr;  ///< where build and run progress goes (nullptr: silent)
 };
 

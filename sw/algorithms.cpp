@@ -21,8 +21,7 @@ const std::vector<AlgorithmInfo>& algorithmCatalogue() {
       {"jh3",
        "AAPC, Algorithm 2 on n + (2^(n-1) mod n) pairs, Algorithm 1 on the rest: optimal K/2 steps",
        "Johnsson & Ho 1992, section 3.3, Algorithm 3"},
-      {"jh4",
-       "AAPC by necklaces and cyclic complement pairs: optimal K/2 steps and optimal span n",
+      {"jh4", "AAPC by necklaces and cyclic complement pairs: optimal K/2 steps and optimal span n",
        "Johnsson & Ho 1992, section 3.5, Algorithm 4 (Theorem 1)"},
   };
   return kCatalogue;

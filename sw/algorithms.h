@@ -32,7 +32,7 @@ struct CaseSpec {
 struct BuiltCase {
   PermutationSpec perm = PermutationSpec::aapc(1, 1);
   TableSet tables;
-  u64 lower_bound = 0;      ///< the paper's bound on transfer cycles for this case
+  u64 lower_bound = 0;       ///< the paper's bound on transfer cycles for this case
   std::string bound_source;  ///< where the bound comes from
   u64 schedule_span = 0;     ///< the span the abstract schedule has (Def. 2), for the report
 };

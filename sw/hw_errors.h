@@ -38,10 +38,10 @@ struct NodeErrorCount {
 /// What a run of a table set on one backend measured.
 struct RunResult {
   std::string backend;
-  u64 cycles = 0;           ///< cycles from start until every node reached END
-  u64 transfer_cycles = 0;  ///< cycles in which at least one channel carried a word
-  u64 words = 0;            ///< words sent (channel-cycles carrying a word)
-  bool timeout = false;     ///< the cycle limit was reached before every node was done
+  u64 cycles = 0;                      ///< cycles from start until every node reached END
+  u64 transfer_cycles = 0;             ///< cycles in which at least one channel carried a word
+  u64 words = 0;                       ///< words sent (channel-cycles carrying a word)
+  bool timeout = false;                ///< the cycle limit was reached before every node was done
   std::vector<NodeErrorCount> errors;  ///< non-zero hardware error counters, by node then kind
   CubeMemory memory;                   ///< final memory of every node (all M words)
   // Traffic statistics (measured by every backend's per-cycle monitor):

@@ -54,8 +54,8 @@ PermutationSpec PermutationSpec::dimension(int n, int k, std::vector<int> delta)
   for (int b = 0; b < bits; ++b) {
     const int t = delta[b];
     if (t < 0 || t >= bits) {
-      throw Error("dimension permutation: delta[" + std::to_string(b) + "] = " +
-                  std::to_string(t) + " is not a bit position 0.." + std::to_string(bits - 1));
+      throw Error("dimension permutation: delta[" + std::to_string(b) + "] = " + std::to_string(t) +
+                  " is not a bit position 0.." + std::to_string(bits - 1));
     }
     if (seen[t]) {
       throw Error("dimension permutation: delta is not a permutation (position " +

@@ -28,8 +28,8 @@ CubeMemory taggedMemory(const PermutationSpec& spec, u64 words_per_node) {
   requireTaggable(spec);
   requireSimulatable(spec.nodes(), words_per_node, "run of " + spec.str());
   if (words_per_node < spec.slots()) {
-    throw Error("memory of " + std::to_string(words_per_node) + " words per node cannot hold K = " +
-                std::to_string(spec.slots()) + " data slots");
+    throw Error("memory of " + std::to_string(words_per_node) +
+                " words per node cannot hold K = " + std::to_string(spec.slots()) + " data slots");
   }
   CubeMemory mem{spec.nodes(), words_per_node, std::vector<u32>(spec.nodes() * words_per_node, 0)};
   for (u64 x = 0; x < spec.nodes(); ++x) {
@@ -65,9 +65,8 @@ CheckResult checkAgainstReference(const PermutationSpec& spec, const CubeMemory&
   const CubeMemory want = expectedMemory(spec);
   if (final_memory.nodes != want.nodes || final_memory.words_per_node < want.words_per_node) {
     throw Error("final memory has " + std::to_string(final_memory.nodes) + " nodes x " +
-                std::to_string(final_memory.words_per_node) + " words; " + spec.str() +
-                " needs " + std::to_string(want.nodes) + " x " +
-                std::to_string(want.words_per_node));
+                std::to_string(final_memory.words_per_node) + " words; " + spec.str() + " needs " +
+                std::to_string(want.nodes) + " x " + std::to_string(want.words_per_node));
   }
   CheckResult r;
   r.elements = spec.elements();

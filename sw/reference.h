@@ -43,9 +43,9 @@ struct Mismatch {
 };
 
 struct CheckResult {
-  u64 elements = 0;    ///< elements checked (N * K)
-  u64 correct = 0;     ///< elements where the reference says
-  u64 mismatches = 0;  ///< elements not where the reference says
+  u64 elements = 0;             ///< elements checked (N * K)
+  u64 correct = 0;              ///< elements where the reference says
+  u64 mismatches = 0;           ///< elements not where the reference says
   std::vector<Mismatch> first;  ///< the first few mismatches, in address order
 };
 

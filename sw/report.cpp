@@ -13,9 +13,9 @@ std::string fixed(double v, int digits) {
 }
 
 double ratio(const RunReport& r) {
-  return r.lower_bound == 0 ? 0.0
-                            : static_cast<double>(r.run.transfer_cycles) /
-                                  static_cast<double>(r.lower_bound);
+  return r.lower_bound == 0
+             ? 0.0
+             : static_cast<double>(r.run.transfer_cycles) / static_cast<double>(r.lower_bound);
 }
 
 }  // namespace
@@ -24,10 +24,18 @@ std::string jsonEscape(const std::string& s) {
   std::string o;
   for (char c : s) {
     switch (c) {
-      case '"': o += "\\\""; break;
-      case '\\': o += "\\\\"; break;
-      case '\n': o += "\\n"; break;
-      case '\t': o += "\\t"; break;
+      case '"':
+        o += "\\\"";
+        break;
+      case '\\':
+        o += "\\\\";
+        break;
+      case '\n':
+        o += "\\n";
+        break;
+      case '\t':
+        o += "\\t";
+        break;
       default:
         if (static_cast<unsigned char>(c) < 0x20) {
           char buf[8];
@@ -81,8 +89,8 @@ std::string formatReportText(const RunReport& r) {
   const LinkUtilisation u = linkUtilisation(r.run, r.lanes);
   o << "hcube run: " << r.algo << " on a " << r.perm.n() << "-cube (" << r.perm.nodes()
     << " nodes, K = " << r.perm.slots() << " elements per node, " << r.perm.str() << ")\n";
-  o << "  backend          " << r.run.backend << (r.one_port ? ", one-port" : ", all-port")
-    << ", " << r.lanes << " lane" << (r.lanes == 1 ? "" : "s") << " per port\n";
+  o << "  backend          " << r.run.backend << (r.one_port ? ", one-port" : ", all-port") << ", "
+    << r.lanes << " lane" << (r.lanes == 1 ? "" : "s") << " per port\n";
   o << "  cycles           " << r.run.cycles << " (start to last done)\n";
   o << "  transfer cycles  " << r.run.transfer_cycles << "\n";
   o << "  lower bound      " << r.lower_bound << " (" << r.bound_source << ")\n";
@@ -122,8 +130,8 @@ std::string formatReportJson(const RunReport& r) {
   o << ",\"backend\":\"" << jsonEscape(r.run.backend) << "\"";
   o << ",\"ports\":\"" << (r.one_port ? "one" : "all") << "\",\"lanes\":" << r.lanes;
   o << ",\"cycles\":" << r.run.cycles << ",\"transfer_cycles\":" << r.run.transfer_cycles;
-  o << ",\"lower_bound\":" << r.lower_bound << ",\"bound_source\":\""
-    << jsonEscape(r.bound_source) << "\"";
+  o << ",\"lower_bound\":" << r.lower_bound << ",\"bound_source\":\"" << jsonEscape(r.bound_source)
+    << "\"";
   o << ",\"ratio\":" << fixed(ratio(r), 6);
   o << ",\"span\":" << r.run.span << ",\"words\":" << r.run.words;
   o << ",\"link_utilisation\":{\"min\":" << fixed(u.min, 6) << ",\"mean\":" << fixed(u.mean, 6)

@@ -35,15 +35,16 @@ size_t TableSet::depth() const {
 
 void checkTableShape(const TableSet& set) {
   const TableHeader& h = set.header;
-  if (h.n < 1 || h.n > 24) throw Error("table header: dim " + std::to_string(h.n) + " out of range");
+  if (h.n < 1 || h.n > 24)
+    throw Error("table header: dim " + std::to_string(h.n) + " out of range");
   if (h.lanes < 1 || h.lanes > 64) {
     throw Error("table header: lanes " + std::to_string(h.lanes) + " out of range (1..64)");
   }
   if (h.perm.n() != h.n || h.perm.slots() != h.slots) {
-    throw Error("table header: permutation '" + h.perm.str() + "' is for n = " +
-                std::to_string(h.perm.n()) + ", K = " + std::to_string(h.perm.slots()) +
-                " but the tables are for dim " + std::to_string(h.n) + ", slots " +
-                std::to_string(h.slots));
+    throw Error("table header: permutation '" + h.perm.str() +
+                "' is for n = " + std::to_string(h.perm.n()) +
+                ", K = " + std::to_string(h.perm.slots()) + " but the tables are for dim " +
+                std::to_string(h.n) + ", slots " + std::to_string(h.slots));
   }
   const size_t expected_tables = set.shared ? 1 : h.nodes();
   if (set.tables.size() != expected_tables) {
@@ -77,8 +78,9 @@ void checkTableShape(const TableSet& set) {
         const u64 rel_span = (u64{1} << h.n) - 1;
         auto max_slot = [&](u64 slot, bool rel) { return rel ? (slot | rel_span) : slot; };
         if (ch.out.op == OutOp::kMem && max_slot(ch.out.idx, ch.out.rel) >= words) {
-          throw Error(at + ": send slot " + std::to_string(ch.out.idx) + (ch.out.rel ? "^node" : "") +
-                      " is out of range (memory has " + std::to_string(words) + " slots)");
+          throw Error(at + ": send slot " + std::to_string(ch.out.idx) +
+                      (ch.out.rel ? "^node" : "") + " is out of range (memory has " +
+                      std::to_string(words) + " slots)");
         }
         if (ch.out.op == OutOp::kFwd && ch.out.idx >= channels) {
           throw Error(at + ": forwards from channel " + std::to_string(ch.out.idx) +
@@ -88,8 +90,9 @@ void checkTableShape(const TableSet& set) {
           throw Error(at + ": relative flag on an output that is not MEM");
         }
         if (ch.in.op == InOp::kMem && max_slot(ch.in.slot, ch.in.rel) >= words) {
-          throw Error(at + ": receive slot " + std::to_string(ch.in.slot) + (ch.in.rel ? "^node" : "") +
-                      " is out of range (memory has " + std::to_string(words) + " slots)");
+          throw Error(at + ": receive slot " + std::to_string(ch.in.slot) +
+                      (ch.in.rel ? "^node" : "") + " is out of range (memory has " +
+                      std::to_string(words) + " slots)");
         }
         if (ch.in.op != InOp::kMem && ch.in.rel) {
           throw Error(at + ": relative flag on an input that is not MEM");

@@ -41,7 +41,7 @@ struct Channel {
 
 struct Instruction {
   Opcode op = Opcode::kEnd;
-  u32 wait = 0;                  ///< WAIT: cycles (>= 1)
+  u32 wait = 0;                   ///< WAIT: cycles (>= 1)
   std::vector<Channel> channels;  ///< XFER: n * lanes channels
   friend bool operator==(const Instruction&, const Instruction&) = default;
 
@@ -58,21 +58,20 @@ using Table = std::vector<Instruction>;
 
 /// The configuration every table of a set shares.
 struct TableHeader {
-  std::string algo;        ///< the algorithm that produced the tables (informational)
+  std::string algo;  ///< the algorithm that produced the tables (informational)
   PermutationSpec perm = PermutationSpec::aapc(1, 1);  ///< what the tables must achieve
-  int n = 1;               ///< cube dimensions
-  u64 slots = 2;           ///< K, data slots per node
-  u64 scratch = 0;         ///< scratch slots per node (K .. K + scratch - 1)
-  int lanes = 1;           ///< b, words per port and direction per cycle
-  bool one_port = false;   ///< at most one sending and one receiving port per node per cycle
+  int n = 1;                                           ///< cube dimensions
+  u64 slots = 2;                                       ///< K, data slots per node
+  u64 scratch = 0;        ///< scratch slots per node (K .. K + scratch - 1)
+  int lanes = 1;          ///< b, words per port and direction per cycle
+  bool one_port = false;  ///< at most one sending and one receiving port per node per cycle
 
   u64 nodes() const { return u64{1} << n; }
   u64 memoryWords() const { return slots + scratch; }
   size_t channels() const { return static_cast<size_t>(n) * static_cast<size_t>(lanes); }
   friend bool operator==(const TableHeader& a, const TableHeader& b) {
-    return a.algo == b.algo && a.perm.str() == b.perm.str() && a.n == b.n &&
-           a.slots == b.slots && a.scratch == b.scratch && a.lanes == b.lanes &&
-           a.one_port == b.one_port;
+    return a.algo == b.algo && a.perm.str() == b.perm.str() && a.n == b.n && a.slots == b.slots &&
+           a.scratch == b.scratch && a.lanes == b.lanes && a.one_port == b.one_port;
   }
 };
 

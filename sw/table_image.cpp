@@ -93,8 +93,8 @@ std::string toHex(const TableWord& w, int width) {
 TableWord fromHex(const std::string& text, int width) {
   const int digits = (width + 3) / 4;
   if (static_cast<int>(text.size()) != digits) {
-    throw Error("hex word '" + text + "' has " + std::to_string(text.size()) + " digits, expected " +
-                std::to_string(digits));
+    throw Error("hex word '" + text + "' has " + std::to_string(text.size()) +
+                " digits, expected " + std::to_string(digits));
   }
   TableWord w((digits * 4 + 63) / 64, 0);
   for (int d = 0; d < digits; ++d) {
@@ -143,7 +143,8 @@ void writeImage(std::ostream& out, const TableSet& set, const ImageLayout& l) {
   for (size_t t = 0; t < set.tables.size(); ++t) {
     out << "table " << (set.shared ? std::string("*") : std::to_string(t)) << ' '
         << set.tables[t].size() << '\n';
-    for (const Instruction& ins : set.tables[t]) out << toHex(encodeInstruction(ins, l), width) << '\n';
+    for (const Instruction& ins : set.tables[t])
+      out << toHex(encodeInstruction(ins, l), width) << '\n';
   }
   out << "end\n";
 }

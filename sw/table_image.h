@@ -31,7 +31,8 @@ Instruction decodeInstruction(const TableWord& word, const ImageLayout& layout);
 
 /// Hex text of a word, most significant digit first, ceil(width / 4) digits.
 std::string toHex(const TableWord& word, int width);
-/// Parses hex text of exactly ceil(width / 4) digits; throws Error on bad digits or bits above width.
+/// Parses hex text of exactly ceil(width / 4) digits; throws Error on bad digits or bits above
+/// width.
 TableWord fromHex(const std::string& text, int width);
 
 /// Writes the image file of docs/hardware.md §3 for hardware whose memory has

@@ -48,16 +48,27 @@ class Parser {
       }
       if (tok.size() != 2) fail("header field '" + tok[0] + "' takes one value");
       switch (key) {
-        case 0: h.algo = tok[1]; break;
-        case 2: h.n = static_cast<int>(number(tok[1], "dim", 1, 24)); break;
-        case 3: h.slots = number(tok[1], "slots", 1, u64{1} << 32); break;
-        case 4: h.scratch = number(tok[1], "scratch", 0, u64{1} << 32); break;
-        case 5: h.lanes = static_cast<int>(number(tok[1], "lanes", 1, 64)); break;
+        case 0:
+          h.algo = tok[1];
+          break;
+        case 2:
+          h.n = static_cast<int>(number(tok[1], "dim", 1, 24));
+          break;
+        case 3:
+          h.slots = number(tok[1], "slots", 1, u64{1} << 32);
+          break;
+        case 4:
+          h.scratch = number(tok[1], "scratch", 0, u64{1} << 32);
+          break;
+        case 5:
+          h.lanes = static_cast<int>(number(tok[1], "lanes", 1, 64));
+          break;
         case 6:
           if (tok[1] != "all" && tok[1] != "one") fail("ports must be 'all' or 'one'");
           h.one_port = tok[1] == "one";
           break;
-        default: break;
+        default:
+          break;
       }
     }
     for (int i = 0; i < 7; ++i) {
@@ -137,8 +148,7 @@ class Parser {
     throw Error(source_ + ":" + std::to_string(line_) + ": " + msg);
   }
 
-  u64 number(const std::string& text, const std::string& what, u64 lo = 0,
-             u64 hi = ~u64{0}) const {
+  u64 number(const std::string& text, const std::string& what, u64 lo = 0, u64 hi = ~u64{0}) const {
     u64 v = 0;
     const char* end = text.data() + text.size();
     auto [ptr, ec] = std::from_chars(text.data(), end, v);
@@ -177,8 +187,8 @@ class Parser {
       slotField(out, ch.out.idx, ch.out.rel);
     } else if (!out.empty() && out[0] == 'f') {
       ch.out.op = OutOp::kFwd;
-      ch.out.idx = static_cast<u32>(number(out.substr(1), "forward channel in '" + text + "'", 0,
-                                           0xFFFFFFFFU));
+      ch.out.idx = static_cast<u32>(
+          number(out.substr(1), "forward channel in '" + text + "'", 0, 0xFFFFFFFFU));
     } else {
       fail("channel " + std::to_string(index) + " output '" + out +
            "' is not '.', 'm<slot>', 'm^<slot>' or 'f<channel>'");
@@ -209,9 +219,8 @@ class Parser {
     if (tok[0] == "X") {
       const size_t channels = h.channels();
       if (tok.size() - 1 != channels) {
-        fail("'X' has " + std::to_string(tok.size() - 1) + " channels, dim " +
-             std::to_string(h.n) + " x lanes " + std::to_string(h.lanes) + " needs " +
-             std::to_string(channels));
+        fail("'X' has " + std::to_string(tok.size() - 1) + " channels, dim " + std::to_string(h.n) +
+             " x lanes " + std::to_string(h.lanes) + " needs " + std::to_string(channels));
       }
       Instruction ins = Instruction::xfer(channels);
       for (size_t c = 0; c < channels; ++c) ins.channels[c] = cell(tok[c + 1], c);
@@ -231,15 +240,27 @@ class Parser {
 std::string formatChannel(const Channel& ch) {
   std::string s;
   switch (ch.out.op) {
-    case OutOp::kIdle: s = "."; break;
-    case OutOp::kMem: s = formatSlot(ch.out.idx, ch.out.rel); break;
-    case OutOp::kFwd: s = "f" + std::to_string(ch.out.idx); break;
+    case OutOp::kIdle:
+      s = ".";
+      break;
+    case OutOp::kMem:
+      s = formatSlot(ch.out.idx, ch.out.rel);
+      break;
+    case OutOp::kFwd:
+      s = "f" + std::to_string(ch.out.idx);
+      break;
   }
   s += '>';
   switch (ch.in.op) {
-    case InOp::kIdle: s += "."; break;
-    case InOp::kMem: s += formatSlot(ch.in.slot, ch.in.rel); break;
-    case InOp::kPass: s += "p"; break;
+    case InOp::kIdle:
+      s += ".";
+      break;
+    case InOp::kMem:
+      s += formatSlot(ch.in.slot, ch.in.rel);
+      break;
+    case InOp::kPass:
+      s += "p";
+      break;
   }
   return s;
 }
@@ -261,8 +282,12 @@ void writeTableText(std::ostream& out, const TableSet& set) {
     out << "table " << (set.shared ? std::string("*") : std::to_string(t)) << '\n';
     for (const Instruction& ins : set.tables[t]) {
       switch (ins.op) {
-        case Opcode::kEnd: out << "E\n"; break;
-        case Opcode::kWait: out << "W " << ins.wait << '\n'; break;
+        case Opcode::kEnd:
+          out << "E\n";
+          break;
+        case Opcode::kWait:
+          out << "W " << ins.wait << '\n';
+          break;
         case Opcode::kXfer:
           line = "X";
           for (const Channel& ch : ins.channels) {

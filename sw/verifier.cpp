@@ -54,8 +54,8 @@ class SymbolicRun {
         skip = std::min(skip, s.waitLeft());
       }
       if (!busy) break;
-      const bool pending_pass = std::any_of(pass_prev_.begin(), pass_prev_.end(),
-                                            [](const Held& p) { return p.valid; });
+      const bool pending_pass =
+          std::any_of(pass_prev_.begin(), pass_prev_.end(), [](const Held& p) { return p.valid; });
       if (!any_xfer && !pending_pass && skip > 1) {
         // Every busy node waits: jump to the end of the shortest wait.
         for (u64 i = 0; i + 1 < skip; ++i) {
@@ -149,9 +149,8 @@ class SymbolicRun {
             } else if (ch.out.op == OutOp::kFwd) {
               const Held& src = pass_prev_[x * channels_ + ch.out.idx];
               if (!src.valid) {
-                error(at(cycle, x, c) + ": FWD from port " +
-                      std::to_string(ch.out.idx / h_.lanes) + " lane " +
-                      std::to_string(ch.out.idx % h_.lanes) +
+                error(at(cycle, x, c) + ": FWD from port " + std::to_string(ch.out.idx / h_.lanes) +
+                      " lane " + std::to_string(ch.out.idx % h_.lanes) +
                       ", which received no PASS word in the previous cycle");
                 continue;
               }
@@ -179,8 +178,7 @@ class SymbolicRun {
         }
         if (!forwarded) {
           error(at(cycle, x, c) + ": the word received with PASS in cycle " +
-                std::to_string(cycle - 1) + " (" + element(held.element) +
-                ") is not forwarded");
+                std::to_string(cycle - 1) + " (" + element(held.element) + ") is not forwarded");
         }
       }
     }
@@ -234,8 +232,8 @@ class SymbolicRun {
     }
     for (const Write& w : writes_) {
       if (w.old != kEmpty && copies_[w.old] == 0) {
-        error(at(cycle, w.node, w.channel) + ", slot " + std::to_string(w.slot) +
-              ": overwrites " + element(w.old) + " before it was sent (its last copy)");
+        error(at(cycle, w.node, w.channel) + ", slot " + std::to_string(w.slot) + ": overwrites " +
+              element(w.old) + " before it was sent (its last copy)");
         copies_[w.old] = kReported;
       }
     }

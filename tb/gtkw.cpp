@@ -1,6 +1,8 @@
 // hcube testbench: a GTKWave save file for an FST trace of hc_cube.
 #include "gtkw.h"
 
+#include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <stdexcept>
@@ -28,7 +30,7 @@ std::string Range(int width) { return "[" + std::to_string(width - 1) + ":0]"; }
 }  // namespace
 
 void WriteGtkwSave(const std::string& gtkw_path, const std::string& fst_path,
-                   const CubeConfig& config) {
+                   const CubeConfig& config, uint64_t run_begin, uint64_t run_end) {
   std::ofstream f(gtkw_path);
   if (!f) throw std::runtime_error(gtkw_path + ": cannot write the GTKWave save file");
   const std::string fst = std::filesystem::absolute(fst_path).string();
@@ -44,7 +46,12 @@ void WriteGtkwSave(const std::string& gtkw_path, const std::string& fst_path,
   }
   f << "[dumpfile] \"" << fst << "\"\n";
   f << "[savefile] \"" << std::filesystem::absolute(gtkw_path).string() << "\"\n";
-  f << "[timestart] 0\n";
+  // GTKWave's zoom z shows about 3.8 * 2^z time units across the window at this size.
+  const uint64_t begin = run_begin > 10 ? run_begin - 10 : 0;
+  const double span = static_cast<double>(run_end + 20 - begin);
+  const double zoom = std::max(0.0, std::log2(span / 3.8));
+  f << "[timestart] " << begin << "\n";
+  f << "*-" << zoom << " " << run_begin << "\n";
   f << "[size] 1400 900\n";
   f << "[pos] -1 -1\n";
   f << "[treeopen] TOP.\n";

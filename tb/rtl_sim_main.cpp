@@ -128,8 +128,10 @@ int Run(const Options& opt) {
       }
     }
   };
+  const uint64_t run_begin = 10 * tb.tick_count();  // trace time of the start pulse
   tb.Start(image.one_port);
   const hcube::tb::RunResult r = tb.RunToDone(max_cycles, each_cycle);
+  const uint64_t run_end = 10 * tb.tick_count();
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   if (r.timed_out) {
     std::cerr << "hcube-rtl-sim: " << opt.image << ": timeout: not done after " << max_cycles
@@ -174,7 +176,7 @@ int Run(const Options& opt) {
   out.close();
   if (!out) throw UsageError(opt.out + ": error writing the result file");
 
-  if (!opt.gtkw.empty()) hcube::tb::WriteGtkwSave(opt.gtkw, opt.trace, config);
+  if (!opt.gtkw.empty()) hcube::tb::WriteGtkwSave(opt.gtkw, opt.trace, config, run_begin, run_end);
   return 0;
 }
 

@@ -28,7 +28,8 @@ class Cli : public ::testing::Test {
  protected:
   void SetUp() override {
     dir_ = fs::temp_directory_path() /
-           ("hcube-cli-" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
+           ("hcube-cli-" +
+            std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
     fs::create_directories(dir_);
   }
   void TearDown() override { fs::remove_all(dir_); }
@@ -75,7 +76,9 @@ TEST_F(Cli, TablesWrittenThenVerifiedAndRunFromFile) {
 TEST_F(Cli, UnknownAlgorithmIsAnError) {
   const Outcome o = tool({"run", "--algo", "quicksort", "--n", "3"});
   EXPECT_EQ(o.status, 2);
-  EXPECT_EQ(o.output, "hcube: error: --algo 'quicksort': unknown algorithm (known: edelman, jh1, jh2, jh3, jh4)\n");
+  EXPECT_EQ(
+      o.output,
+      "hcube: error: --algo 'quicksort': unknown algorithm (known: edelman, jh1, jh2, jh3, jh4)\n");
 }
 
 TEST_F(Cli, ImpossibleNAndKAreErrors) {
@@ -97,14 +100,16 @@ TEST_F(Cli, ImpossibleNAndKAreErrors) {
   EXPECT_EQ(o.output, "hcube: error: option --n 'three' is not an integer\n");
   o = tool({"run", "--algo", "edelman", "--n", "3", "--frobnicate", "1"});
   EXPECT_EQ(o.status, 2);
-  EXPECT_EQ(o.output, "hcube: error: unknown option --frobnicate for this command (see hcube --help)\n");
+  EXPECT_EQ(o.output,
+            "hcube: error: unknown option --frobnicate for this command (see hcube --help)\n");
 }
 
 TEST_F(Cli, MalformedTableFileNamesFileAndLine) {
   const std::string bad = write("bad.hct", kHeader3 + "table *\nX m^3>m^3 m^6>m^6\nE\nend\n");
   const Outcome o = tool({"verify", bad});
   EXPECT_EQ(o.status, 2);
-  EXPECT_EQ(o.output, "hcube: error: " + bad + ":10: 'X' has 2 channels, dim 3 x lanes 1 needs 3\n");
+  EXPECT_EQ(o.output,
+            "hcube: error: " + bad + ":10: 'X' has 2 channels, dim 3 x lanes 1 needs 3\n");
 }
 
 TEST_F(Cli, TruncatedTableFileIsAnError) {
@@ -133,9 +138,10 @@ TEST_F(Cli, SlotOutOfRangeIsAnError) {
 
 TEST_F(Cli, ConflictingTableIsRejectedBeforeItRuns) {
   // Ports 0 and 1 both write relative slot 3 in cycle 0.
-  const std::string bad = write(
-      "conflict.hct", kHeader3 + "table *\nX m^3>m^3 m^6>m^3 m^4>m^4\nX m^1>m^1 m^7>m^7 m^6>m^6\n"
-                                 "X m^7>m^7 m^2>m^2 m^5>m^5\nX m^5>m^5 m^3>m^3 m^7>m^7\nE\nend\n");
+  const std::string bad =
+      write("conflict.hct", kHeader3 +
+                                "table *\nX m^3>m^3 m^6>m^3 m^4>m^4\nX m^1>m^1 m^7>m^7 m^6>m^6\n"
+                                "X m^7>m^7 m^2>m^2 m^5>m^5\nX m^5>m^5 m^3>m^3 m^7>m^7\nE\nend\n");
   Outcome o = tool({"verify", bad});
   EXPECT_EQ(o.status, 1);
   EXPECT_NE(o.output.find("cycle 0, node 0, port 1, lane 0, slot 3: a second word is written into "
@@ -150,7 +156,8 @@ TEST_F(Cli, ConflictingTableIsRejectedBeforeItRuns) {
 TEST_F(Cli, MissingFileIsAnError) {
   const Outcome o = tool({"verify", (dir_ / "nothing.hct").string()});
   EXPECT_EQ(o.status, 2);
-  EXPECT_EQ(o.output, "hcube: error: " + (dir_ / "nothing.hct").string() + ": cannot open for reading\n");
+  EXPECT_EQ(o.output,
+            "hcube: error: " + (dir_ / "nothing.hct").string() + ": cannot open for reading\n");
 }
 
 }  // namespace

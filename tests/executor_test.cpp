@@ -46,7 +46,8 @@ TEST(Executor, EdelmanSpanForSmallCubes) {
 }
 
 TEST(Executor, RepeatedAapcKEqualsMTimes2ToTheN) {
-  for (const auto& [d, k] : std::vector<std::pair<int, u64>>{{1, 6}, {2, 12}, {3, 24}, {4, 48}, {5, 64}}) {
+  for (const auto& [d, k] :
+       std::vector<std::pair<int, u64>>{{1, 6}, {2, 12}, {3, 24}, {4, 48}, {5, 64}}) {
     const BuiltCase c = buildCase({"edelman", d, k, 1, false});
     const RunResult r = runCase(c);
     EXPECT_EQ(checkAgainstReference(c.perm, r.memory).mismatches, 0U) << d << " " << k;
@@ -68,7 +69,7 @@ TEST(Executor, WaitCyclesCount) {
 TEST(Executor, CountsHardwareErrorsLikeTheRtl) {
   BuiltCase c = buildCase({"edelman", 2, 0, 1, false});
   Table& t = c.tables.tables[0];
-  t[0].channels[0].in = {};  // every node: the word arriving on port 0 in cycle 0 is lost
+  t[0].channels[0].in = {};   // every node: the word arriving on port 0 in cycle 0 is lost
   t[1].channels[1].out = {};  // every node: expects a word on port 1 in cycle 1, none comes
   const RunResult r = runCase(c);
   ASSERT_EQ(r.errors.size(), 8U);
@@ -102,9 +103,10 @@ TEST(Executor, OnePortForwardAndDropErrors) {
   const RunResult r = executeTables(set, taggedMemory(set.header.perm, 4), opt);
   EXPECT_EQ(r.cycles, 2U);
   EXPECT_EQ(r.memory.at(3, 0), 1U);  // node 0's slot 1 reached node 3 through node 1
-  const std::vector<NodeErrorCount> want = {
-      {0, HwError::kOnePort, 1}, {2, HwError::kNoData, 1}, {2, HwError::kDropped, 1},
-      {3, HwError::kFwd, 1}};
+  const std::vector<NodeErrorCount> want = {{0, HwError::kOnePort, 1},
+                                            {2, HwError::kNoData, 1},
+                                            {2, HwError::kDropped, 1},
+                                            {3, HwError::kFwd, 1}};
   EXPECT_EQ(r.errors, want);
   EXPECT_EQ(r.span, 2U);
 }

@@ -32,11 +32,12 @@ TEST(TableImage, EncodesFieldsAtTheirBitPositions) {
   const u64 ch0 = 0b1010111101ULL;
   const u64 ch1 = 0b0001000010ULL;
   EXPECT_EQ(w.at(0), 1ULL | (ch0 << 2) | (ch1 << 12));
-  EXPECT_EQ(toHex(w, l.tableWidth()), "0000" + [&] {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%05llx", static_cast<unsigned long long>(w.at(0)));
-    return std::string(buf);
-  }());
+  EXPECT_EQ(
+      toHex(w, l.tableWidth()), "0000" + [&] {
+        char buf[32];
+        std::snprintf(buf, sizeof buf, "%05llx", static_cast<unsigned long long>(w.at(0)));
+        return std::string(buf);
+      }());
   EXPECT_EQ(decodeInstruction(w, l), x);
   const TableWord wait = encodeInstruction(Instruction::waitFor(0xDEADBEEF), l);
   EXPECT_EQ(toHex(wait, 34), "37ab6fbbe");
@@ -56,9 +57,9 @@ TEST(TableImage, EveryEdelmanInstructionRoundTripsForDimensions1To10) {
 }
 
 TEST(TableImage, FromHexRejectsBadText) {
-  EXPECT_THROW(fromHex("12", 34), Error);           // too short
-  EXPECT_THROW(fromHex("00000000g", 34), Error);    // not hex
-  EXPECT_THROW(fromHex("400000000", 34), Error);    // bit 34 set
+  EXPECT_THROW(fromHex("12", 34), Error);         // too short
+  EXPECT_THROW(fromHex("00000000g", 34), Error);  // not hex
+  EXPECT_THROW(fromHex("400000000", 34), Error);  // bit 34 set
   EXPECT_NO_THROW(fromHex("3ffffffff", 34));
 }
 

@@ -44,7 +44,8 @@ TEST(Verifier, AReceiveWithoutSendIsNamed) {
   set.tables[0][0].channels[1].out = {};  // step 0, port 1: nobody sends
   const VerifyReport v = verifyTables(set);
   ASSERT_FALSE(v.ok());
-  EXPECT_EQ(v.errors[0], "cycle 0, node 0, port 1, lane 0: expects a word from node 2, which sends none");
+  EXPECT_EQ(v.errors[0],
+            "cycle 0, node 0, port 1, lane 0: expects a word from node 2, which sends none");
 }
 
 TEST(Verifier, OverwritingTheLastCopyOfAnElementIsRejected) {
@@ -85,7 +86,8 @@ TEST(Verifier, MissingEndAndWrongFinalStateAreReported) {
                              // 011, crossed dimension 0 in step 0 but never dimension 1
   const VerifyReport v = verifyTables(set);
   ASSERT_FALSE(v.ok());
-  EXPECT_EQ(v.errors[0], "shared table: no END instruction (the sequencer would run past the table)");
+  EXPECT_EQ(v.errors[0],
+            "shared table: no END instruction (the sequencer would run past the table)");
   EXPECT_EQ(v.errors[1],
             "final state, node 0, slot 3: holds element 10 (from node 1 slot 2), the reference "
             "'aapc n=3 m=1' expects element 24 (from node 3 slot 0)");
@@ -108,8 +110,9 @@ TEST(Verifier, ForwardWithoutPassAndDroppedPassAreNamed) {
   EXPECT_EQ(v.errors[0],
             "cycle 0, node 2, port 0, lane 0: FWD from port 1 lane 0, which received no PASS word "
             "in the previous cycle");
-  EXPECT_EQ(v.errors[1], "cycle 1, node 1, port 0, lane 0: the word received with PASS in cycle 0 "
-                         "(element 1 (from node 0 slot 1)) is not forwarded (the node has ended)");
+  EXPECT_EQ(v.errors[1],
+            "cycle 1, node 1, port 0, lane 0: the word received with PASS in cycle 0 "
+            "(element 1 (from node 0 slot 1)) is not forwarded (the node has ended)");
 }
 
 TEST(Compiler, TwoWordsOnOneLinkInOneStepAreRejected) {
@@ -131,9 +134,9 @@ TEST(Compiler, TwoWordsOnOneLinkInOneStepAreRejected) {
 }
 
 TEST(Compiler, RejectsOptionsTheScheduleCannotUse) {
-  EXPECT_THROW(buildCase({"edelman", 3, 0, 1, true}), Error);   // one-port
-  EXPECT_THROW(buildCase({"edelman", 3, 0, 2, false}), Error);  // lanes
-  EXPECT_THROW(buildCase({"edelman", 3, 12, 1, false}), Error); // K not a multiple of 8
+  EXPECT_THROW(buildCase({"edelman", 3, 0, 1, true}), Error);    // one-port
+  EXPECT_THROW(buildCase({"edelman", 3, 0, 2, false}), Error);   // lanes
+  EXPECT_THROW(buildCase({"edelman", 3, 12, 1, false}), Error);  // K not a multiple of 8
   EXPECT_THROW(buildCase({"edelman", 0, 0, 1, false}), Error);
   EXPECT_THROW(buildCase({"nosuch", 3, 0, 1, false}), Error);
 }

@@ -18,7 +18,7 @@ RelativeSchedule edelmanSchedule(int d) {
     for (int j = 0; j < d; ++j) {
       u32 w = ni;
       if (j != d - 1) w ^= u32{1} << (j + 1);  // step 1: complement bit j + 1
-      const u32 b0 = w & 1U;                    // step 2: interchange bits 0 and j
+      const u32 b0 = w & 1U;                   // step 2: interchange bits 0 and j
       const u32 bj = (w >> j) & 1U;
       w &= ~(u32{1} | (u32{1} << j));
       w |= (bj) | (b0 << j);
