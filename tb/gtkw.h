@@ -10,9 +10,9 @@ namespace hcube::tb {
 
 /// Writes a GTKWave save file that opens fst_path and shows, per node, pc and done and, per
 /// port and lane, out_valid / out_data / in_valid / in_data, one group per node (the first 16
-/// nodes of a bigger cube). The view opens on the run: from trace time run_begin to run_end
-/// (the testbench's 10 time units per cycle), with a marker at run_begin. Throws
-/// std::runtime_error if the file cannot be written.
+/// nodes of a bigger cube). The view spans the trace up to run_end (the testbench's 10 time
+/// units per cycle) with a marker at run_begin, the start pulse. Throws std::runtime_error if
+/// the file cannot be written.
 void WriteGtkwSave(const std::string& gtkw_path, const std::string& fst_path,
                    const CubeConfig& config, uint64_t run_begin, uint64_t run_end);
 
