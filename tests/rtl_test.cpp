@@ -8,6 +8,7 @@
 #include "algorithms.h"
 #include "executor.h"
 #include "rtl_backend.h"
+#include "run_compare.h"
 
 namespace hcube {
 namespace {
@@ -25,19 +26,7 @@ RunResult onRtl(const TableSet& set) {
 }
 
 void expectSameRun(const RunResult& rtl, const RunResult& table) {
-  EXPECT_EQ(rtl.cycles, table.cycles);
-  EXPECT_EQ(rtl.transfer_cycles, table.transfer_cycles);
-  EXPECT_EQ(rtl.words, table.words);
-  EXPECT_EQ(rtl.timeout, table.timeout);
-  EXPECT_EQ(rtl.errors, table.errors);
-  EXPECT_EQ(rtl.span, table.span);
-  EXPECT_EQ(rtl.link_words, table.link_words);
-  ASSERT_EQ(rtl.memory.words.size(), table.memory.words.size());
-  for (size_t i = 0; i < rtl.memory.words.size(); ++i) {
-    ASSERT_EQ(rtl.memory.words[i], table.memory.words[i])
-        << "first difference: node " << i / rtl.memory.words_per_node << " slot "
-        << i % rtl.memory.words_per_node;
-  }
+  testing::expectSameRun("rtl", rtl, table);
 }
 
 void expectEdelmanOnRtl(int n, u64 k) {
@@ -60,6 +49,21 @@ INSTANTIATE_TEST_SUITE_P(Ci, RtlEdelman, ::testing::Range(1, 7));
 class RtlEdelmanLong : public ::testing::TestWithParam<int> {};
 TEST_P(RtlEdelmanLong, MatchesTableExecutorAndReference) { expectEdelmanOnRtl(GetParam(), 0); }
 INSTANTIATE_TEST_SUITE_P(Big, RtlEdelmanLong, ::testing::Range(7, 11));
+
+// Every algorithm of the catalogue on the RTL, identical to the executor (n = 3..6; the models
+// of the CI fixture serve them).
+TEST(RtlCatalogue, EveryAlgorithmAgreesWithTheExecutor) {
+  for (const AlgorithmInfo& algo : algorithmCatalogue()) {
+    for (int n = 3; n <= 6; ++n) {
+      SCOPED_TRACE(algo.name + " n = " + std::to_string(n));
+      const BuiltCase c = buildCase({algo.name, n, 0, 1, false});
+      const RunResult rtl = onRtl(c.tables);
+      expectSameRun(rtl, onTable(c.tables));
+      EXPECT_EQ(checkAgainstReference(c.perm, rtl.memory).mismatches, 0U);
+      EXPECT_TRUE(rtl.errors.empty());
+    }
+  }
+}
 
 TEST(RtlEdelmanRepeated, KEqualsMTimes2ToTheN) {
   expectEdelmanOnRtl(2, 12);

@@ -13,6 +13,7 @@
 #include "algorithms.h"
 #include "error.h"
 #include "executor.h"
+#include "run_compare.h"
 #include "tlm_backend.h"
 #include "verifier.h"
 
@@ -33,32 +34,10 @@ RunResult onTlm(const TableSet& set, u64 max_cycles = 0) {
   return runOnTlm(set, opt);
 }
 
-std::string errorList(const std::vector<NodeErrorCount>& errors) {
-  std::ostringstream out;
-  for (const NodeErrorCount& e : errors) {
-    out << " node " << e.node << " " << hwErrorName(e.kind) << " x" << e.count << ";";
-  }
-  return out.str();
-}
+using testing::errorList;
 
 void expectSameRun(const RunResult& tlm, const RunResult& table) {
-  EXPECT_EQ(tlm.backend, "tlm");
-  EXPECT_EQ(tlm.cycles, table.cycles);
-  EXPECT_EQ(tlm.transfer_cycles, table.transfer_cycles);
-  EXPECT_EQ(tlm.words, table.words);
-  EXPECT_EQ(tlm.timeout, table.timeout);
-  EXPECT_EQ(tlm.errors, table.errors)
-      << "tlm:" << errorList(tlm.errors) << "\ntable:" << errorList(table.errors);
-  EXPECT_EQ(tlm.span, table.span);
-  EXPECT_EQ(tlm.link_words, table.link_words);
-  ASSERT_EQ(tlm.memory.nodes, table.memory.nodes);
-  ASSERT_EQ(tlm.memory.words_per_node, table.memory.words_per_node);
-  ASSERT_EQ(tlm.memory.words.size(), table.memory.words.size());
-  for (size_t i = 0; i < tlm.memory.words.size(); ++i) {
-    ASSERT_EQ(tlm.memory.words[i], table.memory.words[i])
-        << "first difference: node " << i / tlm.memory.words_per_node << " slot "
-        << i % tlm.memory.words_per_node;
-  }
+  testing::expectSameRun("tlm", tlm, table);
 }
 
 /// Runs `set` on both and expects the same result; returns the TLM's.
