@@ -196,18 +196,13 @@ BuiltCase loadCase(Args& args) {
   const auto tables_path = args.get("--tables");
   BuiltCase c;
   if (tables_path) {
-    c.tables = readTableTextFile(tablesPath(*tables_path));
-    c.perm = c.tables.header.perm;
-    // --n, --k given with --tables must agree with the file.
+    c = caseFromTables(readTableTextFile(tablesPath(*tables_path)));
+    // --n given with --tables must agree with the file.
     const long long n = args.number("--n", -1);
     if (n >= 0 && n != c.tables.header.n) {
       throw Error(*tables_path + ": the tables are for n = " + std::to_string(c.tables.header.n) +
                   ", not --n " + std::to_string(n));
     }
-    c.lower_bound = c.perm.kind() == PermutationSpec::Kind::kAapc && !c.tables.header.one_port
-                        ? aapcAllPortBound(c.perm.slots())
-                        : 0;
-    c.bound_source = c.lower_bound ? "K/2, Edelman 1991 Theorem 3.1" : "none known";
   } else {
     c = buildCase(caseFrom(args));
   }

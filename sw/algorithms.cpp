@@ -72,17 +72,8 @@ BuiltCase relativeAapcCase(const CaseSpec& spec, const RelativeSchedule& schedul
 BuiltCase buildCase(const CaseSpec& spec) {
   if (spec.lanes < 1) throw Error("--width " + std::to_string(spec.lanes) + ": must be >= 1");
   if (spec.algo == "edelman") {
-    BuiltCase c;
-    c.perm = aapcFor(spec);
-    const RelativeSchedule schedule = edelmanSchedule(spec.n);
-    CompileOptions options;
-    options.lanes = spec.lanes;
-    options.one_port = spec.one_port;
-    c.tables = compileRelative(schedule, c.perm, options);
-    c.lower_bound = aapcAllPortBound(c.perm.slots());
-    c.bound_source = "K/2, Edelman 1991 Theorem 3.1";
-    c.schedule_span = relativeScheduleSpan(schedule);
-    return c;
+    return relativeAapcCase(spec, edelmanSchedule(spec.n), aapcFor(spec),
+                            "K/2, Edelman 1991 Theorem 3.1");
   }
   if (spec.algo == "jh1" || spec.algo == "jh2" || spec.algo == "jh3" || spec.algo == "jh4") {
     const PermutationSpec perm = aapcFor(spec);
@@ -95,6 +86,19 @@ BuiltCase buildCase(const CaseSpec& spec) {
   std::string known;
   for (const AlgorithmInfo& a : algorithmCatalogue()) known += (known.empty() ? "" : ", ") + a.name;
   throw Error("--algo '" + spec.algo + "': unknown algorithm (known: " + known + ")");
+}
+
+BuiltCase caseFromTables(TableSet tables) {
+  BuiltCase c;
+  c.perm = tables.header.perm;
+  if (c.perm.kind() == PermutationSpec::Kind::kAapc && !tables.header.one_port) {
+    c.lower_bound = aapcAllPortBound(c.perm.slots());
+    c.bound_source = "K/2, Edelman 1991 Theorem 3.1";
+  } else {
+    c.bound_source = "none known";
+  }
+  c.tables = std::move(tables);
+  return c;
 }
 
 }  // namespace hcube

@@ -41,6 +41,10 @@ struct BuiltCase {
 /// impossible n or K, unsupported hardware option).
 BuiltCase buildCase(const CaseSpec& spec);
 
+/// A case for tables read from a file: their permutation and the bound known for it (K/2 for
+/// an all-port AAPC; none otherwise, bound 0).
+BuiltCase caseFromTables(TableSet tables);
+
 /// The lower bound on transfer cycles for an all-port AAPC with K elements per node: K / 2
 /// (Edelman 1991 Theorem 3.1; Johnsson & Ho 1992 §1).
 u64 aapcAllPortBound(u64 slots);
