@@ -10,6 +10,7 @@
 #include <iostream>
 #include <map>
 #include <optional>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -33,8 +34,9 @@ namespace {
 constexpr const char* kUsage = R"(usage:
   hcube list [--json]
       the algorithms, each with a one-line description and its paper section
-  hcube tables --algo A --n N [--k K] [--width B] [--ports all|one] --out DIR
-      write DIR/tables.hct (text tables, docs/table-format.md) and DIR/tables.hex (RTL image)
+  hcube tables --algo A --n N [--k K] [--width B] [--ports all|one] [--PARAM V ...] --out DIR
+      write DIR/tables.hct (text tables, docs/table-format.md) and DIR/tables.hex (RTL image);
+      --PARAM V are the algorithm's own parameters (e.g. --tau 20; hcube list names them)
   hcube verify PATH
       statically verify tables (a .hct file, or a directory holding tables.hct)
   hcube run (--algo A --n N [--k K] [--width B] [--ports all|one] | --tables PATH)
@@ -87,6 +89,17 @@ class Args {
     }
   }
   const std::vector<std::string>& positional() const { return positional_; }
+  /// Claims every option not in `reserved` and not read yet: the algorithm's own parameters.
+  std::map<std::string, std::string> claimRest(const std::set<std::string>& reserved) {
+    std::map<std::string, std::string> rest;
+    for (const auto& [name, value] : flags_) {
+      if (reserved.count(name) != 0) continue;
+      if (std::find(used_.begin(), used_.end(), name) != used_.end()) continue;
+      used_.push_back(name);
+      rest[name.substr(2)] = value;
+    }
+    return rest;
+  }
   /// Rejects options that the command did not ask for.
   void finish() const {
     for (const auto& [name, value] : flags_) {
@@ -120,6 +133,10 @@ CaseSpec caseFrom(Args& args) {
   const std::string ports = args.get("--ports").value_or("all");
   if (ports != "all" && ports != "one") throw Error("--ports '" + ports + "': must be all or one");
   c.one_port = ports == "one";
+  // Every other option except the commands' own is a parameter of the algorithm; buildCase
+  // rejects the ones the algorithm does not take.
+  c.params = args.claimRest({"--out", "--backend", "--json", "--no-verify", "--trace",
+                             "--max-cycles", "--cache", "--backends", "--tables"});
   return c;
 }
 

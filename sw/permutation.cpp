@@ -72,6 +72,52 @@ PermutationSpec PermutationSpec::dimension(int n, int k, std::vector<int> delta)
   return p;
 }
 
+PermutationSpec PermutationSpec::linear(int n, int k, std::vector<u64> rows) {
+  if (n < 0 || k < 0 || n + k < 1 || n > kMaxDims || k > 30) {
+    throw Error("linear permutation: n = " + std::to_string(n) + ", k = " + std::to_string(k) +
+                " is out of range");
+  }
+  const int bits = n + k;
+  if (static_cast<int>(rows.size()) != bits) {
+    throw Error("linear permutation: " + std::to_string(rows.size()) +
+                " rows, expected n + k = " + std::to_string(bits));
+  }
+  const u64 all = (u64{1} << bits) - 1;
+  for (int b = 0; b < bits; ++b) {
+    if ((rows[b] & ~all) != 0) {
+      throw Error("linear permutation: row " + std::to_string(b) + " = " + std::to_string(rows[b]) +
+                  " names a bit above n + k = " + std::to_string(bits));
+    }
+  }
+  // Invertible over GF(2) iff Gaussian elimination finds a pivot for every row.
+  std::vector<u64> m = rows;
+  for (int col = 0, rank = 0; col < bits; ++col) {
+    int pivot = -1;
+    for (int r = rank; r < bits; ++r) {
+      if (bitOf(m[r], col)) {
+        pivot = r;
+        break;
+      }
+    }
+    if (pivot < 0) {
+      throw Error("linear permutation: the rows are linearly dependent (address bit " +
+                  std::to_string(col) + " is lost), so the map is not a permutation");
+    }
+    std::swap(m[rank], m[pivot]);
+    for (int r = 0; r < bits; ++r) {
+      if (r != rank && bitOf(m[r], col)) m[r] ^= m[rank];
+    }
+    ++rank;
+  }
+  PermutationSpec p;
+  p.kind_ = Kind::kLinear;
+  p.n_ = n;
+  p.k_ = k;
+  p.slots_ = u64{1} << k;
+  p.rows_ = std::move(rows);
+  return p;
+}
+
 PermutationSpec PermutationSpec::parse(std::string_view text) {
   std::istringstream in{std::string(text)};
   std::string kind;
@@ -81,6 +127,8 @@ PermutationSpec PermutationSpec::parse(std::string_view text) {
   u64 m = 1;
   std::vector<int> delta;
   bool have_delta = false;
+  std::vector<u64> rows;
+  bool have_rows = false;
   std::string field;
   while (in >> field) {
     const auto eq = field.find('=');
@@ -102,6 +150,11 @@ PermutationSpec PermutationSpec::parse(std::string_view text) {
       while (std::getline(items, item, ',')) {
         delta.push_back(static_cast<int>(parseUnsigned(item, "delta entry")));
       }
+    } else if (name == "rows") {
+      have_rows = true;
+      std::string item;
+      std::istringstream items(value);
+      while (std::getline(items, item, ',')) rows.push_back(parseUnsigned(item, "rows entry"));
     } else {
       throw Error("permutation spec: unknown field '" + name + "'");
     }
@@ -114,16 +167,25 @@ PermutationSpec PermutationSpec::parse(std::string_view text) {
     if (n < 0 || k < 0 || !have_delta) throw Error("permutation spec: dim needs n=, k= and delta=");
     return dimension(n, k, std::move(delta));
   }
-  throw Error("permutation spec: unknown kind '" + kind + "' (expected aapc or dim)");
+  if (kind == "linear") {
+    if (n < 0 || k < 0 || !have_rows) {
+      throw Error("permutation spec: linear needs n=, k= and rows=");
+    }
+    return linear(n, k, std::move(rows));
+  }
+  throw Error("permutation spec: unknown kind '" + kind + "' (expected aapc, dim or linear)");
 }
 
 std::string PermutationSpec::str() const {
   std::ostringstream out;
   if (kind_ == Kind::kAapc) {
     out << "aapc n=" << n_ << " m=" << m_;
-  } else {
+  } else if (kind_ == Kind::kDimension) {
     out << "dim n=" << n_ << " k=" << k_ << " delta=";
     for (size_t b = 0; b < delta_.size(); ++b) out << (b ? "," : "") << delta_[b];
+  } else {
+    out << "linear n=" << n_ << " k=" << k_ << " rows=";
+    for (size_t b = 0; b < rows_.size(); ++b) out << (b ? "," : "") << rows_[b];
   }
   return out.str();
 }
@@ -137,8 +199,14 @@ GlobalAddress PermutationSpec::dest(GlobalAddress a) const {
   }
   const u64 src = (a.node << k_) | a.slot;
   u64 dst = 0;
-  for (size_t b = 0; b < delta_.size(); ++b) {
-    if (bitOf(src, static_cast<int>(b))) dst |= u64{1} << delta_[b];
+  if (kind_ == Kind::kDimension) {
+    for (size_t b = 0; b < delta_.size(); ++b) {
+      if (bitOf(src, static_cast<int>(b))) dst |= u64{1} << delta_[b];
+    }
+  } else {
+    for (size_t b = 0; b < rows_.size(); ++b) {
+      if ((std::popcount(src & rows_[b]) & 1) != 0) dst |= u64{1} << b;
+    }
   }
   return {dst >> k_, dst & (slots_ - 1)};
 }

@@ -7,6 +7,10 @@
 //  * Dimension permutations (Johnsson & Ho 1987 §7, Ho & Johnsson 1988 §2): the global address
 //    (x | l) with n node bits above k local bits is a string of n + k bits, and bit b of the source
 //    address becomes bit delta[b] of the destination address.
+//  * Linear permutations over GF(2) of the same n + k address bits (Johnsson & Ho 1992 §2.2.2
+//    (j|i) -> (f(i)|g(j)) with Gray codes; the binary/Gray re-encodings of Johnsson & Ho 1987
+//    §2 and §6.3): destination bit b is the parity of (source address AND rows[b]). Every
+//    dimension permutation is a linear one whose rows are single bits.
 #pragma once
 
 #include <string>
@@ -19,13 +23,17 @@ namespace hcube {
 
 class PermutationSpec {
  public:
-  enum class Kind { kAapc, kDimension };
+  enum class Kind { kAapc, kDimension, kLinear };
 
   /// AAPC (j | h, i) -> (i | h, j) on 2^n nodes with K = m * 2^n slots.
   static PermutationSpec aapc(int n, u64 m);
   /// Dimension permutation of the n + k global address bits; delta[b] is where bit b goes.
   static PermutationSpec dimension(int n, int k, std::vector<int> delta);
-  /// Parses the form written by str(), e.g. "aapc n=3 m=1" or "dim n=2 k=2 delta=2,3,0,1".
+  /// Invertible GF(2)-linear map of the n + k global address bits: destination bit b is the
+  /// parity of (source & rows[b]). Throws Error if the map is not a bijection.
+  static PermutationSpec linear(int n, int k, std::vector<u64> rows);
+  /// Parses the form written by str(), e.g. "aapc n=3 m=1", "dim n=2 k=2 delta=2,3,0,1" or
+  /// "linear n=1 k=1 rows=2,3" (rows in decimal).
   static PermutationSpec parse(std::string_view text);
 
   std::string str() const;
@@ -37,6 +45,9 @@ class PermutationSpec {
   u64 elements() const { return nodes() * slots_; }
   u64 repetitions() const { return m_; }
   const std::vector<int>& delta() const { return delta_; }
+  /// Local address bits k of a dimension or linear permutation (0 for an AAPC).
+  int localBits() const { return k_; }
+  const std::vector<u64>& rows() const { return rows_; }
 
   /// Where the element that starts at address a must end.
   GlobalAddress dest(GlobalAddress a) const;
@@ -48,6 +59,7 @@ class PermutationSpec {
   u64 slots_ = 1;
   int k_ = 0;
   std::vector<int> delta_;
+  std::vector<u64> rows_;
 };
 
 }  // namespace hcube

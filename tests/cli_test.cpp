@@ -100,6 +100,9 @@ TEST_F(Cli, ImpossibleNAndKAreErrors) {
   EXPECT_EQ(o.output, "hcube: error: option --n 'three' is not an integer\n");
   o = tool({"run", "--algo", "edelman", "--n", "3", "--frobnicate", "1"});
   EXPECT_EQ(o.status, 2);
+  EXPECT_EQ(o.output, "hcube: error: --frobnicate: algorithm 'edelman' takes no such option\n");
+  o = tool({"verify", "x.hct", "--frobnicate", "1"});
+  EXPECT_EQ(o.status, 2);
   EXPECT_EQ(o.output,
             "hcube: error: unknown option --frobnicate for this command (see hcube --help)\n");
 }

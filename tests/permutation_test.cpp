@@ -46,6 +46,33 @@ TEST(Permutation, RejectsNonPermutationDelta) {
   EXPECT_THROW(PermutationSpec::aapc(0, 1), Error);
 }
 
+TEST(Permutation, LinearGrayAapcSendsToTheGrayCodeOfTheSlot) {
+  // (j|i) -> (G(i)|G(j)) on a 2-cube with K = 4: address bits 0,1 local (i), 2,3 node (j).
+  // G(v) = v ^ (v >> 1): dest node bit 0 = i0 ^ i1, bit 1 = i1; dest slot bit 0 = j0 ^ j1,
+  // bit 1 = j1.
+  const PermutationSpec p = PermutationSpec::linear(2, 2, {0b1100, 0b1000, 0b0011, 0b0010});
+  for (u64 j = 0; j < 4; ++j) {
+    for (u64 i = 0; i < 4; ++i) {
+      EXPECT_EQ(p.dest({j, i}), (GlobalAddress{grayEncode(i), grayEncode(j)}));
+    }
+  }
+  EXPECT_EQ(p.str(), "linear n=2 k=2 rows=12,8,3,2");
+  EXPECT_EQ(PermutationSpec::parse(p.str()).str(), p.str());
+}
+
+TEST(Permutation, LinearRejectsASingularMap) {
+  try {
+    PermutationSpec::linear(1, 1, {0b11, 0b11});
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "linear permutation: the rows are linearly dependent (address bit 1 is lost), so "
+              "the map is not a permutation");
+  }
+  EXPECT_THROW(PermutationSpec::linear(1, 1, {0b100, 0b1}), Error);
+  EXPECT_THROW(PermutationSpec::parse("linear n=1 k=1"), Error);
+}
+
 TEST(Reference, ExpectedMemoryOfTheThreeCubeAapc) {
   const PermutationSpec p = PermutationSpec::aapc(3, 1);
   const CubeMemory want = expectedMemory(p);

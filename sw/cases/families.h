@@ -1,0 +1,14 @@
+// hcube: the algorithm families of the catalogue (sw/algorithms.h). One function per family;
+// each returns its entries in listing order.
+#pragma once
+
+#include <vector>
+
+#include "algorithms.h"
+
+namespace hcube {
+
+/// Edelman 1991 and Johnsson & Ho 1992 Algorithms 1-4: relative-address AAPC schedules.
+std::vector<AlgorithmEntry> aapcAlgorithms();
+
+}  // namespace hcube
