@@ -35,8 +35,11 @@ class RelativeSchedule {
 };
 
 /// One element crossing one link in one step: the element in `slot` of `node` crosses
-/// dimension `dim` and is stored in `to_slot` of the neighbour node ^ (1 << dim).
+/// dimension `dim` and is stored in `to_slot` of the neighbour node ^ (1 << dim). With
+/// dim == kLocal the element stays in `node` and is copied from `slot` to `to_slot` by a PERMUTE
+/// (docs/hardware.md §2.1); a step holds either link moves or local copies, not both.
 struct Move {
+  static constexpr int kLocal = -1;
   u64 node = 0;
   u32 slot = 0;
   int dim = 0;

@@ -17,7 +17,9 @@ namespace hcube {
 
 enum class OutOp : std::uint8_t { kIdle = 0, kMem = 1, kFwd = 2 };
 enum class InOp : std::uint8_t { kIdle = 0, kMem = 1, kPass = 2 };
-enum class Opcode : std::uint8_t { kEnd = 0, kXfer = 1, kWait = 2 };
+/// docs/hardware.md §2: END, XFER (one transfer cycle), WAIT c, PERMUTE (one cycle of local
+/// copies, same channel fields as XFER, §2.1).
+enum class Opcode : std::uint8_t { kEnd = 0, kXfer = 1, kWait = 2, kPermute = 3 };
 
 struct OutField {
   OutOp op = OutOp::kIdle;
@@ -50,8 +52,13 @@ struct Instruction {
   static Instruction xfer(size_t channels) {
     return {Opcode::kXfer, 0, std::vector<Channel>(channels)};
   }
+  static Instruction permute(size_t channels) {
+    return {Opcode::kPermute, 0, std::vector<Channel>(channels)};
+  }
   /// Cycles this instruction occupies the sequencer.
-  u64 cycles() const { return op == Opcode::kXfer ? 1 : op == Opcode::kWait ? wait : 0; }
+  u64 cycles() const {
+    return op == Opcode::kXfer || op == Opcode::kPermute ? 1 : op == Opcode::kWait ? wait : 0;
+  }
 };
 
 using Table = std::vector<Instruction>;
