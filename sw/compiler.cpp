@@ -1,6 +1,8 @@
 #include "compiler.h"
 
 #include <algorithm>
+#include <map>
+#include <utility>
 
 #include "error.h"
 
@@ -58,6 +60,108 @@ TableSet compileRelative(const RelativeSchedule& schedule, const PermutationSpec
   return set;
 }
 
+namespace {
+
+bool isLocalStep(const MoveSchedule& schedule, size_t t) {
+  const std::vector<Move>& moves = schedule.steps[t];
+  if (moves.empty()) return false;
+  const bool local = moves.front().dim == Move::kLocal;
+  for (const Move& m : moves) {
+    if ((m.dim == Move::kLocal) != local) {
+      throw Error("compile: " + schedule.algo + " step " + std::to_string(t) + ", node " +
+                  std::to_string(m.node) +
+                  ": the step mixes link moves and local copies (a step is either a transfer "
+                  "or a PERMUTE)");
+    }
+  }
+  return local;
+}
+
+/// Lowers one step of local copies (docs/hardware.md §2.1). Node x's copies go, in the order the
+/// schedule lists them, onto channels 0 .. n*b-1 of consecutive PERMUTE cycles. Splitting is
+/// exact only if no copy reads a slot that a copy of an earlier PERMUTE cycle of the same step
+/// has written (the step reads the memory as it was at its start); otherwise Error. Every node
+/// gets as many PERMUTEs as the busiest node needs (empty ones pad), so nodes stay in lockstep.
+void lowerLocalStep(const MoveSchedule& schedule, size_t t, const CompileOptions& options,
+                    u64 words, TableSet& set) {
+  const size_t channels = set.header.channels();
+  const u64 nodes = set.header.nodes();
+  std::vector<std::vector<const Move*>> per_node(nodes);
+  for (const Move& m : schedule.steps[t]) {
+    const std::string at = "compile: " + schedule.algo + " step " + std::to_string(t) + ", node " +
+                           std::to_string(m.node);
+    if (m.node >= nodes) {
+      throw Error(at + ": no such node on a " + std::to_string(set.header.n) + "-cube");
+    }
+    if (m.slot >= words || m.to_slot >= words) {
+      throw Error(at + ": local copy " + std::to_string(m.slot) + " -> " +
+                  std::to_string(m.to_slot) + " is outside the memory of " + std::to_string(words) +
+                  " slots");
+    }
+    per_node[m.node].push_back(&m);
+  }
+  size_t cycles = 1;
+  for (const auto& copies : per_node) {
+    cycles = std::max(cycles, (copies.size() + channels - 1) / channels);
+  }
+  if (cycles > 1 && !options.split_local) {
+    for (u64 x = 0; x < nodes; ++x) {
+      if (per_node[x].size() > channels) {
+        throw Error("compile: " + schedule.algo + " step " + std::to_string(t) + ", node " +
+                    std::to_string(x) + ": " + std::to_string(per_node[x].size()) +
+                    " local copies do not fit one PERMUTE cycle of " + std::to_string(channels) +
+                    " channels (n * b)");
+      }
+    }
+  }
+  const size_t first = set.tables.front().size();
+  for (Table& table : set.tables) {
+    for (size_t c = 0; c < cycles; ++c) table.push_back(Instruction::permute(channels));
+  }
+  std::vector<u64> written_at(words);
+  for (u64 x = 0; x < nodes; ++x) {
+    std::fill(written_at.begin(), written_at.end(), 0);  // 0: not written; else cycle + 1
+    const auto& copies = per_node[x];
+    for (size_t i = 0; i < copies.size(); ++i) {
+      const Move& m = *copies[i];
+      const size_t cycle = i / channels;
+      if (written_at[m.slot] != 0 && written_at[m.slot] - 1 < cycle) {
+        throw Error("compile: " + schedule.algo + " step " + std::to_string(t) + ", node " +
+                    std::to_string(x) + ": the copy " + std::to_string(m.slot) + " -> " +
+                    std::to_string(m.to_slot) + " would read slot " + std::to_string(m.slot) +
+                    " after an earlier PERMUTE cycle of the step overwrote it; the step cannot "
+                    "be split exactly into cycles of " +
+                    std::to_string(channels) + " copies");
+      }
+      if (written_at[m.to_slot] == 0) written_at[m.to_slot] = cycle + 1;
+      Channel& ch = set.tables[x][first + cycle].channels[i % channels];
+      ch.out = {OutOp::kMem, false, m.slot};
+      ch.in = {InOp::kMem, false, m.to_slot};
+    }
+  }
+}
+
+/// One-port hardware: at most one port sends and one receives per node and step.
+void checkOnePort(const MoveSchedule& schedule, size_t t, int n) {
+  std::map<u64, int> sends;
+  std::map<u64, int> receives;
+  auto claim = [&](std::map<u64, int>& ports, u64 node, int dim, const char* what) {
+    auto [it, fresh] = ports.emplace(node, dim);
+    if (!fresh && it->second != dim) {
+      throw Error("compile: " + schedule.algo + " step " + std::to_string(t) + ", node " +
+                  std::to_string(node) + ": one-port hardware, but the node " + what +
+                  " on ports " + std::to_string(it->second) + " and " + std::to_string(dim) +
+                  " of its " + std::to_string(n));
+    }
+  };
+  for (const Move& m : schedule.steps[t]) {
+    claim(sends, m.node, m.dim, "sends");
+    claim(receives, neighbour(m.node, m.dim), m.dim, "receives");
+  }
+}
+
+}  // namespace
+
 TableSet compileMoves(const MoveSchedule& schedule, const PermutationSpec& perm,
                       const CompileOptions& options) {
   const int n = schedule.dims;
@@ -82,6 +186,10 @@ TableSet compileMoves(const MoveSchedule& schedule, const PermutationSpec& perm,
   std::vector<int> used(nodes * static_cast<u64>(n));
   std::vector<u32> first_slot(nodes * static_cast<u64>(n));
   for (size_t t = 0; t < schedule.steps.size(); ++t) {
+    if (isLocalStep(schedule, t)) {
+      lowerLocalStep(schedule, t, options, words, set);
+      continue;
+    }
     for (Table& table : set.tables) table.push_back(Instruction::xfer(channels));
     std::fill(used.begin(), used.end(), 0);
     for (const Move& m : schedule.steps[t]) {
@@ -106,6 +214,7 @@ TableSet compileMoves(const MoveSchedule& schedule, const PermutationSpec& perm,
       set.tables[m.node].back().channels[c].out = {OutOp::kMem, false, m.slot};
       set.tables[neighbour(m.node, m.dim)].back().channels[c].in = {InOp::kMem, false, m.to_slot};
     }
+    if (options.one_port) checkOnePort(schedule, t, n);
   }
   for (Table& table : set.tables) table.push_back(Instruction::end());
   return set;

@@ -13,6 +13,9 @@ struct CompileOptions {
   int lanes = 1;          ///< b, words per port and direction per cycle
   bool one_port = false;  ///< one-port hardware
   u64 scratch = 0;        ///< scratch slots to reserve per node
+  /// compileMoves: a step of local copies that does not fit one PERMUTE (more than n * b copies
+  /// on a node) is split into several PERMUTE cycles when that is exact; otherwise Error.
+  bool split_local = true;
 };
 
 /// Lowers a homogeneous relative-address schedule (Edelman 1991 Theorem 3.2; Johnsson & Ho 1992
@@ -23,10 +26,16 @@ struct CompileOptions {
 TableSet compileRelative(const RelativeSchedule& schedule, const PermutationSpec& perm,
                          const CompileOptions& options);
 
-/// Lowers a general move schedule into one table per node: step t becomes instruction t of
-/// every node; the k-th move on a link in a step uses lane k. Throws Error naming the step,
-/// node, port and slots when a link would carry more words in a step than it has lanes, or a
-/// move names a dimension or slot the hardware does not have.
+/// Lowers a general move schedule into one table per node. A step of link moves becomes one XFER
+/// of every node; the k-th move on a link in a step uses lane k. A step of local copies
+/// (Move::kLocal) becomes PERMUTE cycles (docs/hardware.md §2.1): node x's copies, in schedule
+/// order, fill channels 0 .. n*b-1 of one PERMUTE, then of the next (only with split_local, and
+/// only if no copy reads a slot an earlier PERMUTE of the step wrote, so the step semantics stay
+/// exact); every node gets the same number of PERMUTEs (empty ones pad). Throws Error naming the
+/// step, node, port and slots when a link would carry more words in a step than it has lanes, a
+/// step mixes link moves and local copies, local copies cannot be split exactly, one-port
+/// hardware would send or receive on two ports of a node, or a move names a node, dimension or
+/// slot the hardware does not have.
 TableSet compileMoves(const MoveSchedule& schedule, const PermutationSpec& perm,
                       const CompileOptions& options);
 
