@@ -240,6 +240,8 @@ RunResult parseRtlResult(std::istream& in, const std::string& source, u64 nodes,
       words >> r.cycles;
     } else if (key == "transfer-cycles") {
       words >> r.transfer_cycles;
+    } else if (key == "local-cycles") {  // optional: runners before PERMUTE do not write it
+      words >> r.local_cycles;
     } else if (key == "words") {
       words >> r.words;
     } else if (key == "timeout") {

@@ -42,6 +42,8 @@ RunResult executeTables(const TableSet& set, const CubeMemory& initial, const Ex
   std::vector<Latch> out(nodes * channels);
   std::vector<Latch> pass_prev(nodes * channels);
   std::vector<Latch> pass_next(nodes * channels);
+  // Per node and channel: the word a PERMUTE copy read at the start of the cycle.
+  std::vector<Latch> copy(nodes * channels);
   std::vector<std::array<u64, kHwErrorKinds>> errors(nodes, std::array<u64, kHwErrorKinds>{});
   // As in the RTL, a counter counts the cycles in which its condition held at a node (not the
   // channels), and saturates at 16 bits.
@@ -71,13 +73,36 @@ RunResult executeTables(const TableSet& set, const CubeMemory& initial, const Ex
     }
     // Output side: every node reads its memory as it was at the start of the cycle.
     bool carried = false;
+    bool local = false;
     for (u64 x = 0; x < nodes; ++x) {
       const Instruction& ins = seq[x].current();
       Latch* o = &out[x * channels];
+      Latch* cp = &copy[x * channels];
       int sending_ports = 0;
       int receiving_ports = 0;
-      for (size_t c = 0; c < channels; ++c) o[c] = {};
-      if (ins.op == Opcode::kXfer) {
+      for (size_t c = 0; c < channels; ++c) o[c] = cp[c] = {};
+      if (ins.op == Opcode::kPermute) {
+        // docs/hardware.md §2.1: a MEM/MEM channel copies a slot (an out-of-range read copies
+        // the word 0, as an XFER would send it); IDLE/IDLE does nothing; anything else is
+        // illegal and copies nothing. No port is used, so one-port mode does not apply.
+        local = true;
+        for (size_t c = 0; c < channels; ++c) {
+          const Channel& ch = ins.channels[c];
+          if (ch.out.op == OutOp::kIdle && ch.in.op == InOp::kIdle) continue;
+          if (ch.out.op != OutOp::kMem || ch.in.op != InOp::kMem) {
+            raise(x, HwError::kIllegal);
+            continue;
+          }
+          const u64 slot = resolve(x, ch.out.idx, ch.out.rel);
+          u32 word = 0;
+          if (slot < words_per_node) {
+            word = r.memory.at(x, slot);
+          } else {
+            raise(x, HwError::kSlot);
+          }
+          cp[c] = {true, word};
+        }
+      } else if (ins.op == Opcode::kXfer) {
         for (int p = 0; p < h.n; ++p) {
           bool sends = false;
           bool receives = false;
@@ -134,9 +159,11 @@ RunResult executeTables(const TableSet& set, const CubeMemory& initial, const Ex
       // Receive slots are checked whether or not a word arrives: out of range, or two MEM
       // inputs naming one slot.
       written.clear();
-      if (ins.op == Opcode::kXfer) {
-        for (const Channel& ch : ins.channels) {
+      if (ins.op == Opcode::kXfer || ins.op == Opcode::kPermute) {
+        for (size_t c = 0; c < channels; ++c) {
+          const Channel& ch = ins.channels[c];
           if (ch.in.op != InOp::kMem) continue;
+          if (ins.op == Opcode::kPermute && ch.out.op != OutOp::kMem) continue;  // illegal
           const u64 slot = resolve(y, ch.in.slot, ch.in.rel);
           if (slot >= words_per_node) {
             raise(y, HwError::kSlot);
@@ -146,6 +173,16 @@ RunResult executeTables(const TableSet& set, const CubeMemory& initial, const Ex
             raise(y, HwError::kConflict);
           }
           written.push_back(static_cast<u32>(slot));
+        }
+      }
+      if (ins.op == Opcode::kPermute) {
+        // Local copies land at the end of the cycle; of two copies into one slot the higher
+        // channel's word is kept.
+        for (size_t c = 0; c < channels; ++c) {
+          if (!copy[y * channels + c].valid) continue;
+          const InField& in = ins.channels[c].in;
+          const u64 slot = resolve(y, in.slot, in.rel);
+          if (slot < words_per_node) r.memory.at(y, slot) = copy[y * channels + c].data;
         }
       }
       for (size_t c = 0; c < channels; ++c) {
@@ -180,6 +217,7 @@ RunResult executeTables(const TableSet& set, const CubeMemory& initial, const Ex
     }
     std::swap(pass_prev, pass_next);
     if (carried) ++r.transfer_cycles;
+    if (local) ++r.local_cycles;
     for (u64 x = 0; x < nodes; ++x) {
       // Running off the end of a table that has no END is an overrun (then it reads END).
       const size_t before = seq[x].pc();

@@ -18,7 +18,7 @@ enum class HwError : int {
   kSlot = 3,      ///< a slot (after the relative XOR) is outside the memory
   kOverrun = 4,   ///< the program counter ran past the table memory without END
   kOnePort = 5,   ///< one-port mode and more than one port sends or receives
-  kIllegal = 6,   ///< reserved opcode or field value
+  kIllegal = 6,   ///< reserved field value, WAIT 0, or a PERMUTE channel not IDLE/IDLE, MEM/MEM
   kConflict = 7,  ///< two channels write the same slot in one cycle
   kDropped = 8,   ///< a PASS word was not forwarded in the next cycle
 };
@@ -38,10 +38,11 @@ struct NodeErrorCount {
 /// What a run of a table set on one backend measured.
 struct RunResult {
   std::string backend;
-  u64 cycles = 0;                      ///< cycles from start until every node reached END
-  u64 transfer_cycles = 0;             ///< cycles in which at least one channel carried a word
-  u64 words = 0;                       ///< words sent (channel-cycles carrying a word)
-  bool timeout = false;                ///< the cycle limit was reached before every node was done
+  u64 cycles = 0;           ///< cycles from start until every node reached END
+  u64 transfer_cycles = 0;  ///< cycles in which at least one channel carried a word
+  u64 words = 0;            ///< words sent (channel-cycles carrying a word)
+  u64 local_cycles = 0;     ///< cycles in which at least one node executed a PERMUTE (§2.1)
+  bool timeout = false;     ///< the cycle limit was reached before every node was done
   std::vector<NodeErrorCount> errors;  ///< non-zero hardware error counters, by node then kind
   CubeMemory memory;                   ///< final memory of every node (all M words)
   // Traffic statistics (measured by every backend's per-cycle monitor):

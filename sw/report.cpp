@@ -60,6 +60,7 @@ std::vector<std::string> runDifferences(const RunResult& a, const RunResult& b) 
   field("cycles", a.cycles, b.cycles);
   field("transfer cycles", a.transfer_cycles, b.transfer_cycles);
   field("words", a.words, b.words);
+  field("local-phase cycles", a.local_cycles, b.local_cycles);
   field("timeout", a.timeout, b.timeout);
   field("span", a.span, b.span);
   if (a.errors != b.errors) {
@@ -93,6 +94,7 @@ std::string formatReportText(const RunReport& r) {
     << r.lanes << " lane" << (r.lanes == 1 ? "" : "s") << " per port\n";
   o << "  cycles           " << r.run.cycles << " (start to last done)\n";
   o << "  transfer cycles  " << r.run.transfer_cycles << "\n";
+  o << "  local-phase cycles " << r.run.local_cycles << " (PERMUTE, local memory only)\n";
   o << "  lower bound      " << r.lower_bound << " (" << r.bound_source << ")\n";
   o << "  ratio            " << fixed(ratio(r), 3) << " (transfer cycles / lower bound)\n";
   o << "  span             " << r.run.span << " (Johnsson & Ho 1992, Def. 2)\n";
@@ -130,6 +132,7 @@ std::string formatReportJson(const RunReport& r) {
   o << ",\"backend\":\"" << jsonEscape(r.run.backend) << "\"";
   o << ",\"ports\":\"" << (r.one_port ? "one" : "all") << "\",\"lanes\":" << r.lanes;
   o << ",\"cycles\":" << r.run.cycles << ",\"transfer_cycles\":" << r.run.transfer_cycles;
+  o << ",\"local_cycles\":" << r.run.local_cycles;
   o << ",\"lower_bound\":" << r.lower_bound << ",\"bound_source\":\"" << jsonEscape(r.bound_source)
     << "\"";
   o << ",\"ratio\":" << fixed(ratio(r), 6);

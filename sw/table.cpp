@@ -60,14 +60,17 @@ void checkTableShape(const TableSet& set) {
       if (ins.op == Opcode::kWait && ins.wait == 0) {
         throw Error(where(set, t, pc) + ": WAIT needs at least 1 cycle");
       }
-      if (ins.op != Opcode::kXfer) {
-        if (!ins.channels.empty()) throw Error(where(set, t, pc) + ": only XFER has channels");
+      if (ins.op != Opcode::kXfer && ins.op != Opcode::kPermute) {
+        if (!ins.channels.empty()) {
+          throw Error(where(set, t, pc) + ": only XFER and PERMUTE have channels");
+        }
         continue;
       }
       if (ins.channels.size() != channels) {
-        throw Error(where(set, t, pc) + ": has " + std::to_string(ins.channels.size()) +
-                    " channels, dim " + std::to_string(h.n) + " x lanes " +
-                    std::to_string(h.lanes) + " needs " + std::to_string(channels));
+        throw Error(where(set, t, pc) + ": " + (ins.op == Opcode::kXfer ? "XFER" : "PERMUTE") +
+                    " has " + std::to_string(ins.channels.size()) + " channels, dim " +
+                    std::to_string(h.n) + " x lanes " + std::to_string(h.lanes) + " needs " +
+                    std::to_string(channels));
       }
       for (size_t c = 0; c < channels; ++c) {
         const Channel& ch = ins.channels[c];

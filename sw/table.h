@@ -2,6 +2,7 @@
 //
 // A table is the program a node's sequencer runs, one instruction per cycle: XFER (per channel
 // an output side IDLE / MEM(slot) / FWD(channel) and an input side IDLE / MEM(slot) / PASS),
+// PERMUTE (the same channel fields; a MEM/MEM channel copies one local slot into another, §2.1),
 // WAIT c, END. A channel is one lane of one port: channel = port * lanes + lane. A slot may be
 // relative (XOR the node's address), so one table can serve every node of a homogeneous
 // schedule (Edelman 1991 Theorem 3.2; DESIGN §4).
@@ -44,7 +45,7 @@ struct Channel {
 struct Instruction {
   Opcode op = Opcode::kEnd;
   u32 wait = 0;                   ///< WAIT: cycles (>= 1)
-  std::vector<Channel> channels;  ///< XFER: n * lanes channels
+  std::vector<Channel> channels;  ///< XFER, PERMUTE: n * lanes channels
   friend bool operator==(const Instruction&, const Instruction&) = default;
 
   static Instruction end() { return {}; }
@@ -97,7 +98,10 @@ struct TableSet {
 };
 
 /// Checks sizes and ranges (channel counts, slots, FWD sources, WAIT counts, ENDs); throws Error
-/// naming the node, instruction and channel. Run before any executor sees a table set.
+/// naming the node, instruction and channel. Run before any executor sees a table set. A PERMUTE
+/// channel that is neither IDLE/IDLE nor MEM/MEM passes this check: it is well formed, and the
+/// hardware flags it as `illegal` when it executes (docs/hardware.md §2.1); the text format
+/// refuses to read one.
 void checkTableShape(const TableSet& set);
 
 }  // namespace hcube

@@ -38,7 +38,7 @@ TableWord encodeInstruction(const Instruction& ins, const ImageLayout& l) {
   TableWord w((width + 63) / 64, 0);
   putBits(w, 0, 2, static_cast<u64>(ins.op));
   if (ins.op == Opcode::kWait) putBits(w, 2, 32, ins.wait);
-  if (ins.op != Opcode::kXfer) return w;
+  if (ins.op != Opcode::kXfer && ins.op != Opcode::kPermute) return w;
   const int ib = l.idxBits();
   const int sb = l.slotBits();
   for (size_t c = 0; c < ins.channels.size(); ++c) {
@@ -58,9 +58,10 @@ Instruction decodeInstruction(const TableWord& w, const ImageLayout& l) {
   const u64 op = getBits(w, 0, 2);
   if (op == 0) return Instruction::end();
   if (op == 2) return Instruction::waitFor(static_cast<u32>(getBits(w, 2, 32)));
-  if (op != 1) throw Error("table word: reserved opcode " + std::to_string(op));
+  // Opcodes 1 (XFER) and 3 (PERMUTE) carry the same channel fields. A PERMUTE channel that is
+  // neither IDLE/IDLE nor MEM/MEM decodes as it is: the hardware flags it as illegal when it runs.
   const size_t channels = static_cast<size_t>(l.n) * static_cast<size_t>(l.lanes);
-  Instruction ins = Instruction::xfer(channels);
+  Instruction ins = op == 1 ? Instruction::xfer(channels) : Instruction::permute(channels);
   const int ib = l.idxBits();
   const int sb = l.slotBits();
   for (size_t c = 0; c < channels; ++c) {

@@ -216,17 +216,31 @@ class Parser {
       if (tok.size() != 2) fail("'W' takes one operand, the cycle count");
       return Instruction::waitFor(static_cast<u32>(number(tok[1], "wait cycles", 1, 0xFFFFFFFFU)));
     }
-    if (tok[0] == "X") {
+    if (tok[0] == "X" || tok[0] == "P") {
       const size_t channels = h.channels();
       if (tok.size() - 1 != channels) {
-        fail("'X' has " + std::to_string(tok.size() - 1) + " channels, dim " + std::to_string(h.n) +
-             " x lanes " + std::to_string(h.lanes) + " needs " + std::to_string(channels));
+        fail("'" + tok[0] + "' has " + std::to_string(tok.size() - 1) + " channels, dim " +
+             std::to_string(h.n) + " x lanes " + std::to_string(h.lanes) + " needs " +
+             std::to_string(channels));
       }
-      Instruction ins = Instruction::xfer(channels);
-      for (size_t c = 0; c < channels; ++c) ins.channels[c] = cell(tok[c + 1], c);
+      const bool permute = tok[0] == "P";
+      Instruction ins = permute ? Instruction::permute(channels) : Instruction::xfer(channels);
+      for (size_t c = 0; c < channels; ++c) {
+        ins.channels[c] = cell(tok[c + 1], c);
+        if (!permute) continue;
+        // A PERMUTE channel copies slot a into slot b (m<a>>m<b>) or does nothing (.>.); the
+        // hardware would flag anything else as illegal (docs/hardware.md §2.1).
+        const Channel& ch = ins.channels[c];
+        const bool idle = ch.out.op == OutOp::kIdle && ch.in.op == InOp::kIdle;
+        const bool copy = ch.out.op == OutOp::kMem && ch.in.op == InOp::kMem;
+        if (!idle && !copy) {
+          fail("'P' channel " + std::to_string(c) + " '" + tok[c + 1] +
+               "': a PERMUTE cell is a local copy 'm<a>>m<b>' (or with m^) or idle '.>.'");
+        }
+      }
       return ins;
     }
-    fail("unknown instruction '" + tok[0] + "' (expected X, W, E, table or end)");
+    fail("unknown instruction '" + tok[0] + "' (expected X, P, W, E, table or end)");
   }
 
   std::istream& in_;
@@ -289,7 +303,8 @@ void writeTableText(std::ostream& out, const TableSet& set) {
           out << "W " << ins.wait << '\n';
           break;
         case Opcode::kXfer:
-          line = "X";
+        case Opcode::kPermute:
+          line = ins.op == Opcode::kXfer ? "X" : "P";
           for (const Channel& ch : ins.channels) {
             line += ' ';
             line += formatChannel(ch);

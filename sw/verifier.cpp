@@ -5,6 +5,7 @@
 
 #include "reference.h"
 #include "sequencer.h"
+#include "table_text.h"
 
 namespace hcube {
 namespace {
@@ -41,6 +42,7 @@ class SymbolicRun {
     out_.assign(nodes_ * channels_, {});
     pass_prev_.assign(nodes_ * channels_, {});
     pass_next_.assign(nodes_ * channels_, {});
+    copy_.assign(nodes_ * channels_, {});
 
     u64 cycle = 0;
     while (true) {
@@ -50,7 +52,9 @@ class SymbolicRun {
       for (const Sequencer& s : seq_) {
         if (s.done()) continue;
         busy = true;
-        if (s.current().op == Opcode::kXfer) any_xfer = true;
+        if (s.current().op == Opcode::kXfer || s.current().op == Opcode::kPermute) {
+          any_xfer = true;
+        }
         skip = std::min(skip, s.waitLeft());
       }
       if (!busy) break;
@@ -122,7 +126,10 @@ class SymbolicRun {
       const Instruction& ins = seq_[x].current();
       Held* o = &out_[x * channels_];
       std::fill(o, o + channels_, Held{});
+      Held* cp = &copy_[x * channels_];
+      std::fill(cp, cp + channels_, Held{});
       const bool xfer = ins.op == Opcode::kXfer;
+      if (ins.op == Opcode::kPermute) readCopies(cycle, x, ins, cp);
       int sending_ports = 0;
       int receiving_ports = 0;
       if (xfer) {
@@ -196,7 +203,8 @@ class SymbolicRun {
         if (in.op == InOp::kIdle) {
           if (arriving.valid) {
             error(at(cycle, x, c) + ": sends " + element(arriving.element) + " to node " +
-                  std::to_string(y) + ", which does not receive it (word lost)");
+                  std::to_string(y) + ", which does not receive it (word lost" +
+                  (ins.op == Opcode::kPermute ? ": it executes a PERMUTE)" : ")"));
           }
           continue;
         }
@@ -225,6 +233,7 @@ class SymbolicRun {
         mem_[y * words_ + slot] = arriving.element;
         addCopy(arriving.element, +1);
       }
+      if (ins.op == Opcode::kPermute) writeCopies(cycle, y, ins, written);
     }
     for (const Write& w : writes_) addCopy(w.old, -1);
     for (const Held& held : pass_prev_) {
@@ -238,6 +247,57 @@ class SymbolicRun {
       }
     }
     std::swap(pass_prev_, pass_next_);
+  }
+
+  // PERMUTE (docs/hardware.md §2.1), first half: every MEM/MEM channel reads its source slot
+  // as it is at the start of the cycle; other non-idle channels are illegal.
+  void readCopies(u64 cycle, u64 x, const Instruction& ins, Held* cp) {
+    for (size_t c = 0; c < channels_; ++c) {
+      const Channel& ch = ins.channels[c];
+      if (ch.out.op == OutOp::kIdle && ch.in.op == InOp::kIdle) continue;
+      if (ch.out.op != OutOp::kMem || ch.in.op != InOp::kMem) {
+        error(at(cycle, x, c) + ": PERMUTE channel '" + formatChannel(ch) +
+              "' is neither a local copy (MEM/MEM) nor idle (illegal)");
+        continue;
+      }
+      const u64 slot = resolve(x, ch.out.idx, ch.out.rel);
+      if (slot >= words_) {
+        error(at(cycle, x, c) + ", slot " + std::to_string(slot) +
+              ": PERMUTE copies from a slot outside the memory of " + std::to_string(words_) +
+              " slots");
+        continue;
+      }
+      const u32 e = mem_[x * words_ + slot];
+      if (e == kEmpty) {
+        error(at(cycle, x, c) + ", slot " + std::to_string(slot) +
+              ": PERMUTE copies a slot that holds no element");
+      }
+      cp[c] = {true, e};
+    }
+  }
+
+  // PERMUTE, second half: the copies land at the end of the cycle, like received words.
+  void writeCopies(u64 cycle, u64 y, const Instruction& ins, std::vector<u64>& written) {
+    for (size_t c = 0; c < channels_; ++c) {
+      const Held& held = copy_[y * channels_ + c];
+      if (!held.valid) continue;
+      const InField& in = ins.channels[c].in;
+      const u64 slot = resolve(y, in.slot, in.rel);
+      if (slot >= words_) {
+        error(at(cycle, y, c) + ", slot " + std::to_string(slot) +
+              ": PERMUTE copies into a slot outside the memory of " + std::to_string(words_) +
+              " slots");
+        continue;
+      }
+      if (std::find(written.begin(), written.end(), slot) != written.end()) {
+        error(at(cycle, y, c) + ", slot " + std::to_string(slot) +
+              ": PERMUTE copies a second word into this slot in the same cycle (conflict)");
+      }
+      written.push_back(slot);
+      writes_.push_back({y, c, slot, mem_[y * words_ + slot]});
+      mem_[y * words_ + slot] = held.element;
+      addCopy(held.element, +1);
+    }
   }
 
   void addCopy(u32 e, int delta) {
@@ -283,6 +343,7 @@ class SymbolicRun {
   std::vector<Held> out_;
   std::vector<Held> pass_prev_;
   std::vector<Held> pass_next_;
+  std::vector<Held> copy_;  ///< per node and channel: the element a PERMUTE copy read
   std::vector<Write> writes_;
 };
 

@@ -111,5 +111,172 @@ TEST(Executor, OnePortForwardAndDropErrors) {
   EXPECT_EQ(r.span, 2U);
 }
 
+// ---------------------------------------------------------------------------------------------
+// PERMUTE (docs/hardware.md §2.1)
+// ---------------------------------------------------------------------------------------------
+
+// A header for hand-made tables on a 2-cube with K = 4 (+ scratch) and `lanes` lanes.
+TableSet handmade(int lanes, u64 scratch = 0) {
+  TableSet set;
+  set.header.algo = "handmade";
+  set.header.perm = PermutationSpec::aapc(2, 1);
+  set.header.n = 2;
+  set.header.slots = 4;
+  set.header.scratch = scratch;
+  set.header.lanes = lanes;
+  return set;
+}
+
+Channel copy(u32 from, u32 to, bool rel_from = false, bool rel_to = false) {
+  return {{OutOp::kMem, rel_from, from}, {InOp::kMem, rel_to, to}};
+}
+
+RunResult runTables(const TableSet& set) {
+  ExecOptions opt;
+  opt.tagged_elements = set.header.perm.elements();
+  return executeTables(set, taggedMemory(set.header.perm, set.header.memoryWords()), opt);
+}
+
+std::vector<u32> memoryOf(const RunResult& r, u64 node) {
+  return {
+      r.memory.words.begin() + static_cast<std::ptrdiff_t>(node * r.memory.words_per_node),
+      r.memory.words.begin() + static_cast<std::ptrdiff_t>((node + 1) * r.memory.words_per_node)};
+}
+
+TEST(ExecutorPermute, SwapsInOneCycleReadingTheStartOfCycleState) {
+  TableSet set = handmade(1);
+  Instruction swap01 = Instruction::permute(2);
+  swap01.channels = {copy(0, 1), copy(1, 0)};
+  Instruction swap23 = Instruction::permute(2);
+  swap23.channels = {copy(3, 2), copy(2, 3)};
+  set.tables = {{swap01, swap23, Instruction::end()}};
+  const RunResult r = runTables(set);
+  EXPECT_EQ(r.cycles, 2U);
+  EXPECT_EQ(r.local_cycles, 2U);
+  EXPECT_EQ(r.transfer_cycles, 0U);
+  EXPECT_EQ(r.words, 0U);
+  EXPECT_EQ(r.span, 0U);
+  EXPECT_TRUE(r.errors.empty());
+  for (u32 x = 0; x < 4; ++x) {
+    EXPECT_EQ(memoryOf(r, x), (std::vector<u32>{4 * x + 1, 4 * x, 4 * x + 3, 4 * x + 2})) << x;
+  }
+}
+
+TEST(ExecutorPermute, RotatesNTimesBSlotsInOneCycle) {
+  // n * b = 4 channels: the 4-cycle 0 -> 1 -> 2 -> 3 -> 0 in one PERMUTE.
+  TableSet set = handmade(2);
+  Instruction rot = Instruction::permute(4);
+  rot.channels = {copy(0, 1), copy(1, 2), copy(2, 3), copy(3, 0)};
+  set.tables = {{rot, Instruction::end()}};
+  const RunResult r = runTables(set);
+  EXPECT_EQ(r.cycles, 1U);
+  EXPECT_EQ(r.local_cycles, 1U);
+  EXPECT_TRUE(r.errors.empty());
+  for (u32 x = 0; x < 4; ++x) {
+    EXPECT_EQ(memoryOf(r, x), (std::vector<u32>{4 * x + 3, 4 * x, 4 * x + 1, 4 * x + 2})) << x;
+  }
+}
+
+TEST(ExecutorPermute, RelativeSourceSlotsAlignByNodeAddress) {
+  // Johnsson & Ho 1992 §2.2 phase 1 on a 2-cube: slot r <- slot r ^ x, one shared PERMUTE.
+  TableSet set = handmade(2);
+  Instruction align = Instruction::permute(4);
+  for (u32 r = 0; r < 4; ++r) align.channels[r] = copy(r, r, true, false);
+  set.tables = {{align, Instruction::end()}};
+  const RunResult r = runTables(set);
+  EXPECT_TRUE(r.errors.empty());
+  EXPECT_EQ(memoryOf(r, 0), (std::vector<u32>{0, 1, 2, 3}));
+  EXPECT_EQ(memoryOf(r, 1), (std::vector<u32>{5, 4, 7, 6}));
+  EXPECT_EQ(memoryOf(r, 2), (std::vector<u32>{10, 11, 8, 9}));
+  EXPECT_EQ(memoryOf(r, 3), (std::vector<u32>{15, 14, 13, 12}));
+}
+
+TEST(ExecutorPermute, IllegalCellsCopyNothingAndCountOncePerCycle) {
+  TableSet set = handmade(2);
+  Instruction p = Instruction::permute(4);
+  p.channels[0] = copy(0, 1);                                          // legal
+  p.channels[1] = {{OutOp::kFwd, false, 0}, {InOp::kMem, false, 2}};   // FWD out
+  p.channels[2] = {{OutOp::kMem, false, 3}, {InOp::kPass, false, 0}};  // PASS in
+  p.channels[3] = {{OutOp::kMem, false, 2}, {InOp::kIdle, false, 0}};  // MEM on one side
+  Instruction q = Instruction::permute(4);
+  q.channels[2] = {{OutOp::kIdle, false, 0}, {InOp::kMem, false, 3}};
+  set.tables = {{p, q, Instruction::end()}};
+  const RunResult r = runTables(set);
+  EXPECT_EQ(r.cycles, 2U);
+  EXPECT_EQ(r.local_cycles, 2U);
+  for (u32 x = 0; x < 4; ++x) {
+    EXPECT_EQ(memoryOf(r, x), (std::vector<u32>{4 * x, 4 * x, 4 * x + 2, 4 * x + 3})) << x;
+    EXPECT_EQ(r.errors[x], (NodeErrorCount{x, HwError::kIllegal, 2})) << x;
+  }
+  EXPECT_EQ(r.errors.size(), 4U);
+}
+
+TEST(ExecutorPermute, WordsArrivingDuringAPermuteAreLostAndHeldPassWordsDropped) {
+  TableSet set = handmade(1);
+  set.shared = false;
+  Instruction swap = Instruction::permute(2);
+  swap.channels = {copy(0, 1), copy(1, 0)};
+  set.tables.assign(4, Table{swap, Instruction::end()});
+  // Cycle 0: node 0 sends slot 3 to node 1, which executes a PERMUTE (lost). Node 2 receives
+  // node 3's slot 2 with PASS; in cycle 1 node 2 executes a PERMUTE (dropped).
+  Instruction send = Instruction::xfer(2);
+  send.channels[0].out = {OutOp::kMem, false, 3};
+  set.tables[0] = {send, Instruction::end()};
+  Instruction pass = Instruction::xfer(2);
+  pass.channels[0].in = {InOp::kPass, false, 0};
+  set.tables[2] = {pass, swap, Instruction::end()};
+  Instruction send3 = Instruction::xfer(2);
+  send3.channels[0].out = {OutOp::kMem, false, 2};
+  set.tables[3] = {send3, Instruction::end()};
+  const RunResult r = runTables(set);
+  EXPECT_EQ(r.cycles, 2U);
+  EXPECT_EQ(r.local_cycles, 2U);  // node 1 in cycle 0, node 2 in cycle 1
+  EXPECT_EQ(r.transfer_cycles, 1U);
+  EXPECT_EQ(r.words, 2U);
+  const std::vector<NodeErrorCount> want = {{1, HwError::kLost, 1}, {2, HwError::kDropped, 1}};
+  EXPECT_EQ(r.errors, want);
+  EXPECT_EQ(memoryOf(r, 0), (std::vector<u32>{0, 1, 2, 3}));
+  EXPECT_EQ(memoryOf(r, 1), (std::vector<u32>{5, 4, 6, 7}));
+  EXPECT_EQ(memoryOf(r, 2), (std::vector<u32>{9, 8, 10, 11}));
+}
+
+TEST(ExecutorPermute, ConflictKeepsTheHigherChannelsWord) {
+  TableSet set = handmade(2, 1);  // M = 5: slots 0..3 and scratch slot 4 (zero)
+  Instruction p = Instruction::permute(4);
+  p.channels[0] = copy(0, 2);
+  p.channels[1] = copy(1, 2);  // conflict: slot 2 keeps channel 1's word
+  p.channels[2] = copy(4, 3);  // the scratch word 0 into slot 3
+  Instruction q = Instruction::permute(4);
+  q.channels[3] = copy(2, 0);
+  q.channels[1] = copy(3, 0);  // conflict again: channel 3 (slot 2) wins over channel 1
+  set.tables = {{p, q, Instruction::end()}};
+  const RunResult r = runTables(set);
+  EXPECT_EQ(r.cycles, 2U);
+  EXPECT_EQ(r.local_cycles, 2U);
+  ASSERT_EQ(r.errors.size(), 4U);
+  for (u32 x = 0; x < 4; ++x) {
+    EXPECT_EQ(r.errors[x], (NodeErrorCount{x, HwError::kConflict, 2})) << x;
+    EXPECT_EQ(memoryOf(r, x), (std::vector<u32>{4 * x + 1, 4 * x + 1, 4 * x + 1, 0, 0})) << x;
+  }
+}
+
+TEST(ExecutorPermute, OnePortDoesNotRestrictItAndLocalCyclesCountCubeCycles) {
+  TableSet set = handmade(1);
+  set.header.one_port = true;
+  set.shared = false;
+  Instruction swap = Instruction::permute(2);  // uses the channels of ports 0 and 1
+  swap.channels = {copy(0, 1), copy(1, 0)};
+  set.tables.assign(4, Table{Instruction::waitFor(3), Instruction::end()});
+  set.tables[0] = {swap, Instruction::waitFor(1), swap, Instruction::end()};
+  set.tables[3] = {Instruction::waitFor(2), swap, Instruction::end()};
+  const RunResult r = runTables(set);
+  EXPECT_EQ(r.cycles, 3U);
+  EXPECT_EQ(r.local_cycles, 2U);  // cycle 0 (node 0) and cycle 2 (nodes 0 and 3)
+  EXPECT_TRUE(r.errors.empty());
+  EXPECT_EQ(memoryOf(r, 0), (std::vector<u32>{0, 1, 2, 3}));
+  EXPECT_EQ(memoryOf(r, 1), (std::vector<u32>{4, 5, 6, 7}));
+  EXPECT_EQ(memoryOf(r, 3), (std::vector<u32>{13, 12, 14, 15}));
+}
+
 }  // namespace
 }  // namespace hcube

@@ -45,6 +45,27 @@ TEST(TableImage, EncodesFieldsAtTheirBitPositions) {
   EXPECT_EQ(toHex(encodeInstruction(Instruction::end(), l), 34), "000000000");
 }
 
+TEST(TableImage, PermuteIsOpcode3WithTheChannelFieldsOfXfer) {
+  const ImageLayout l{2, 1, 4};  // as above: ChanBits 10, width 34
+  Instruction p = Instruction::permute(2);
+  p.channels[0] = {{OutOp::kMem, true, 3}, {InOp::kMem, true, 2}};
+  p.channels[1] = {{OutOp::kMem, false, 1}, {InOp::kMem, false, 0}};
+  // ch0 as in the XFER above; ch1 at bit 12: out_op 01, rel 0, idx 01, in_op 01, rel 0,
+  // slot 00 -> 00 0 01 01 0 01 (MSB..LSB).
+  const u64 ch0 = 0b1010111101ULL;
+  const u64 ch1 = 0b0000101001ULL;
+  const TableWord w = encodeInstruction(p, l);
+  EXPECT_EQ(w.at(0), 3ULL | (ch0 << 2) | (ch1 << 12));
+  EXPECT_EQ(toHex(w, 34), "000029af7");
+  EXPECT_EQ(decodeInstruction(w, l), p);
+  // A PERMUTE channel the hardware flags as illegal (FWD out, PASS in) still decodes as it is.
+  Instruction bad = Instruction::permute(2);
+  bad.channels[1] = {{OutOp::kFwd, false, 0}, {InOp::kPass, false, 0}};
+  EXPECT_EQ(decodeInstruction(encodeInstruction(bad, l), l), bad);
+  EXPECT_EQ(decodeInstruction(encodeInstruction(Instruction::permute(2), l), l),
+            Instruction::permute(2));
+}
+
 TEST(TableImage, EveryEdelmanInstructionRoundTripsForDimensions1To10) {
   for (int n = 1; n <= 10; ++n) {
     const TableSet set = buildCase({"edelman", n, 0, 1, false}).tables;

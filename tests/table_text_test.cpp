@@ -101,12 +101,55 @@ TEST(TableText, MalformedInputsAreNamedByLine) {
   EXPECT_EQ(errorOf(kHeader + "table *\nX m1>m1 .>.\nE\n"),
             "bad.hct:11: unexpected end of input: missing 'end'");
   EXPECT_EQ(errorOf(kHeader + "table *\nZ\nend\n"),
-            "bad.hct:10: unknown instruction 'Z' (expected X, W, E, table or end)");
+            "bad.hct:10: unknown instruction 'Z' (expected X, P, W, E, table or end)");
   EXPECT_EQ(errorOf(kHeader + "table 0\nE\nend\n"), "bad.hct:11: only 1 of 4 node tables given");
   EXPECT_EQ(errorOf(kHeader + "table 1\nE\nend\n"),
             "bad.hct:9: expected 'table 0' (tables in node order)");
   EXPECT_EQ(errorOf(kHeader + "table 4\nE\nend\n"), "bad.hct:9: node 4 is out of range (0..3)");
   EXPECT_EQ(errorOf(kHeader + "table *\nE\nend\nmore\n"), "bad.hct:12: text after 'end'");
+}
+
+TEST(TableText, PermuteLinesRoundTripAndAreWrittenAsP) {
+  TableSet set;
+  set.header.algo = "handmade";
+  set.header.perm = PermutationSpec::aapc(2, 1);
+  set.header.n = 2;
+  set.header.slots = 4;
+  set.header.scratch = 4;
+  set.header.lanes = 1;
+  Table t;
+  Instruction p = Instruction::permute(2);
+  p.channels[0] = {{OutOp::kMem, true, 1}, {InOp::kMem, false, 4}};
+  p.channels[1] = {{OutOp::kMem, false, 3}, {InOp::kMem, true, 2}};
+  t.push_back(p);
+  t.push_back(Instruction::permute(2));
+  t.push_back(Instruction::end());
+  set.tables.push_back(t);
+  std::ostringstream out;
+  writeTableText(out, set);
+  const std::string text = out.str();
+  EXPECT_NE(text.find("table *\nP m^1>m4 m3>m^2\nP .>. .>.\nE\nend\n"), std::string::npos) << text;
+  EXPECT_EQ(roundTrip(set), set);
+}
+
+TEST(TableText, PermuteCellsOtherThanCopiesAreRejected) {
+  EXPECT_EQ(errorOf(kHeader + "table *\nP m1>m0 f0>m1\nE\nend\n"),
+            "bad.hct:10: 'P' channel 1 'f0>m1': a PERMUTE cell is a local copy 'm<a>>m<b>' (or "
+            "with m^) or idle '.>.'");
+  EXPECT_EQ(errorOf(kHeader + "table *\nP m1>p .>.\nE\nend\n"),
+            "bad.hct:10: 'P' channel 0 'm1>p': a PERMUTE cell is a local copy 'm<a>>m<b>' (or "
+            "with m^) or idle '.>.'");
+  EXPECT_EQ(errorOf(kHeader + "table *\nP .>m2 .>.\nE\nend\n"),
+            "bad.hct:10: 'P' channel 0 '.>m2': a PERMUTE cell is a local copy 'm<a>>m<b>' (or "
+            "with m^) or idle '.>.'");
+  EXPECT_EQ(errorOf(kHeader + "table *\nX .>. .>.\nP m^3>. .>.\nE\nend\n"),
+            "bad.hct:11: 'P' channel 0 'm^3>.': a PERMUTE cell is a local copy 'm<a>>m<b>' (or "
+            "with m^) or idle '.>.'");
+  EXPECT_EQ(errorOf(kHeader + "table *\nP m1>m0\nE\nend\n"),
+            "bad.hct:10: 'P' has 1 channels, dim 2 x lanes 1 needs 2");
+  EXPECT_EQ(errorOf(kHeader + "table *\nP m1>m0 m2>m^4\nE\nend\n"),
+            "bad.hct: shared table, instruction 0, port 1 lane 0: receive slot 4^node is out of "
+            "range (memory has 4 slots)");
 }
 
 TEST(TableText, TablesForTheWrongCubeAreRejected) {

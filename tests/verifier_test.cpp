@@ -115,6 +115,92 @@ TEST(Verifier, ForwardWithoutPassAndDroppedPassAreNamed) {
             "(element 1 (from node 0 slot 1)) is not forwarded (the node has ended)");
 }
 
+// ---------------------------------------------------------------------------------------------
+// PERMUTE
+// ---------------------------------------------------------------------------------------------
+
+Channel copy(u32 from, u32 to, bool rel_from = false) {
+  return {{OutOp::kMem, rel_from, from}, {InOp::kMem, false, to}};
+}
+
+// The AAPC on a 1-cube with two lanes by Johnsson & Ho 1992 §2.2: align (slot r <- slot r ^ x),
+// exchange absolute slot 1 across dimension 0, realign.
+TableSet alignedAapc1() {
+  TableSet set;
+  set.header.algo = "handmade";
+  set.header.perm = PermutationSpec::aapc(1, 1);
+  set.header.n = 1;
+  set.header.slots = 2;
+  set.header.lanes = 2;
+  Instruction align = Instruction::permute(2);
+  align.channels = {copy(0, 0, true), copy(1, 1, true)};
+  Instruction exchange = Instruction::xfer(2);
+  exchange.channels[0] = {{OutOp::kMem, false, 1}, {InOp::kMem, false, 1}};
+  set.tables = {{align, exchange, align, Instruction::end()}};
+  return set;
+}
+
+TEST(VerifierPermute, AlignExchangeRealignVerifies) {
+  const VerifyReport v = verifyTables(alignedAapc1());
+  EXPECT_TRUE(v.ok()) << (v.errors.empty() ? "" : v.errors[0]);
+  EXPECT_EQ(v.cycles, 3U);
+}
+
+TEST(VerifierPermute, IllegalCellIsNamed) {
+  TableSet set = alignedAapc1();
+  set.tables[0][0].channels[1].in = {InOp::kPass, false, 0};
+  const VerifyReport v = verifyTables(set);
+  ASSERT_FALSE(v.ok());
+  EXPECT_EQ(v.errors[0],
+            "cycle 0, node 0, port 0, lane 1: PERMUTE channel 'm^1>p' is neither a local copy "
+            "(MEM/MEM) nor idle (illegal)");
+}
+
+TEST(VerifierPermute, OverwritingALastCopyAndCopyingAnEmptySlotAreNamed) {
+  TableSet set = alignedAapc1();
+  set.header.scratch = 1;
+  // Cycle 0: slot 1 <- slot 0 ^ x drops slot 1's element on node 0; slot 0 <- scratch slot 2,
+  // which is empty.
+  set.tables[0][0].channels = {copy(2, 0), copy(0, 1, true)};
+  const VerifyReport v = verifyTables(set);
+  ASSERT_FALSE(v.ok());
+  ASSERT_GE(v.errors.size(), 4U);
+  EXPECT_EQ(v.errors[0],
+            "cycle 0, node 0, port 0, lane 0, slot 2: PERMUTE copies a slot that holds no element");
+  EXPECT_EQ(v.errors[1],
+            "cycle 0, node 1, port 0, lane 0, slot 2: PERMUTE copies a slot that holds no element");
+  // Node 0's element 0 survives in slot 1; its element 1 and node 1's element 2 do not.
+  EXPECT_EQ(v.errors[2],
+            "cycle 0, node 0, port 0, lane 1, slot 1: overwrites element 1 (from node 0 slot 1) "
+            "before it was sent (its last copy)");
+  EXPECT_EQ(v.errors[3],
+            "cycle 0, node 1, port 0, lane 0, slot 0: overwrites element 2 (from node 1 slot 0) "
+            "before it was sent (its last copy)");
+}
+
+TEST(VerifierPermute, ConflictIsNamed) {
+  TableSet set = alignedAapc1();
+  set.tables[0][0].channels = {copy(0, 1), copy(1, 1)};
+  const VerifyReport v = verifyTables(set);
+  ASSERT_FALSE(v.ok());
+  EXPECT_EQ(v.errors[0],
+            "cycle 0, node 0, port 0, lane 1, slot 1: PERMUTE copies a second word into this slot "
+            "in the same cycle (conflict)");
+}
+
+TEST(VerifierPermute, AWordArrivingDuringAPermuteIsLost) {
+  TableSet set = alignedAapc1();
+  set.shared = false;
+  set.tables.push_back(set.tables[0]);
+  // Node 1 starts the exchange one cycle early: its word reaches node 0 during the PERMUTE.
+  set.tables[1][0] = set.tables[1][1];
+  const VerifyReport v = verifyTables(set);
+  ASSERT_FALSE(v.ok());
+  EXPECT_EQ(v.errors[0],
+            "cycle 0, node 1, port 0, lane 0: sends element 3 (from node 1 slot 1) to node 0, "
+            "which does not receive it (word lost: it executes a PERMUTE)");
+}
+
 TEST(Compiler, TwoWordsOnOneLinkInOneStepAreRejected) {
   MoveSchedule s{"handmade", 2, {{{0, 1, 0, 1}, {0, 3, 0, 3}}}};
   try {
