@@ -11,4 +11,7 @@ namespace hcube {
 /// Edelman 1991 and Johnsson & Ho 1992 Algorithms 1-4: relative-address AAPC schedules.
 std::vector<AlgorithmEntry> aapcAlgorithms();
 
+/// Johnsson & Ho 1987 §6.1: SPT, DPT and MPT two-dimensional transposes.
+std::vector<AlgorithmEntry> transpose2dAlgorithms();
+
 }  // namespace hcube

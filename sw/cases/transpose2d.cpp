@@ -1,0 +1,122 @@
+// hcube: the two-dimensional transpose family — Johnsson & Ho 1987 §6.1: SPT (§6.1.1), DPT
+// (§6.1.2) and MPT (§6.1.3) on a 2^p x 2^q matrix with n/2 row and n/2 column node bits.
+//
+// Options: the matrix options of sw/matrix/layout.h (--matrix, --partition, default
+// 2d-consecutive, --encoding), --packet B (default: the paper's optimal B, at least 1),
+// --tau τ (start-up cycles per packet transfer, default 0), --route greedy|sync (SPT and DPT,
+// default greedy), --forward store|cut (SPT and DPT, default store). The case's bound is
+// Theorem 3; its source text also names the §6.1 formula and B_opt for the case.
+#include "schedules/transpose2d.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "error.h"
+#include "families.h"
+#include "matrix/layout.h"
+
+namespace hcube {
+
+namespace {
+
+std::string fixed1(double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.1f", v);
+  return buf;
+}
+
+BuiltCase buildTranspose2d(const CaseSpec& spec, Transpose2dAlgo algo) {
+  if (spec.one_port) {
+    throw Error("--ports one: the " + spec.algo +
+                " transpose sends on several ports of a node at once (Johnsson & Ho 1987 "
+                "§6.1); it needs all-port hardware");
+  }
+  CaseParams params(spec);
+  const TransposeLayouts layouts = transposeLayoutsFromParams(params, spec, "2d-consecutive");
+  const PermutationSpec perm = transposePermutation(layouts.before, layouts.after);
+  const int n = perm.n();
+  const u64 k = perm.slots();
+  Transpose2dOptions o;
+  o.algo = algo;
+  o.lanes = spec.lanes;
+  o.tau = static_cast<u64>(params.integer("tau", 0, 0, 1'000'000));
+  double b_opt = algo == Transpose2dAlgo::kSpt   ? sptOptimalPacket(n, k, o.tau)
+                 : algo == Transpose2dAlgo::kDpt ? dptOptimalPacket(n, k, o.tau)
+                                                 : mptOptimalPacket(n, k, o.tau);
+  const long long default_packet =
+      std::clamp<long long>(std::llround(b_opt), 1, static_cast<long long>(k));
+  o.packet =
+      static_cast<u64>(params.integer("packet", default_packet, 1, static_cast<long long>(k)));
+  const std::string route = params.text("route").value_or("greedy");
+  if (route != "greedy" && route != "sync") {
+    throw Error("--route '" + route + "': must be greedy or sync");
+  }
+  o.synchronous = route == "sync";
+  const std::string forward = params.text("forward").value_or("store");
+  if (forward != "store" && forward != "cut") {
+    throw Error("--forward '" + forward + "': must be store (scratch slots) or cut (FWD)");
+  }
+  o.cut_through = forward == "cut";
+  params.finish();
+
+  const Transpose2dPlan plan = planTranspose2d(perm, o);
+  Transpose2dTables lowered = lowerTranspose2d(plan, perm);
+  BuiltCase c;
+  c.perm = perm;
+  c.tables = std::move(lowered.tables);
+  c.tables.header.algo = spec.algo;
+  c.lower_bound = transposeLowerBound(n, k, o.tau, o.lanes);
+  c.schedule_span = plan.steps;
+  std::string formula;
+  u64 formula_cycles = 0;
+  if (o.cut_through) {
+    formula_cycles =
+        cutThroughFormulaCycles(algo == Transpose2dAlgo::kDpt, n, k, o.packet, o.tau, o.lanes);
+    formula = "cut-through ceil(PQ/" + std::string(algo == Transpose2dAlgo::kDpt ? "2" : "") +
+              "BN)(B+tau)+n-1";
+  } else if (algo == Transpose2dAlgo::kSpt) {
+    formula_cycles = sptFormulaCycles(n, k, o.packet, o.tau, o.lanes);
+    formula = "section 6.1.1 (ceil(PQ/BN)+n-1)(B+tau)";
+  } else if (algo == Transpose2dAlgo::kDpt) {
+    formula_cycles = dptFormulaCycles(n, k, o.packet, o.tau, o.lanes);
+    formula = "section 6.1.2 (ceil(PQ/2BN)+n-1)(B+tau)";
+  } else {
+    formula_cycles = mptScheduleCycles(n, k, o.packet, o.tau, o.lanes);
+    formula = "section 6.1.3 schedule, max over H of steps(H)*(B+tau)";
+  }
+  c.bound_source = "Johnsson & Ho 1987 Theorem 3, max(n*tau, PQ/2N); " + formula + " = " +
+                   std::to_string(formula_cycles) + " cycles";
+  if (algo == Transpose2dAlgo::kMpt) {
+    c.bound_source += ", Theorem 2 ~ " + fixed1(mptTheorem2(n, k, o.tau));
+  }
+  c.bound_source += "; B = " + std::to_string(o.packet) + ", paper's B_opt = " + fixed1(b_opt);
+  if (lowered.local_tail > 0) {
+    c.bound_source += "; +" + std::to_string(lowered.local_tail) + " local-copy cycles";
+  }
+  return c;
+}
+
+}  // namespace
+
+std::vector<AlgorithmEntry> transpose2dAlgorithms() {
+  return {
+      {{"spt",
+        "2D transpose, one path x -> tr(x) per node, pipelined packets of B (--packet, --tau, "
+        "--route greedy|sync, --forward store|cut)",
+        "Johnsson & Ho 1987, section 6.1.1 (Single Path Transpose)"},
+       [](const CaseSpec& s) { return buildTranspose2d(s, Transpose2dAlgo::kSpt); }},
+      {{"dpt",
+        "2D transpose, two edge-disjoint paths per node, half the data on each (--packet, "
+        "--tau, --route, --forward)",
+        "Johnsson & Ho 1987, section 6.1.2 (Dual Paths Transpose)"},
+       [](const CaseSpec& s) { return buildTranspose2d(s, Transpose2dAlgo::kDpt); }},
+      {{"mpt",
+        "2D transpose, 2H(x) paths per node launched with (2,2H(x))-disjoint timing (--packet, "
+        "--tau)",
+        "Johnsson & Ho 1987, section 6.1.3 (Multiple Paths Transpose), Theorems 2 and 3"},
+       [](const CaseSpec& s) { return buildTranspose2d(s, Transpose2dAlgo::kMpt); }},
+  };
+}
+
+}  // namespace hcube
