@@ -14,4 +14,7 @@ std::vector<AlgorithmEntry> aapcAlgorithms();
 /// Johnsson & Ho 1987 §6.1: SPT, DPT and MPT two-dimensional transposes.
 std::vector<AlgorithmEntry> transpose2dAlgorithms();
 
+/// Johnsson & Ho 1987 §7: bit-reversal, k-shuffles and any dimension permutation by transposition.
+std::vector<AlgorithmEntry> permutationAlgorithms();
+
 }  // namespace hcube

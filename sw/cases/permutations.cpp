@@ -1,0 +1,189 @@
+// hcube: other permutations by transposition — Johnsson & Ho 1987 §7 (bit-reversal by the
+// general exchange algorithm, any dimension permutation by parallel swappings (Lemma 15),
+// k-shuffles) — as catalogue entries. The plan and schedule are in sw/schedules/dimperm.h; the
+// lower bound is Ho & Johnsson 1988 Theorem 1 with tau = 0.
+#include <sstream>
+
+#include "compiler.h"
+#include "error.h"
+#include "families.h"
+#include "schedules/dimperm.h"
+
+namespace hcube {
+namespace {
+
+constexpr int kMaxDims = 16;
+constexpr int kMaxLocalBits = 24;
+
+/// n and k (K = 2^k, default K = 2^n) of a dimension-permutation case.
+std::pair<int, int> cubeOf(const CaseSpec& spec) {
+  if (spec.n < 1 || spec.n > kMaxDims) {
+    throw Error("--n " + std::to_string(spec.n) + ": the cube dimension must be 1.." +
+                std::to_string(kMaxDims));
+  }
+  const u64 slots = spec.slots == 0 ? u64{1} << spec.n : spec.slots;
+  if (!isPowerOfTwo(slots) || slots > (u64{1} << kMaxLocalBits)) {
+    throw Error("--k " + std::to_string(slots) + ": a dimension permutation needs K = 2^k slots " +
+                "per node (a power of two, at most 2^" + std::to_string(kMaxLocalBits) + ")");
+  }
+  if (spec.lanes != 1) {
+    throw Error("--width " + std::to_string(spec.lanes) + ": '" + spec.algo +
+                "' sends one word per port and cycle (width 1)");
+  }
+  return {spec.n, log2Exact(slots)};
+}
+
+/// Which address bits a bit-reversal or k-shuffle acts on: all n + k (default) or the n node
+/// bits only (Johnsson & Ho 1987 §7 define both on processor addresses).
+bool nodeBitsOnly(CaseParams& params) {
+  const auto bits = params.text("bits");
+  if (!bits || *bits == "all") return false;
+  if (*bits == "node") return true;
+  throw Error("--bits '" + *bits + "': must be 'all' (the n + k address bits) or 'node'");
+}
+
+std::vector<int> parseDelta(const std::string& text, int n, int k) {
+  const int q = n + k;
+  std::vector<int> delta;
+  std::istringstream items(text);
+  std::string item;
+  while (std::getline(items, item, ',')) {
+    int v = -1;
+    try {
+      size_t used = 0;
+      v = std::stoi(item, &used);
+      if (used != item.size()) throw std::invalid_argument("trailing");
+    } catch (const std::exception&) {
+      throw Error("--delta '" + text + "': entry '" + item + "' is not a bit position");
+    }
+    if (v < 0 || v >= q) {
+      throw Error("--delta '" + text + "': entry " + std::to_string(v) +
+                  " is not a bit position 0.." + std::to_string(q - 1) + " (n + log2 K = " +
+                  std::to_string(n) + " + " + std::to_string(k) + " address bits)");
+    }
+    delta.push_back(v);
+  }
+  if (static_cast<int>(delta.size()) != q) {
+    throw Error("--delta '" + text + "': " + std::to_string(delta.size()) +
+                " entries, but n + log2 K = " + std::to_string(n) + " + " + std::to_string(k) +
+                " address bits need " + std::to_string(q));
+  }
+  std::vector<int> seen(q, -1);
+  for (int b = 0; b < q; ++b) {
+    if (seen[delta[b]] >= 0) {
+      throw Error("--delta '" + text + "': not a permutation, bits " +
+                  std::to_string(seen[delta[b]]) + " and " + std::to_string(b) +
+                  " both go to position " + std::to_string(delta[b]));
+    }
+    seen[delta[b]] = b;
+  }
+  return delta;
+}
+
+BuiltCase buildDimensionCase(const CaseSpec& spec, int n, int k, const std::vector<int>& delta) {
+  // Node bits permuted among themselves go through a local bit (dimperm.h, part 2).
+  bool node_node = false;
+  for (int b = k; b < n + k; ++b) node_node = node_node || (delta[b] >= k && delta[b] != b);
+  if (node_node && k == 0) {
+    throw Error("--k 1: '" + spec.algo + "' permutes node bits among themselves, which goes " +
+                "through a local address bit; it needs K >= 2 slots per node");
+  }
+  const DimPermPlan plan = planDimensionPermutation(n, k, delta);
+  const int copies = n * spec.lanes;
+  BuiltCase c;
+  c.perm = PermutationSpec::dimension(n, k, delta);
+  CompileOptions options;
+  options.lanes = spec.lanes;
+  options.one_port = spec.one_port;
+  options.scratch = localScratchSlots(plan, copies);
+  c.tables = compileMoves(dimensionPermutationSchedule(plan, spec.one_port, copies, spec.algo),
+                          c.perm, options);
+  // Ho & Johnsson 1988 Theorem 1, tau = 0: sigma_p node bits change; each such dimension's cut is
+  // crossed by half of the N*K elements (K/2 cycles all-port); one-port, every element crosses
+  // one link per changed node bit it has, sigma_p * K/2 cycles.
+  int sigma_p = 0;
+  for (int b = k; b < n + k; ++b) sigma_p += delta[b] != b ? 1 : 0;
+  const u64 half = k >= 1 ? u64{1} << (k - 1) : 0;
+  c.lower_bound = sigma_p == 0 ? 0 : spec.one_port ? half * static_cast<u64>(sigma_p) : half;
+  u64 local = 0;
+  for (const DimPermPhase& p : plan.phases) {
+    if (p.kind == DimPermPhase::Kind::kLocal) local += localPermuteCycles(k, p.local_perm, copies);
+  }
+  std::ostringstream src;
+  src << (spec.one_port ? "sigma_p*K/2" : "K/2") << ", Ho & Johnsson 1988 Theorem 1 (tau = 0), "
+      << "sigma_p = " << sigma_p
+      << "; plan (Johnsson & Ho 1987 sections 3.2, 7): " << plan.exchangeRounds()
+      << " exchange round(s), " << plan.swappings.size()
+      << " parallel swapping(s) (Lemma 15) = " << plan.transferCycles(spec.one_port)
+      << " transfer cycles + " << local << " PERMUTE cycles";
+  c.bound_source = src.str();
+  return c;
+}
+
+BuiltCase buildDimperm(const CaseSpec& spec) {
+  CaseParams params(spec);
+  const auto [n, k] = cubeOf(spec);
+  const auto text = params.text("delta");
+  params.finish();
+  if (!text) {
+    throw Error("--delta: 'dimperm' needs --delta d0,d1,...: where each of the n + log2 K = " +
+                std::to_string(n + k) + " address bits goes (local bits 0.." +
+                std::to_string(k - 1) + ", node bit j is position " + std::to_string(k) + " + j)");
+  }
+  return buildDimensionCase(spec, n, k, parseDelta(*text, n, k));
+}
+
+BuiltCase buildBitReversal(const CaseSpec& spec) {
+  CaseParams params(spec);
+  const auto [n, k] = cubeOf(spec);
+  const bool node_only = nodeBitsOnly(params);
+  params.finish();
+  std::vector<int> delta(n + k);
+  for (int b = 0; b < n + k; ++b) delta[b] = b;
+  if (node_only) {
+    for (int j = 0; j < n; ++j) delta[k + j] = k + n - 1 - j;
+  } else {
+    for (int b = 0; b < n + k; ++b) delta[b] = n + k - 1 - b;
+  }
+  return buildDimensionCase(spec, n, k, delta);
+}
+
+BuiltCase buildShuffle(const CaseSpec& spec) {
+  CaseParams params(spec);
+  const auto [n, k] = cubeOf(spec);
+  const bool node_only = nodeBitsOnly(params);
+  const int width = node_only ? n : n + k;
+  const long long shift = params.integer("shift", 1, -(width - 1), width - 1);
+  params.finish();
+  const int lo = node_only ? k : 0;
+  std::vector<int> delta(n + k);
+  for (int b = 0; b < n + k; ++b) delta[b] = b;
+  for (int b = 0; b < width; ++b) {
+    delta[lo + b] = lo + static_cast<int>(((b + shift) % width + width) % width);
+  }
+  return buildDimensionCase(spec, n, k, delta);
+}
+
+}  // namespace
+
+std::vector<AlgorithmEntry> permutationAlgorithms() {
+  return {
+      {{"bit-reversal",
+        "reverse the n + log2 K address bits (--bits node: the node address only) by the "
+        "general exchange algorithm",
+        "Johnsson & Ho 1987, sections 3.2 (Definition 11) and 7"},
+       buildBitReversal},
+      {{"k-shuffle",
+        "rotate the address bits left by --shift s (default 1; negative: unshuffle; --bits node: "
+        "node bits only)",
+        "Johnsson & Ho 1987, section 7; Ho & Johnsson 1988, section 2"},
+       buildShuffle},
+      {{"dimperm",
+        "any dimension permutation --delta d0,d1,... of the address bits: exchange round, "
+        "parallel swappings of the node bits, local PERMUTE",
+        "Johnsson & Ho 1987, section 7 (Definitions 17-18, Lemma 15)"},
+       buildDimperm},
+  };
+}
+
+}  // namespace hcube
