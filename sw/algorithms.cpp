@@ -10,7 +10,8 @@ namespace {
 const std::vector<AlgorithmEntry>& registry() {
   static const std::vector<AlgorithmEntry> kRegistry = [] {
     std::vector<AlgorithmEntry> all;
-    for (auto family : {aapcAlgorithms, permutationAlgorithms, transpose2dAlgorithms}) {
+    for (auto family :
+         {aapcAlgorithms, permutationAlgorithms, transpose2dAlgorithms, multiAapcAlgorithms}) {
       for (AlgorithmEntry& e : family()) all.push_back(std::move(e));
     }
     return all;

@@ -17,4 +17,7 @@ std::vector<AlgorithmEntry> transpose2dAlgorithms();
 /// Johnsson & Ho 1987 §7: bit-reversal, k-shuffles and any dimension permutation by transposition.
 std::vector<AlgorithmEntry> permutationAlgorithms();
 
+/// Johnsson & Ho 1992 §2.3, §4: s AAPCs on successive axes (pipelined, Corollary 2; Algorithm 5).
+std::vector<AlgorithmEntry> multiAapcAlgorithms();
+
 }  // namespace hcube

@@ -1,0 +1,113 @@
+// hcube: several all-to-all personalized communications (AAPCs) on successive processor axes
+// with one shared set of local memory dimensions — Johnsson & Ho 1992 §2.3 and §4.
+//
+// S. L. Johnsson and C.-T. Ho, "Optimal Communication Channel Utilization for Matrix
+// Transposition and Related Permutations on Binary Cubes", Harvard TR-16-92, 1992.
+//
+// The permutation (§2.3). The n node bits hold s processor axes a_1 .. a_s of d bits each
+// (axis t is node bits (t-1)d .. td-1; node bits above sd name independent subcubes) and the
+// k >= d local bits hold the axis a_0 in their low d bits (the bits above are a repetition
+// index h, untouched, as in §2.1 for K > 2^d). The sequence of axis exchanges
+//   (a_s, .., a_2, a_1 | h, a_0) -> (a_s, .., a_2, a_0 | h, a_1) -> .. -> (a_(s-1), .., a_0 | h,
+//   a_s)
+// is one dimension permutation of the global address: axis u moves to axis u + 1 (u < s) and
+// axis s to the local axis. Table 3 of the paper is the case s = 2, d = 2: (k, j | i) -> (j, i |
+// k).
+//
+// Alignment (§2.3, Lemma 1). With X(x) the mod-2 sum of the s axes of node x (Table 3's
+// "mod 2 add." row), phase 1 maps (x | h, a_0) to (x | h, a_0 ^ X(x)); this aligned local
+// address m is then invariant: the t-th AAPC moves aligned slot m of node x across axis t to
+// axis value m ^ (X(x) ^ axis_t(x)), i.e. it is an AAPC whose relative address is m ^ Y_t,
+// where Y_t = X(x) ^ axis_t(x) is constant within each subcube of that AAPC. Every exchange is
+// between equal aligned slots, and phase 3 equals phase 1.
+//
+// Pipelining (§2.3, §4.1, Corollary 2). Once a pair (m, ~m) of aligned slots has finished its
+// exchanges on axis t it may start on axis t + 1, whose links are disjoint. Because the
+// relative address of slot m differs between subcubes (m ^ Y_t), a schedule can be pipelined
+// slot by slot only if it treats a complement pair without looking at which member holds which
+// bits. The blocks of d complement pairs of Algorithms 1 and 4 (§3.1, §3.5.3: pair u of a
+// block is exchanged in dimension (u + r) mod d in step r; the member whose relative address
+// has that bit moves) have that property; Algorithm 4's combined group and full necklaces
+// (§3.5.1-3.5.2) do not (they depend on the bit pattern of each address). So the pipelined
+// schedule runs the K/2 complement pairs in ceil(K/2d) blocks, block b on axis t in steps
+// (b + t - 1)d .. (b + t)d - 1: d*ceil(K/2d) + (s - 1)d steps, which is Corollary 2's
+// K/2 + (s - 1)d exactly when d divides K/2 (d a power of two for K = 2^k), and the paper's
+// count for pipelined Algorithm 1 (§3.4) otherwise. For s = 1 there is nothing to pipeline and
+// Algorithm 4 itself (jhAlgorithm4, K/2 steps) is used.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "address.h"
+#include "permutation.h"
+#include "schedule.h"
+
+namespace hcube {
+
+/// The shape of s successive AAPCs: cube dimension n, local bits k (K = 2^k), d bits per axis.
+struct MultiAapcShape {
+  int n = 1;
+  int k = 1;
+  int d = 1;
+  int s = 1;
+  u64 slots() const { return u64{1} << k; }
+  u64 nodes() const { return u64{1} << n; }
+};
+
+/// Throws Error naming --n, --axes, --d or --k when the shape is impossible: s >= 1, d >= 1,
+/// s * d <= n <= 20, d <= k <= 24, nodes * K <= 2^28 words.
+void checkMultiAapcShape(const MultiAapcShape& shape);
+
+/// §2.3: the permutation (a_s, .., a_1 | h, a_0) -> (a_(s-1), .., a_0 | h, a_s) as a dimension
+/// permutation of the n + k global address bits.
+PermutationSpec successiveAapcPermutation(const MultiAapcShape& shape);
+
+/// Table 3's "mod 2 add." value of node x: the XOR of its s axes (d bits each).
+u32 axesXor(const MultiAapcShape& shape, u64 node);
+
+/// How the alignment phases of §2.3 are carried out.
+enum class MultiAapcAlignment {
+  /// No local data motion: aligned slot m of node x is kept in physical slot m ^ X(x) (low d
+  /// bits), so the first transfer reads the unaligned data and the last one writes the
+  /// realigned data; phases 1 and 3 cost nothing.
+  kSlots,
+  /// Phases 1 and 3 as local permutations (PERMUTE cycles, docs/hardware.md §2.1): the memory
+  /// passes through exactly the states of Table 3. Needs n * lanes >= 2 channels.
+  kExplicit,
+};
+
+/// Corollary 2 (§4.1): K/2 + (s - 1)d transfer steps for s pipelined AAPCs.
+u64 corollary2Steps(const MultiAapcShape& shape);
+
+/// Transfer steps of jhPipelinedAapcs: K/2 for s = 1 (Algorithm 4), else
+/// d * ceil(K/2d) + (s - 1)d.
+u64 pipelinedAapcSteps(const MultiAapcShape& shape);
+
+/// Theorem 2 (§4.2): the bound for s AAPCs with multiple concurrent AAPCs allowed:
+/// K/2 + (s-1)d if s <= 3 or K <= 8d; (s + 3)d if 8d <= K <= 2(s + 1)d; K/2 + 2d if
+/// K >= 2(s + 1)d.
+u64 theorem2Steps(const MultiAapcShape& shape);
+
+/// The pipelined schedule of §4.1 (see the file comment) as a per-node move schedule; with
+/// kExplicit, the local alignment steps come first and last. `lanes` is the channel width the
+/// local permutations are packed for (n * lanes copies per PERMUTE cycle).
+MoveSchedule jhPipelinedAapcs(const MultiAapcShape& shape, MultiAapcAlignment alignment,
+                              int lanes = 1);
+
+/// Local steps (Move::kLocal) that apply, at every node, the slot permutation `to` (to[x][l] =
+/// where the word in slot l of node x goes; nodes with an empty vector or the identity do
+/// nothing), packed so that every step is at most `channels` copies per node and reads no slot
+/// that an earlier step of the same permutation wrote before it was read: cycles of at most
+/// `channels` slots are rotated in one step, longer ones as two rounds of swaps. Throws Error if
+/// channels < 2 and a node needs a swap.
+std::vector<std::vector<Move>> localPermutationSteps(const std::vector<std::vector<u32>>& to,
+                                                     size_t channels);
+
+/// Span (Definition 2) of a move schedule run from tagged memory: over every element that
+/// crosses a link, last step it arrives minus first step it leaves plus one. Local copies move
+/// elements but are not transfers. Also checks the schedule as it goes (throws Error if a move
+/// reads an empty slot or two moves write one slot in a step).
+u64 moveScheduleSpan(const MoveSchedule& schedule, u64 nodes, u64 words_per_node, u64 tagged_slots);
+
+}  // namespace hcube

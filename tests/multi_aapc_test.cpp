@@ -1,0 +1,326 @@
+// Tests of several AAPCs on successive axes (Johnsson & Ho 1992 §2.3, §4): the permutation,
+// Table 3 as a memory trace through the table executor, exact transfer-cycle counts (Corollary 2
+// where the pipelined complement-pair blocks meet it), every element against the reference
+// model, and the static verifier.
+#include "schedules/multi_aapc.h"
+
+#include <gtest/gtest.h>
+
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "algorithms.h"
+#include "compiler.h"
+#include "error.h"
+#include "executor.h"
+#include "reference.h"
+#include "test_util.h"
+#include "verifier.h"
+
+namespace hcube {
+namespace {
+
+constexpr u32 kNotInTable = 0xFFFFFFFFU;
+
+MultiAapcShape shape(int n, int d, int s, int k) {
+  MultiAapcShape sh;
+  sh.n = n;
+  sh.d = d;
+  sh.s = s;
+  sh.k = k;
+  return sh;
+}
+
+/// Table 3's states, by name: state[slot][node].
+struct Table3 {
+  std::vector<std::string> mod2add;
+  std::vector<std::pair<std::string, std::vector<std::vector<u32>>>> states;
+};
+
+Table3 readTable3() {
+  const std::vector<std::string> lines = testing::goldenLines("jh_table3_d2.txt");
+  Table3 t;
+  for (size_t i = 0; i < lines.size(); ++i) {
+    std::istringstream in(lines[i]);
+    std::string head;
+    in >> head;
+    if (head == "mod2add") {
+      for (std::string w; in >> w;) t.mod2add.push_back(w);
+      continue;
+    }
+    std::vector<std::vector<u32>> rows;
+    for (int slot = 0; slot < 4; ++slot) {
+      std::istringstream row(lines.at(++i));
+      std::vector<u32> values;
+      for (u32 v; row >> v;) values.push_back(v);
+      rows.push_back(values);
+    }
+    t.states.emplace_back(head, rows);
+  }
+  return t;
+}
+
+/// The aligned view of a memory: what aligned slot m of node x holds (for kSlots, aligned slot
+/// m is physical slot m ^ X(x); for kExplicit the memory is already aligned).
+std::vector<std::vector<u32>> alignedView(const CubeMemory& mem, const MultiAapcShape& sh,
+                                          bool physical_is_aligned) {
+  std::vector<std::vector<u32>> rows(sh.slots(), std::vector<u32>(sh.nodes(), kNotInTable));
+  for (u64 x = 0; x < sh.nodes(); ++x) {
+    for (u32 m = 0; m < sh.slots(); ++m) {
+      rows[m][x] = mem.at(x, physical_is_aligned ? m : m ^ axesXor(sh, x));
+    }
+  }
+  return rows;
+}
+
+std::vector<std::vector<u32>> plainView(const CubeMemory& mem, const MultiAapcShape& sh) {
+  return alignedView(mem, sh, true);
+}
+
+/// The first differing entry of two states, or "" if they are equal.
+std::string firstDifference(const std::vector<std::vector<u32>>& got,
+                            const std::vector<std::vector<u32>>& want) {
+  for (size_t slot = 0; slot < want.size(); ++slot) {
+    for (size_t node = 0; node < want[slot].size(); ++node) {
+      if (got.at(slot).at(node) != want[slot][node]) {
+        return "slot " + std::to_string(slot) + " of P" + std::to_string(node) + ": got " +
+               std::to_string(got[slot][node]) + ", the paper has " +
+               std::to_string(want[slot][node]);
+      }
+    }
+  }
+  return "";
+}
+
+RunResult runFor(const TableSet& set, u64 cycles) {
+  ExecOptions opt;
+  opt.max_cycles = cycles;
+  opt.tagged_elements = set.header.nodes() * set.header.slots;
+  return executeTables(set, taggedMemory(set.header.perm, set.header.memoryWords()), opt);
+}
+
+TEST(MultiAapcPermutation, TwoAxesOfTwoBitsIsTable3sPermutation) {
+  // (k, j | i) -> (j, i | k): global bits i = 0..1, j = 2..3, k = 4..5.
+  const PermutationSpec p = successiveAapcPermutation(shape(4, 2, 2, 2));
+  EXPECT_EQ(p.str(), "dim n=4 k=2 delta=2,3,4,5,0,1");
+  // Element 5 = (k=0, j=1 | i=1) ends at node (j=1, i=1) = 5, slot k = 0; 17 = (1,0|1) at node 1,
+  // slot 1 (Table 3, last state).
+  EXPECT_EQ(p.dest({1, 1}), (GlobalAddress{5, 0}));
+  EXPECT_EQ(p.dest({4, 1}), (GlobalAddress{1, 1}));
+}
+
+TEST(MultiAapcPermutation, RepetitionBitsAndSpareNodeBitsStay) {
+  // n = 7, d = 2, s = 3, k = 3: local bit 2 (h) and node bit 6 are not in the permutation.
+  const PermutationSpec p = successiveAapcPermutation(shape(7, 2, 3, 3));
+  EXPECT_EQ(p.str(), "dim n=7 k=3 delta=3,4,2,5,6,7,8,0,1,9");
+}
+
+TEST(MultiAapcPermutation, BadShapesNameTheOption) {
+  auto message = [](const MultiAapcShape& sh) {
+    try {
+      checkMultiAapcShape(sh);
+    } catch (const Error& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_EQ(message(shape(6, 2, 4, 2)),
+            "--axes 4 with --d 2: 4 axes of 2 bits need 8 node bits, the cube has n = 6");
+  EXPECT_EQ(message(shape(6, 3, 2, 2)),
+            "--k 4: the AAPCs need K = 2^k elements per node with 3 <= k <= 24");
+  EXPECT_EQ(message(shape(6, 2, 0, 2)), "--axes 0: at least one AAPC is needed");
+}
+
+TEST(MultiAapcTable3, ModTwoAddRowIsTheXorOfTheAxes) {
+  const Table3 t = readTable3();
+  const MultiAapcShape sh = shape(4, 2, 2, 2);
+  ASSERT_EQ(t.mod2add.size(), 16U);
+  for (u64 x = 0; x < 16; ++x) {
+    EXPECT_EQ(testing::binary(axesXor(sh, x), 2), t.mod2add[x]) << "P" << x;
+  }
+}
+
+// The paper's Table 3 through the table executor: explicit alignment (PERMUTE), the first AAPC
+// (block period 0 on axis j), the second (period 1 on axis k), realignment.
+TEST(MultiAapcTable3, ExplicitAlignmentPassesThroughEveryStateOfTable3) {
+  const Table3 t = readTable3();
+  ASSERT_EQ(t.states.size(), 5U);
+  const MultiAapcShape sh = shape(4, 2, 2, 2);
+  const PermutationSpec perm = successiveAapcPermutation(sh);
+  const TableSet set = compileMoves(jhPipelinedAapcs(sh, MultiAapcAlignment::kExplicit), perm, {});
+  ASSERT_TRUE(verifyTables(set).ok());
+  // Phase 1: one PERMUTE (4 copies on 4 channels); each AAPC: K/2 = 2 transfer cycles.
+  const std::vector<u64> at = {0, 1, 3, 5, 6};
+  for (size_t i = 0; i < at.size(); ++i) {
+    const RunResult r = runFor(set, at[i]);
+    EXPECT_EQ(firstDifference(plainView(r.memory, sh), t.states[i].second), "")
+        << "after " << at[i] << " cycles, state '" << t.states[i].first << "'";
+  }
+  const RunResult full = runFor(set, 1000);
+  EXPECT_FALSE(full.timeout);
+  EXPECT_EQ(full.cycles, 6U);
+  EXPECT_EQ(full.transfer_cycles, 4U);
+  EXPECT_EQ(full.local_cycles, 2U);
+  EXPECT_TRUE(full.errors.empty());
+}
+
+// Without PERMUTEs the same schedule keeps aligned slot m of node x in physical slot m ^ X(x):
+// the aligned view of the memory is Table 3 at every point, with no local cycles.
+TEST(MultiAapcTable3, SlotChoiceReplacesTheAlignmentPhases) {
+  const Table3 t = readTable3();
+  const MultiAapcShape sh = shape(4, 2, 2, 2);
+  const TableSet set = compileMoves(jhPipelinedAapcs(sh, MultiAapcAlignment::kSlots),
+                                    successiveAapcPermutation(sh), {});
+  ASSERT_TRUE(verifyTables(set).ok());
+  const std::vector<std::pair<u64, size_t>> at = {{0, 1}, {2, 2}, {4, 3}};
+  for (auto [cycles, state] : at) {
+    const RunResult r = runFor(set, cycles);
+    EXPECT_EQ(firstDifference(alignedView(r.memory, sh, false), t.states[state].second), "")
+        << "after " << cycles << " cycles, state '" << t.states[state].first << "'";
+  }
+  EXPECT_EQ(firstDifference(plainView(runFor(set, 0).memory, sh), t.states[0].second), "");
+  const RunResult full = runFor(set, 1000);
+  EXPECT_EQ(firstDifference(plainView(full.memory, sh), t.states[4].second), "");
+  EXPECT_EQ(full.cycles, 4U);
+  EXPECT_EQ(full.local_cycles, 0U);
+}
+
+TEST(MultiAapcBounds, FormulasOfCorollary2AndTheorem2) {
+  EXPECT_EQ(corollary2Steps(shape(6, 2, 3, 2)), 2U + 2U * 2U);
+  EXPECT_EQ(corollary2Steps(shape(9, 3, 3, 3)), 4U + 2U * 3U);
+  // Theorem 2: s <= 3 is the pipelined count; K <= 8d as well.
+  EXPECT_EQ(theorem2Steps(shape(9, 3, 3, 3)), 10U);
+  EXPECT_EQ(theorem2Steps(shape(4, 1, 4, 3)), 4U + 3U);  // K = 8 <= 8d
+  // 8d <= K <= 2(s + 1)d: (s + 3)d. d = 2, s = 4, K = 16 (16 <= 16 <= 20).
+  EXPECT_EQ(theorem2Steps(shape(8, 2, 4, 4)), 14U);
+  // K >= 2(s + 1)d: K/2 + 2d. d = 1, s = 4, K = 16 (16 >= 10).
+  EXPECT_EQ(theorem2Steps(shape(4, 1, 4, 4)), 10U);
+}
+
+struct Measured {
+  u64 cycles = 0;
+  u64 transfer_cycles = 0;
+  u64 span = 0;
+};
+
+/// Builds, verifies and runs a pipelined case; checks every element against the reference.
+Measured runPipelined(const MultiAapcShape& sh) {
+  const PermutationSpec perm = successiveAapcPermutation(sh);
+  const MoveSchedule schedule = jhPipelinedAapcs(sh, MultiAapcAlignment::kSlots);
+  const TableSet set = compileMoves(schedule, perm, {});
+  const VerifyReport v = verifyTables(set);
+  EXPECT_TRUE(v.ok()) << (v.errors.empty() ? "" : v.errors.front());
+  const RunResult r = runFor(set, u64{1} << 20);
+  EXPECT_FALSE(r.timeout);
+  EXPECT_TRUE(r.errors.empty());
+  const CheckResult c = checkAgainstReference(perm, r.memory);
+  EXPECT_EQ(c.correct, perm.elements());
+  EXPECT_EQ(c.mismatches, 0U) << (c.first.empty() ? "" : describe(c.first.front(), sh.slots()));
+  EXPECT_EQ(moveScheduleSpan(schedule, sh.nodes(), sh.slots(), sh.slots()), r.span);
+  return {r.cycles, r.transfer_cycles, r.span};
+}
+
+/// Exact transfer cycles of the pipelined schedule: Corollary 2's K/2 + (s-1)d when d divides
+/// K/2; d * ceil(K/2d) + (s-1)d (pipelined Algorithm 1, §3.4) otherwise; K/2 for s = 1
+/// (Algorithm 4). The span is d for s = 1 and s * d for s > 1 (d steps per axis, back to back).
+void expectPipelined(int d, int s, int k) {
+  const MultiAapcShape sh = shape(s * d, d, s, k);
+  SCOPED_TRACE("d = " + std::to_string(d) + ", s = " + std::to_string(s) +
+               ", K = " + std::to_string(sh.slots()));
+  const u64 K = sh.slots();
+  const u64 ud = static_cast<u64>(d);
+  const u64 us = static_cast<u64>(s);
+  u64 expected = K / 2 + (us - 1) * ud;
+  if (s > 1 && (K / 2) % ud != 0) expected = ud * ((K / 2 + ud - 1) / ud) + (us - 1) * ud;
+  const Measured m = runPipelined(sh);
+  EXPECT_EQ(m.transfer_cycles, expected);
+  EXPECT_EQ(m.cycles, expected);
+  EXPECT_EQ(m.span, s == 1 ? ud : us * ud);
+  if ((K / 2) % ud == 0 || s == 1) {
+    EXPECT_EQ(m.transfer_cycles, corollary2Steps(sh));
+  }
+}
+
+TEST(MultiAapcPipelined, ExactCyclesOneAxis) {
+  for (int d = 1; d <= 8; ++d) expectPipelined(d, 1, d);
+}
+
+TEST(MultiAapcPipelined, ExactCyclesTwoAxes) {
+  for (int d = 1; d <= 6; ++d) expectPipelined(d, 2, d);
+}
+
+TEST(MultiAapcPipelined, ExactCyclesThreeAxes) {
+  for (int d = 1; d <= 4; ++d) expectPipelined(d, 3, d);
+}
+
+TEST(MultiAapcPipelined, RepeatedAapcsWithMoreLocalBits) {
+  expectPipelined(2, 2, 4);  // K = 16, 8 pairs in 4 blocks: 8 + 2 = Corollary 2
+  expectPipelined(3, 2, 4);  // K = 16, 8 pairs in 3 blocks of 3: 9 + 3
+  expectPipelined(1, 3, 3);  // K = 8, d = 1: 4 + 2
+}
+
+TEST(MultiAapcPipelined, LongerCasesExactCycles_Long) {
+  expectPipelined(5, 3, 5);
+  expectPipelined(7, 2, 7);
+}
+
+TEST(MultiAapcPipelined, SpareNodeBitsAreIndependentSubcubes) {
+  // n = 5 with two axes of 2 bits: node bit 4 names two independent copies.
+  MultiAapcShape sh = shape(5, 2, 2, 2);
+  const Measured m = runPipelined(sh);
+  EXPECT_EQ(m.transfer_cycles, 4U);
+}
+
+TEST(MultiAapcLocal, LongCyclesAreSplitIntoTwoRoundsOfSwaps) {
+  // A 5-cycle on one node with 2 channels: rounds of disjoint swaps, each step <= 2 copies.
+  std::vector<std::vector<u32>> to(1, {1, 2, 3, 4, 0});
+  const auto steps = localPermutationSteps(to, 2);
+  MoveSchedule s;
+  s.algo = "rotate";
+  s.dims = 1;
+  s.steps = steps;
+  for (const auto& step : steps) EXPECT_LE(step.size(), 2U);
+  EXPECT_EQ(moveScheduleSpan(s, 1, 5, 5), 0U);
+  // Apply the steps and check the rotation.
+  std::vector<u32> mem = {10, 11, 12, 13, 14};
+  for (const auto& step : steps) {
+    std::vector<u32> next = mem;
+    for (const Move& m : step) next[m.to_slot] = mem[m.slot];
+    mem = next;
+  }
+  EXPECT_EQ(mem, (std::vector<u32>{14, 10, 11, 12, 13}));
+  EXPECT_THROW(localPermutationSteps(to, 1), Error);
+}
+
+TEST(MultiAapcCatalogue, Jh4PipelinedCaseCarriesCorollary2) {
+  CaseSpec spec;
+  spec.algo = "jh4-pipelined";
+  spec.n = 6;
+  spec.params = {{"axes", "3"}};
+  const BuiltCase c = buildCase(spec);
+  EXPECT_EQ(c.perm.str(), "dim n=6 k=2 delta=2,3,4,5,6,7,0,1");
+  EXPECT_EQ(c.lower_bound, 6U);
+  EXPECT_EQ(c.tables.cycles(), 6U);
+  EXPECT_EQ(c.schedule_span, 6U);
+  EXPECT_TRUE(verifyTables(c.tables).ok());
+
+  spec.params = {{"axes", "3"}, {"align", "sideways"}};
+  EXPECT_THROW(buildCase(spec), Error);
+  spec.params = {{"axes", "4"}, {"d", "2"}};
+  try {
+    buildCase(spec);
+    ADD_FAILURE() << "no error";
+  } catch (const Error& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "--axes 4 with --d 2: 4 axes of 2 bits need 8 node bits, the cube has n = 6");
+  }
+  spec.params = {{"axes", "3"}, {"tau", "2"}};
+  EXPECT_THROW(buildCase(spec), Error);
+  spec.params = {{"axes", "2"}};
+  spec.slots = 12;
+  EXPECT_THROW(buildCase(spec), Error);
+}
+
+}  // namespace
+}  // namespace hcube
