@@ -272,6 +272,89 @@ TEST(MultiAapcPipelined, SpareNodeBitsAreIndependentSubcubes) {
   EXPECT_EQ(m.transfer_cycles, 4U);
 }
 
+/// Builds, verifies and runs Algorithm 5; checks every element against the reference and that
+/// the run's transfer cycles are what the plan says.
+RunResult runConcurrent(const MultiAapcShape& sh, ConcurrentAapcPlan& plan) {
+  const PermutationSpec perm = successiveAapcPermutation(sh);
+  const MoveSchedule schedule = jhConcurrentAapcs(sh, 1, &plan);
+  const TableSet set = compileMoves(schedule, perm, {});
+  const VerifyReport v = verifyTables(set);
+  EXPECT_TRUE(v.ok()) << (v.errors.empty() ? "" : v.errors.front());
+  const RunResult r = runFor(set, u64{1} << 20);
+  EXPECT_FALSE(r.timeout);
+  EXPECT_TRUE(r.errors.empty());
+  const CheckResult c = checkAgainstReference(perm, r.memory);
+  EXPECT_EQ(c.mismatches, 0U) << (c.first.empty() ? "" : describe(c.first.front(), sh.slots()));
+  EXPECT_EQ(c.correct, perm.elements());
+  EXPECT_EQ(r.transfer_cycles, plan.transfer_steps);
+  EXPECT_EQ(r.local_cycles, plan.local_steps);
+  EXPECT_EQ(r.cycles, r.transfer_cycles + r.local_cycles);
+  return r;
+}
+
+/// Algorithm 5 on n = s*d with K = 2^k: the transfer cycles are exactly `expected` (Theorem 2's
+/// bound, typed from the theorem's case), below the pipelined K/2 + (s-1)d, and the alternate
+/// data sets cost local cycles only at the end.
+void expectConcurrent(int d, int s, int k, u64 expected) {
+  const MultiAapcShape sh = shape(s * d, d, s, k);
+  SCOPED_TRACE("d = " + std::to_string(d) + ", s = " + std::to_string(s) +
+               ", K = " + std::to_string(sh.slots()));
+  ConcurrentAapcPlan plan;
+  const RunResult r = runConcurrent(sh, plan);
+  EXPECT_EQ(r.transfer_cycles, expected);
+  EXPECT_EQ(theorem2Steps(sh), expected);
+  EXPECT_LT(r.transfer_cycles, corollary2Steps(sh));
+  EXPECT_FALSE(plan.alternate_starts.empty());
+  EXPECT_GE(r.local_cycles, 1U);
+}
+
+TEST(MultiAapcConcurrent, MeetsTheorem2ThirdCase) {
+  // K >= 2(s + 1)d: K/2 + 2d.
+  expectConcurrent(1, 4, 4, 8 + 2);   // pipelined: 11
+  expectConcurrent(1, 5, 4, 8 + 2);   // pipelined: 12
+  expectConcurrent(1, 6, 4, 8 + 2);   // pipelined: 13
+  expectConcurrent(1, 5, 5, 16 + 2);  // pipelined: 20
+  expectConcurrent(2, 4, 5, 16 + 4);  // pipelined: 22
+}
+
+TEST(MultiAapcConcurrent, MeetsTheorem2SecondCase) {
+  // 8d <= K <= 2(s + 1)d: (s + 3)d. d = 1, s = 8, K = 16 (8 <= 16 <= 18): pipelined 15.
+  expectConcurrent(1, 8, 4, 11);
+}
+
+TEST(MultiAapcConcurrent, SmallestCaseReordersOneDataSetInOneCycle) {
+  // d = 1, s = 4, K = 16: one alternate data set (label pair 0 and one value of the two local
+  // bits above the axes i and v) of 2^d = 2 chains, 4 elements per node; the two whose i and v
+  // bits differ end exchanged: one swap, 2 copies, one PERMUTE cycle of the 4 channels.
+  ConcurrentAapcPlan plan;
+  const RunResult r = runConcurrent(shape(4, 1, 4, 4), plan);
+  EXPECT_EQ(plan.alternate_starts, (std::vector<int>{2}));
+  EXPECT_EQ(r.transfer_cycles, 10U);
+  EXPECT_EQ(r.local_cycles, 1U);
+  EXPECT_EQ(r.cycles, 11U);
+}
+
+TEST(MultiAapcConcurrent, WithoutSecondLocalAxisOrForThreeAxesItIsThePipeline) {
+  ConcurrentAapcPlan plan;
+  // s = 3: Theorem 2's first case, K/2 + (s-1)d = 8 + 4.
+  RunResult r = runConcurrent(shape(6, 2, 3, 4), plan);
+  EXPECT_TRUE(plan.alternate_starts.empty());
+  EXPECT_EQ(r.transfer_cycles, 12U);
+  EXPECT_EQ(r.local_cycles, 0U);
+  // k = 3 < 2d = 4: no second local axis; K/2 + (s-1)d = 4 + 6 = Theorem 2 (K <= 8d).
+  r = runConcurrent(shape(8, 2, 4, 3), plan);
+  EXPECT_TRUE(plan.alternate_starts.empty());
+  EXPECT_EQ(r.transfer_cycles, 10U);
+  EXPECT_EQ(theorem2Steps(shape(8, 2, 4, 3)), 10U);
+}
+
+TEST(MultiAapcConcurrent, LargerCubesMeetTheorem2) {
+  expectConcurrent(2, 5, 5, 16 + 4);  // n = 10, pipelined 24
+  expectConcurrent(2, 6, 5, 16 + 4);  // n = 12, pipelined 26
+  expectConcurrent(1, 7, 5, 16 + 2);  // pipelined 22
+  expectConcurrent(1, 8, 6, 32 + 2);  // pipelined 39
+}
+
 TEST(MultiAapcLocal, LongCyclesAreSplitIntoTwoRoundsOfSwaps) {
   // A 5-cycle on one node with 2 channels: rounds of disjoint swaps, each step <= 2 copies.
   std::vector<std::vector<u32>> to(1, {1, 2, 3, 4, 0});
@@ -315,6 +398,17 @@ TEST(MultiAapcCatalogue, Jh4PipelinedCaseCarriesCorollary2) {
     EXPECT_EQ(std::string(e.what()),
               "--axes 4 with --d 2: 4 axes of 2 bits need 8 node bits, the cube has n = 6");
   }
+  spec.algo = "jh5";
+  spec.n = 4;
+  spec.slots = 16;
+  spec.params = {{"axes", "4"}};
+  const BuiltCase c5 = buildCase(spec);
+  EXPECT_EQ(c5.lower_bound, 10U);
+  EXPECT_EQ(c5.tables.cycles(), 11U);  // 10 transfer cycles and one PERMUTE
+  EXPECT_TRUE(verifyTables(c5.tables).ok());
+  spec.algo = "jh4-pipelined";
+  spec.n = 6;
+  spec.slots = 0;
   spec.params = {{"axes", "3"}, {"tau", "2"}};
   EXPECT_THROW(buildCase(spec), Error);
   spec.params = {{"axes", "2"}};

@@ -2,6 +2,7 @@
 #include "multi_aapc.h"
 
 #include <algorithm>
+#include <array>
 
 #include "error.h"
 #include "reference.h"
@@ -176,6 +177,302 @@ MoveSchedule jhPipelinedAapcs(const MultiAapcShape& sh, MultiAapcAlignment align
   }
   if (alignment == MultiAapcAlignment::kExplicit) {
     out.steps.insert(out.steps.end(), align.begin(), align.end());  // phase 3 = phase 1
+  }
+  return out;
+}
+
+namespace {
+
+// ---- Algorithm 5 (§4.2) ---------------------------------------------------------------------
+
+/// A chain: the ops (processor axes, in order) a set of elements goes through together.
+struct Chain {
+  std::vector<int> axes;
+  int dataset = -1;  ///< alternate data set index; -1 for a pipelined chain
+  bool pre = false;  ///< alternate chain before the local exchange
+};
+
+struct ChainSchedule {
+  u64 periods = 0;
+  /// Per period: (chain, axis, lane) of every op placed in it.
+  struct Op {
+    u32 chain;
+    int axis;
+    int lane;
+  };
+  std::vector<std::vector<Op>> ops;
+};
+
+/// The chains of a shape with the given alternate data sets (the last ones by index, starting
+/// on the given axes). Index layout: pipelined chains h * 2^(d-1) + P (h = local bits above d);
+/// then per alternate data set j its 2^d chains before the exchange, then its 2^d after.
+struct ChainLayout {
+  u64 pipelined = 0;
+  u64 datasets = 0;
+  u64 first_alternate = 0;  ///< data sets with index >= this are alternate
+  u64 per_set = 0;          ///< 2^d
+  std::vector<int> starts;
+  std::vector<Chain> chains;
+  u64 preChain(u64 j, u32 key) const { return pipelined + j * 2 * per_set + key; }
+  u64 postChain(u64 j, u32 key) const { return pipelined + j * 2 * per_set + per_set + key; }
+};
+
+ChainLayout chainLayout(const MultiAapcShape& sh, const std::vector<int>& starts) {
+  ChainLayout c;
+  const u64 half = u64{1} << (sh.d - 1);
+  c.pipelined = (u64{1} << (sh.k - sh.d)) * half;
+  c.datasets = sh.k >= 2 * sh.d ? (u64{1} << (sh.k - 2 * sh.d)) * half : 0;
+  c.first_alternate = c.datasets - starts.size();
+  c.per_set = u64{1} << sh.d;
+  c.starts = starts;
+  c.chains.resize(c.pipelined + starts.size() * 2 * c.per_set);
+  std::vector<int> all;
+  for (int t = 1; t <= sh.s; ++t) all.push_back(t);
+  for (u64 id = 0; id < c.pipelined; ++id) {
+    // Pipelined chain (h, P) belongs to data set (h >> d, P) when there is a second local axis.
+    const u64 h = id / half;
+    const u64 dataset = (h >> sh.d) * half + id % half;
+    if (c.datasets != 0 && dataset >= c.first_alternate) continue;  // no elements
+    c.chains[id].axes = all;
+  }
+  for (u64 j = 0; j < starts.size(); ++j) {
+    const int q = starts[j];
+    for (u32 key = 0; key < c.per_set; ++key) {
+      Chain& pre = c.chains[c.preChain(j, key)];
+      Chain& post = c.chains[c.postChain(j, key)];
+      for (int t = q; t <= sh.s; ++t) pre.axes.push_back(t);
+      for (int t = 1; t <= q; ++t) post.axes.push_back(t);
+      pre.dataset = post.dataset = static_cast<int>(j);
+      pre.pre = true;
+    }
+  }
+  return c;
+}
+
+/// List scheduling by periods: on every axis at most d chain ops per period, a chain's ops in
+/// order one period apart at least, and an alternate data set's chains after the local exchange
+/// only when all its chains before it are done. Longest remaining path first.
+ChainSchedule scheduleChains(const MultiAapcShape& sh, const ChainLayout& layout) {
+  const u64 count = layout.chains.size();
+  const u64 never = ~u64{0};
+  std::vector<u64> ready(count, 0);
+  std::vector<size_t> next(count, 0);
+  std::vector<u64> pre_done(layout.starts.size(), 0);
+  u64 unfinished = 0;
+  for (u64 c = 0; c < count; ++c) {
+    const Chain& ch = layout.chains[c];
+    if (ch.axes.empty()) continue;
+    ++unfinished;
+    if (ch.dataset >= 0 && !ch.pre) ready[c] = never;
+  }
+  auto remaining = [&](u64 c) {
+    const Chain& ch = layout.chains[c];
+    u64 r = ch.axes.size() - next[c];
+    if (ch.pre) r += static_cast<u64>(layout.starts[static_cast<size_t>(ch.dataset)]);
+    return r;
+  };
+  ChainSchedule out;
+  std::vector<std::vector<u64>> candidates(static_cast<size_t>(sh.s) + 1);
+  for (u64 period = 0; unfinished > 0; ++period) {
+    for (auto& v : candidates) v.clear();
+    for (u64 c = 0; c < count; ++c) {
+      const Chain& ch = layout.chains[c];
+      if (next[c] < ch.axes.size() && ready[c] <= period) {
+        candidates[static_cast<size_t>(ch.axes[next[c]])].push_back(c);
+      }
+    }
+    out.ops.emplace_back();
+    for (int p = 1; p <= sh.s; ++p) {
+      auto& cand = candidates[static_cast<size_t>(p)];
+      std::stable_sort(cand.begin(), cand.end(),
+                       [&](u64 a, u64 b) { return remaining(a) > remaining(b); });
+      for (size_t i = 0; i < cand.size() && i < static_cast<size_t>(sh.d); ++i) {
+        const u64 c = cand[i];
+        out.ops.back().push_back({static_cast<u32>(c), p, static_cast<int>(i)});
+        const Chain& ch = layout.chains[c];
+        ready[c] = period + 1;
+        if (++next[c] < ch.axes.size()) continue;
+        --unfinished;
+        if (ch.pre) {
+          const u64 j = static_cast<u64>(ch.dataset);
+          if (++pre_done[j] == layout.per_set) {
+            for (u32 key = 0; key < layout.per_set; ++key) {
+              ready[layout.postChain(j, key)] = period + 1;
+            }
+          }
+        }
+      }
+    }
+    out.periods = period + 1;
+  }
+  return out;
+}
+
+/// Every multiset of at most min(s, data sets, 6) starting axes 2..s, smallest first.
+void startChoices(int s, size_t max_sets, std::vector<int>& cur,
+                  std::vector<std::vector<int>>& out) {
+  out.push_back(cur);
+  if (cur.size() == max_sets) return;
+  for (int q = cur.empty() ? 2 : cur.back(); q <= s; ++q) {
+    cur.push_back(q);
+    startChoices(s, max_sets, cur, out);
+    cur.pop_back();
+  }
+}
+
+}  // namespace
+
+MoveSchedule jhConcurrentAapcs(const MultiAapcShape& sh, int lanes, ConcurrentAapcPlan* plan) {
+  checkMultiAapcShape(sh);
+  // Choose the alternate data sets.
+  std::vector<std::vector<int>> choices;
+  std::vector<int> cur;
+  const u64 datasets =
+      sh.k >= 2 * sh.d ? (u64{1} << (sh.k - 2 * sh.d)) * (u64{1} << (sh.d - 1)) : 0;
+  const size_t max_sets =
+      sh.s >= 4 ? static_cast<size_t>(std::min<u64>({static_cast<u64>(sh.s), datasets, 6})) : 0;
+  startChoices(sh.s, max_sets, cur, choices);
+  ChainLayout layout;
+  ChainSchedule best;
+  for (const std::vector<int>& starts : choices) {
+    ChainLayout l = chainLayout(sh, starts);
+    ChainSchedule c = scheduleChains(sh, l);
+    if (best.ops.empty() || c.periods < best.periods) {
+      best = std::move(c);
+      layout = std::move(l);
+    }
+  }
+
+  // Run the elements through the chain schedule.
+  const u32 mask = lowMask(sh.d);
+  const u64 nodes = sh.nodes();
+  const u64 K = sh.slots();
+  const u64 half = u64{1} << (sh.d - 1);
+  const u64 elements = nodes * K;
+  std::vector<u64> node(elements);
+  std::vector<u32> slot(elements);
+  std::vector<u32> field0(elements);
+  std::vector<u32> field1(elements);  // logical second local axis (bits d..2d-1), if any
+  std::vector<u32> chain(elements);
+  std::vector<size_t> done(elements, 0);
+  std::vector<u32> start_axis(elements);
+  std::vector<u32> dest_axis(elements);
+  for (u64 e = 0; e < elements; ++e) {
+    const u64 x = e / K;
+    const u32 l = static_cast<u32>(e % K);
+    node[e] = x;
+    slot[e] = l;
+    field0[e] = l & mask;
+    field1[e] = (l >> sh.d) & mask;
+    const u32 label = axesXor(sh, x) ^ field0[e] ^ (sh.k >= 2 * sh.d ? field1[e] : 0);
+    const u32 pair = std::min(label, label ^ mask);
+    const u64 h = l >> sh.d;
+    const u64 dataset = (h >> sh.d) * half + pair;
+    if (layout.datasets != 0 && dataset >= layout.first_alternate) {
+      const u64 j = dataset - layout.first_alternate;
+      chain[e] = static_cast<u32>(layout.preChain(j, field0[e]));
+    } else {
+      chain[e] = static_cast<u32>(h * half + pair);
+    }
+  }
+  MoveSchedule out;
+  out.algo = "jh5";
+  out.dims = sh.n;
+  std::vector<int> lane_of(layout.chains.size(), -1);
+  std::vector<size_t> index_of(layout.chains.size());
+  for (const auto& period_ops : best.ops) {
+    // The two elements of every scheduled chain in every node.
+    for (size_t i = 0; i < period_ops.size(); ++i) {
+      lane_of[period_ops[i].chain] = static_cast<int>(i);
+      index_of[period_ops[i].chain] = i;
+    }
+    std::vector<std::array<u32, 2>> pairs(period_ops.size() * nodes, {~u32{0}, ~u32{0}});
+    for (u64 e = 0; e < elements; ++e) {
+      if (lane_of[chain[e]] < 0) continue;
+      const size_t i = index_of[chain[e]];
+      const int p = period_ops[i].axis;
+      const Chain& ch = layout.chains[chain[e]];
+      start_axis[e] = axisOf(sh, node[e], p);
+      dest_axis[e] = ch.dataset >= 0 ? field1[e] : field0[e];
+      auto& pr = pairs[i * nodes + node[e]];
+      pr[pr[0] == ~u32{0} ? 0 : 1] = static_cast<u32>(e);
+    }
+    std::vector<u32> sent(nodes);
+    for (int r = 0; r < sh.d; ++r) {
+      std::vector<Move> step;
+      std::vector<std::pair<u32, std::pair<u64, u32>>> updates;
+      for (size_t i = 0; i < period_ops.size(); ++i) {
+        const int p = period_ops[i].axis;
+        const int dim = (period_ops[i].lane + r) % sh.d;
+        const int gd = (p - 1) * sh.d + dim;
+        for (u64 x = 0; x < nodes; ++x) {
+          const auto& pr = pairs[i * nodes + x];
+          const bool first = bitOf(axisOf(sh, x, p) ^ dest_axis[pr[0]], dim);
+          const bool second = bitOf(axisOf(sh, x, p) ^ dest_axis[pr[1]], dim);
+          if (first == second) {
+            throw Error("jh5: internal error, chain " + std::to_string(period_ops[i].chain) +
+                        " at node " + std::to_string(x) + " has no single element for dimension " +
+                        std::to_string(gd));
+          }
+          sent[x] = first ? pr[0] : pr[1];
+        }
+        for (u64 x = 0; x < nodes; ++x) {
+          const u64 to = neighbour(x, gd);
+          step.push_back({x, slot[sent[x]], gd, slot[sent[to]]});
+          updates.push_back({sent[x], {to, slot[sent[to]]}});
+        }
+        for (u64 x = 0; x < nodes; ++x) {
+          auto& pr = pairs[i * nodes + x];
+          pr[pr[0] == sent[x] ? 0 : 1] = sent[neighbour(x, gd)];
+        }
+      }
+      for (const auto& [e, where] : updates) {
+        node[e] = where.first;
+        slot[e] = where.second;
+      }
+      out.steps.push_back(std::move(step));
+    }
+    // End of the AAPC for every scheduled chain: its local axis takes the old processor axis
+    // value. A chain before the local exchange that has done its last AAPC exchanges its two
+    // local axes (no data motion: the slots stay, only the roles change) and joins its chain
+    // after the exchange.
+    for (u64 e = 0; e < elements; ++e) {
+      if (lane_of[chain[e]] < 0) continue;
+      const Chain& ch = layout.chains[chain[e]];
+      (ch.dataset >= 0 ? field1[e] : field0[e]) = start_axis[e];
+      if (++done[e] < ch.axes.size() || !ch.pre) continue;
+      std::swap(field0[e], field1[e]);
+      done[e] = 0;
+      chain[e] = static_cast<u32>(layout.postChain(static_cast<u64>(ch.dataset), field0[e]));
+    }
+    for (const auto& op : period_ops) lane_of[op.chain] = -1;
+  }
+
+  // Every element is in its destination node; the alternate data sets end with their two local
+  // axes exchanged in memory, which one local permutation restores.
+  const PermutationSpec perm = successiveAapcPermutation(sh);
+  std::vector<std::vector<u32>> to(nodes);
+  for (u64 e = 0; e < elements; ++e) {
+    const GlobalAddress want = perm.dest(unpackAddress(e, K));
+    if (want.node != node[e]) {
+      throw Error("jh5: internal error, element " + std::to_string(e) + " ends in node " +
+                  std::to_string(node[e]) + ", not " + std::to_string(want.node));
+    }
+    if (want.slot == slot[e]) continue;
+    if (to[node[e]].empty()) {
+      to[node[e]].resize(K);
+      for (u32 l = 0; l < K; ++l) to[node[e]][l] = l;
+    }
+    to[node[e]][slot[e]] = static_cast<u32>(want.slot);
+  }
+  const size_t channels = static_cast<size_t>(sh.n) * static_cast<size_t>(std::max(lanes, 1));
+  const std::vector<std::vector<Move>> local = localPermutationSteps(to, channels);
+  out.steps.insert(out.steps.end(), local.begin(), local.end());
+  if (plan != nullptr) {
+    plan->alternate_starts = layout.starts;
+    plan->periods = best.periods;
+    plan->transfer_steps = best.periods * static_cast<u64>(sh.d);
+    plan->local_steps = local.size();
   }
   return out;
 }

@@ -95,6 +95,46 @@ u64 theorem2Steps(const MultiAapcShape& shape);
 MoveSchedule jhPipelinedAapcs(const MultiAapcShape& shape, MultiAapcAlignment alignment,
                               int lanes = 1);
 
+// ---------------------------------------------------------------------------------------------
+// Algorithm 5 (§4.2): multiple concurrent AAPCs
+// ---------------------------------------------------------------------------------------------
+//
+// With k >= 2d local bits there is a second d-bit local axis v (local bits d .. 2d-1) besides
+// the AAPC axis i (bits 0 .. d-1). The paper's observation: the exchange sequence
+//   AAPC(q, v), AAPC(q+1, v), .., AAPC(s, v), local exchange i <-> v, AAPC(1, v), .., AAPC(q, v)
+// (AAPC(p, f): processor axis p exchanged with local axis f) gives the same permutation as the
+// pipelined AAPC(1, i), .., AAPC(s, i), with one AAPC more and one local reordering, but starts
+// on axis q, whose links are idle while the pipeline fills. Algorithm 5 sends some data sets that
+// way so they fill the pipeline's idle periods at the start of the high axes and the end of the
+// low ones.
+//
+// Here a unit of work is a chain: the elements that go through one AAPC together, as a
+// complement pair of aligned addresses in every node (aligned address = XOR of all s axes and
+// both local axes, invariant under every exchange and the local swap). A chain occupies one
+// "lane" of an axis for d steps per AAPC (one link per step, dimensions rotating as in a block
+// of Algorithm 1 / 4), and d chains fill an axis for a period of d steps. A data set that takes
+// the alternate route is a label pair (and repetition index): the local swap makes every chain
+// after it depend on all 2^d chains of the data set before it, so a data set is 2^d chains. The
+// chains are placed period by period by a list scheduler (longest remaining path first); the
+// number of alternate data sets and their starting axes are chosen by trying every choice of at
+// most s of them and keeping the fewest periods. The local exchange costs no data motion during
+// the run (slots follow the exchanges); the alternate data sets end with their two local axes
+// exchanged, which one final local permutation (PERMUTE cycles) restores.
+
+/// What jhConcurrentAapcs chose and what it costs.
+struct ConcurrentAapcPlan {
+  std::vector<int> alternate_starts;  ///< starting axis q (2..s) of each alternate data set
+  u64 periods = 0;                    ///< periods of d transfer steps
+  u64 transfer_steps = 0;             ///< periods * d
+  u64 local_steps = 0;                ///< local (PERMUTE) steps of the final reordering
+};
+
+/// Algorithm 5 (§4.2, Theorem 2) as a per-node move schedule (see above); falls back to the
+/// pipelined chains when no alternate data set helps (s <= 3, or k < 2d: no second local axis).
+/// `lanes` is the channel width the final local permutation is packed for.
+MoveSchedule jhConcurrentAapcs(const MultiAapcShape& shape, int lanes = 1,
+                               ConcurrentAapcPlan* plan = nullptr);
+
 /// Local steps (Move::kLocal) that apply, at every node, the slot permutation `to` (to[x][l] =
 /// where the word in slot l of node x goes; nodes with an empty vector or the identity do
 /// nothing), packed so that every step is at most `channels` copies per node and reads no slot
