@@ -2,7 +2,8 @@
 //
 // Output channel (j, l) of node x drives input channel (j, l) of node x ^ (1 << j). The cube
 // adds the table load port (broadcast or one node per cycle), the memory scan port (one slot of
-// every node per cycle), the cycle / transfer-cycle / word counters and the error readout.
+// every node per cycle), the cycle / transfer-cycle / local-cycle / word counters and the error
+// readout.
 
 module hc_cube
   import hc_pkg::*;
@@ -69,6 +70,8 @@ module hc_cube
   output logic [CountBits-1:0]               xfer_cycles_o,
   /// Words sent (channel-cycles carrying a word).
   output logic [CountBits-1:0]               words_o,
+  /// Cycles in which at least one node executed a PERMUTE (docs/hardware.md §2.1).
+  output logic [CountBits-1:0]               local_cycles_o,
 
   /// Per error kind: OR over all nodes of "counter non-zero".
   output logic [NumErrKinds-1:0]             err_any_o,
@@ -79,6 +82,11 @@ module hc_cube
 );
 
   localparam int unsigned NumChans = Dim * Lanes;  // derived
+  // Assertion classes: the error kinds, with two of them split by case: a lost word or an
+  // illegal channel in a PERMUTE cycle has its own assertion (and message).
+  localparam int unsigned AssertPermuteLost    = NumErrKinds;      // derived
+  localparam int unsigned AssertPermuteIllegal = NumErrKinds + 1;  // derived
+  localparam int unsigned NumAsserts           = NumErrKinds + 2;  // derived
 
   // ---------------------------------------------------------------------------
   // Nodes and links
@@ -88,6 +96,7 @@ module hc_cube
   // every node sends and stores each cycle from the public_flat_rd arrays.
   /* verilator tracing_off */
   logic [NumNodes-1:0]                node_done;
+  logic [NumNodes-1:0]                node_permute;
   logic [NumChans-1:0]                node_out_valid [NumNodes] /* verilator public_flat_rd */;
   logic [NumChans-1:0][WordWidth-1:0] node_out_data  [NumNodes] /* verilator public_flat_rd */;
   logic [NumChans-1:0]                node_store     [NumNodes] /* verilator public_flat_rd */;
@@ -130,6 +139,7 @@ module hc_cube
       .in_valid_i  (node_in_valid[x]),
       .in_data_i   (node_in_data[x]),
       .store_o     (node_store[x]),
+      .permute_o   (node_permute[x]),
       .err_event_o (node_err_event[x]),
       .err_flags_o (node_err_flags[x]),
       .err_count_o (node_err_count[x])
@@ -153,6 +163,7 @@ module hc_cube
   logic [CountBits-1:0]  cycles_q;
   logic [CountBits-1:0]  xfer_cycles_q;
   logic [CountBits-1:0]  words_q;
+  logic [CountBits-1:0]  local_cycles_q;
   logic                  all_done;
   logic                  counting;              // a cycle of the run
   logic [CountBits-1:0]  cycle_words;           // words sent this cycle
@@ -161,28 +172,37 @@ module hc_cube
   logic [CountBits-1:0]  cycles_d;
   logic [CountBits-1:0]  xfer_cycles_d;
   logic [CountBits-1:0]  words_d;
+  logic [CountBits-1:0]  local_cycles_d;
   /* verilator tracing_on */
 
-  // For the assertions: per error kind, the nodes that show it for the first time since start.
-  logic [NumErrKinds-1:0] first_err;         // some node
-  int unsigned            first_err_node  [NumErrKinds];  // the lowest such node
-  int unsigned            first_err_nodes [NumErrKinds];  // how many
+  // For the assertions: per error kind, the nodes that show it for the first time since start
+  // (lost and illegal split into XFER/WAIT cycles and PERMUTE cycles).
+  logic [NumAsserts-1:0]  first_err;                     // some node
+  int unsigned            first_err_node  [NumAsserts];  // the lowest such node
+  int unsigned            first_err_nodes [NumAsserts];  // how many
 
   always_comb begin : summary
     cycle_words = '0;
     err_any_o   = '0;
     first_err   = '0;
-    for (int unsigned k = 0; k < NumErrKinds; k++) begin
+    for (int unsigned k = 0; k < NumAsserts; k++) begin
       first_err_node[k]  = 0;
       first_err_nodes[k] = 0;
     end
     for (int unsigned x = 0; x < NumNodes; x++) begin
-      logic [NumErrKinds-1:0] first;
+      logic [NumAsserts-1:0] first;
       cycle_words = cycle_words + CountBits'($countones(node_out_valid[x]));
       err_any_o   = err_any_o | node_err_flags[x];
-      first       = (running_q && !start_i) ? node_err_event[x] & ~node_err_flags[x] : '0;
+      first       = '0;
+      if (running_q && !start_i) first[NumErrKinds-1:0] = node_err_event[x] & ~node_err_flags[x];
       if (first != '0) begin
-        for (int unsigned k = 0; k < NumErrKinds; k++) begin
+        if (node_permute[x]) begin
+          first[AssertPermuteLost]    = first[ErrLost];
+          first[AssertPermuteIllegal] = first[ErrIllegal];
+          first[ErrLost]              = 1'b0;
+          first[ErrIllegal]           = 1'b0;
+        end
+        for (int unsigned k = 0; k < NumAsserts; k++) begin
           if (first[k]) begin
             if (!first_err[k]) first_err_node[k] = x;
             first_err_nodes[k] = first_err_nodes[k] + 1;
@@ -200,30 +220,35 @@ module hc_cube
     running_d     = running_q;
     cycles_d      = cycles_q;
     xfer_cycles_d = xfer_cycles_q;
-    words_d       = words_q;
+    words_d        = words_q;
+    local_cycles_d = local_cycles_q;
     if (start_i) begin
-      running_d     = 1'b1;
-      cycles_d      = '0;
-      xfer_cycles_d = '0;
-      words_d       = '0;
+      running_d      = 1'b1;
+      cycles_d       = '0;
+      xfer_cycles_d  = '0;
+      words_d        = '0;
+      local_cycles_d = '0;
     end else if (counting) begin
       cycles_d = cycles_q + CountBits'(1);
       if (cycle_words != '0) xfer_cycles_d = xfer_cycles_q + CountBits'(1);
       words_d = words_q + cycle_words;
+      if (node_permute != '0) local_cycles_d = local_cycles_q + CountBits'(1);
     end
   end
 
   always_ff @(posedge clk_i) begin : regs
     if (!rst_ni) begin
-      running_q     <= 1'b0;
-      cycles_q      <= '0;
-      xfer_cycles_q <= '0;
-      words_q       <= '0;
+      running_q      <= 1'b0;
+      cycles_q       <= '0;
+      xfer_cycles_q  <= '0;
+      words_q        <= '0;
+      local_cycles_q <= '0;
     end else begin
-      running_q     <= running_d;
-      cycles_q      <= cycles_d;
-      xfer_cycles_q <= xfer_cycles_d;
-      words_q       <= words_d;
+      running_q      <= running_d;
+      cycles_q       <= cycles_d;
+      xfer_cycles_q  <= xfer_cycles_d;
+      words_q        <= words_d;
+      local_cycles_q <= local_cycles_d;
     end
   end
 
@@ -236,17 +261,20 @@ module hc_cube
     end
   end
 
-  assign done_o        = running_q && all_done;
-  assign cycles_o      = cycles_q;
-  assign xfer_cycles_o = xfer_cycles_q;
-  assign words_o       = words_q;
-  assign err_count_o   = node_err_count[err_node_i];
+  assign done_o         = running_q && all_done;
+  assign cycles_o       = cycles_q;
+  assign xfer_cycles_o  = xfer_cycles_q;
+  assign words_o        = words_q;
+  assign local_cycles_o = local_cycles_q;
+  assign err_count_o    = node_err_count[err_node_i];
 
   // ---------------------------------------------------------------------------
   // Assertions (docs/hardware.md §4), one per error kind for all nodes: each fires in a cycle in
   // which some node shows its kind for the first time since start, and names the lowest such
-  // node; the error counters count every occurrence. They live here rather than in hc_node so
-  // that the node's code stays shared by all instances (see hc_node.sv).
+  // node; the error counters count every occurrence. A first `lost` or `illegal` in a PERMUTE
+  // cycle (§2.1) fires PermuteLost_A or PermuteChannel_A instead of LostWord_A or LegalInstr_A.
+  // They live here rather than in hc_node so that the node's code stays shared by all instances
+  // (see hc_node.sv).
   // ---------------------------------------------------------------------------
 
   LostWord_A: assert property (@(posedge clk_i) disable iff (!rst_ni) !first_err[ErrLost])
@@ -269,8 +297,16 @@ module hc_cube
     else $error("node %0d (of %0d nodes): two ports send or receive in one-port mode (oneport)",
                 first_err_node[ErrOneport], first_err_nodes[ErrOneport]);
   LegalInstr_A: assert property (@(posedge clk_i) disable iff (!rst_ni) !first_err[ErrIllegal])
-    else $error("node %0d (of %0d nodes): illegal instruction or channel op (illegal)",
+    else $error("node %0d (of %0d nodes): WAIT 0 or channel op 3 (illegal)",
                 first_err_node[ErrIllegal], first_err_nodes[ErrIllegal]);
+  PermuteChannel_A: assert property (@(posedge clk_i) disable iff (!rst_ni)
+                                     !first_err[AssertPermuteIllegal])
+    else $error("node %0d (of %0d nodes): PERMUTE channel not IDLE/IDLE or MEM/MEM (illegal)",
+                first_err_node[AssertPermuteIllegal], first_err_nodes[AssertPermuteIllegal]);
+  PermuteLost_A: assert property (@(posedge clk_i) disable iff (!rst_ni)
+                                  !first_err[AssertPermuteLost])
+    else $error("node %0d (of %0d nodes): a word arrived during a PERMUTE (lost)",
+                first_err_node[AssertPermuteLost], first_err_nodes[AssertPermuteLost]);
   WriteConflict_A: assert property (@(posedge clk_i) disable iff (!rst_ni)
                                     !first_err[ErrConflict])
     else $error("node %0d (of %0d nodes): two channels write the same slot (conflict)",

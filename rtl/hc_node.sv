@@ -6,6 +6,11 @@
 // combinational from the memory (or the channel's PASS input register, for FWD); the words a
 // node receives are written at the end of the cycle, so an exchange is a swap.
 //
+// A PERMUTE (docs/hardware.md §2.1) uses the same per-channel memory read and write ports
+// without the links: a MEM/MEM channel reads its output slot at the start of the cycle and
+// writes the word into its input slot at the end, so one PERMUTE swaps slots or rotates a cycle
+// of up to Dim * Lanes slots. Nothing is sent in a PERMUTE cycle.
+//
 // The node's address is an input (node_id_i), not a parameter, so Verilator builds one node class
 // for the whole cube; hc_node is never inlined into hc_cube for the same reason. Two more details
 // keep the node's C++ code shared by all instances (and a 1024-node cube quick to build):
@@ -84,6 +89,8 @@ module hc_node
   input  logic [NumChans-1:0][WordWidth-1:0]  in_data_i /* verilator public_flat_rd */,
   /// Input channels: the arriving word is stored in memory at the end of this cycle.
   output logic [NumChans-1:0]                 store_o,
+  /// The node executes a PERMUTE this cycle (the cube counts these cycles as local cycles).
+  output logic                                permute_o,
 
   /// Per error kind: the condition holds this cycle (hc_cube's assertions check it).
   output logic [NumErrKinds-1:0]              err_event_o,
@@ -133,7 +140,8 @@ module hc_node
   logic [TableWidth-1:0] instr;
   logic                  halted;     // pc ran past the loaded table: behaves as END
   logic                  executing;  // an instruction other than END executes this cycle
-  logic                  xfer;       // the instruction is an XFER
+  logic                  chan_instr; // the instruction has channel fields: XFER or PERMUTE
+  logic                  permute;    // the instruction is a PERMUTE
   logic [WaitBits-1:0]   wait_len;
   logic                  wait_last;  // last cycle of a WAIT
   logic                  advance;    // pc moves on at the end of the cycle
@@ -143,7 +151,9 @@ module hc_node
   assign instr     = halted ? '0 : tbl_q[pc_q[DepthBits-1:0]];
   assign opcode    = opcode_e'(instr[OpcodeBits-1:0]);
   assign executing = active_q && opcode != OpEnd;
-  assign xfer      = executing && opcode == OpXfer;
+  // XFER (1) and PERMUTE (3) are the opcodes with bit 0 set.
+  assign chan_instr = executing && instr[0];
+  assign permute    = chan_instr && instr[1];
   assign wait_len  = instr[OpcodeBits +: WaitBits];
   // WAIT 0 is illegal and takes one cycle, like WAIT 1.
   assign wait_last = wait_cnt_q + WaitBits'(1) >= wait_len;
@@ -159,9 +169,11 @@ module hc_node
   logic [NumChans-1:0][ChanBits-1:0] chan_field;
   logic [NumChans-1:0]               chan_out_valid;
   logic [WordWidth-1:0]              chan_out_data [NumChans];
+  logic [NumChans-1:0]               copy;         // PERMUTE: a MEM/MEM copy writes its slot
+  logic [WordWidth-1:0]              copy_data [NumChans];  // PERMUTE: the word copied
   logic [NumChans-1:0]               expect_word;  // input side is MEM or PASS
   logic [NumChans-1:0]               in_not_idle;  // input side is not IDLE (op 3 included)
-  logic [NumChans-1:0]               wr_slot;      // input side is MEM with a slot in range
+  logic [NumChans-1:0]               wr_slot;      // the channel writes a slot in range
   logic [NumChans-1:0]               pass_slot;    // input side is PASS
   logic [SlotBits-1:0]               wr_addr [NumChans];
   logic [NumChans-1:0]               fwd_used;     // PASS register c is forwarded this cycle
@@ -183,17 +195,20 @@ module hc_node
     any_illegal    = 1'b0;
     conflict       = 1'b0;
     chan_out_valid = '0;
+    copy           = '0;
     expect_word    = '0;
     in_not_idle    = '0;
     wr_slot        = '0;
     pass_slot      = '0;
     for (int unsigned c = 0; c < NumChans; c++) begin
       chan_out_data[c] = '0;
+      copy_data[c]     = '0;
       wr_addr[c]       = '0;
     end
 
-    // Only an XFER has channel fields (skipping them also keeps idle nodes cheap to simulate).
-    if (xfer) begin
+    // Only XFER and PERMUTE have channel fields (skipping them also keeps idle nodes cheap to
+    // simulate).
+    if (chan_instr) begin
       for (int unsigned p = 0; p < Dim; p++) begin
         for (int unsigned l = 0; l < Lanes; l++) begin : l_chan
           int unsigned            c;
@@ -220,41 +235,63 @@ module hc_node
           in_addr_ok  = 32'(in_addr) < NumSlots;
           fwd_src     = out_idx[ChanIdxBits-1:0];
           fwd_ready   = 32'(out_idx) < NumChans && pass_valid_q[fwd_src];
+          wr_addr[c]  = in_addr[SlotBits-1:0];
 
-          // Output side: the word read from memory as at the start of the cycle, or the PASS
-          // register. An out-of-range slot sends the word 0.
-          case (out_op)
-            OutMem: begin
-              chan_out_valid[c] = 1'b1;
+          if (permute) begin
+            // PERMUTE: MEM/MEM copies (an out-of-range read copies the word 0, an out-of-range
+            // write is dropped), IDLE/IDLE does nothing, anything else is illegal and is neither
+            // range- nor conflict-checked. No port is used: nothing is sent or expected, every
+            // arriving word is lost and one-port mode does not apply.
+            if (out_op == OutMem && in_op == InMem) begin
               if (out_addr_ok) begin
-                chan_out_data[c] = mem_q[out_addr[SlotBits-1:0]];
+                copy_data[c] = mem_q[out_addr[SlotBits-1:0]];
               end else begin
                 any_slot_err = 1'b1;
               end
-            end
-            OutFwd: begin
-              if (fwd_ready) begin
-                chan_out_valid[c] = 1'b1;
-                chan_out_data[c]  = pass_data_q[fwd_src];
-                fwd_used[fwd_src] = 1'b1;
+              if (in_addr_ok) begin
+                copy[c]    = 1'b1;
+                wr_slot[c] = 1'b1;
               end else begin
-                any_fwd_err = 1'b1;
+                any_slot_err = 1'b1;
               end
+            end else if (out_op != OutIdle || in_op != InIdle) begin
+              any_illegal = 1'b1;
             end
-            OutIllegal: any_illegal = 1'b1;
-            default: ;
-          endcase
-          if (out_op != OutIdle) port_sends[p] = 1'b1;
-          if (in_op != InIdle) port_recvs[p] = 1'b1;
-          if (in_op == InMem && !in_addr_ok) any_slot_err = 1'b1;
-          if (in_op == InReserved) any_illegal = 1'b1;
+          end else begin
+            // XFER. Output side: the word read from memory as at the start of the cycle, or the
+            // PASS register. An out-of-range slot sends the word 0.
+            case (out_op)
+              OutMem: begin
+                chan_out_valid[c] = 1'b1;
+                if (out_addr_ok) begin
+                  chan_out_data[c] = mem_q[out_addr[SlotBits-1:0]];
+                end else begin
+                  any_slot_err = 1'b1;
+                end
+              end
+              OutFwd: begin
+                if (fwd_ready) begin
+                  chan_out_valid[c] = 1'b1;
+                  chan_out_data[c]  = pass_data_q[fwd_src];
+                  fwd_used[fwd_src] = 1'b1;
+                end else begin
+                  any_fwd_err = 1'b1;
+                end
+              end
+              OutIllegal: any_illegal = 1'b1;
+              default: ;
+            endcase
+            if (out_op != OutIdle) port_sends[p] = 1'b1;
+            if (in_op != InIdle) port_recvs[p] = 1'b1;
+            if (in_op == InMem && !in_addr_ok) any_slot_err = 1'b1;
+            if (in_op == InReserved) any_illegal = 1'b1;
 
-          // Input side as the instruction describes it (the arriving words are checked below).
-          expect_word[c] = in_op == InMem || in_op == InPass;
-          in_not_idle[c] = in_op != InIdle;
-          wr_slot[c]     = in_op == InMem && in_addr_ok;
-          pass_slot[c]   = in_op == InPass;
-          wr_addr[c]     = in_addr[SlotBits-1:0];
+            // Input side as the instruction describes it (the arriving words are checked below).
+            expect_word[c] = in_op == InMem || in_op == InPass;
+            in_not_idle[c] = in_op != InIdle;
+            wr_slot[c]     = in_op == InMem && in_addr_ok;
+            pass_slot[c]   = in_op == InPass;
+          end
         end
       end
 
@@ -270,7 +307,8 @@ module hc_node
   // Channels: names for the waveform, memory writes
   // ---------------------------------------------------------------------------
 
-  logic [NumChans-1:0]  wr_en;     // an arriving word is stored in memory
+  logic [NumChans-1:0]  store;     // an arriving word is stored in memory
+  logic [NumChans-1:0]  wr_en;     // the channel's memory write port writes (store or copy)
   logic [NumChans-1:0]  pass_now;  // an arriving word is held for a FWD
   logic [WordWidth-1:0] chan_in_data [NumChans];
 
@@ -292,14 +330,16 @@ module hc_node
       assign out_data_o[Chan]   = out_data;
       assign in_valid           = in_valid_i[Chan];
       assign in_data            = in_data_i[Chan];
-      assign wr_en[Chan]        = wr_slot[Chan] && in_valid;
+      // In a PERMUTE, wr_slot holds only for copies, and an arriving word is lost.
+      assign store[Chan]        = wr_slot[Chan] && in_valid && !permute;
+      assign wr_en[Chan]        = store[Chan] || copy[Chan];
       assign pass_now[Chan]     = pass_slot[Chan] && in_valid;
       assign chan_in_data[Chan] = in_data;
 
       // One memory write port per channel; they follow mem_write, so the scan port loses to a
       // channel and a higher channel wins over a lower one (a conflict is an error anyway).
       always_ff @(posedge clk_i) begin : chan_write
-        if (wr_en[Chan]) mem_q[wr_addr[Chan]] <= in_data;
+        if (wr_en[Chan]) mem_q[wr_addr[Chan]] <= copy[Chan] ? copy_data[Chan] : in_data;
       end
     end
   end
@@ -319,9 +359,7 @@ module hc_node
     err_event[ErrOverrun]  = overrun;
     err_event[ErrOneport]  = one_port_q && ($countones(port_sends) > 1 ||
                                             $countones(port_recvs) > 1);
-    err_event[ErrIllegal]  = any_illegal ||
-                             (executing && (opcode == OpReserved ||
-                                            (opcode == OpWait && wait_len == '0)));
+    err_event[ErrIllegal]  = any_illegal || (executing && opcode == OpWait && wait_len == '0);
     err_event[ErrConflict] = conflict;
     err_event[ErrDropped]  = |(pass_valid_q & ~fwd_used);
   end
@@ -411,7 +449,8 @@ module hc_node
   // ---------------------------------------------------------------------------
 
   assign mem_rdata_o = (32'(mem_addr_i) < NumSlots) ? mem_q[mem_addr_i] : '0;
-  assign store_o     = wr_en;
+  assign store_o     = store;
+  assign permute_o   = permute;
   assign err_event_o = err_event;
   assign err_count_o = err_cnt_q;
   always_comb begin : err_flags

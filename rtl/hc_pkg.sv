@@ -15,13 +15,13 @@ package hc_pkg;
 
   /// Instruction opcode.
   typedef enum logic [1:0] {
-    OpEnd      = 2'd0,  // node done, done stays high
-    OpXfer     = 2'd1,  // one transfer cycle
-    OpWait     = 2'd2,  // WAIT c: c cycles without data
-    OpReserved = 2'd3   // PERMUTE, illegal today
+    OpEnd     = 2'd0,  // node done, done stays high
+    OpXfer    = 2'd1,  // one transfer cycle
+    OpWait    = 2'd2,  // WAIT c: c cycles without data
+    OpPermute = 2'd3   // one cycle of local copies inside the node's memory (§2.1)
   } opcode_e;
 
-  /// Output side of one channel in an XFER.
+  /// Output side of one channel in an XFER (in a PERMUTE: MEM is the slot copied from).
   typedef enum logic [1:0] {
     OutIdle    = 2'd0,  // send nothing
     OutMem     = 2'd1,  // send the word of a slot
@@ -29,7 +29,7 @@ package hc_pkg;
     OutIllegal = 2'd3
   } out_op_e;
 
-  /// Input side of one channel in an XFER.
+  /// Input side of one channel in an XFER (in a PERMUTE: MEM is the slot copied to).
   typedef enum logic [1:0] {
     InIdle     = 2'd0,  // expect nothing
     InMem      = 2'd1,  // store the arriving word in a slot
@@ -53,7 +53,7 @@ package hc_pkg;
   localparam int unsigned ErrOverrun = 4;
   /// One-port mode and more than one port sends, or more than one port receives.
   localparam int unsigned ErrOneport = 5;
-  /// Reserved opcode, WAIT 0, output op 3 or input op 3.
+  /// WAIT 0, output op 3, input op 3, or a PERMUTE channel neither IDLE/IDLE nor MEM/MEM.
   localparam int unsigned ErrIllegal = 6;
   /// Two channels write the same slot in one cycle.
   localparam int unsigned ErrConflict = 7;
@@ -64,7 +64,7 @@ package hc_pkg;
   /// Width of one sticky saturating error counter.
   localparam int unsigned ErrCountBits = 16;
 
-  /// Width of the cube's cycle, transfer-cycle and word counters.
+  /// Width of the cube's cycle, transfer-cycle, local-cycle and word counters.
   localparam int unsigned CountBits = 32;
 
   // ---------------------------------------------------------------------------

@@ -184,6 +184,10 @@ void CubeTb::Start(bool one_port) {
   top_->start_i = 1;
   Tick();
   top_->start_i = 0;
+  // Settle once with start_i low. Tick() settles input changes only when tracing, but the
+  // assertions sample hc_cube's signals as the previous eval left them: without this eval they
+  // would see start_i still high in the first cycle of the run and miss its errors.
+  top_->eval();
 }
 
 RunResult CubeTb::RunToDone(uint64_t max_cycles, const CycleHook& each_cycle,
@@ -205,6 +209,7 @@ RunResult CubeTb::RunToDone(uint64_t max_cycles, const CycleHook& each_cycle,
   r.cycles = top_->cycles_o;
   r.transfer_cycles = top_->xfer_cycles_o;
   r.words = top_->words_o;
+  r.local_cycles = top_->local_cycles_o;
   if (r.timed_out && throw_on_timeout) {
     throw TimeoutError("hc_cube did not finish within " + std::to_string(max_cycles) +
                        " cycles after start");

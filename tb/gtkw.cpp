@@ -63,7 +63,9 @@ void WriteGtkwSave(const std::string& gtkw_path, const std::string& fst_path,
   f << "[sst_expanded] 1\n";
 
   f << kBin << "\nTOP.clk_i\nTOP.rst_ni\nTOP.start_i\nTOP.done_o\n";
-  f << kDec << "\nTOP.cycles_o[31:0]\nTOP.xfer_cycles_o[31:0]\nTOP.words_o[31:0]\n";
+  f << kDec
+    << "\nTOP.cycles_o[31:0]\nTOP.xfer_cycles_o[31:0]\nTOP.local_cycles_o[31:0]\n"
+       "TOP.words_o[31:0]\n";
   f << kBin << "\nTOP.err_any_o[8:0]\n";
 
   for (int x = 0; x < nodes; ++x) {
@@ -73,6 +75,8 @@ void WriteGtkwSave(const std::string& gtkw_path, const std::string& fst_path,
     f << (open ? kGroupOpen : kGroupClosed) << "\n-" << label << "\n";
     f << kDec << "\n" << n << "pc_q" << Range(pc_bits) << "\n";
     f << kBin << "\n" << n << "done\n";
+    // 0 END, 1 XFER, 2 WAIT, 3 PERMUTE: a PERMUTE's copies show in mem_q, not on the channels.
+    f << kDec << "\n" << n << "opcode[1:0]\n";
     for (int j = 0; j < config.dim; ++j) {
       for (int l = 0; l < config.lanes; ++l) {
         const std::string c =

@@ -239,7 +239,7 @@ uint64_t Image::MaxCycles() const {
     uint64_t sum = 0;
     for (const TableWord& w : table) {
       const uint32_t op = w[0] & 3U;
-      if (op == 0) break;  // END
+      if (op == 0) break;  // END; XFER (1) and PERMUTE (3) take one cycle
       if (op == 2) {       // WAIT c, c in bits [33:2]
         const uint64_t c =
             (w[0] >> 2) | (static_cast<uint64_t>(w.size() > 1 ? w[1] & 3U : 0) << 30);

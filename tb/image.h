@@ -34,7 +34,7 @@ struct Image {
   std::vector<std::vector<TableWord>> tables;
 
   /// Upper bound of the cycles any node can run: the largest sum, over a node's table up to
-  /// its first END, of 1 per XFER or reserved word and c per WAIT c (at least 1).
+  /// its first END, of 1 per XFER or PERMUTE and c per WAIT c (at least 1).
   uint64_t MaxCycles() const;
 };
 

@@ -143,6 +143,7 @@ int Run(const Options& opt) {
   out << "hcube-rtl-result 1\n";
   out << "cycles " << r.cycles << "\n";
   out << "transfer-cycles " << r.transfer_cycles << "\n";
+  out << "local-cycles " << r.local_cycles << "\n";
   out << "words " << r.words << "\n";
   out << "timeout " << (r.timed_out ? 1 : 0) << "\n";
   char buf[32];

@@ -1,6 +1,7 @@
 // The Verilated RTL cube against the C++ table executor: identical final memories, cycle
-// counts, words, link counts, spans and hardware error counters, and every element where the
-// reference model says. n = 1..6 run in CI; n = 7..10 are the *Long* tests (label "long").
+// counts (local PERMUTE cycles included), words, link counts, spans and hardware error counters,
+// and every element where the reference model says. n = 1..6 run in CI; n = 7..10 are the *Long*
+// tests (label "long").
 #include <gtest/gtest.h>
 
 #include <iostream>
@@ -27,6 +28,7 @@ RunResult onRtl(const TableSet& set) {
 
 void expectSameRun(const RunResult& rtl, const RunResult& table) {
   testing::expectSameRun("rtl", rtl, table);
+  EXPECT_EQ(rtl.local_cycles, table.local_cycles);
 }
 
 void expectEdelmanOnRtl(int n, u64 k) {
@@ -111,6 +113,236 @@ TEST(RtlErrors, WaitOnePortForwardDropAndConflictMatchTheExecutor) {
     EXPECT_NE(std::find(kinds.begin(), kinds.end(), k), kinds.end()) << hwErrorName(k);
   }
   expectSameRun(onRtl(set), table);
+}
+
+// ---------------------------------------------------------------------------------------------
+// PERMUTE (docs/hardware.md §2.1), wide channels and one-port mode with hand-made tables. The
+// expected values are worked out by hand from the contract; the executor must agree with them
+// and the RTL with the executor.
+// ---------------------------------------------------------------------------------------------
+
+/// A table set of hand-made tables: one shared table, or one per node. Tags are the AAPC's
+/// (node x slot l holds x * K + l), K = slots.
+TableSet handMade(int n, u64 slots, int lanes, bool one_port, std::vector<Table> tables) {
+  TableSet set;
+  set.header.algo = "hand-made";
+  set.header.perm = PermutationSpec::aapc(n, slots >> n);
+  set.header.n = n;
+  set.header.slots = slots;
+  set.header.lanes = lanes;
+  set.header.one_port = one_port;
+  set.shared = tables.size() == 1;
+  set.tables = std::move(tables);
+  return set;
+}
+
+Channel copyCh(u32 from, u32 to, bool rel = false) {
+  return {{OutOp::kMem, rel, from}, {InOp::kMem, rel, to}};
+}
+
+u32 tagOf(u64 node, u64 slot, u64 k) { return static_cast<u32>(node * k + slot); }
+
+/// Runs `set` on the executor and the RTL, expects exact agreement and returns the RTL's run.
+RunResult agreeOnRtl(const TableSet& set) {
+  const RunResult table = onTable(set);
+  const RunResult rtl = onRtl(set);
+  expectSameRun(rtl, table);
+  return rtl;
+}
+
+// Swap, relative copy, a copied word sent on in the next cycle, WAIT, and a rotation of n*b = 3
+// slots in one PERMUTE.
+TEST(RtlPermute, SwapCopyRotationMatchExecutorAndHandResult) {
+  const int n = 3;
+  const u64 k = 16;
+  Instruction swap = Instruction::permute(3);
+  swap.channels[0] = copyCh(0, 1);
+  swap.channels[1] = copyCh(1, 0);
+  swap.channels[2] = copyCh(8, 15, true);  // slot 8^x -> slot 15^x, both in 8..15
+  Instruction send = Instruction::xfer(3);
+  send.channels[2] = {{OutOp::kMem, false, 0}, {InOp::kMem, false, 0}};
+  Instruction rotate = Instruction::permute(3);
+  for (u32 c = 0; c < 3; ++c) rotate.channels[c] = copyCh(4 + c, 4 + (c + 1) % 3);
+  const TableSet set =
+      handMade(n, k, 1, false, {{swap, send, Instruction::waitFor(2), rotate, Instruction::end()}});
+  const RunResult rtl = agreeOnRtl(set);
+  EXPECT_EQ(rtl.cycles, 5U);
+  EXPECT_EQ(rtl.transfer_cycles, 1U);
+  EXPECT_EQ(rtl.local_cycles, 2U);
+  EXPECT_EQ(rtl.words, 8U);
+  EXPECT_TRUE(rtl.errors.empty()) << testing::errorList(rtl.errors);
+  for (u64 x = 0; x < 8; ++x) {
+    std::vector<u32> want(k);
+    for (u64 l = 0; l < k; ++l) want[l] = tagOf(x, l, k);
+    want[0] = tagOf(x ^ 4, 1, k);  // swapped into slot 0 of x ^ 4, then sent across dim 2
+    want[1] = tagOf(x, 0, k);
+    want[15 ^ x] = tagOf(x, 8 ^ x, k);
+    want[4] = tagOf(x, 6, k);  // rotation 4 -> 5 -> 6 -> 4
+    want[5] = tagOf(x, 4, k);
+    want[6] = tagOf(x, 5, k);
+    for (u64 l = 0; l < k; ++l) {
+      EXPECT_EQ(rtl.memory.at(x, l), want[l]) << "node " << x << " slot " << l;
+    }
+  }
+}
+
+// Every PERMUTE channel pair other than IDLE/IDLE and MEM/MEM is illegal, copies nothing and is
+// neither range- nor conflict-checked; a legal copy in the same cycle still happens.
+TEST(RtlPermute, IllegalChannelsMatchExecutor) {
+  const int n = 3;
+  const u64 k = 8;
+  Instruction a = Instruction::permute(3);
+  a.channels[0] = {{OutOp::kMem, false, 0}, {}};  // MEM / IDLE
+  a.channels[1] = {{}, {InOp::kMem, false, 3}};   // IDLE / MEM (would conflict with ch 2)
+  a.channels[2] = copyCh(2, 3);
+  Instruction b = Instruction::permute(3);
+  b.channels[0] = {{OutOp::kFwd, false, 1}, {InOp::kMem, false, 5}};   // FWD / MEM
+  b.channels[2] = {{OutOp::kMem, false, 6}, {InOp::kPass, false, 0}};  // MEM / PASS
+  const TableSet set = handMade(n, k, 1, false, {{a, b, Instruction::end()}});
+  const RunResult rtl = agreeOnRtl(set);
+  EXPECT_EQ(rtl.cycles, 2U);
+  EXPECT_EQ(rtl.local_cycles, 2U);
+  EXPECT_EQ(rtl.words, 0U);
+  ASSERT_EQ(rtl.errors.size(), 8U) << testing::errorList(rtl.errors);
+  for (u64 x = 0; x < 8; ++x) {
+    EXPECT_EQ(rtl.errors[x], (NodeErrorCount{x, HwError::kIllegal, 2}));
+    for (u64 l = 0; l < k; ++l) {
+      EXPECT_EQ(rtl.memory.at(x, l), tagOf(x, l == 3 ? 2 : l, k)) << "node " << x << " slot " << l;
+    }
+  }
+}
+
+// A neighbour's word arriving during a PERMUTE is lost (on a copying channel too, which still
+// copies); a PASS word held into a PERMUTE is dropped; two copies into one slot conflict and the
+// higher channel's word is kept.
+TEST(RtlPermute, LostDroppedAndConflictMatchExecutor) {
+  const int n = 3;
+  const u64 k = 8;
+  std::vector<Table> tables(8, Table{Instruction::end()});
+  // Node 0 exchanges slot 2 with node 2 on port 1, but node 2 runs a PERMUTE copying slot 0
+  // into slot 2 on channel 1: node 2 loses node 0's word, node 0 gets none (nodata).
+  Instruction x0 = Instruction::xfer(3);
+  x0.channels[1] = {{OutOp::kMem, false, 2}, {InOp::kMem, false, 2}};
+  tables[0] = {x0, Instruction::end()};
+  Instruction p2 = Instruction::permute(3);
+  p2.channels[1] = copyCh(0, 2);
+  tables[2] = {p2, Instruction::end()};
+  // Node 1 sends slot 5 to node 3 on port 1; node 3 PASSes it, then runs a PERMUTE in which
+  // channels 0 and 2 both copy into slot 6 (conflict, slot 4's word kept).
+  Instruction x1 = Instruction::xfer(3);
+  x1.channels[1] = {{OutOp::kMem, false, 5}, {}};
+  tables[1] = {x1, Instruction::end()};
+  Instruction x3 = Instruction::xfer(3);
+  x3.channels[1] = {{}, {InOp::kPass, false, 0}};
+  Instruction p3 = Instruction::permute(3);
+  p3.channels[0] = copyCh(1, 6);
+  p3.channels[2] = copyCh(4, 6);
+  tables[3] = {x3, p3, Instruction::end()};
+  const TableSet set = handMade(n, k, 1, false, tables);
+  const RunResult rtl = agreeOnRtl(set);
+  EXPECT_EQ(rtl.cycles, 2U);
+  EXPECT_EQ(rtl.transfer_cycles, 1U);
+  EXPECT_EQ(rtl.local_cycles, 2U);
+  EXPECT_EQ(rtl.words, 2U);
+  const std::vector<NodeErrorCount> want = {{0, HwError::kNoData, 1},
+                                            {2, HwError::kLost, 1},
+                                            {3, HwError::kConflict, 1},
+                                            {3, HwError::kDropped, 1}};
+  EXPECT_EQ(rtl.errors, want) << testing::errorList(rtl.errors);
+  EXPECT_EQ(rtl.memory.at(0, 2), tagOf(0, 2, k));
+  EXPECT_EQ(rtl.memory.at(2, 2), tagOf(2, 0, k));
+  EXPECT_EQ(rtl.memory.at(3, 6), tagOf(3, 4, k));
+  EXPECT_EQ(rtl.link_words[0 * n + 1], 1U);
+  EXPECT_EQ(rtl.link_words[1 * n + 1], 1U);
+}
+
+// Wide channels (b = 3 lanes, a model of its own): one XFER moves three words per port, a word
+// PASSed on one lane is forwarded on a lane of another port, and one PERMUTE rotates a cycle of
+// n*b = 6 slots.
+TEST(RtlWideChannels, ThreeLanesTransferForwardAndRotateMatchExecutor) {
+  const int n = 2;
+  const int lanes = 3;
+  const u64 k = 8;
+  auto ch = [&](int port, int lane) { return static_cast<size_t>(port * lanes + lane); };
+  Instruction exchange = Instruction::xfer(6);
+  for (int l = 0; l < lanes; ++l) {
+    exchange.channels[ch(0, l)] = {{OutOp::kMem, false, static_cast<u32>(l)},
+                                   {InOp::kMem, false, static_cast<u32>(l)}};
+    exchange.channels[ch(1, l)] = {{OutOp::kMem, false, static_cast<u32>(3 + l)},
+                                   {InOp::kMem, false, static_cast<u32>(3 + l)}};
+  }
+  Instruction rotate = Instruction::permute(6);
+  for (u32 c = 0; c < 6; ++c) rotate.channels[c] = copyCh(c, (c + 1) % 6);
+  std::vector<Table> tables(4, Table{exchange, rotate, Instruction::end()});
+  // Node 0 then sends slot 7 on port 0 lane 2; node 1 PASSes it and forwards it on port 1
+  // lane 1 to node 3, which stores it in slot 6.
+  Instruction send = Instruction::xfer(6);
+  send.channels[ch(0, 2)] = {{OutOp::kMem, false, 7}, {}};
+  Instruction pass = Instruction::xfer(6);
+  pass.channels[ch(0, 2)] = {{}, {InOp::kPass, false, 0}};
+  Instruction forward = Instruction::xfer(6);
+  forward.channels[ch(1, 1)] = {{OutOp::kFwd, false, static_cast<u32>(ch(0, 2))}, {}};
+  Instruction store = Instruction::xfer(6);
+  store.channels[ch(1, 1)] = {{}, {InOp::kMem, false, 6}};
+  tables[0] = {exchange, rotate, send, Instruction::end()};
+  tables[1] = {exchange, rotate, pass, forward, Instruction::end()};
+  tables[3] = {exchange, rotate, Instruction::waitFor(1), store, Instruction::end()};
+  const TableSet set = handMade(n, k, lanes, false, tables);
+  const RunResult rtl = agreeOnRtl(set);
+  EXPECT_EQ(rtl.cycles, 4U);
+  EXPECT_EQ(rtl.transfer_cycles, 3U);
+  EXPECT_EQ(rtl.local_cycles, 1U);
+  EXPECT_EQ(rtl.words, 4U * 6U + 2U);
+  EXPECT_TRUE(rtl.errors.empty()) << testing::errorList(rtl.errors);
+  for (u64 x = 0; x < 4; ++x) {
+    // After the exchange slot l of x holds slot l of x ^ 1 (l < 3) or x ^ 2 (3 <= l < 6); the
+    // rotation then moves slot c to slot c + 1 mod 6.
+    for (u64 l = 0; l < 6; ++l) {
+      const u64 from = (l + 5) % 6;
+      EXPECT_EQ(rtl.memory.at(x, l), tagOf(x ^ (from < 3 ? 1 : 2), from, k))
+          << "node " << x << " slot " << l;
+    }
+    EXPECT_EQ(rtl.memory.at(x, 6), x == 3 ? tagOf(0, 7, k) : tagOf(x, 6, k));
+    EXPECT_EQ(rtl.memory.at(x, 7), tagOf(x, 7, k));
+  }
+}
+
+// One-port mode (runtime input of the cube): a dimension-ordered exchange that uses one port per
+// cycle runs without errors, a PERMUTE copying on every channel is not restricted, and a cycle
+// sending on two ports is a oneport error on both sides.
+TEST(RtlOnePort, ExchangesPermuteAndViolationMatchExecutor) {
+  const int n = 3;
+  const u64 k = 8;
+  Table t;
+  for (int j = 0; j < n; ++j) {
+    Instruction x = Instruction::xfer(3);
+    x.channels[static_cast<size_t>(j)] = {{OutOp::kMem, false, static_cast<u32>(j)},
+                                          {InOp::kMem, false, static_cast<u32>(j)}};
+    t.push_back(x);
+  }
+  Instruction rotate = Instruction::permute(3);
+  for (u32 c = 0; c < 3; ++c) rotate.channels[c] = copyCh(c, (c + 1) % 3);
+  t.push_back(rotate);
+  t.push_back(Instruction::end());
+  const TableSet good = handMade(n, k, 1, true, {t});
+  const RunResult rtl = agreeOnRtl(good);
+  EXPECT_EQ(rtl.cycles, 4U);
+  EXPECT_EQ(rtl.transfer_cycles, 3U);
+  EXPECT_EQ(rtl.local_cycles, 1U);
+  EXPECT_TRUE(rtl.errors.empty()) << testing::errorList(rtl.errors);
+  for (u64 x = 0; x < 8; ++x) {
+    for (u64 l = 0; l < 3; ++l) {
+      const u64 from = (l + 2) % 3;
+      EXPECT_EQ(rtl.memory.at(x, l), tagOf(x ^ (u64{1} << from), from, k));
+    }
+  }
+  Instruction both = Instruction::xfer(3);
+  both.channels[0] = {{OutOp::kMem, false, 4}, {InOp::kMem, false, 4}};
+  both.channels[2] = {{OutOp::kMem, false, 5}, {InOp::kMem, false, 5}};
+  t.insert(t.begin() + 1, both);
+  const RunResult bad = agreeOnRtl(handMade(n, k, 1, true, {t}));
+  ASSERT_EQ(bad.errors.size(), 8U) << testing::errorList(bad.errors);
+  for (u64 x = 0; x < 8; ++x) EXPECT_EQ(bad.errors[x], (NodeErrorCount{x, HwError::kOnePort, 1}));
 }
 
 }  // namespace

@@ -30,10 +30,10 @@ def fwd(chan):
     return ('fwd', chan)
 
 
-def xfer(cfg, chans):
+def xfer(cfg, chans, opcode=1):
     """chans: {channel: (out, in)} with out in IDLE | mem(s, rel) | fwd(c) | ('illegal',) and
     in in IDLE | mem(s, rel) | PASS | ('reserved',)."""
-    w = 1
+    w = opcode
     for c, (out, inp) in chans.items():
         f = 0
         if out[0] == 'mem':
@@ -53,12 +53,17 @@ def xfer(cfg, chans):
     return w
 
 
+def permute(cfg, chans):
+    """PERMUTE (docs/hardware.md §2.1): the channel fields of an XFER; chans[c] = (mem(a),
+    mem(b)) copies slot a into slot b, any other pair but (IDLE, IDLE) is illegal."""
+    return xfer(cfg, chans, opcode=3)
+
+
 def wait(c):
     return 2 | (c << 2)
 
 
 END = 0
-RESERVED = 3
 
 
 def write_image(path, cfg, slots, tables, one_port=0):

@@ -14,8 +14,8 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from hcimg import (END, IDLE, PASS, RESERVED, Cfg, edelman, fwd, mem, read_result,  # noqa: E402
-                   wait, write_image, xfer)
+from hcimg import (END, IDLE, PASS, Cfg, edelman, fwd, mem, permute,  # noqa: E402
+                   read_result, wait, write_image, xfer)
 
 MODEL = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'model')
 
@@ -58,6 +58,7 @@ class Runner:
         r = read_result(out)
         r['rc'] = 0
         r['stderr'] = p.stderr
+        r['stdout'] = p.stdout  # assertion messages (Verilator's $error writes to stdout)
         return r
 
 
@@ -101,6 +102,9 @@ def test_dim2(exe, tmp):
     # (d) error kinds
     r = run({'*': [xfer(cfg, {0: (mem(0), IDLE)}), END]})
     check('lost: word sent to an IDLE input', errors_only(r, 'lost', range(4)), r['errors'])
+    check('lost: the assertion fires in the first cycle of the run, naming node 0 of 4',
+          'LostWord_A: node 0 (of 4 nodes): a word arrived on an IDLE input side (lost)' in
+          r['stdout'] and 'PermuteLost_A' not in r['stdout'], r['stdout'])
     check('lost: memory unchanged', all(r['memory'][x][l] == tag(x, l, k) for x in range(4)
                                         for l in range(4)))
     r = run({'*': [xfer(cfg, {0: (IDLE, mem(1))}), END]})
@@ -115,9 +119,10 @@ def test_dim2(exe, tmp):
     r = run({'*': [xfer(cfg, {0: (mem(0), mem(0))}), xfer(cfg, {1: (mem(0), mem(0))}), END]},
             one_port=1)
     check('oneport: one port per cycle is fine', r['errors'] == {}, r['errors'])
-    r = run({'*': [RESERVED, END]})
-    check('illegal: reserved opcode, one cycle', errors_only(r, 'illegal', range(4)) and
-          r['cycles'] == 1, r)
+    r = run({'*': [permute(cfg, {}), END]})
+    check('opcode 3 with every channel IDLE: an empty PERMUTE, one local cycle',
+          (r['cycles'], r['transfer-cycles'], r['local-cycles'], r['words'], r['errors']) ==
+          (1, 0, 1, 0, {}), r)
     r = run({'*': [wait(0), END]})
     check('illegal: WAIT 0, one cycle', errors_only(r, 'illegal', range(4)) and
           r['cycles'] == 1, r)
@@ -125,6 +130,9 @@ def test_dim2(exe, tmp):
                    END]})
     check('illegal: output op 3 and input op 3', errors_only(r, 'illegal', range(4), 2),
           r['errors'])
+    check('illegal: LegalInstr_A reports the first occurrence per node only',
+          r['stdout'].count('LegalInstr_A: node 0 (of 4 nodes)') == 1 and
+          'PermuteChannel_A' not in r['stdout'], r['stdout'])
     r = run({'*': [xfer(cfg, {0: (mem(0), ('reserved',))}), END]})
     check('illegal: a word arriving on input op 3 is dropped, not lost',
           errors_only(r, 'illegal', range(4)) and
@@ -168,6 +176,110 @@ def test_dim2(exe, tmp):
           r['memory'])
 
 
+def test_permute(exe, tmp):
+    """PERMUTE (docs/hardware.md §2.1) on a 2-cube with M = K = 4."""
+    cfg = Cfg(2, 4)
+    run = Runner(exe, cfg, tmp).run
+    k = 4
+
+    def home(r, x, slots=range(4)):
+        return all(r['memory'][x][l] == tag(x, l, k) for l in slots)
+
+    # Swap slots 0 and 1 in one cycle: both copies read the memory as at the start of the cycle.
+    r = run({'*': [permute(cfg, {0: (mem(0), mem(1)), 1: (mem(1), mem(0))}), END]})
+    check('permute swap: 1 cycle, 1 local cycle, no transfer, no words',
+          (r['cycles'], r['transfer-cycles'], r['local-cycles'], r['words'], r['span'],
+           r['timeout']) == (1, 0, 1, 0, 0, 0), r)
+    check('permute swap: slots 0 and 1 exchanged, 2 and 3 untouched',
+          all(r['memory'][x] == [tag(x, 1, k), tag(x, 0, k), tag(x, 2, k), tag(x, 3, k)]
+              for x in range(4)) and r['errors'] == {}, r)
+    check('permute swap: no link carries a word', all(v == 0 for v in r['link'].values()),
+          r['link'])
+
+    # Relative slots: node x copies slot 1 ^ x into slot 2 ^ x.
+    r = run({'*': [permute(cfg, {1: (mem(1, True), mem(2, True))}), END]})
+    check('permute relative: slot 2^x of x holds its slot 1^x',
+          all(r['memory'][x][2 ^ x] == tag(x, 1 ^ x, k) for x in range(4)) and
+          r['errors'] == {}, r)
+
+    # A word copied in one cycle is sent on in the next; local cycles and WAITs.
+    r = run({'*': [permute(cfg, {0: (mem(3), mem(0))}), xfer(cfg, {0: (mem(0), mem(0))}),
+                   wait(2), permute(cfg, {1: (mem(0), mem(2))}), END]})
+    check('permute, xfer, wait 2, permute: 5 cycles, 1 transfer, 2 local, 4 words',
+          (r['cycles'], r['transfer-cycles'], r['local-cycles'], r['words'], r['errors']) ==
+          (5, 1, 2, 4, {}), r)
+    check('permute then xfer: slot 0 and 2 of x hold slot 3 of x ^ 1',
+          all(r['memory'][x][0] == tag(x ^ 1, 3, k) and r['memory'][x][2] == tag(x ^ 1, 3, k)
+              for x in range(4)), r['memory'])
+
+    # local-cycles counts cycles in which some node runs a PERMUTE: node 0 and node 3 in
+    # different cycles, node 1 in the same cycle as node 0.
+    tables = {x: [END] for x in range(4)}
+    tables[0] = [permute(cfg, {0: (mem(0), mem(1))}), wait(1), END]
+    tables[1] = [permute(cfg, {0: (mem(0), mem(1))}), END]
+    tables[3] = [wait(2), permute(cfg, {0: (mem(0), mem(1))}), END]
+    r = run(tables)
+    check('permute per node: 3 cycles, 2 local cycles',
+          (r['cycles'], r['local-cycles'], r['errors']) == (3, 2, {}), r)
+    check('permute per node: nodes 0, 1, 3 copied, node 2 untouched',
+          all(r['memory'][x][1] == tag(x, 0, k) for x in (0, 1, 3)) and home(r, 2), r)
+
+    # One-port mode does not restrict a PERMUTE (no port is used).
+    r = run({'*': [permute(cfg, {0: (mem(0), mem(1)), 1: (mem(2), mem(3))}), END]}, one_port=1)
+    check('permute in one-port mode: two channels, no oneport error', r['errors'] == {} and
+          all(r['memory'][x][1] == tag(x, 0, k) and r['memory'][x][3] == tag(x, 2, k)
+              for x in range(4)), r)
+
+    # Illegal channel pairs copy nothing and are not range- or conflict-checked.
+    for name, pair in [('MEM/IDLE', (mem(0), IDLE)), ('IDLE/MEM', (IDLE, mem(1))),
+                       ('FWD/MEM', (fwd(0), mem(1))), ('MEM/PASS', (mem(0), PASS)),
+                       ('op 3 out', (('illegal',), mem(1))), ('op 3 in', (mem(0), ('reserved',)))]:
+        r = run({'*': [permute(cfg, {0: pair, 1: (mem(2), mem(1))}), END]})
+        check(f'permute illegal {name}: illegal, memory as for the legal channel only',
+              errors_only(r, 'illegal', range(4)) and r['local-cycles'] == 1 and
+              all(r['memory'][x] == [tag(x, 0, k), tag(x, 2, k), tag(x, 2, k), tag(x, 3, k)]
+                  for x in range(4)), r)
+    check('permute illegal: the assertion names the PERMUTE channel',
+          'PermuteChannel_A: node 0 (of 4 nodes): PERMUTE channel not IDLE/IDLE or MEM/MEM '
+          '(illegal)' in r['stdout'] and 'LegalInstr_A' not in r['stdout'], r['stdout'])
+    r = run({'*': [permute(cfg, {0: (mem(0), mem(1)), 1: (mem(0), IDLE)}),
+                   permute(cfg, {0: (IDLE, mem(2))}), END]})
+    check('permute illegal: counted per cycle (2 cycles, 2 counts)',
+          errors_only(r, 'illegal', range(4), 2), r['errors'])
+
+    # Conflict: two copies into slot 3; the higher channel's word is kept.
+    r = run({'*': [permute(cfg, {0: (mem(0), mem(3)), 1: (mem(1), mem(3))}), END]})
+    check('permute conflict: counted, the higher channel wins',
+          errors_only(r, 'conflict', range(4)) and
+          all(r['memory'][x][3] == tag(x, 1, k) for x in range(4)), r)
+
+    # A neighbour's word arriving during a PERMUTE is lost, on a copying channel too.
+    tables = {x: [END] for x in range(4)}
+    tables[0] = [xfer(cfg, {0: (mem(2), mem(2))}), END]
+    tables[1] = [permute(cfg, {0: (mem(0), mem(2))}), END]
+    r = run(tables)
+    check('permute lost: node 1 loses node 0\'s word, node 0 gets nodata',
+          r['errors'] == {(1, 'lost'): 1, (0, 'nodata'): 1} and
+          (r['cycles'], r['transfer-cycles'], r['local-cycles'], r['words']) == (1, 1, 1, 1), r)
+    check('permute lost: node 1 slot 2 holds its own copy, node 0 unchanged',
+          r['memory'][1][2] == tag(1, 0, k) and home(r, 0) and
+          r['link'] == {(0, 0): 1, (0, 1): 0, (1, 0): 0, (1, 1): 0, (2, 0): 0, (2, 1): 0,
+                        (3, 0): 0, (3, 1): 0}, r)
+    check('permute lost: the assertions name node 1 for the PERMUTE, node 0 for nodata',
+          'PermuteLost_A: node 1 (of 1 nodes): a word arrived during a PERMUTE (lost)' in
+          r['stdout'] and 'NoData_A: node 0 (of 1 nodes)' in r['stdout'] and
+          'LostWord_A' not in r['stdout'], r['stdout'])
+
+    # A PASS word held into a PERMUTE cycle is dropped; a FWD in a PERMUTE forwards nothing.
+    tables = {x: [END] for x in range(4)}
+    tables[0] = [xfer(cfg, {0: (mem(1), IDLE)}), END]
+    tables[1] = [xfer(cfg, {0: (IDLE, PASS)}), permute(cfg, {1: (fwd(0), IDLE)}), END]
+    r = run(tables)
+    check('permute after PASS: dropped, FWD in a PERMUTE is illegal and sends nothing',
+          r['errors'] == {(1, 'dropped'): 1, (1, 'illegal'): 1} and r['words'] == 1 and
+          (r['cycles'], r['local-cycles']) == (2, 1), r)
+
+
 def test_dim2_m6(exe, tmp):
     cfg = Cfg(2, 6)
     run = Runner(exe, cfg, tmp).run
@@ -188,6 +300,12 @@ def test_dim2_m6(exe, tmp):
     # slot 5 ^ x: x=0 -> 5, x=1 -> 4, x=2 -> 7 (out), x=3 -> 6 (out)
     check('slot: relative slot out of range only on nodes 2 and 3',
           r['errors'] == {(2, 'slot'): 1, (3, 'slot'): 1}, r['errors'])
+    # PERMUTE: an out-of-range read copies the word 0, an out-of-range write is dropped; both
+    # in one cycle count one slot error.
+    r = run({'*': [permute(cfg, {0: (mem(7), mem(0)), 1: (mem(1), mem(6))}), END]}, slots=4)
+    check('permute slot: read of 7 copies 0, write to 6 dropped, one slot error',
+          errors_only(r, 'slot', range(4)) and
+          all(r['memory'][x][:4] == [0, 4 * x + 1, 4 * x + 2, 4 * x + 3] for x in range(4)), r)
 
 
 def test_dim3(exe, tmp):
@@ -234,9 +352,9 @@ def test_dim3(exe, tmp):
 
 
 def test_lanes3(exe, tmp):
-    cfg = Cfg(2, 4, lanes=3)
+    cfg = Cfg(2, 8, lanes=3)
     run = Runner(exe, cfg, tmp).run
-    k = 4
+    k = 8
     # Each node sends slots 1, 2, 3 over the three lanes of port 1 into slots 1, 2, 3.
     c = cfg.chan
     r = run({'*': [xfer(cfg, {c(1, l): (mem(l + 1), mem(l + 1)) for l in range(3)}), END]})
@@ -257,6 +375,12 @@ def test_lanes3(exe, tmp):
     r = run({'*': [xfer(cfg, {c(0, 0): (mem(0), mem(0)), c(0, 1): (mem(1), mem(1))}), END]},
             one_port=1)
     check('lanes 3: two lanes of one port are one port', r['errors'] == {}, r['errors'])
+    # One PERMUTE rotates a cycle of n*b = 6 slots: channel c copies slot c into slot c+1 mod 6.
+    r = run({'*': [permute(cfg, {ch: (mem(ch), mem((ch + 1) % 6)) for ch in range(6)}), END]})
+    check('lanes 3: one PERMUTE rotates 6 slots',
+          (r['cycles'], r['local-cycles'], r['words'], r['errors']) == (1, 1, 0, {}) and
+          all(r['memory'][x] == [tag(x, (l - 1) % 6, k) if l < 6 else tag(x, l, k)
+                                 for l in range(8)] for x in range(4)), r)
 
 
 def test_bad_images(exe, tmp):
@@ -372,7 +496,8 @@ def main():
         test_trace(exe, tmp)
         test_dim2_m6(build(a.build_root, 2, 6, 1, 8, a.jobs), tmp)
         test_dim3(build(a.build_root, 3, 8, 1, 16, a.jobs), tmp)
-        test_lanes3(build(a.build_root, 2, 4, 3, 8, a.jobs), tmp)
+        test_permute(exe, tmp)
+        test_lanes3(build(a.build_root, 2, 8, 3, 8, a.jobs), tmp)
     print(f'{len(failures)} failure(s)' if failures else 'all checks passed')
     return 1 if failures else 0
 
