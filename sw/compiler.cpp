@@ -60,6 +60,74 @@ TableSet compileRelative(const RelativeSchedule& schedule, const PermutationSpec
   return set;
 }
 
+TableSet compileSlots(const SlotSchedule& schedule, const PermutationSpec& perm,
+                      const CompileOptions& options) {
+  const int d = schedule.dims;
+  const std::string name = "compile: the " + schedule.algo + " schedule";
+  if (perm.kind() != PermutationSpec::Kind::kAapc || perm.n() != d ||
+      perm.slots() != schedule.slots) {
+    throw Error(name + " for d = " + std::to_string(d) + ", K = " + std::to_string(schedule.slots) +
+                " performs 'aapc n=" + std::to_string(d) +
+                " m=" + std::to_string(schedule.slots >> d) + "', not '" + perm.str() + "'");
+  }
+  if (options.lanes < schedule.lanes) {
+    throw Error(name + " sends " + std::to_string(schedule.lanes) +
+                " words per port and cycle; the hardware has " + std::to_string(options.lanes) +
+                " lane(s)");
+  }
+  if (options.startup > 0xFFFFFFFFULL) {
+    throw Error(name + ": start-up " + std::to_string(options.startup) +
+                " cycles does not fit one WAIT (at most 2^32 - 1)");
+  }
+  TableSet set;
+  set.header.algo = schedule.algo;
+  set.header.perm = perm;
+  set.header.n = d;
+  set.header.slots = perm.slots();
+  set.header.scratch = options.scratch;
+  set.header.lanes = options.lanes;
+  set.header.one_port = options.one_port;
+  set.shared = true;
+  Table table;
+  std::vector<u64> moved_in(schedule.slots, ~u64{0});
+  for (u64 t = 0; t < schedule.steps.size(); ++t) {
+    if (schedule.block_starts[t] && options.startup > 0) {
+      table.push_back(Instruction::waitFor(static_cast<u32>(options.startup)));
+    }
+    Instruction ins = Instruction::xfer(set.header.channels());
+    int port_used = -1;
+    for (int j = 0; j < d; ++j) {
+      for (int l = 0; l < schedule.lanes; ++l) {
+        const u32 w = schedule.steps[t][static_cast<size_t>(j * schedule.lanes + l)];
+        if (w == SlotSchedule::kIdle) continue;
+        const std::string at = name + " step " + std::to_string(t) + ", port " + std::to_string(j) +
+                               " lane " + std::to_string(l);
+        if (w >= schedule.slots) {
+          throw Error(at + ": slot " + std::to_string(w) + " is outside the " +
+                      std::to_string(schedule.slots) + " slots");
+        }
+        if (moved_in[w] == t) {
+          throw Error(at + ": slot " + std::to_string(w) +
+                      " already moves in this step (an element crosses one link per cycle)");
+        }
+        moved_in[w] = t;
+        if (options.one_port && port_used >= 0 && port_used != j) {
+          throw Error(at + ": one-port hardware, but the step also uses port " +
+                      std::to_string(port_used));
+        }
+        port_used = j;
+        Channel& ch = ins.channels[static_cast<size_t>(j * options.lanes + l)];
+        ch.out = {OutOp::kMem, true, w};
+        ch.in = {InOp::kMem, true, w};
+      }
+    }
+    table.push_back(std::move(ins));
+  }
+  table.push_back(Instruction::end());
+  set.tables.push_back(std::move(table));
+  return set;
+}
+
 namespace {
 
 bool isLocalStep(const MoveSchedule& schedule, size_t t) {

@@ -16,6 +16,9 @@ struct CompileOptions {
   /// compileMoves: a step of local copies that does not fit one PERMUTE (more than n * b copies
   /// on a node) is split into several PERMUTE cycles when that is exact; otherwise Error.
   bool split_local = true;
+  /// τ: start-up cycles per block transfer (Johnsson & Ho 1992 §5), compiled as WAIT τ before
+  /// the first step of every block (compileSlots); 0 = no start-up cost.
+  u64 startup = 0;
 };
 
 /// Lowers a homogeneous relative-address schedule (Edelman 1991 Theorem 3.2; Johnsson & Ho 1992
@@ -25,6 +28,17 @@ struct CompileOptions {
 /// does not fit the permutation or the hardware.
 TableSet compileRelative(const RelativeSchedule& schedule, const PermutationSpec& perm,
                          const CompileOptions& options);
+
+/// Lowers a homogeneous slot schedule (SlotSchedule: all K = m * 2^d relative slots, lanes, block
+/// transfers; Johnsson & Ho 1992 §2.1, §5, §6) for the AAPC `perm` into one shared table with
+/// relative slots: WAIT τ (options.startup, if > 0) before every step that starts a block
+/// transfer, then one XFER per step in which channel c sends relative slot steps[t][c] and
+/// receives into the same relative slot. The hardware needs at least the schedule's lanes; in
+/// one-port mode every step must use one port. Throws Error naming the step, port and slot when
+/// the schedule does not fit the permutation or the hardware, or moves an element twice in a
+/// step.
+TableSet compileSlots(const SlotSchedule& schedule, const PermutationSpec& perm,
+                      const CompileOptions& options);
 
 /// Lowers a general move schedule into one table per node. A step of link moves becomes one XFER
 /// of every node; the k-th move on a link in a step uses lane k. A step of local copies

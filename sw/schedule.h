@@ -59,4 +59,43 @@ struct MoveSchedule {
 /// moves minus first step plus one; the maximum over all addresses.
 u64 relativeScheduleSpan(const RelativeSchedule& s);
 
+/// A homogeneous AAPC schedule over all K = m * 2^d relative slots, with wide channels and
+/// block transfers (Johnsson & Ho 1992 §2.1, §5, §6). Relative slot (h << d) | a holds, on every
+/// node, the element of repetition h with aligned address a; in step t every node sends the slot
+/// named for channel c = port * lanes + lane and receives the neighbour's word into the same
+/// relative slot (a swap, as in RelativeSchedule). A block transfer (one message, one start-up
+/// cost τ) begins at every step whose block_starts entry is set.
+struct SlotSchedule {
+  static constexpr u32 kIdle = RelativeSchedule::kIdle;
+  std::string algo;
+  int dims = 1;
+  int lanes = 1;
+  u64 slots = 2;                        ///< K
+  std::vector<std::vector<u32>> steps;  ///< steps[t][port * lanes + lane]: relative slot or kIdle
+  std::vector<bool> block_starts;       ///< per step: a block transfer starts here
+
+  SlotSchedule(std::string name, int d, int b, u64 k)
+      : algo(std::move(name)), dims(d), lanes(b), slots(k) {}
+  /// Appends an idle step; `block` marks the start of a block transfer.
+  std::vector<u32>& addStep(bool block) {
+    steps.emplace_back(static_cast<size_t>(dims) * static_cast<size_t>(lanes), kIdle);
+    block_starts.push_back(block);
+    return steps.back();
+  }
+  u64 blocks() const;
+};
+
+/// The schedule `s` (2^d aligned addresses) repeated for the m = K / 2^d repetitions of an AAPC
+/// with K slots (Johnsson & Ho 1992 §2.1), one lane, repetition by repetition; every step is
+/// its own block transfer (the nonblocked algorithm).
+SlotSchedule repeatRelative(const RelativeSchedule& s, u64 slots);
+
+/// Span (Johnsson & Ho 1992 Definition 2) in steps: max over slots of last - first step + 1.
+u64 slotScheduleSpan(const SlotSchedule& s);
+
+/// Checks a slot schedule of an AAPC: every slot is in range, no slot moves twice in one step,
+/// and every slot (h << d) | a crosses exactly the dimensions of the one bits of a, once each.
+/// One message per violation (at most `limit`).
+std::vector<std::string> checkAapcSlotSchedule(const SlotSchedule& s, size_t limit = 10);
+
 }  // namespace hcube

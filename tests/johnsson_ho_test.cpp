@@ -362,7 +362,7 @@ TEST(JohnssonHoCatalogue, Algorithm4IsOptimalInStepsAndSpanForDimensions9And10) 
 }
 
 TEST(JohnssonHoCatalogue, RepeatedAapcKEqualsMTimes2ToTheN) {
-  // compileRelative repeats the 2^d-element schedule m = K / 2^d times.
+  // The 2^d-element schedule runs m = K / 2^d times (Algorithm 1: packed, see below).
   for (const Formula& f : kFormulas) {
     for (const auto& [d, k] :
          std::vector<std::pair<int, u64>>{{1, 6}, {2, 12}, {3, 24}, {4, 48}, {5, 64}}) {
@@ -372,7 +372,11 @@ TEST(JohnssonHoCatalogue, RepeatedAapcKEqualsMTimes2ToTheN) {
       EXPECT_EQ(c.lower_bound, k / 2);
       const RunResult r = runCase(c);
       EXPECT_EQ(checkAgainstReference(c.perm, r.memory).mismatches, 0U);
-      EXPECT_EQ(r.transfer_cycles, m * f.transfers(d));
+      // Algorithm 1 packs the pairs of all repetitions: d * ceil(K/2d) (Johnsson & Ho 1992
+      // §3.1, §5); the others repeat their 2^d-address schedule m times.
+      const u64 dd = static_cast<u64>(d);
+      EXPECT_EQ(r.transfer_cycles, std::string(f.algo) == "jh1" ? dd * ((k + 2 * dd - 1) / (2 * dd))
+                                                                : m * f.transfers(d));
       EXPECT_EQ(r.span, f.span(d));
       EXPECT_TRUE(verifyTables(c.tables).ok());
     }
@@ -406,8 +410,14 @@ TEST(JohnssonHoCatalogue, BadParametersAreNamed) {
   } catch (const Error& e) {
     EXPECT_NE(std::string(e.what()).find("--k 12"), std::string::npos) << e.what();
   }
-  EXPECT_THROW(buildCase({"jh3", 3, 0, 2, false}), Error);  // two lanes: not supported
-  EXPECT_THROW(buildCase({"jh1", 3, 0, 1, true}), Error);   // one-port
+  try {
+    buildCase({"jh3", 3, 0, 1, false, {{"blocking", "yes"}}});
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_STREQ(e.what(), "--blocking 'yes': must be on or off");
+  }
+  EXPECT_THROW(buildCase({"jh3", 3, 0, 1, false, {{"packet", "4"}}}), Error);  // not jh3's
+  EXPECT_THROW(buildCase({"jh1", 3, 0, 1, true}), Error);                      // one-port
 }
 
 }  // namespace
