@@ -1,5 +1,6 @@
 #include "permutation.h"
 
+#include <algorithm>
 #include <charconv>
 #include <sstream>
 
@@ -118,6 +119,29 @@ PermutationSpec PermutationSpec::linear(int n, int k, std::vector<u64> rows) {
   return p;
 }
 
+PermutationSpec PermutationSpec::personalized(int n, u64 m, bool gather, int l, u64 root) {
+  PermutationSpec p = aapc(n, m);
+  if (l < 0 || l > n) {
+    throw Error(std::string(gather ? "gather" : "scatter") + ": subcube dimension l = " +
+                std::to_string(l) + " is out of range (0..n = " + std::to_string(n) + ")");
+  }
+  if (root >= p.nodes()) {
+    throw Error(std::string(gather ? "gather" : "scatter") + ": root " + std::to_string(root) +
+                " is not a node of the " + std::to_string(n) + "-cube");
+  }
+  p.kind_ = Kind::kPersonalized;
+  p.gather_ = gather;
+  p.l_ = l;
+  p.root_ = root;
+  return p;
+}
+
+bool PermutationSpec::participates(GlobalAddress a) const {
+  if (kind_ != Kind::kPersonalized) return true;
+  const u64 end = gather_ ? (a.slot & (nodes() - 1)) : a.node;
+  return ((end ^ root_) >> l_) == 0;
+}
+
 PermutationSpec PermutationSpec::parse(std::string_view text) {
   std::istringstream in{std::string(text)};
   std::string kind;
@@ -125,6 +149,8 @@ PermutationSpec PermutationSpec::parse(std::string_view text) {
   int n = -1;
   int k = -1;
   u64 m = 1;
+  int l = 0;
+  u64 root = 0;
   std::vector<int> delta;
   bool have_delta = false;
   std::vector<u64> rows;
@@ -143,6 +169,10 @@ PermutationSpec PermutationSpec::parse(std::string_view text) {
       k = static_cast<int>(parseUnsigned(value, "k"));
     } else if (name == "m") {
       m = parseUnsigned(value, "m");
+    } else if (name == "l") {
+      l = static_cast<int>(std::min<u64>(parseUnsigned(value, "l"), 64));
+    } else if (name == "root") {
+      root = parseUnsigned(value, "root");
     } else if (name == "delta") {
       have_delta = true;
       std::string item;
@@ -163,6 +193,10 @@ PermutationSpec PermutationSpec::parse(std::string_view text) {
     if (n < 0) throw Error("permutation spec: aapc needs n=");
     return aapc(n, m);
   }
+  if (kind == "scatter" || kind == "gather") {
+    if (n < 0) throw Error("permutation spec: " + kind + " needs n=");
+    return personalized(n, m, kind == "gather", l, root);
+  }
   if (kind == "dim") {
     if (n < 0 || k < 0 || !have_delta) throw Error("permutation spec: dim needs n=, k= and delta=");
     return dimension(n, k, std::move(delta));
@@ -173,13 +207,17 @@ PermutationSpec PermutationSpec::parse(std::string_view text) {
     }
     return linear(n, k, std::move(rows));
   }
-  throw Error("permutation spec: unknown kind '" + kind + "' (expected aapc, dim or linear)");
+  throw Error("permutation spec: unknown kind '" + kind +
+              "' (expected aapc, dim, linear, scatter or gather)");
 }
 
 std::string PermutationSpec::str() const {
   std::ostringstream out;
   if (kind_ == Kind::kAapc) {
     out << "aapc n=" << n_ << " m=" << m_;
+  } else if (kind_ == Kind::kPersonalized) {
+    out << (gather_ ? "gather" : "scatter") << " n=" << n_ << " m=" << m_ << " l=" << l_
+        << " root=" << root_;
   } else if (kind_ == Kind::kDimension) {
     out << "dim n=" << n_ << " k=" << k_ << " delta=";
     for (size_t b = 0; b < delta_.size(); ++b) out << (b ? "," : "") << delta_[b];
@@ -191,7 +229,7 @@ std::string PermutationSpec::str() const {
 }
 
 GlobalAddress PermutationSpec::dest(GlobalAddress a) const {
-  if (kind_ == Kind::kAapc) {
+  if (kind_ == Kind::kAapc || kind_ == Kind::kPersonalized) {
     const u64 low = (u64{1} << n_) - 1;
     const u64 h = a.slot >> n_;
     const u64 i = a.slot & low;

@@ -11,6 +11,11 @@
 //    (j|i) -> (f(i)|g(j)) with Gray codes; the binary/Gray re-encodings of Johnsson & Ho 1987
 //    §2 and §6.3): destination bit b is the parity of (source address AND rows[b]). Every
 //    dimension permutation is a linear one whose rows are single bits.
+//  * Personalized communication from or to a subcube (Johnsson & Ho 1987 §3.1, §3.3): the AAPC
+//    above restricted to the elements that take part. Scatter (one-to-all for l = 0, some-to-all
+//    for l > 0): only the elements of the 2^l source nodes that agree with `root` on node bits
+//    l..n-1; gather (all-to-one, all-to-some): only the elements bound for those nodes. The other
+//    elements are no part of the communication: they may be overwritten and are not checked.
 #pragma once
 
 #include <string>
@@ -23,7 +28,7 @@ namespace hcube {
 
 class PermutationSpec {
  public:
-  enum class Kind { kAapc, kDimension, kLinear };
+  enum class Kind { kAapc, kDimension, kLinear, kPersonalized };
 
   /// AAPC (j | h, i) -> (i | h, j) on 2^n nodes with K = m * 2^n slots.
   static PermutationSpec aapc(int n, u64 m);
@@ -32,6 +37,9 @@ class PermutationSpec {
   /// Invertible GF(2)-linear map of the n + k global address bits: destination bit b is the
   /// parity of (source & rows[b]). Throws Error if the map is not a bijection.
   static PermutationSpec linear(int n, int k, std::vector<u64> rows);
+  /// Personalized communication (j | h, i) -> (i | h, j), K = m * 2^n, restricted to the sources
+  /// (scatter) or destinations (gather) that agree with `root` on node bits l..n-1.
+  static PermutationSpec personalized(int n, u64 m, bool gather, int l, u64 root);
   /// Parses the form written by str(), e.g. "aapc n=3 m=1", "dim n=2 k=2 delta=2,3,0,1" or
   /// "linear n=1 k=1 rows=2,3" (rows in decimal).
   static PermutationSpec parse(std::string_view text);
@@ -49,6 +57,16 @@ class PermutationSpec {
   int localBits() const { return k_; }
   const std::vector<u64>& rows() const { return rows_; }
 
+  /// Personalized communication: gather (all-to-some) rather than scatter (some-to-all).
+  bool gather() const { return gather_; }
+  /// Personalized communication: dimensions l of the source (scatter) or destination (gather)
+  /// subcube, and the node whose bits l..n-1 the subcube shares.
+  int subcubeDims() const { return l_; }
+  u64 root() const { return root_; }
+  /// Whether the element that starts at address a takes part in the communication (always,
+  /// except for personalized communication).
+  bool participates(GlobalAddress a) const;
+
   /// Where the element that starts at address a must end.
   GlobalAddress dest(GlobalAddress a) const;
 
@@ -60,6 +78,9 @@ class PermutationSpec {
   int k_ = 0;
   std::vector<int> delta_;
   std::vector<u64> rows_;
+  bool gather_ = false;
+  int l_ = 0;
+  u64 root_ = 0;
 };
 
 }  // namespace hcube

@@ -43,13 +43,14 @@ struct Mismatch {
 };
 
 struct CheckResult {
-  u64 elements = 0;             ///< elements checked (N * K)
+  u64 elements = 0;             ///< elements checked (N * K, or those taking part)
   u64 correct = 0;              ///< elements where the reference says
   u64 mismatches = 0;           ///< elements not where the reference says
   std::vector<Mismatch> first;  ///< the first few mismatches, in address order
 };
 
-/// Compares the data slots of a final memory with the reference model.
+/// Compares the data slots of a final memory with the reference model (for a personalized
+/// communication only the slots whose expected element takes part).
 CheckResult checkAgainstReference(const PermutationSpec& spec, const CubeMemory& final_memory,
                                   size_t keep_first = 8);
 

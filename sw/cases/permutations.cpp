@@ -1,13 +1,17 @@
 // hcube: other permutations by transposition — Johnsson & Ho 1987 §7 (bit-reversal by the
 // general exchange algorithm, any dimension permutation by parallel swappings (Lemma 15),
-// k-shuffles) — as catalogue entries. The plan and schedule are in sw/schedules/dimperm.h; the
-// lower bound is Ho & Johnsson 1988 Theorem 1 with tau = 0.
+// k-shuffles) — and one-to-all / all-to-one / some-to-all / all-to-some personalized
+// communication (§3.1, §3.3, Theorem 1, Table 3) as catalogue entries. The plans and schedules
+// are in sw/schedules/dimperm.h and sw/schedules/one_to_all.h; the bound of a dimension
+// permutation is Ho & Johnsson 1988 Theorem 1 with tau = 0, that of a personalized
+// communication Table 3 of Johnsson & Ho 1987.
 #include <sstream>
 
 #include "compiler.h"
 #include "error.h"
 #include "families.h"
 #include "schedules/dimperm.h"
+#include "schedules/one_to_all.h"
 
 namespace hcube {
 namespace {
@@ -164,6 +168,58 @@ BuiltCase buildShuffle(const CaseSpec& spec) {
   return buildDimensionCase(spec, n, k, delta);
 }
 
+/// One-to-all / all-to-one (l = 0) and some-to-all / all-to-some (--l) personalized
+/// communication on K = m * 2^n slots.
+BuiltCase buildPersonalized(const CaseSpec& spec, bool gather, bool subcube) {
+  CaseParams params(spec);
+  if (spec.n < 1 || spec.n > kMaxDims) {
+    throw Error("--n " + std::to_string(spec.n) + ": the cube dimension must be 1.." +
+                std::to_string(kMaxDims));
+  }
+  const int n = spec.n;
+  const u64 nodes = u64{1} << n;
+  const u64 slots = spec.slots == 0 ? nodes : spec.slots;
+  if (slots % nodes != 0 || slots > (u64{1} << kMaxLocalBits)) {
+    throw Error("--k " + std::to_string(slots) + ": '" + spec.algo + "' on " +
+                std::to_string(nodes) + " nodes needs K = m * 2^n slots (a multiple of " +
+                std::to_string(nodes) + ", m elements for every node), at most 2^" +
+                std::to_string(kMaxLocalBits));
+  }
+  if (spec.lanes != 1) {
+    throw Error("--width " + std::to_string(spec.lanes) + ": '" + spec.algo +
+                "' sends one word per port and cycle (width 1)");
+  }
+  PersonalizedOptions o;
+  o.n = n;
+  o.m = slots / nodes;
+  o.gather = gather;
+  o.one_port = spec.one_port;
+  o.l = subcube ? static_cast<int>(params.integer("l", n / 2, 0, n)) : 0;
+  o.root = static_cast<u64>(params.integer("root", 0, 0, static_cast<long long>(nodes - 1)));
+  const auto tree = params.text("tree");
+  params.finish();
+  o.tree = tree            ? parseSpanningTree(*tree)
+           : spec.one_port ? SpanningTree::kSbt
+                           : SpanningTree::kSbnt;
+  if (spec.one_port && o.tree != SpanningTree::kSbt) {
+    throw Error("--tree " + *tree + ": one-port hardware splits along the SBT (--tree sbt)");
+  }
+  BuiltCase c;
+  c.perm = PermutationSpec::personalized(n, o.m, gather, o.l, o.root);
+  CompileOptions options;
+  options.one_port = spec.one_port;
+  c.tables = compileMoves(personalizedSchedule(o, spec.algo), c.perm, options);
+  c.lower_bound = table3Cycles(n, o.m, o.l, spec.one_port);
+  std::ostringstream src;
+  src << "Johnsson & Ho 1987 Table 3, t_c = 1, tau = 0, l = " << o.l << ", k = " << n - o.l
+      << (spec.one_port ? ": l m 2^(l-1) + m 2^l (2^k - 1)"
+                        : ": m 2^(l-1) + m 2^l (2^k - 1) / k, rounded up")
+      << "; " << (gather ? "AAPC first, accumulation last" : "splitting first, AAPC last")
+      << " (Theorem 1), " << (spec.one_port ? "SBT" : spanningTreeName(o.tree)) << " routing";
+  c.bound_source = src.str();
+  return c;
+}
+
 }  // namespace
 
 std::vector<AlgorithmEntry> permutationAlgorithms() {
@@ -183,6 +239,26 @@ std::vector<AlgorithmEntry> permutationAlgorithms() {
         "parallel swappings of the node bits, local PERMUTE",
         "Johnsson & Ho 1987, section 7 (Definitions 17-18, Lemma 15)"},
        buildDimperm},
+      {{"one-to-all",
+        "personalized scatter from --root (default 0): m = K/2^n elements for every node; "
+        "--tree sbt|sbnt|rsbt",
+        "Johnsson & Ho 1987, section 3.1 (SBT, SBnT, rotated SBTs)"},
+       [](const CaseSpec& s) { return buildPersonalized(s, false, false); }},
+      {{"all-to-one",
+        "personalized gather to --root: the one-to-all schedule run backwards; --tree "
+        "sbt|sbnt|rsbt",
+        "Johnsson & Ho 1987, section 3.1"},
+       [](const CaseSpec& s) { return buildPersonalized(s, true, false); }},
+      {{"some-to-all",
+        "personalized communication from the 2^l nodes of an --l subcube to all: splitting "
+        "first, then AAPC",
+        "Johnsson & Ho 1987, section 3.3 (Theorem 1, Table 3)"},
+       [](const CaseSpec& s) { return buildPersonalized(s, false, true); }},
+      {{"all-to-some",
+        "personalized communication from all nodes to an --l subcube: AAPC first, "
+        "accumulation last",
+        "Johnsson & Ho 1987, section 3.3 (Theorem 1, Table 3)"},
+       [](const CaseSpec& s) { return buildPersonalized(s, true, true); }},
   };
 }
 
