@@ -67,7 +67,6 @@ BuiltCase buildTranspose2d(const CaseSpec& spec, Transpose2dAlgo algo) {
   c.tables = std::move(lowered.tables);
   c.tables.header.algo = spec.algo;
   c.lower_bound = transposeLowerBound(n, k, o.tau, o.lanes);
-  c.schedule_span = plan.steps;
   std::string formula;
   u64 formula_cycles = 0;
   if (o.cut_through) {

@@ -111,12 +111,16 @@ bool sameTransposeClass(int n, u64 a, u64 b) {
 
 MptDisjointness checkMptDisjointness(int n, int rounds) {
   requireEvenDims("checkMptDisjointness", n);
+  if (rounds < 1)
+    throw Error("checkMptDisjointness: rounds = " + std::to_string(rounds) + " must be >= 1");
   MptDisjointness r;
   const u64 nodes = u64{1} << n;
   // A ~s class is named by (x_r + x_c, x XOR tr(x)); Definition 15.
   std::map<std::pair<u64, u64>, u64> class_ids;
   std::unordered_map<u64, u64> edge_class;  // directed edge (node * n + dim) -> class id
   std::unordered_map<u64, int> edge_step;   // (edge, step) -> uses
+  // Steps stay below (rounds + 1) * n: a packet launched in round i ends by (i + 1) * 2H(x).
+  const u64 stride = (static_cast<u64>(rounds) + 1) * static_cast<u64>(n);
   for (u64 x = 0; x < nodes; ++x) {
     const int hx = transposeHalfDistance(n, x);
     if (hx == 0) continue;
@@ -139,7 +143,7 @@ MptDisjointness checkMptDisjointness(int n, int rounds) {
           for (u64 phase = 0; phase < 2; ++phase) {
             const u64 step = static_cast<u64>(i) * 2 * static_cast<u64>(hx) + phase + e;
             ++r.edge_steps;
-            if (edge_step[edge * 4096 + step]++ > 0) ++r.timing_conflicts;
+            if (edge_step[edge * stride + step]++ > 0) ++r.timing_conflicts;
           }
         }
         at = neighbour(at, path[e]);
@@ -216,7 +220,8 @@ double dptOptimalPacket(int n, u64 slots, u64 tau) {
 double mptOptimalPacket(int n, u64 slots, u64 tau) {
   const double k = static_cast<double>(slots);
   const double t = static_cast<double>(tau);
-  if (tau > 0 && n <= std::sqrt(k / (2.0 * t))) return std::sqrt(k * t / 2.0);
+  // τ = 0 falls in the last case (n <= sqrt(PQ t_c / 2N τ) = infinity): B_opt = 0, i.e. 1.
+  if (tau == 0 || n <= std::sqrt(k / (2.0 * t))) return std::sqrt(k * t / 2.0);
   if ((n / 2) % 2 == 0) return std::ceil(k / (n + 4.0));
   return std::ceil(k / (n + 2.0));
 }
@@ -693,6 +698,10 @@ Transpose2dTables lowerTranspose2d(const Transpose2dPlan& plan, const Permutatio
     Table& table = set.tables[y];
     u64 next_cycle = 0;
     for (auto& [c, ins] : all) {
+      if (c - next_cycle > 0xFFFFFFFFULL) {
+        throw Error(plan.algo + ": node " + std::to_string(y) + " idles for " +
+                    std::to_string(c - next_cycle) + " cycles, more than one WAIT can hold");
+      }
       if (c > next_cycle) table.push_back(Instruction::waitFor(static_cast<u32>(c - next_cycle)));
       table.push_back(std::move(ins));
       next_cycle = c + 1;
