@@ -1,5 +1,6 @@
 #include "algorithms.h"
 
+#include "alignment.h"
 #include "cases/families.h"
 #include "error.h"
 
@@ -34,8 +35,42 @@ u64 aapcAllPortBound(u64 slots) { return slots / 2; }
 
 BuiltCase buildCase(const CaseSpec& spec) {
   if (spec.lanes < 1) throw Error("--width " + std::to_string(spec.lanes) + ": must be >= 1");
+  // --alignment and --code belong to every relative-address AAPC (Johnsson & Ho 1992 §2.2,
+  // §2.2.2): the family builds the relative case, the alignment transform post-processes it.
+  CaseSpec family_spec = spec;
+  std::optional<std::string> alignment;
+  std::optional<std::string> code;
+  for (auto [name, value] : {std::pair{"alignment", &alignment}, std::pair{"code", &code}}) {
+    if (auto it = family_spec.params.find(name); it != family_spec.params.end()) {
+      *value = it->second;
+      family_spec.params.erase(it);
+    }
+  }
+  if (alignment && *alignment != "explicit" && *alignment != "relative") {
+    throw Error("--alignment '" + *alignment + "': must be 'explicit' or 'relative'");
+  }
+  if (code && *code != "binary" && *code != "gray") {
+    throw Error("--code '" + *code + "': must be 'binary' or 'gray'");
+  }
+  const bool explicit_alignment = alignment && *alignment == "explicit";
+  const bool gray = code && *code == "gray";
+  if (gray && !explicit_alignment) {
+    throw Error(
+        "--code gray: needs --alignment explicit (the Gray-code conversion is folded into "
+        "the local alignment phases, Johnsson & Ho 1992 section 2.2.2)");
+  }
   for (const AlgorithmEntry& e : registry()) {
-    if (e.info.name == spec.algo) return e.build(spec);
+    if (e.info.name != spec.algo) continue;
+    BuiltCase built = e.build(family_spec);
+    if (!alignment && !code) return built;
+    std::string why;
+    if (!isRelativeAapcCase(built, &why)) {
+      throw Error(std::string(alignment ? "--alignment" : "--code") + ": algorithm '" + spec.algo +
+                  "' is not a relative-address AAPC (" + why +
+                  "), so it has no alignment phases to make explicit");
+    }
+    if (!explicit_alignment) return built;
+    return explicitAlignment(built, gray ? AddressCode::kGray : AddressCode::kBinary);
   }
   std::string known;
   for (const AlgorithmInfo& a : algorithmCatalogue()) known += (known.empty() ? "" : ", ") + a.name;
