@@ -348,6 +348,30 @@ TEST(MultiAapcConcurrent, WithoutSecondLocalAxisOrForThreeAxesItIsThePipeline) {
   EXPECT_EQ(theorem2Steps(shape(8, 2, 4, 3)), 10U);
 }
 
+// For s <= 3 Theorem 2 is Corollary 2's K/2 + (s-1)d, and Algorithm 5 is the pipeline: exact
+// where the complement-pair blocks meet it (d divides K/2, or s = 1 by Algorithm 4), otherwise
+// d * ceil(K/2d) + (s-1)d.
+TEST(MultiAapcConcurrent, UpToThreeAxesItIsThePipelineAtTheorem2) {
+  for (int s = 1; s <= 3; ++s) {
+    for (int d = 1; d * s <= 9 && d <= 8; ++d) {
+      const MultiAapcShape sh = shape(s * d, d, s, d);
+      SCOPED_TRACE("d = " + std::to_string(d) + ", s = " + std::to_string(s));
+      ConcurrentAapcPlan plan;
+      const RunResult r = runConcurrent(sh, plan);
+      const u64 K = sh.slots();
+      const u64 ud = static_cast<u64>(d);
+      const u64 us = static_cast<u64>(s);
+      EXPECT_EQ(theorem2Steps(sh), K / 2 + (us - 1) * ud);
+      if (s == 1 || (K / 2) % ud == 0) {
+        EXPECT_EQ(r.transfer_cycles, K / 2 + (us - 1) * ud);
+      } else {
+        EXPECT_EQ(r.transfer_cycles, ud * ((K / 2 + ud - 1) / ud) + (us - 1) * ud);
+      }
+      EXPECT_EQ(r.local_cycles, 0U);
+    }
+  }
+}
+
 TEST(MultiAapcConcurrent, LargerCubesMeetTheorem2) {
   expectConcurrent(2, 5, 5, 16 + 4);  // n = 10, pipelined 24
   expectConcurrent(2, 6, 5, 16 + 4);  // n = 12, pipelined 26
@@ -355,7 +379,24 @@ TEST(MultiAapcConcurrent, LargerCubesMeetTheorem2) {
   expectConcurrent(1, 8, 6, 32 + 2);  // pipelined 39
 }
 
-TEST(MultiAapcLocal, LongCyclesAreSplitIntoTwoRoundsOfSwaps) {
+TEST(MultiAapcPipelined, ExplicitAlignmentOnOddChannelCounts) {
+  // n = 3 (3 channels): each node's alignment swap is one PERMUTE; d = 1, s = 3, K = 2.
+  for (const MultiAapcShape& sh : {shape(3, 1, 3, 1), shape(6, 2, 3, 2), shape(5, 2, 2, 3)}) {
+    const PermutationSpec perm = successiveAapcPermutation(sh);
+    const TableSet set =
+        compileMoves(jhPipelinedAapcs(sh, MultiAapcAlignment::kExplicit), perm, {});
+    ASSERT_TRUE(verifyTables(set).ok()) << perm.str();
+    const RunResult r = runFor(set, 1000);
+    EXPECT_EQ(checkAgainstReference(perm, r.memory).mismatches, 0U) << perm.str();
+    EXPECT_EQ(r.transfer_cycles, pipelinedAapcSteps(sh)) << perm.str();
+    // Phase 1 and phase 3: K/2 swaps of 2 copies per node, floor(n/2) swaps per PERMUTE.
+    const u64 per_phase =
+        (sh.slots() / 2 + static_cast<u64>(sh.n / 2) - 1) / static_cast<u64>(sh.n / 2);
+    EXPECT_EQ(r.local_cycles, 2 * per_phase) << perm.str();
+  }
+}
+
+TEST(MultiAapcLocal, BigCyclesAreSplitIntoTwoRoundsOfSwaps) {
   // A 5-cycle on one node with 2 channels: rounds of disjoint swaps, each step <= 2 copies.
   std::vector<std::vector<u32>> to(1, {1, 2, 3, 4, 0});
   const auto steps = localPermutationSteps(to, 2);

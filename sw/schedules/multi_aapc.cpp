@@ -343,6 +343,18 @@ MoveSchedule jhConcurrentAapcs(const MultiAapcShape& sh, int lanes, ConcurrentAa
     }
   }
 
+  if (layout.starts.empty()) {
+    // No alternate data set helps: Algorithm 5 is the pipeline (Algorithm 4 itself for s = 1).
+    MoveSchedule out = jhPipelinedAapcs(sh, MultiAapcAlignment::kSlots, lanes);
+    out.algo = "jh5";
+    if (plan != nullptr) {
+      *plan = {};
+      plan->transfer_steps = pipelinedAapcSteps(sh);
+      plan->periods = (plan->transfer_steps + static_cast<u64>(sh.d) - 1) / static_cast<u64>(sh.d);
+    }
+    return out;
+  }
+
   // Run the elements through the chain schedule.
   const u32 mask = lowMask(sh.d);
   const u64 nodes = sh.nodes();

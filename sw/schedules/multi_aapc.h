@@ -124,13 +124,14 @@ MoveSchedule jhPipelinedAapcs(const MultiAapcShape& shape, MultiAapcAlignment al
 /// What jhConcurrentAapcs chose and what it costs.
 struct ConcurrentAapcPlan {
   std::vector<int> alternate_starts;  ///< starting axis q (2..s) of each alternate data set
-  u64 periods = 0;                    ///< periods of d transfer steps
+  u64 periods = 0;                    ///< periods of d transfer steps (rounded up for s = 1)
   u64 transfer_steps = 0;             ///< periods * d
   u64 local_steps = 0;                ///< local (PERMUTE) steps of the final reordering
 };
 
-/// Algorithm 5 (§4.2, Theorem 2) as a per-node move schedule (see above); falls back to the
-/// pipelined chains when no alternate data set helps (s <= 3, or k < 2d: no second local axis).
+/// Algorithm 5 (§4.2, Theorem 2) as a per-node move schedule (see above); when no alternate
+/// data set helps (s <= 3, or k < 2d: no second local axis) it is jhPipelinedAapcs with
+/// alignment by slot choice (Algorithm 4 itself for s = 1).
 /// `lanes` is the channel width the final local permutation is packed for.
 MoveSchedule jhConcurrentAapcs(const MultiAapcShape& shape, int lanes = 1,
                                ConcurrentAapcPlan* plan = nullptr);
