@@ -316,6 +316,26 @@ TEST(Sbnt, RoundsAreBlockTransfersWithOneStartUpEach) {
   EXPECT_EQ(runChecked(g).cycles, 64U);
 }
 
+TEST(Sbnt, RotatedSpanningBinomialTreesAreBalancedWhenNDividesKOverN) {
+  EXPECT_EQ(rotatedBinomialPath(0b1011, 0, 4), (std::vector<int>{0, 1, 3}));
+  EXPECT_EQ(rotatedBinomialPath(0b1011, 2, 4), (std::vector<int>{3, 0, 1}));
+  // m = K / 2^d = d elements per destination, one on each rotation: every round balanced, the
+  // d rounds take exactly K/2 cycles, T = K/2 + d tau (Johnsson & Ho 1987 §3.1-3.2).
+  for (int d = 1; d <= 6; ++d) {
+    const u64 k = static_cast<u64>(d) << d;
+    SCOPED_TRACE("d = " + std::to_string(d));
+    const std::vector<u64> lengths = sbntRoundLengths(d, k, SbntTree::kRotatedBinomial);
+    EXPECT_EQ(std::accumulate(lengths.begin(), lengths.end(), u64{0}), k / 2);
+    const BuiltCase c = buildCase(spec("sbnt", d, k, 1, false, {{"tree", "rsbt"}, {"tau", "3"}}));
+    EXPECT_EQ(c.lower_bound, k / 2);
+    const RunResult r = runChecked(c);
+    EXPECT_EQ(r.transfer_cycles, k / 2);
+    EXPECT_EQ(r.cycles, k / 2 + 3 * static_cast<u64>(d));
+    EXPECT_EQ(r.words, minimalWords(d, k));
+  }
+  EXPECT_THROW(buildCase(spec("sbnt", 3, 0, 1, false, {{"tree", "oak"}})), Error);
+}
+
 TEST(Sbnt, BadOptionsAreNamed) {
   EXPECT_THROW(buildCase(spec("sbnt", 3, 0, 1, true)), Error);
   EXPECT_THROW(buildCase(spec("sbnt", 3, 0, 2, false)), Error);

@@ -172,7 +172,13 @@ BuiltCase buildSbnt(const CaseSpec& spec) {
   CaseParams params(spec);
   const u64 startup = startupParam(params);
   const std::string mode = params.text("schedule").value_or("rounds");
+  const std::string tree = params.text("tree").value_or("sbnt");
   params.finish();
+  if (tree != "sbnt" && tree != "rsbt") {
+    throw Error("--tree '" + tree +
+                "': must be sbnt (spanning balanced n-trees) or rsbt (rotated "
+                "spanning binomial trees)");
+  }
   if (mode != "rounds" && mode != "greedy") {
     throw Error("--schedule '" + mode + "': must be rounds or greedy");
   }
@@ -190,7 +196,8 @@ BuiltCase buildSbnt(const CaseSpec& spec) {
   }
   const PermutationSpec perm = aapcFor(spec);
   const SlotSchedule s = sbntSchedule(
-      spec.n, perm.slots(), mode == "rounds" ? SbntScheduling::kRounds : SbntScheduling::kGreedy);
+      spec.n, perm.slots(), mode == "rounds" ? SbntScheduling::kRounds : SbntScheduling::kGreedy,
+      tree == "sbnt" ? SbntTree::kBalanced : SbntTree::kRotatedBinomial);
   std::string source =
       "K/2, SBnT routing T_min = K/2 t_c + n tau, Johnsson & Ho 1987 section 3.2 (all-port AAPC "
       "bound, Edelman 1991 Theorem 3.1)";
@@ -237,8 +244,8 @@ std::vector<AlgorithmEntry> aapcAlgorithms() {
         "Johnsson & Ho 1987, sections 3.2 and 5 (standard exchange algorithm)"},
        buildExchange},
       {{"sbnt",
-        "AAPC routed on spanning balanced n-trees, all ports, through intermediate nodes "
-        "(--schedule rounds|greedy, --tau T)",
+        "AAPC routed on spanning balanced n-trees (or --tree rsbt: rotated spanning binomial "
+        "trees), all ports, through intermediate nodes (--schedule rounds|greedy, --tau T)",
         "Johnsson & Ho 1987, sections 3.1-3.2 and the SBnT pseudo-code of section 5"},
        buildSbnt},
   };

@@ -48,26 +48,63 @@ std::vector<int> sbntPath(u32 r, int d) {
   return path;
 }
 
-std::vector<u64> sbntRoundLengths(int d, u64 slots) {
+std::vector<int> rotatedBinomialPath(u32 r, int rotation, int d) {
+  std::vector<int> path;
+  for (int k = 0; k < d; ++k) {
+    const int j = (rotation + k) % d;
+    if (bitOf(r, j)) path.push_back(j);
+  }
+  return path;
+}
+
+namespace {
+
+/// Routes of every slot: paths[rotation][aligned address]; slot (h << d) | a uses rotation
+/// h mod d on rotated binomial trees, rotation 0 (the balanced tree) otherwise.
+struct Routes {
+  int d = 1;
+  SbntTree tree = SbntTree::kBalanced;
+  std::vector<std::vector<std::vector<int>>> paths;
+
+  Routes(int dims, SbntTree t) : d(dims), tree(t) {
+    const size_t rotations = tree == SbntTree::kBalanced ? 1 : static_cast<size_t>(d);
+    paths.assign(rotations, std::vector<std::vector<int>>(size_t{1} << d));
+    for (size_t rot = 0; rot < rotations; ++rot) {
+      for (u32 r = 1; r < (u32{1} << d); ++r) {
+        paths[rot][r] = tree == SbntTree::kBalanced
+                            ? sbntPath(r, d)
+                            : rotatedBinomialPath(r, static_cast<int>(rot), d);
+      }
+    }
+  }
+  const std::vector<int>& of(u64 w) const {
+    const u64 rot = tree == SbntTree::kBalanced ? 0 : (w >> d) % static_cast<u64>(d);
+    return paths[rot][w & ((u64{1} << d) - 1)];
+  }
+};
+
+}  // namespace
+
+std::vector<u64> sbntRoundLengths(int d, u64 slots, SbntTree tree) {
   checkCase(d, slots);
-  const u64 m = slots >> d;
+  const Routes routes(d, tree);
   std::vector<std::vector<u64>> load(static_cast<size_t>(d), std::vector<u64>(d, 0));
-  for (u32 r = 1; r < (u32{1} << d); ++r) {
-    const std::vector<int> path = sbntPath(r, d);
-    for (size_t k = 0; k < path.size(); ++k) load[k][static_cast<size_t>(path[k])] += m;
+  for (u64 w = 0; w < slots; ++w) {
+    const std::vector<int>& path = routes.of(w);
+    for (size_t k = 0; k < path.size(); ++k) ++load[k][static_cast<size_t>(path[k])];
   }
   std::vector<u64> lengths;
   for (const auto& ports : load) lengths.push_back(*std::max_element(ports.begin(), ports.end()));
   return lengths;
 }
 
-SlotSchedule sbntSchedule(int d, u64 slots, SbntScheduling scheduling) {
+SlotSchedule sbntSchedule(int d, u64 slots, SbntScheduling scheduling, SbntTree tree) {
   checkCase(d, slots);
-  const u64 nodes = u64{1} << d;
-  std::vector<std::vector<int>> paths(nodes);
-  for (u32 r = 1; r < nodes; ++r) paths[r] = sbntPath(r, d);
-  auto pathOf = [&](u64 w) -> const std::vector<int>& { return paths[w & (nodes - 1)]; };
-  SlotSchedule s(scheduling == SbntScheduling::kRounds ? "sbnt" : "sbnt-greedy", d, 1, slots);
+  const Routes routes(d, tree);
+  auto pathOf = [&](u64 w) -> const std::vector<int>& { return routes.of(w); };
+  SlotSchedule s(std::string(tree == SbntTree::kBalanced ? "sbnt" : "rsbt") +
+                     (scheduling == SbntScheduling::kRounds ? "" : "-greedy"),
+                 d, 1, slots);
   if (scheduling == SbntScheduling::kRounds) {
     for (size_t k = 0; k < static_cast<size_t>(d); ++k) {
       // Output buffers of round k: per port, the slots whose k-th hop crosses it.

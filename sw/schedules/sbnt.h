@@ -17,6 +17,9 @@
 //    lasts as long as its busiest port; the rounds are n block transfers (n start-ups).
 //  * greedy: no rounds; in every cycle every port sends one element that is ready (arrived in an
 //    earlier cycle), the one with the most hops left first (ties: lowest slot). Same routes.
+// Rotated spanning binomial trees (§3.1, the alternative when K/N is a multiple of n) route the
+// m = K/2^d elements for one destination on d binomial trees rotated against each other; with
+// m a multiple of d every round is balanced and the rounds take exactly K/2 cycles.
 // Each port carries K/2 elements in all (every r with bit p set crosses dimension p once), so
 // K/2 transfer cycles is the bound (the paper's T_min = K/2 t_c + n τ).
 #pragma once
@@ -35,14 +38,23 @@ int sbntBase(u32 r, int d);
 /// bits of r cyclically to the left.
 std::vector<int> sbntPath(u32 r, int d);
 
-enum class SbntScheduling { kRounds, kGreedy };
+/// The alternative of §3.1: rotated spanning binomial trees. The data for each destination is
+/// split into parts routed on spanning binomial trees rotated against each other: here the
+/// element of repetition h (K = m * 2^d) crosses the one bits of r in the order h mod d,
+/// h mod d + 1, ... cyclically. Balanced when m is a multiple of d (the paper's PQ/N mod n = 0).
+std::vector<int> rotatedBinomialPath(u32 r, int rotation, int d);
 
-/// The SBnT schedule for an AAPC on d dimensions with K = `slots` = m * 2^d elements per node.
-/// Rounds: a block transfer starts with every round; greedy: only the first step starts one.
-/// Throws Error on d or K out of range.
-SlotSchedule sbntSchedule(int d, u64 slots, SbntScheduling scheduling);
+enum class SbntScheduling { kRounds, kGreedy };
+enum class SbntTree { kBalanced, kRotatedBinomial };
+
+/// The schedule for an AAPC on d dimensions with K = `slots` = m * 2^d elements per node, routed
+/// on spanning balanced n-trees or rotated spanning binomial trees. Rounds: a block transfer
+/// starts with every round; greedy: only the first step starts one. Throws Error on d or K out
+/// of range.
+SlotSchedule sbntSchedule(int d, u64 slots, SbntScheduling scheduling,
+                          SbntTree tree = SbntTree::kBalanced);
 
 /// Rounds scheduling: the length of each of the d rounds (elements on the busiest port).
-std::vector<u64> sbntRoundLengths(int d, u64 slots);
+std::vector<u64> sbntRoundLengths(int d, u64 slots, SbntTree tree = SbntTree::kBalanced);
 
 }  // namespace hcube
