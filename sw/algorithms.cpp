@@ -11,8 +11,8 @@ namespace {
 const std::vector<AlgorithmEntry>& registry() {
   static const std::vector<AlgorithmEntry> kRegistry = [] {
     std::vector<AlgorithmEntry> all;
-    for (auto family :
-         {aapcAlgorithms, permutationAlgorithms, transpose2dAlgorithms, multiAapcAlgorithms}) {
+    for (auto family : {aapcAlgorithms, permutationAlgorithms, transpose2dAlgorithms,
+                        multiAapcAlgorithms, transposeAlgorithms}) {
       for (AlgorithmEntry& e : family()) all.push_back(std::move(e));
     }
     return all;

@@ -20,4 +20,8 @@ std::vector<AlgorithmEntry> permutationAlgorithms();
 /// Johnsson & Ho 1992 §2.3, §4: s AAPCs on successive axes (pipelined, Corollary 2; Algorithm 5).
 std::vector<AlgorithmEntry> multiAapcAlgorithms();
 
+/// Johnsson & Ho 1987 §5, §6.2, §6.3: transposes that move whole address fields (1D as AAPC or
+/// by exchange, storage conversions, change of assignment, combined with Gray conversion).
+std::vector<AlgorithmEntry> transposeAlgorithms();
+
 }  // namespace hcube

@@ -350,6 +350,13 @@ std::string TransposeLayouts::str() const { return before.str() + ">" + after.st
 
 TransposeLayouts transposeLayoutsFromParams(CaseParams& params, const CaseSpec& spec,
                                             const std::string& default_partition) {
+  LayoutDefaults d;
+  d.partition = default_partition;
+  return layoutsFromParams(params, spec, d);
+}
+
+TransposeLayouts layoutsFromParams(CaseParams& params, const CaseSpec& spec,
+                                   const LayoutDefaults& defaults) {
   const int n = spec.n;
   int p = 0;
   int q = 0;
@@ -373,14 +380,19 @@ TransposeLayouts transposeLayoutsFromParams(CaseParams& params, const CaseSpec& 
     p = m - m / 2;
     q = m / 2;
   }
-  const std::string partition = params.text("partition").value_or(default_partition);
-  const std::string encoding = params.text("encoding").value_or("binary");
-  const std::string to_partition = params.text("to-partition").value_or(partition);
-  const std::string to_encoding = params.text("to-encoding").value_or(encoding);
-  TransposeLayouts t{
+  const std::string partition = params.text("partition").value_or(defaults.partition);
+  const std::string encoding = params.text("encoding").value_or(defaults.encoding);
+  const std::string to_partition =
+      params.text("to-partition")
+          .value_or(defaults.to_partition.empty() ? partition : defaults.to_partition);
+  const std::string to_encoding =
+      params.text("to-encoding")
+          .value_or(defaults.to_encoding.empty() ? encoding : defaults.to_encoding);
+  const int ap = defaults.transpose ? q : p;
+  const int aq = defaults.transpose ? p : q;
+  return TransposeLayouts{
       MatrixLayout::make(p, q, n, partition, encoding),
-      MatrixLayout::make(q, p, n, to_partition, to_encoding, "--to-partition", "--to-encoding")};
-  return t;
+      MatrixLayout::make(ap, aq, n, to_partition, to_encoding, "--to-partition", "--to-encoding")};
 }
 
 }  // namespace hcube

@@ -154,6 +154,21 @@ struct TransposeLayouts {
 TransposeLayouts transposeLayoutsFromParams(CaseParams& params, const CaseSpec& spec,
                                             const std::string& default_partition);
 
+/// Defaults of the matrix options for one algorithm (layoutsFromParams).
+struct LayoutDefaults {
+  std::string partition = "row-consecutive";
+  std::string encoding = "binary";
+  std::string to_partition;  ///< empty: the same as --partition
+  std::string to_encoding;   ///< empty: the same as --encoding
+  /// true: `after` stores the transpose A^T (Q x P); false: `after` stores A itself in another
+  /// storage form (the conversions of Corollaries 6-7).
+  bool transpose = true;
+};
+
+/// transposeLayoutsFromParams with every default chosen by the algorithm.
+TransposeLayouts layoutsFromParams(CaseParams& params, const CaseSpec& spec,
+                                   const LayoutDefaults& defaults);
+
 /// GF(2) helpers over bit-vector rows: y bit i = parity(x & rows[i]).
 u64 gf2Apply(const std::vector<u64>& rows, u64 x);
 /// Inverse of an invertible square GF(2) matrix of `bits` rows; throws Error if singular.

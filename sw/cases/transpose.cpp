@@ -1,0 +1,223 @@
+// hcube: the matrix transposition family of Johnsson & Ho 1987 that moves whole address fields:
+// one-dimensional transposition (§5) as an AAPC or by the exchange algorithm, conversions of the
+// storage form (Corollaries 6-7), transposition with change of assignment scheme (§6.2) and
+// transposition combined with binary <-> Gray conversion (§6.3).
+//
+// Options (sw/matrix/layout.h): --matrix PxQ, --partition, --encoding, --to-partition,
+// --to-encoding; transpose-1d and storage-convert also --method aapc|exchange,
+// --aapc edelman|jh1|jh2|jh3|jh4 (method aapc), --shuffle yes|no (method exchange).
+#include "schedules/transpose.h"
+
+#include "compiler.h"
+#include "error.h"
+#include "families.h"
+#include "matrix/layout.h"
+#include "schedules/edelman.h"
+#include "schedules/johnsson_ho.h"
+
+namespace hcube {
+namespace {
+
+constexpr int kMaxDims = 16;
+
+void checkDims(const CaseSpec& spec) {
+  if (spec.n < 1 || spec.n > kMaxDims) {
+    throw Error("--n " + std::to_string(spec.n) + ": the cube dimension must be 1.." +
+                std::to_string(kMaxDims) + " for " + spec.algo);
+  }
+}
+
+/// Sum over all elements of the distance they travel (Hamming distance of source and
+/// destination node).
+u64 elementHops(const PermutationSpec& spec) {
+  u64 hops = 0;
+  for (u64 x = 0; x < spec.nodes(); ++x) {
+    for (u64 l = 0; l < spec.slots(); ++l) hops += hammingDistance(x, spec.dest({x, l}).node);
+  }
+  return hops;
+}
+
+/// Transfer cycles are at least the total distance over what the links can carry per cycle: one
+/// word per lane out of every node (one-port) or out of every port (all-port). For an AAPC this
+/// is K/2 all-port and nK/2 one-port (Johnsson & Ho 1987 §3.2).
+u64 distanceBound(const PermutationSpec& spec, const CaseSpec& c) {
+  const u64 per_cycle =
+      spec.nodes() * static_cast<u64>(c.one_port ? 1 : spec.n()) * static_cast<u64>(c.lanes);
+  return (elementHops(spec) + per_cycle - 1) / per_cycle;
+}
+
+std::string distanceBoundSource(const CaseSpec& c, const std::string& paper) {
+  return std::string("total element distance / (N x ") + (c.one_port ? "1" : "n") +
+         " ports x b lanes), K/2 for an all-port AAPC and nK/2 one-port (Johnsson & Ho 1987 "
+         "§3.2); the paper's count: " +
+         paper;
+}
+
+RelativeSchedule aapcSchedule(const std::string& name, int n) {
+  if (name == "edelman") return edelmanSchedule(n);
+  if (name == "jh1") return jhAlgorithm1(n);
+  if (name == "jh2") return jhAlgorithm2(n);
+  if (name == "jh3") return jhAlgorithm3(n);
+  if (name == "jh4") return jhAlgorithm4(n);
+  throw Error("--aapc '" + name + "': unknown AAPC schedule (edelman, jh1, jh2, jh3, jh4)");
+}
+
+BuiltCase compileCase(const TransposeSchedule& s, const PermutationSpec& perm, const CaseSpec& c,
+                      const std::string& header_algo, u64 lower_bound,
+                      const std::string& bound_source) {
+  CompileOptions options;
+  options.lanes = c.lanes;
+  options.one_port = c.one_port;
+  options.scratch = s.scratch;
+  options.split_local = false;  // every local round fits one PERMUTE cycle by construction
+  BuiltCase built;
+  built.perm = perm;
+  built.tables = compileMoves(s.moves, perm, options);
+  built.tables.header.algo = header_algo;
+  built.lower_bound = lower_bound;
+  built.bound_source = bound_source;
+  return built;
+}
+
+/// transpose-1d and storage-convert: an AAPC through one of the relative AAPC schedules, or the
+/// exchange algorithm of the §5 pseudo-code.
+BuiltCase buildAllToAll(const CaseSpec& c, bool transpose) {
+  checkDims(c);
+  CaseParams params(c);
+  LayoutDefaults defaults;
+  defaults.transpose = transpose;
+  if (!transpose) defaults.to_partition = "row-cyclic";
+  const TransposeLayouts layouts = layoutsFromParams(params, c, defaults);
+  const std::string method = params.text("method").value_or(c.one_port ? "exchange" : "aapc");
+  std::string aapc;
+  bool shuffle = true;
+  if (method == "aapc") {
+    aapc = params.text("aapc").value_or("edelman");
+  } else if (method == "exchange") {
+    const std::string sh = params.text("shuffle").value_or("yes");
+    if (sh != "yes" && sh != "no") throw Error("--shuffle '" + sh + "': must be yes or no");
+    shuffle = sh == "yes";
+  } else {
+    throw Error("--method '" + method + "': must be aapc or exchange");
+  }
+  params.finish();
+  const PermutationSpec perm = transpose ? transposePermutation(layouts.before, layouts.after)
+                                         : relayoutPermutation(layouts.before, layouts.after);
+  const std::string header = c.algo + ":" + layouts.str() + ":" +
+                             (method == "aapc" ? "aapc-" + aapc
+                                               : std::string(shuffle ? "exchange"
+                                                                     : "exchange-"
+                                                                       "noshuffle"));
+  if (method == "aapc") {
+    if (c.one_port) {
+      throw Error(
+          "--ports one: the AAPC schedules send on every port in every step; use "
+          "--method exchange (the one-port default)");
+    }
+    if (c.lanes != 1) {
+      throw Error("--width " + std::to_string(c.lanes) +
+                  ": the AAPC schedules use one word per port and cycle");
+    }
+    const RelativeSchedule schedule = aapcSchedule(aapc, c.n);
+    const TransposeSchedule s = transposeViaAapc(c.algo, perm, schedule);
+    const u64 reps = perm.slots() >> c.n;
+    return compileCase(s, perm, c, header, distanceBound(perm, c),
+                       distanceBoundSource(c, "AAPC (§5) by " + aapc + ": " + std::to_string(reps) +
+                                                  " x " + std::to_string(schedule.steps()) + " = " +
+                                                  std::to_string(reps * schedule.steps()) +
+                                                  " transfer cycles, plus local reorderings"));
+  }
+  const TransposeSchedule s = transposeByExchange(c.algo, perm, c.lanes, shuffle);
+  const u64 half = (perm.slots() / 2 + static_cast<u64>(c.lanes) - 1) / static_cast<u64>(c.lanes);
+  return compileCase(
+      s, perm, c, header, distanceBound(perm, c),
+      distanceBoundSource(c,
+                          "exchange algorithm (§5, §3.2: n PQ/2N t_c): n x "
+                          "ceil(K/2b) = " +
+                              std::to_string(static_cast<u64>(c.n) * half) + " transfer cycles"));
+}
+
+BuiltCase buildGray(const CaseSpec& c) {
+  checkDims(c);
+  CaseParams params(c);
+  LayoutDefaults defaults;
+  defaults.partition = "2d-consecutive";
+  defaults.encoding = "gray-cols";
+  const TransposeLayouts layouts = layoutsFromParams(params, c, defaults);
+  params.finish();
+  const PermutationSpec perm = transposePermutation(layouts.before, layouts.after);
+  const TransposeSchedule s = transposeWithGrayConversion(c.algo, perm, c.lanes);
+  const u64 block = (perm.slots() + static_cast<u64>(c.lanes) - 1) / static_cast<u64>(c.lanes);
+  return compileCase(
+      s, perm, c, c.algo + ":" + layouts.str(), distanceBound(perm, c),
+      distanceBoundSource(c,
+                          "n routing steps of PQ/N elements instead of 2n - 2 (§6.3): n x "
+                          "ceil(K/b) = " +
+                              std::to_string(static_cast<u64>(c.n) * block) + " transfer cycles"));
+}
+
+BuiltCase buildAssign(const CaseSpec& c, int algorithm) {
+  checkDims(c);
+  CaseParams params(c);
+  LayoutDefaults defaults;
+  defaults.partition = "2d-consecutive";
+  defaults.to_partition = "2d-cyclic";
+  const TransposeLayouts layouts = layoutsFromParams(params, c, defaults);
+  params.finish();
+  const PermutationSpec perm = transposePermutation(layouts.before, layouts.after);
+  u64 scratch = 0;
+  const std::vector<AddressStep> steps =
+      changeOfAssignmentSteps(c.algo, layouts.before, layouts.after, algorithm, scratch);
+  const TransposeSchedule s = runAddressSteps(c.algo, perm, steps, c.lanes, scratch);
+  const u64 b = static_cast<u64>(c.lanes);
+  const u64 half = (perm.slots() / 2 + b - 1) / b;
+  const u64 block = (perm.slots() + b - 1) / b;
+  const u64 n = static_cast<u64>(c.n);
+  const std::string paper =
+      algorithm == 1 ? "2n routing steps (§6.2): n exchanges of K/2 and n distance-2 steps of "
+                       "K = n x ceil(K/2b) + n x ceil(K/b) = " +
+                           std::to_string(n * half + n * block) + " transfer cycles"
+                     : "n routing steps (§6.2): n exchanges of K/2 = n x ceil(K/2b) = " +
+                           std::to_string(n * half) + " transfer cycles";
+  return compileCase(s, perm, c, c.algo + ":" + layouts.str(), distanceBound(perm, c),
+                     distanceBoundSource(c, paper));
+}
+
+}  // namespace
+
+std::vector<AlgorithmEntry> transposeAlgorithms() {
+  return {
+      {{"transpose-1d",
+        "matrix transpose, any layouts with disjoint real fields: AAPC schedule (--aapc) with "
+        "local reorderings, or the exchange algorithm with local shuffles (--ports one)",
+        "Johnsson & Ho 1987, section 5 (one-dimensional partitioning, exchange pseudo-code)"},
+       [](const CaseSpec& s) { return buildAllToAll(s, true); }},
+      {{"storage-convert",
+        "change of storage form of one matrix (consecutive <-> cyclic, binary <-> Gray), as "
+        "AAPC or exchange algorithm",
+        "Johnsson & Ho 1987, section 5, Lemma 7, Corollaries 6-7"},
+       [](const CaseSpec& s) { return buildAllToAll(s, false); }},
+      {{"transpose-gray",
+        "2D transpose combined with binary <-> Gray conversion in n routing steps instead of "
+        "2n - 2 (rows binary / columns Gray by default)",
+        "Johnsson & Ho 1987, section 6.3 (pseudo-code and its two variants)"},
+       buildGray},
+      {{"transpose-assign1",
+        "2D transpose with change of assignment (consecutive <-> cyclic): exchange-row, "
+        "exchange-column, global transpose; 2n routing steps",
+        "Johnsson & Ho 1987, section 6.2, algorithm 1"},
+       [](const CaseSpec& s) { return buildAssign(s, 1); }},
+      {{"transpose-assign2",
+        "2D transpose with change of assignment: local transpose, then exchange-row and "
+        "exchange-column; n routing steps",
+        "Johnsson & Ho 1987, section 6.2, algorithm 2"},
+       [](const CaseSpec& s) { return buildAssign(s, 2); }},
+      {{"transpose-assign3",
+        "2D transpose with change of assignment: exchange-row and exchange-column into the "
+        "final fields, local shuffle; n routing steps",
+        "Johnsson & Ho 1987, section 6.2, algorithm 3"},
+       [](const CaseSpec& s) { return buildAssign(s, 3); }},
+  };
+}
+
+}  // namespace hcube
