@@ -163,5 +163,62 @@ TEST_F(Cli, MissingFileIsAnError) {
             "hcube: error: " + (dir_ / "nothing.hct").string() + ": cannot open for reading\n");
 }
 
+TEST_F(Cli, GrayCodeAapcWithExplicitAlignmentRuns) {
+  // Johnsson & Ho 1992 §2.2.2 on a 4-cube: 8 exchange cycles (K/2) and 10 PERMUTE cycles for the
+  // two alignment phases with the Gray code folded in.
+  Outcome o =
+      tool({"run", "--algo", "jh4", "--n", "4", "--alignment", "explicit", "--code", "gray"});
+  EXPECT_EQ(o.status, 0) << o.output;
+  for (const char* line :
+       {"cycles           18 (start to last done)", "transfer cycles  8\n",
+        "local-phase cycles 10 (PERMUTE, local memory only)", "span             4 ",
+        "elements         256 of 256 where the reference model says (0 mismatches)",
+        "verdict          PASS"}) {
+    EXPECT_NE(o.output.find(line), std::string::npos) << line << " in " << o.output;
+  }
+  o = tool(
+      {"run", "--algo", "jh4", "--n", "4", "--alignment", "explicit", "--code", "gray", "--json"});
+  EXPECT_EQ(o.status, 0) << o.output;
+  for (const char* field : {"\"cycles\":18", "\"transfer_cycles\":8", "\"local_cycles\":10",
+                            "\"perm\":\"linear n=4 k=4 rows=48,96,192,128,3,6,12,8\"",
+                            "\"mismatches\":0", "\"verdict\":\"pass\""}) {
+    EXPECT_NE(o.output.find(field), std::string::npos) << field << " in " << o.output;
+  }
+}
+
+TEST_F(Cli, ExplicitAlignmentTablesVerifyAndRunFromFile) {
+  const std::string out = (dir_ / "t").string();
+  Outcome o =
+      tool({"tables", "--algo", "edelman", "--n", "3", "--alignment", "explicit", "--out", out});
+  EXPECT_EQ(o.status, 0) << o.output;
+  std::ifstream text(out + "/tables.hct");
+  const std::string hct((std::istreambuf_iterator<char>(text)), std::istreambuf_iterator<char>());
+  // Node 1's pre-alignment: slot pairs (s, s ^ 1), one swap and one scratch-chain copy per cycle.
+  EXPECT_NE(hct.find("table 1\nP m0>m1 m1>m0 m3>m8\nP m4>m5 m5>m4 m2>m3\nP m6>m7 m7>m6 m8>m2\n"),
+            std::string::npos)
+      << hct;
+  o = tool({"verify", out});
+  EXPECT_EQ(o.status, 0) << o.output;
+  EXPECT_NE(o.output.find("OK (10 cycles"), std::string::npos) << o.output;
+  o = tool({"run", "--tables", out, "--json"});
+  EXPECT_EQ(o.status, 0) << o.output;
+  EXPECT_NE(o.output.find("\"local_cycles\":6"), std::string::npos) << o.output;
+  EXPECT_NE(o.output.find("\"mismatches\":0"), std::string::npos) << o.output;
+}
+
+TEST_F(Cli, AlignmentOptionsOnTheWrongAlgorithmOrCodeAreErrors) {
+  Outcome o = tool({"run", "--algo", "jh4", "--n", "3", "--code", "gray"});
+  EXPECT_EQ(o.status, 2);
+  EXPECT_EQ(o.output,
+            "hcube: error: --code gray: needs --alignment explicit (the Gray-code conversion is "
+            "folded into the local alignment phases, Johnsson & Ho 1992 section 2.2.2)\n");
+  o = tool({"run", "--algo", "bit-reversal", "--n", "3", "--alignment", "explicit"});
+  EXPECT_EQ(o.status, 2);
+  EXPECT_NE(o.output.find("hcube: error: --alignment: algorithm 'bit-reversal' is not a "
+                          "relative-address AAPC"),
+            std::string::npos)
+      << o.output;
+}
+
 }  // namespace
 }  // namespace hcube
