@@ -20,6 +20,18 @@
 // The local phases run on the hardware's PERMUTE instruction (docs/hardware.md §2.1): at most
 // n*b slot copies per cycle, every copy reading the memory as it was at the start of the cycle.
 // How a local permutation becomes PERMUTE cycles: see compileLocalPermutation.
+//
+// Measured cost (table executor, all-port, b = 1, K = 2^d, so d copies per PERMUTE), PERMUTE
+// cycles for d = 1..8:
+//
+//   one binary phase (K/2 swaps s <-> s ^ x):  3, 2, 3, 4, 7, 11, 20, 32
+//   the bound ceil(K/d) per phase:             2, 2, 3, 4, 7, 11, 19, 32
+//   both Gray-code phases together:            6, 6, 8, 10, 16, 24, 42, 68
+//
+// For even d the binary phase meets ceil(K/d). For odd d a PERMUTE holds (d-1)/2 swaps and the
+// odd copy runs a swap through the scratch slot (3 copies); with every swap either closed in one
+// PERMUTE (2 copies) or through a scratch slot (3 copies), 20 cycles are the fewest for d = 7.
+// d = 1 has one copy per cycle: the swap takes 3 cycles through the scratch slot.
 #pragma once
 
 #include <string>
