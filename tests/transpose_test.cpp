@@ -318,6 +318,31 @@ TEST(Transpose1d, LongExactTransferCyclesSevenAndEightCubes) {
   for (int n = 7; n <= 8; ++n) expectOneDimensionalCycles(n);
 }
 
+// §6.3, first paragraph: the conversions done separately (n/2 - 1 routing steps in the column
+// subcubes, n/2 - 1 in the row subcubes) and then the transpose (n steps): 2n - 2 routing steps
+// of K elements, against n for the combined algorithm; with no encoding to change, only the n
+// transpose steps remain.
+TEST(TransposeGray, SeparateConversionsTakeTwoNMinusTwoRoutingSteps) {
+  for (int n : {2, 4, 6}) {
+    for (auto [from, to] : {std::pair{"gray-cols", "gray-cols"}, std::pair{"binary", "gray"},
+                            std::pair{"gray", "binary"}, std::pair{"gray", "gray"}}) {
+      const Outcome sep =
+          runCase("transpose-gray-separate", n,
+                  {{"matrix", "32x16"}, {"encoding", from}, {"to-encoding", to}}, true);
+      expectClean(sep);
+      const u64 k = sep.built.perm.slots();
+      const u64 nn = static_cast<u64>(n);
+      const bool converts =
+          std::string(from) != std::string(to) || std::string(from) == "gray-cols";
+      EXPECT_EQ(sep.run.transfer_cycles, (converts ? 2 * nn - 2 : nn) * k) << describeOutcome(sep);
+    }
+  }
+  const std::string change = errorOf([] {
+    runCase("transpose-gray-separate", 4, {{"matrix", "16x16"}, {"to-partition", "2d-cyclic"}});
+  });
+  EXPECT_TRUE(contains(change, "--to-partition '2d-cyclic'")) << change;
+}
+
 // §6.2: consecutive -> cyclic (and cyclic -> consecutive) with the transpose. Algorithm 1 takes
 // 2n routing steps (n exchanges of K/2, then the global transpose, n steps of K), algorithms 2
 // and 3 n exchanges of K/2; algorithm 3 needs no local phase when p = q = 2 n_r and algorithm 2

@@ -156,6 +156,28 @@ BuiltCase buildGray(const CaseSpec& c) {
                               std::to_string(static_cast<u64>(c.n) * block) + " transfer cycles"));
 }
 
+BuiltCase buildGraySeparate(const CaseSpec& c) {
+  checkDims(c);
+  CaseParams params(c);
+  LayoutDefaults defaults;
+  defaults.partition = "2d-consecutive";
+  defaults.encoding = "gray-cols";
+  const TransposeLayouts layouts = layoutsFromParams(params, c, defaults);
+  params.finish();
+  const PermutationSpec perm = transposePermutation(layouts.before, layouts.after);
+  const std::vector<AddressStep> steps =
+      grayConversionThenTransposeSteps(c.algo, layouts.before, layouts.after);
+  const TransposeSchedule s = runAddressSteps(c.algo, perm, steps, c.lanes, perm.slots());
+  const u64 block = (perm.slots() + static_cast<u64>(c.lanes) - 1) / static_cast<u64>(c.lanes);
+  return compileCase(
+      s, perm, c, c.algo + ":" + layouts.str(), distanceBound(perm, c),
+      distanceBoundSource(c,
+                          "conversions then transpose (§6.3): " + std::to_string(s.routing_steps) +
+                              " routing steps of PQ/N elements (2n - 2 when both fields "
+                              "change encoding) = " +
+                              std::to_string(s.routing_steps * block) + " transfer cycles"));
+}
+
 BuiltCase buildAssign(const CaseSpec& c, int algorithm) {
   checkDims(c);
   CaseParams params(c);
@@ -202,6 +224,11 @@ std::vector<AlgorithmEntry> transposeAlgorithms() {
         "2n - 2 (rows binary / columns Gray by default)",
         "Johnsson & Ho 1987, section 6.3 (pseudo-code and its two variants)"},
        buildGray},
+      {{"transpose-gray-separate",
+        "2D transpose with binary <-> Gray conversion done separately: conversions in the column "
+        "and row subcubes, then the transpose; 2n - 2 routing steps (the baseline of §6.3)",
+        "Johnsson & Ho 1987, section 6.3 (first paragraph)"},
+       buildGraySeparate},
       {{"transpose-assign1",
         "2D transpose with change of assignment (consecutive <-> cyclic): exchange-row, "
         "exchange-column, global transpose; 2n routing steps",

@@ -524,6 +524,21 @@ TransposeSchedule runAddressSteps(const std::string& algo, const PermutationSpec
       case AddressStep::Kind::kLocal:
         t.local(st.local);
         break;
+      case AddressStep::Kind::kConditionalSwap: {
+        for (u64 s = 0; s < block_steps; ++s) {
+          std::vector<Move> moves;
+          for (u64 x = 0; x < t.nodes(); ++x) {
+            if (!bitOf(x, st.b)) continue;
+            for (u64 l = s * per_step; l < std::min(k, (s + 1) * per_step); ++l) {
+              moves.push_back({x, static_cast<u32>(l), st.a, static_cast<u32>(l)});
+            }
+          }
+          t.linkStep(moves);
+        }
+        t.result().transfer_steps += block_steps;
+        ++t.result().routing_steps;
+        break;
+      }
       case AddressStep::Kind::kNodeSwap: {
         // Nodes whose bits a and b differ send their whole block over distance 2: across a into
         // the relay's scratch slots, then across b (the relay's bits a and b are equal, so its
@@ -646,6 +661,71 @@ std::vector<AddressStep> changeOfAssignmentSteps(const std::string& algo,
     for (int i = h - 1; i >= 0; --i) exchange(i, after_node[static_cast<size_t>(i)]);
   } else {
     throw Error(algo + ": no algorithm " + std::to_string(algorithm) + " in §6.2");
+  }
+  return steps;
+}
+
+std::vector<AddressStep> grayConversionThenTransposeSteps(const std::string& algo,
+                                                          const MatrixLayout& before,
+                                                          const MatrixLayout& after) {
+  const int n = before.n();
+  const int h = n / 2;
+  if (n % 2 != 0) {
+    throw Error("--n " + std::to_string(n) + ": " + algo +
+                " needs an even n (n_r = n_c = n/2, Johnsson & Ho 1987 §6.3)");
+  }
+  auto twoD = [&](const MatrixLayout& l, const std::string& option) {
+    if (l.rowNodeBits() != h || l.colNodeBits() != h || l.fields().size() != 2 ||
+        !l.fields()[0].row) {
+      throw Error(option + " '" + l.partitionName() + "': " + algo +
+                  " needs a two-dimensional partitioning with n/2 row and n/2 column node "
+                  "dimensions (§6.3)");
+    }
+  };
+  twoD(before, "--partition");
+  twoD(after, "--to-partition");
+  // The row field after (A^T's rows = A's columns) must hold the bits of A's column field
+  // before, and the column field after those of the row field: only the encodings change.
+  const IndexField& br = before.fields()[0];
+  const IndexField& bc = before.fields()[1];
+  const IndexField& ar = after.fields()[0];
+  const IndexField& ac = after.fields()[1];
+  if (ar.hi != bc.hi || ar.lo != bc.lo || ac.hi != br.hi || ac.lo != br.lo) {
+    throw Error("--to-partition '" + after.partitionName() + "': " + algo +
+                " transposes blocks between processors (I = R): the row field after must be "
+                "the column field before and vice versa (the same assignment scheme)");
+  }
+  std::vector<AddressStep> steps;
+  auto convert = [&](int low, bool from_gray, bool to_gray) {
+    if (from_gray == to_gray) return;
+    AddressStep st;
+    st.kind = AddressStep::Kind::kConditionalSwap;
+    if (from_gray) {
+      // Gray -> binary: x_i = g_i ^ x_{i+1}, from the top down.
+      for (int i = h - 2; i >= 0; --i) {
+        st.a = low + i;
+        st.b = low + i + 1;
+        steps.push_back(st);
+      }
+    } else {
+      // binary -> Gray: g_i = x_i ^ x_{i+1}, from the bottom up.
+      for (int i = 0; i + 1 < h; ++i) {
+        st.a = low + i;
+        st.b = low + i + 1;
+        steps.push_back(st);
+      }
+    }
+  };
+  // Column subcubes first (the column field is node bits 0..h-1; it becomes the row field of
+  // the transpose), then row subcubes (node bits h..n-1).
+  convert(0, before.gray(1), after.gray(0));
+  convert(h, before.gray(0), after.gray(1));
+  for (int i = h - 1; i >= 0; --i) {
+    AddressStep st;
+    st.kind = AddressStep::Kind::kNodeSwap;
+    st.a = h + i;
+    st.b = i;
+    steps.push_back(st);
   }
   return steps;
 }

@@ -115,7 +115,9 @@ TransposeSchedule transposeWithGrayConversion(const std::string& algo, const Per
 /// node dimensions (the global transpose's distance-2 routing, via scratch slots), or a local
 /// reordering.
 struct AddressStep {
-  enum class Kind { kExchange, kNodeSwap, kLocal };
+  /// kConditionalSwap: the nodes whose bit b is 1 swap their blocks across dimension a (one
+  /// routing step of a binary <-> Gray conversion, §6.3).
+  enum class Kind { kExchange, kNodeSwap, kLocal, kConditionalSwap };
   Kind kind = Kind::kExchange;
   int a = 0;
   int b = 0;
@@ -128,6 +130,16 @@ TransposeSchedule runAddressSteps(const std::string& algo, const PermutationSpec
                                   const std::vector<AddressStep>& steps, int lanes, u64 scratch);
 
 class MatrixLayout;
+
+/// §6.3, the separate way the combined algorithm improves on: convert the encoding of the column
+/// node field within every column subcube (n/2 - 1 routing steps), then of the row node field
+/// within every row subcube (n/2 - 1 steps), then transpose the blocks by swapping the node
+/// fields pair by pair (n steps): 2n - 2 routing steps of K elements when both fields change
+/// encoding. Needs two-dimensional layouts with n/2 row and n/2 column node dimensions whose
+/// fields hold the same index bits before and after (I = R). Throws Error naming the option.
+std::vector<AddressStep> grayConversionThenTransposeSteps(const std::string& algo,
+                                                          const MatrixLayout& before,
+                                                          const MatrixLayout& after);
 
 /// §6.2, transposition with change of assignment scheme (two-dimensional partitionings with
 /// n_r = n_c = n/2, binary encoding, real fields before and after disjoint), as address steps:
