@@ -1,12 +1,15 @@
 // The SystemC-TLM cube against the C++ table executor: identical final memories, cycle counts,
-// transfer cycles, words, link counts, spans and hardware error counters, on Edelman's AAPC
-// (n = 1..6 in CI, n = 7..10 as the *Long* tests, label "long") and on hand-made tables that
-// exercise WAIT, PASS/FWD, one-port violations, conflicts, lanes = 2, timeouts and corrupted
-// tables (which the static verifier must reject).
+// transfer and local cycles, words, link counts, spans and hardware error counters, on Edelman's
+// AAPC (n = 1..6 in CI, n = 7..10 as the *Long* tests, label "long"), on Johnsson & Ho's
+// Algorithm 4 with explicit PERMUTE alignment phases, and on hand-made tables that exercise
+// WAIT, PASS/FWD, PERMUTE (swaps, rotations, illegal channels, lost and dropped words), one-port
+// violations, conflicts, lanes = 2, timeouts and corrupted tables (which the static verifier
+// must reject).
 #include <gtest/gtest.h>
 
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <sstream>
 #include <string>
 
@@ -38,6 +41,7 @@ using testing::errorList;
 
 void expectSameRun(const RunResult& tlm, const RunResult& table) {
   testing::expectSameRun("tlm", tlm, table);
+  EXPECT_EQ(tlm.local_cycles, table.local_cycles);
 }
 
 /// Runs `set` on both and expects the same result; returns the TLM's.
@@ -92,13 +96,35 @@ void move(TableSet& set, u64 from, size_t pc, int port, u32 slot, u32 to, int la
 // ---------------------------------------------------------------------------------------------
 
 TEST(TlmCatalogue, EveryAlgorithmAgreesWithTheExecutorOnASmallCube) {
+  std::set<std::string> ran;
   for (const AlgorithmInfo& algo : algorithmCatalogue()) {
     SCOPED_TRACE(algo.name);
-    const BuiltCase c = buildCase({algo.name, 3, 0, 1, false});
+    BuiltCase c;
+    try {
+      c = buildCase({algo.name, 3, 0, 1, false});
+    } catch (const Error&) {
+      continue;  // needs a parameter without a default (e.g. a matrix shape); its own tests
+    }
     const RunResult tlm = expectAgreement(c.tables);
     EXPECT_EQ(checkAgainstReference(c.perm, tlm.memory).mismatches, 0U);
+    ran.insert(algo.name);
   }
+  for (const char* aapc : {"edelman", "jh1", "jh2", "jh3", "jh4"}) EXPECT_TRUE(ran.count(aapc));
 }
+
+// Johnsson & Ho 1992 §2.2: Algorithm 4 with its pre- and post-alignment as PERMUTE phases.
+class TlmJh4ExplicitAlignment : public ::testing::TestWithParam<int> {};
+TEST_P(TlmJh4ExplicitAlignment, MatchesTableExecutorAndReference) {
+  const int n = GetParam();
+  const BuiltCase c = buildCase({"jh4", n, 0, 1, false, {{"alignment", "explicit"}}});
+  const RunResult tlm = expectAgreement(c.tables);
+  EXPECT_EQ(checkAgainstReference(c.perm, tlm.memory).mismatches, 0U);
+  EXPECT_TRUE(tlm.errors.empty()) << errorList(tlm.errors);
+  EXPECT_EQ(tlm.transfer_cycles, c.perm.slots() / 2);
+  EXPECT_GT(tlm.local_cycles, 0U);
+  EXPECT_EQ(tlm.cycles, tlm.transfer_cycles + tlm.local_cycles);
+}
+INSTANTIATE_TEST_SUITE_P(Ci, TlmJh4ExplicitAlignment, ::testing::Range(1, 7));
 
 class TlmEdelman : public ::testing::TestWithParam<int> {};
 TEST_P(TlmEdelman, MatchesTableExecutorAndReference) { expectEdelman(GetParam(), 0); }
@@ -222,6 +248,119 @@ TEST(TlmSequencer, CycleLimitInsideAWaitAndAtAPassWord) {
     SCOPED_TRACE("limit " + std::to_string(limit));
     expectAgreement(set, limit);
   }
+}
+
+// ---------------------------------------------------------------------------------------------
+// PERMUTE (docs/hardware.md §2.1)
+// ---------------------------------------------------------------------------------------------
+
+/// A PERMUTE for `channels` channels with channel c copying slot from[c] into slot to[c].
+Instruction permute(size_t channels, const std::vector<std::pair<u32, u32>>& copies) {
+  Instruction p = Instruction::permute(channels);
+  for (size_t c = 0; c < copies.size(); ++c) {
+    p.channels[c] = {{OutOp::kMem, false, copies[c].first}, {InOp::kMem, false, copies[c].second}};
+  }
+  return p;
+}
+
+TEST(TlmPermute, SwapAndRotationReadTheMemoryAsAtTheStartOfTheCycle) {
+  TableSet set = handMade(3, 1, 0);  // K = 8; every table: the PERMUTEs below, then END
+  set.shared = true;
+  set.tables.resize(1);
+  Table& t = set.tables[0];
+  t.insert(t.begin(), permute(3, {{0, 1}, {1, 0}}));              // swap slots 0 and 1
+  t.insert(t.begin() + 1, permute(3, {{2, 3}, {3, 4}, {4, 2}}));  // rotate 2 -> 3 -> 4 -> 2
+  const RunResult tlm = expectAgreement(set);
+  EXPECT_EQ(tlm.cycles, 2U);
+  EXPECT_EQ(tlm.local_cycles, 2U);
+  EXPECT_EQ(tlm.transfer_cycles, 0U);
+  EXPECT_EQ(tlm.words, 0U);
+  EXPECT_TRUE(tlm.errors.empty()) << errorList(tlm.errors);
+  for (u64 x = 0; x < 8; ++x) {
+    const std::vector<u64> expected{1, 0, 4, 2, 3, 5, 6, 7};
+    for (u64 s = 0; s < 8; ++s) EXPECT_EQ(tlm.memory.at(x, s), 8 * x + expected[s]) << x << s;
+  }
+}
+
+TEST(TlmPermute, RelativeSlotsOnePortAndALocalCycleCountedOncePerCycle) {
+  // One-port hardware: a PERMUTE uses no port, so three copies in one cycle are fine. Node 0 and
+  // node 3 permute in the same cycle (one local cycle); node 5 one cycle later.
+  TableSet set = handMade(3, 1, 2, 1, true);
+  Instruction rel = Instruction::permute(3);
+  for (size_t c = 0; c < 3; ++c) {
+    rel.channels[c] = {{OutOp::kMem, true, static_cast<u32>(c)},
+                       {InOp::kMem, false, static_cast<u32>(7 - c)}};
+  }
+  set.tables[0][0] = rel;
+  set.tables[3][0] = rel;
+  set.tables[5][1] = rel;
+  const RunResult tlm = expectAgreement(set);
+  EXPECT_EQ(tlm.local_cycles, 2U);
+  EXPECT_TRUE(tlm.errors.empty()) << errorList(tlm.errors);
+  EXPECT_EQ(tlm.memory.at(3, 7), 3U * 8U + 3U);  // slot 0 ^ 3
+  EXPECT_EQ(tlm.memory.at(5, 5), 5U * 8U + 7U);  // slot 2 ^ 5
+}
+
+// (Slot-range errors cannot come from a TableSet: checkTableShape rejects such tables.)
+TEST(TlmPermute, IllegalChannelsAndConflicts) {
+  TableSet set = handMade(2, 2, 0, 2);  // K = 8 and two scratch slots: M = 10; two lanes
+  set.header.scratch = 2;
+  Instruction p = Instruction::permute(4);
+  p.channels[0] = {{OutOp::kFwd, false, 1}, {InOp::kMem, false, 0}};   // FWD out: illegal
+  p.channels[1] = {{OutOp::kMem, false, 1}, {InOp::kPass, false, 0}};  // PASS in: illegal
+  p.channels[2] = {{OutOp::kMem, false, 2}, {InOp::kMem, false, 9}};
+  p.channels[3] = {{OutOp::kMem, false, 3}, {InOp::kMem, false, 9}};  // conflict: lane 3 wins
+  Instruction q = Instruction::permute(4);
+  q.channels[0] = {{OutOp::kMem, false, 4}, {InOp::kMem, false, 8}};
+  q.channels[1] = {{OutOp::kMem, false, 5}, {InOp::kMem, false, 8}};   // conflict: lane 1 wins
+  q.channels[3] = {{OutOp::kIdle, false, 0}, {InOp::kMem, false, 8}};  // illegal, not a conflict
+  set.tables.assign(4, Table{p, q, Instruction::end()});
+  set.tables[2] = {q, Instruction::end()};
+  const RunResult tlm = expectAgreement(set);
+  EXPECT_EQ(tlm.local_cycles, 2U);
+  std::vector<NodeErrorCount> expected;
+  for (u64 x = 0; x < 4; ++x) {
+    const u64 cycles = x == 2 ? 1 : 2;
+    expected.push_back({x, HwError::kIllegal, cycles});
+    expected.push_back({x, HwError::kConflict, cycles});
+  }
+  EXPECT_EQ(tlm.errors, expected) << errorList(tlm.errors);
+  for (u64 x = 0; x < 4; ++x) {
+    EXPECT_EQ(tlm.memory.at(x, 8), 8 * x + 5) << "node " << x;
+    EXPECT_EQ(tlm.memory.at(x, 9), x == 2 ? 0 : 8 * x + 3) << "node " << x;
+  }
+}
+
+TEST(TlmPermute, WordsArrivingAreLostAndAHeldPassWordIsDropped) {
+  TableSet set = handMade(2, 1, 2);
+  set.tables[1][1] = permute(2, {{0, 3}});
+  chan(set, 0, 0, 0).out = {OutOp::kMem, false, 2};
+  chan(set, 1, 0, 0).in = {InOp::kPass, false, 0};   // held, then the PERMUTE drops it
+  chan(set, 3, 1, 1).out = {OutOp::kMem, false, 1};  // to node 1 during its PERMUTE: lost
+  const RunResult tlm = expectAgreement(set);
+  EXPECT_EQ(tlm.local_cycles, 1U);
+  EXPECT_EQ(tlm.transfer_cycles, 2U);
+  EXPECT_EQ(tlm.memory.at(1, 3), 4U);
+  EXPECT_EQ(tlm.errors,
+            (std::vector<NodeErrorCount>{{1, HwError::kLost, 1}, {1, HwError::kDropped, 1}}));
+}
+
+TEST(TlmPermute, ImageWordWithOpcodeThreeRunsAsPermuteThroughTheLoadPath) {
+  // The TLM nodes decode the loaded table words: a PERMUTE must survive encode -> load -> decode
+  // with three lanes and relative slots on both sides.
+  TableSet set = handMade(2, 2, 0, 3);
+  set.shared = true;
+  set.tables.resize(1);
+  Instruction p = Instruction::permute(6);
+  for (size_t c = 0; c < 6; ++c) {
+    p.channels[c] = {{OutOp::kMem, true, static_cast<u32>(c)},
+                     {InOp::kMem, true, static_cast<u32>((c + 1) % 6)}};
+  }
+  set.tables[0].insert(set.tables[0].begin(), p);
+  const RunResult tlm = expectAgreement(set);
+  EXPECT_EQ(tlm.local_cycles, 1U);
+  EXPECT_TRUE(tlm.errors.empty()) << errorList(tlm.errors);
+  EXPECT_EQ(tlm.memory.at(2, 1 ^ 2), 2U * 8U + (0 ^ 2));
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -16,3 +16,13 @@ if(TARGET hcube_tlm)
     DISCOVERY_TIMEOUT 60)
   hcube_label_tests(hcube_tlm_long_tests "tlm;long")
 endif()
+
+# The co-simulated cube (sim/cosim: Verilated RTL nodes among TLM nodes) against the table
+# executor, label "cosim"; built when Verilator is installed.
+if(TARGET hcube_cosim)
+  add_executable(hcube_cosim_tests ${CMAKE_CURRENT_LIST_DIR}/cosim_test.cpp)
+  target_link_libraries(hcube_cosim_tests PRIVATE hcube_cosim GTest::gtest_main)
+  gtest_discover_tests(hcube_cosim_tests
+    PROPERTIES LABELS cosim TIMEOUT 600
+    DISCOVERY_TIMEOUT 60)
+endif()

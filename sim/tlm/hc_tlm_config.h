@@ -55,12 +55,13 @@ constexpr u64 kRegionStatus = 2;
 constexpr u64 kStatusDone = 4 * 9;
 /// Cube registers (u64, 8-byte accesses), not routed to a node:
 constexpr u64 kRegionCube = 0xF;
-constexpr u64 kCubeStart = 0x00;       ///< W: 1 starts a run at the next rising clock edge
-constexpr u64 kCubeMaxCycles = 0x08;   ///< RW: cycle limit of a run (0: none)
-constexpr u64 kCubeStatus = 0x10;      ///< R: bit 0 run finished, bit 1 timeout
-constexpr u64 kCubeCycles = 0x18;      ///< R: cycles_o
-constexpr u64 kCubeXferCycles = 0x20;  ///< R: xfer_cycles_o
-constexpr u64 kCubeWords = 0x28;       ///< R: words_o
+constexpr u64 kCubeStart = 0x00;        ///< W: 1 starts a run at the next rising clock edge
+constexpr u64 kCubeMaxCycles = 0x08;    ///< RW: cycle limit of a run (0: none)
+constexpr u64 kCubeStatus = 0x10;       ///< R: bit 0 run finished, bit 1 timeout
+constexpr u64 kCubeCycles = 0x18;       ///< R: cycles_o
+constexpr u64 kCubeXferCycles = 0x20;   ///< R: xfer_cycles_o
+constexpr u64 kCubeWords = 0x28;        ///< R: words_o
+constexpr u64 kCubeLocalCycles = 0x30;  ///< R: local_cycles_o (cycles with a PERMUTE)
 
 constexpr u64 address(u64 node, u64 region, u64 offset) {
   return (node << kNodeShift) | (region << kRegionShift) | offset;

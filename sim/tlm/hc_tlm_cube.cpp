@@ -3,6 +3,8 @@
 #include <cstring>
 #include <string>
 
+#include "hc_tlm_node.h"
+
 namespace hcube {
 namespace {
 
@@ -12,32 +14,37 @@ constexpr const char* kMsgType = "/hcube/tlm/cube";
 
 HcTlmCube::HcTlmCube(sc_core::sc_module_name name, const HcTlmConfig& config,
                      const sc_core::sc_time& clock_period, const sc_core::sc_time& link_latency,
-                     const sc_core::sc_time& load_latency)
+                     const sc_core::sc_time& load_latency, const NodeFactory& factory)
     : sc_core::sc_module(name),
       m_load("load"),
       m_done("done"),
       m_config(config),
       m_load_latency(load_latency),
+      m_decide_delay(sc_core::sc_time::from_value(clock_period.value() / 5)),
       m_probe(config.nodes(), config.n, config.tagged_elements),
       m_decoder(config.layout(), config.tableWordBytes()),
       m_clk("clk", clock_period),
       m_start("start", false),
       m_run("run", false),
-      m_node_done("node_done", config.nodes()),
       m_node_load("node_load", config.nodes()) {
   const u64 nodes = config.nodes();
   m_nodes.reserve(nodes);
   for (u64 x = 0; x < nodes; ++x) {
-    m_nodes.push_back(std::make_unique<HcTlmNode>(("node_" + std::to_string(x)).c_str(), x, config,
-                                                  m_probe, m_decoder, clock_period, link_latency,
-                                                  load_latency));
+    const std::string node_name = "node_" + std::to_string(x);
+    std::unique_ptr<HcCubeNode> node;
+    if (factory) {
+      node = factory(HcNodeContext{node_name.c_str(), x, m_config, m_probe, m_decoder, m_clk,
+                                   m_start, link_latency, load_latency});
+      if (node) m_other_nodes.push_back(node.get());
+    }
+    if (!node) {
+      node = std::make_unique<HcTlmNode>(node_name.c_str(), x, m_config, m_probe, m_decoder,
+                                         clock_period, link_latency, load_latency);
+    }
+    m_nodes.push_back(std::move(node));
   }
   for (u64 x = 0; x < nodes; ++x) {
-    HcTlmNode& node = *m_nodes[x];
-    node.m_clk(m_clk);
-    node.m_start(m_start);
-    node.m_run(m_run);
-    node.m_done(m_node_done[x]);
+    HcCubeNode& node = *m_nodes[x];
     for (int j = 0; j < config.n; ++j) {
       node.m_port_out[static_cast<size_t>(j)].bind(
           m_nodes[neighbour(x, j)]->m_port_in[static_cast<size_t>(j)]);
@@ -66,11 +73,7 @@ void HcTlmCube::trace(sc_core::sc_trace_file* tf) {
   sc_core::sc_trace(tf, m_clk, prefix + ".clk");
   sc_core::sc_trace(tf, m_start, prefix + ".start");
   sc_core::sc_trace(tf, m_run, prefix + ".run");
-  for (u64 x = 0; x < m_nodes.size(); ++x) {
-    const std::string node = m_nodes[x]->name();
-    sc_core::sc_trace(tf, m_node_done[x], node + ".done");
-    m_nodes[x]->trace(tf, node);
-  }
+  for (auto& node : m_nodes) node->trace(tf, node->name());
   m_tracing = true;
 }
 
@@ -82,23 +85,37 @@ void HcTlmCube::onStartRequest() { m_start_request = true; }
 
 void HcTlmCube::onRisingEdge() {
   if (m_start.read()) m_start.write(false);  // a one-cycle pulse
+  if (m_state == State::kRunning || m_state == State::kDraining) {
+    // Send phase of the cycle: every node reads its memory as it is at the start of the cycle
+    // and its words land in the neighbours' input registers.
+    for (auto& node : m_nodes) node->sendPhase();
+    for (HcCubeNode* node : m_other_nodes) node->arrivalsComplete();
+    return;
+  }
   if (!m_start_request) return;
   m_start_request = false;
   m_start.write(true);
   m_state = State::kStarting;
   m_cycles = 0;
   m_xfer_cycles = 0;
+  m_local_cycles = 0;
   m_finished = false;
   m_timeout = false;
   m_probe.reset();
+  for (auto& node : m_nodes) node->startRun();
 }
 
 void HcTlmCube::onFallingEdge() {
   if (m_tracing) {
     for (auto& node : m_nodes) node->clearTrace();
   }
-  // Decide one delta cycle later, once every node has finished its falling-edge work.
-  if (m_state != State::kIdle) m_decide_event.notify(sc_core::SC_ZERO_TIME);
+  if (m_state == State::kIdle) return;
+  if (m_state != State::kStarting) {
+    for (auto& node : m_nodes) node->receivePhase();
+  }
+  // Decide a fifth of a period later (whole ns in the VCD), once every node (a Verilated one too)
+  // has settled.
+  m_decide_event.notify(m_decide_delay);
 }
 
 void HcTlmCube::decide() {
@@ -106,19 +123,22 @@ void HcTlmCube::decide() {
     case State::kIdle:
       return;
     case State::kDraining:  // the uncounted cycle after the last node ended is over
-      m_run.write(false);
+      m_probe.takeCycleWords();
+      m_probe.takeCycleLocal();
       finish(false);
       return;
     case State::kRunning:
       if (m_probe.takeCycleWords() > 0) ++m_xfer_cycles;
+      if (m_probe.takeCycleLocal()) ++m_local_cycles;
       break;
     case State::kStarting:
       m_done.write(false);
+      m_run.write(true);
       break;
   }
   bool busy = false;
-  for (const auto& done : m_node_done) {
-    if (!done.read()) {
+  for (const auto& node : m_nodes) {
+    if (!node->done()) {
       busy = true;
       break;
     }
@@ -126,24 +146,23 @@ void HcTlmCube::decide() {
   if (!busy) {
     m_state = State::kDraining;
     m_probe.setCycle(m_cycles);
-    m_run.write(true);
     return;
   }
   if (m_max_cycles != 0 && m_cycles >= m_max_cycles) {
-    m_run.write(false);
     finish(true);
     return;
   }
   m_probe.setCycle(m_cycles);
   ++m_cycles;
   m_state = State::kRunning;
-  m_run.write(true);
 }
 
 void HcTlmCube::finish(bool timeout) {
   m_state = State::kIdle;
   m_finished = true;
   m_timeout = timeout;
+  m_run.write(false);
+  for (auto& node : m_nodes) node->endRun();
   m_done.write(true);
 }
 
@@ -218,7 +237,7 @@ void HcTlmCube::registerAccess(tlm::tlm_generic_payload& trans, const sc_core::s
   namespace map = hc_tlm_map;
   const u64 offset = trans.get_address() & map::kOffsetMask;
   if (trans.get_data_length() != 8 || trans.get_streaming_width() < 8 ||
-      trans.get_byte_enable_ptr() != nullptr || offset % 8 != 0 || offset > map::kCubeWords) {
+      trans.get_byte_enable_ptr() != nullptr || offset % 8 != 0 || offset > map::kCubeLocalCycles) {
     trans.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
     return;
   }
@@ -257,6 +276,9 @@ void HcTlmCube::registerAccess(tlm::tlm_generic_payload& trans, const sc_core::s
         break;
       case map::kCubeWords:
         value = m_probe.words();
+        break;
+      case map::kCubeLocalCycles:
+        value = m_local_cycles;
         break;
       default:
         trans.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);  // write-only register

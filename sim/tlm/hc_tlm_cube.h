@@ -2,34 +2,56 @@
 // the cycle counters, and the load bus (docs/hardware.md §5, the TLM counterpart of
 // rtl/hc_cube.sv).
 //
-// Output port j of node x is bound to input port j of node x ^ (1 << j). The load socket
-// decodes the node field of an address (hc_tlm_map) and forwards the access to that node's load
-// socket, or to every node for a broadcast write; the cube's own registers start a run, set its
-// cycle limit and give the counters.
+// Output port j of node x is bound to input port j of node x ^ (1 << j). Every node is an
+// HcTlmNode unless the node factory given to the constructor makes another HcCubeNode for it
+// (sim/cosim puts a Verilated hc_node there). The load socket decodes the node field of an
+// address (hc_tlm_map) and forwards the access to that node's load socket, or to every node for
+// a broadcast write; the cube's own registers start a run, set its cycle limit and give the
+// counters.
 //
-// The controller decides, after the falling edge of every cycle (once every node has stored its
-// words and advanced its sequencer), whether the next cycle runs: it counts the cycle if some
-// node has not reached END, stops with a timeout at the cycle limit, and after the last node is
-// done runs one uncounted cycle in which the nodes flag PASS words that nobody forwards (as the
-// RTL does), then raises done.
+// Speed: the nodes have no processes. Three method processes of the cube drive the whole run
+// (README.md, "Cycles and SystemC time"): at the rising edge it calls every node's send phase
+// (each node's b_transport calls land in its neighbours' input registers), at the falling edge
+// every node's receive phase, and a fifth of a period later the controller decides about the next
+// cycle: it counts the cycle if some node has not reached END, stops with a timeout at the cycle
+// limit, and after the last node is done runs one uncounted cycle in which the nodes flag PASS
+// words that nobody forwards (as the RTL does), then raises done.
 #pragma once
 
 #include <tlm_utils/simple_initiator_socket.h>
 #include <tlm_utils/simple_target_socket.h>
 
+#include <functional>
 #include <memory>
 #include <systemc>
 #include <tlm>
 #include <vector>
 
+#include "hc_cube_node.h"
 #include "hc_tlm_config.h"
-#include "hc_tlm_node.h"
+#include "hc_tlm_decoder.h"
 #include "hc_tlm_probe.h"
 
 namespace hcube {
 
+/// What a node factory gets to build node `id` of a cube.
+struct HcNodeContext {
+  const char* name;  ///< the module name the node must have
+  u64 id;
+  const HcTlmConfig& config;
+  HcTlmProbe& probe;
+  HcTlmDecoder& decoder;
+  sc_core::sc_clock& clock;         ///< the cube's clock
+  sc_core::sc_signal<bool>& start;  ///< the cube's start pulse
+  sc_core::sc_time link_latency;
+  sc_core::sc_time load_latency;
+};
+
 class HcTlmCube : public sc_core::sc_module {
  public:
+  /// Makes the node for `context.id`, or returns null for the default HcTlmNode.
+  using NodeFactory = std::function<std::unique_ptr<HcCubeNode>(const HcNodeContext& context)>;
+
   /// Load bus: table words, memories, error counters, cube registers (hc_tlm_map).
   tlm_utils::simple_target_socket<HcTlmCube> m_load;
   /// The run started by the last start has finished (all nodes at END, or the cycle limit).
@@ -40,14 +62,14 @@ class HcTlmCube : public sc_core::sc_module {
   /// (less than half a period); `load_latency` is annotated on every load-bus access.
   HcTlmCube(sc_core::sc_module_name name, const HcTlmConfig& config,
             const sc_core::sc_time& clock_period, const sc_core::sc_time& link_latency,
-            const sc_core::sc_time& load_latency);
+            const sc_core::sc_time& load_latency, const NodeFactory& factory = {});
 
   /// Traces the clock, start, run enable, per node done and pc, and per node, port and lane the
   /// port activity, as <cube>.node_<x>.port_<j>[.lane_<l>].{out,in}_{valid,data}.
   void trace(sc_core::sc_trace_file* tf);
 
   const HcTlmProbe& probe() const { return m_probe; }
-  HcTlmNode& node(u64 x) { return *m_nodes.at(x); }
+  HcCubeNode& node(u64 x) { return *m_nodes.at(x); }
 
  private:
   enum class State { kIdle, kStarting, kRunning, kDraining };
@@ -66,13 +88,15 @@ class HcTlmCube : public sc_core::sc_module {
 
   const HcTlmConfig m_config;
   const sc_core::sc_time m_load_latency;
+  const sc_core::sc_time m_decide_delay;  ///< a fifth of a period: falling edge to decision
   HcTlmProbe m_probe;
   HcTlmDecoder m_decoder;
   sc_core::sc_clock m_clk;
   sc_core::sc_signal<bool> m_start;
   sc_core::sc_signal<bool> m_run;
-  sc_core::sc_vector<sc_core::sc_signal<bool>> m_node_done;
-  std::vector<std::unique_ptr<HcTlmNode>> m_nodes;
+  std::vector<std::unique_ptr<HcCubeNode>> m_nodes;
+  /// The nodes that want arrivalsComplete() (those that are not HcTlmNodes).
+  std::vector<HcCubeNode*> m_other_nodes;
   sc_core::sc_vector<tlm_utils::simple_initiator_socket<HcTlmCube>> m_node_load;
   sc_core::sc_event m_start_request_event;
   sc_core::sc_event m_decide_event;
@@ -83,6 +107,7 @@ class HcTlmCube : public sc_core::sc_module {
   u64 m_max_cycles = 0;
   u64 m_cycles = 0;
   u64 m_xfer_cycles = 0;
+  u64 m_local_cycles = 0;
   bool m_finished = false;
   bool m_timeout = false;
 };

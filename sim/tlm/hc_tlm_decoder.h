@@ -4,8 +4,8 @@
 // start, its sequencer gets the decoded table from this decoder, which decodes each distinct
 // table content once: after a broadcast load all 2^n nodes share one decoded table instead of
 // holding 2^n copies (which would cost memory bandwidth, and time, at n = 10). A word the
-// decoder rejects (reserved opcode, output or input op 3) becomes a one-cycle instruction that
-// raises `illegal`, as in the RTL.
+// decoder rejects (output or input op 3) becomes a one-cycle instruction that raises `illegal`
+// and moves nothing.
 #pragma once
 
 #include <map>
@@ -20,8 +20,8 @@ namespace hcube {
 
 class HcTlmDecoder {
  public:
-  /// Opcode of the instruction a rejected word decodes to.
-  static constexpr Opcode kIllegal = static_cast<Opcode>(3);
+  /// Opcode of the instruction a rejected word decodes to (no opcode of docs/hardware.md §3).
+  static constexpr Opcode kIllegal = static_cast<Opcode>(0xFF);
 
   HcTlmDecoder(const ImageLayout& layout, unsigned word_bytes)
       : m_layout(layout), m_limbs(word_bytes / 8) {}

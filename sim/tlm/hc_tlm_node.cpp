@@ -13,32 +13,23 @@ constexpr const char* kMsgType = "/hcube/tlm/node";
 HcTlmNode::HcTlmNode(sc_core::sc_module_name name, u64 id, const HcTlmConfig& config,
                      HcTlmProbe& probe, HcTlmDecoder& decoder, const sc_core::sc_time& clock_period,
                      const sc_core::sc_time& link_latency, const sc_core::sc_time& load_latency)
-    : sc_core::sc_module(name),
-      m_clk("clk"),
-      m_start("start"),
-      m_run("run"),
-      m_done("done"),
-      m_port_out("port_out", static_cast<size_t>(config.n)),
-      m_port_in("port_in", static_cast<size_t>(config.n)),
-      m_load("load"),
-      m_id(id),
+    : HcCubeNode(name, id, config.n),
       m_config(config),
       m_channels(config.channels()),
-      m_layout(config.layout()),
       m_table_word_bytes(config.tableWordBytes()),
       m_probe(probe),
       m_decoder(decoder),
-      m_clock_period(clock_period),
       m_link_latency(link_latency),
       m_load_latency(load_latency),
       m_half_period(sc_core::sc_time::from_value(clock_period.value() / 2)),
+      m_in(m_channels),
       m_memory(config.memory_words, 0),
       m_table_bits(config.table_depth * (m_table_word_bytes / 8), 0),
       m_table(&decoder.decode(m_table_bits, 0)),
       m_seq(m_table),
       m_pass(m_channels),
       m_pass_next(m_channels),
-      m_in(m_channels),
+      m_copy(m_channels),
       m_out_data(m_channels, 0),
       m_out_enable(4 * m_channels, 0),
       m_trace(m_channels) {
@@ -46,9 +37,6 @@ HcTlmNode::HcTlmNode(sc_core::sc_module_name name, u64 id, const HcTlmConfig& co
     SC_REPORT_ERROR(kMsgType, "the link latency must be shorter than half a clock period");
   }
   m_written.reserve(m_channels);
-  for (int p = 0; p < m_config.n; ++p) {
-    m_port_in[static_cast<size_t>(p)].register_b_transport(this, &HcTlmNode::portTransport, p);
-  }
   const unsigned port_bytes = 4 * static_cast<unsigned>(m_config.lanes);
   m_payload.set_command(tlm::TLM_WRITE_COMMAND);
   m_payload.set_address(0);
@@ -56,12 +44,6 @@ HcTlmNode::HcTlmNode(sc_core::sc_module_name name, u64 id, const HcTlmConfig& co
   m_payload.set_streaming_width(port_bytes);
   m_payload.set_byte_enable_length(port_bytes);
   m_payload.set_dmi_allowed(false);
-  m_load.register_b_transport(this, &HcTlmNode::loadTransport);
-  m_load.register_transport_dbg(this, &HcTlmNode::loadDebug);
-
-  SC_METHOD(process);
-  sensitive << m_start.pos();
-  dont_initialize();
 }
 
 void HcTlmNode::trace(sc_core::sc_trace_file* tf, const std::string& prefix) {
@@ -76,6 +58,7 @@ void HcTlmNode::trace(sc_core::sc_trace_file* tf, const std::string& prefix) {
       sc_core::sc_trace(tf, m_trace[c].in_data, at + "in_data");
     }
   }
+  sc_core::sc_trace(tf, m_trace_done, prefix + ".done");
   sc_core::sc_trace(tf, m_trace_pc, prefix + ".pc");
   m_tracing = true;
 }
@@ -88,23 +71,7 @@ void HcTlmNode::clearTrace() {
 // Sequencer and data path
 // ---------------------------------------------------------------------------------------------
 
-void HcTlmNode::process() {
-  switch (m_phase) {
-    case Phase::kIdle:  // the start pulse rose: instruction 0 runs in the next cycle
-      reset();
-      m_phase = Phase::kRising;
-      next_trigger(m_clk.posedge_event());
-      return;
-    case Phase::kRising:
-      risingEdge();
-      return;
-    case Phase::kFalling:
-      fallingEdge();
-      return;
-  }
-}
-
-void HcTlmNode::reset() {
+void HcTlmNode::startRun() {
   m_table = &m_decoder.decode(m_table_bits, m_table_length);
   m_seq = Sequencer(m_table);
   m_errors = {};
@@ -113,74 +80,76 @@ void HcTlmNode::reset() {
   std::fill(m_pass.begin(), m_pass.end(), Latch{});
   std::fill(m_pass_next.begin(), m_pass_next.end(), Latch{});
   std::fill(m_in.begin(), m_in.end(), Latch{});
+  m_pass_held = false;
   m_trace_pc = 0;
+  m_done = m_seq.done();
+  m_trace_done = m_done;
   m_receiving = m_seq.current().op == Opcode::kXfer;
-  m_done.write(m_seq.done());
+  m_running = true;
 }
 
-void HcTlmNode::risingEdge() {
-  if (!m_run.read()) {  // the run is over (every node done, or the cycle limit)
-    m_phase = Phase::kIdle;
-    next_trigger();
+void HcTlmNode::endRun() { m_running = false; }
+
+void HcTlmNode::sendPhase() {
+  if (m_done) {
+    // Ended: a PASS word of the last cycle is dropped (words arriving now are counted lost by
+    // the port callback).
+    if (m_pass_held) checkDropped(nullptr);
     return;
   }
   const Instruction& ins = m_seq.current();
-  m_advance = 1;
   switch (ins.op) {
     case Opcode::kXfer:
       sendXfer(ins);
-      break;
-    case Opcode::kEnd:
-      // Done: a PASS word of the last cycle is dropped; then sleep until the next start (words
-      // arriving meanwhile are counted lost by the port callback).
-      checkDropped(nullptr);
-      m_phase = Phase::kIdle;
-      next_trigger();
       return;
-    case Opcode::kWait: {
+    case Opcode::kPermute:
+      readCopies(ins);
       checkDropped(nullptr);
+      m_probe.local();
+      return;
+    case Opcode::kWait:
+      if (m_pass_held) checkDropped(nullptr);
       if (ins.wait == 0) raise(HwError::kIllegal);
-      // Sleep through the whole WAIT: wake at the falling edge of its last cycle.
-      m_advance = std::max<u64>(1, m_seq.waitLeft());
-      m_phase = Phase::kFalling;
-      const sc_core::sc_time::value_type period = m_clock_period.value();
-      next_trigger(sc_core::sc_time::from_value(period * (m_advance - 1) + period / 2));
       return;
-    }
-    default:  // reserved opcode
+    default:  // a table word the decoder rejected: a one-cycle illegal instruction
       raise(HwError::kIllegal);
       checkDropped(nullptr);
-      break;
+      return;
   }
-  m_phase = Phase::kFalling;
-  next_trigger(m_clk.negedge_event());
 }
 
-void HcTlmNode::fallingEdge() {
+void HcTlmNode::receivePhase() {
+  if (m_done) return;
   const Instruction& ins = m_seq.current();
-  if (ins.op == Opcode::kXfer) receiveXfer(ins);
+  if (ins.op == Opcode::kXfer) {
+    receiveXfer(ins);
+  } else if (ins.op == Opcode::kPermute) {
+    writeCopies(ins);
+  }
   const size_t pc_before = m_seq.pc();
-  for (u64 i = 0; i < m_advance; ++i) m_seq.advance();
+  m_seq.advance();
   // Running off a table that has no END is an overrun (then the sequencer reads END).
-  if (m_seq.pc() != pc_before && m_seq.pc() >= m_table->size()) raise(HwError::kOverrun);
-  m_trace_pc = static_cast<u32>(m_seq.pc());
-  m_receiving = m_seq.current().op == Opcode::kXfer;
-  if (m_seq.done()) m_done.write(true);
-  m_phase = Phase::kRising;
-  next_trigger(m_clk.posedge_event());
+  if (m_seq.pc() != pc_before) {
+    if (m_seq.pc() >= m_table->size()) raise(HwError::kOverrun);
+    m_receiving = m_seq.current().op == Opcode::kXfer;
+    m_done = m_seq.done();
+    m_trace_pc = static_cast<u32>(m_seq.pc());
+    m_trace_done = m_done;
+  }
 }
 
 void HcTlmNode::sendXfer(const Instruction& ins) {
   const int lanes = m_config.lanes;
   int sending_ports = 0;
   int receiving_ports = 0;
+  const Channel* channels = ins.channels.data();
   for (int p = 0; p < m_config.n; ++p) {
     bool sends = false;     // a non-IDLE output side (one-port rule)
     bool receives = false;  // a non-IDLE input side
     bool carries = false;   // a word actually leaves on this port
     for (int l = 0; l < lanes; ++l) {
       const size_t c = static_cast<size_t>(p * lanes + l);
-      const Channel& ch = ins.channels[c];
+      const Channel& ch = channels[c];
       receives = receives || ch.in.op != InOp::kIdle;
       sends = sends || ch.out.op != OutOp::kIdle;
       bool valid = false;
@@ -205,7 +174,7 @@ void HcTlmNode::sendXfer(const Instruction& ins) {
       std::memset(&m_out_enable[4 * c], valid ? 0xFF : 0x00, 4);
       if (valid) {
         carries = true;
-        m_probe.send(m_id, p, word, m_probe.cycle());
+        m_probe.send(m_id, p, word);
         if (m_tracing) m_trace[c] = {true, word, m_trace[c].in_valid, m_trace[c].in_data};
       }
     }
@@ -214,7 +183,7 @@ void HcTlmNode::sendXfer(const Instruction& ins) {
     receiving_ports += receives ? 1 : 0;
   }
   if (m_config.one_port && (sending_ports > 1 || receiving_ports > 1)) raise(HwError::kOnePort);
-  checkDropped(&ins);
+  if (m_pass_held) checkDropped(&ins);
 }
 
 void HcTlmNode::end_of_elaboration() {
@@ -243,12 +212,11 @@ void HcTlmNode::transmit(int port) {
   }
 }
 
-void HcTlmNode::receiveXfer(const Instruction& ins) {
-  // Receive slots are checked on the instruction, whether or not words arrive: out of range,
-  // or two MEM inputs naming one slot.
+void HcTlmNode::checkWriteSlots(const Instruction& ins, bool permute) {
   m_written.clear();
   for (const Channel& ch : ins.channels) {
     if (ch.in.op != InOp::kMem) continue;
+    if (permute && ch.out.op != OutOp::kMem) continue;  // an illegal channel copies nothing
     const u64 slot = resolve(ch.in.slot, ch.in.rel);
     if (slot >= m_config.memory_words) {
       raise(HwError::kSlot);
@@ -259,6 +227,13 @@ void HcTlmNode::receiveXfer(const Instruction& ins) {
     }
     m_written.push_back(static_cast<u32>(slot));
   }
+}
+
+void HcTlmNode::receiveXfer(const Instruction& ins) {
+  // Receive slots are checked on the instruction, whether or not words arrive: out of range,
+  // or two MEM inputs naming one slot.
+  checkWriteSlots(ins, false);
+  bool pass_held = false;
   for (size_t c = 0; c < m_channels; ++c) {
     const Latch arriving = m_in[c];
     m_in[c].valid = false;
@@ -271,6 +246,7 @@ void HcTlmNode::receiveXfer(const Instruction& ins) {
       case InOp::kPass:
         if (arriving.valid) {
           m_pass_next[c] = arriving;
+          pass_held = true;
         } else {
           raise(HwError::kNoData);
         }
@@ -283,12 +259,46 @@ void HcTlmNode::receiveXfer(const Instruction& ins) {
         const u64 slot = resolve(in.slot, in.rel);
         if (slot >= m_config.memory_words) break;  // counted above
         m_memory[slot] = arriving.data;            // with a conflict, the higher channel wins
-        m_probe.store(arriving.data, m_probe.cycle());
+        m_probe.store(arriving.data);
         break;
       }
     }
   }
   std::swap(m_pass, m_pass_next);
+  m_pass_held = pass_held;
+}
+
+void HcTlmNode::readCopies(const Instruction& ins) {
+  // docs/hardware.md §2.1: MEM(a)/MEM(b) copies slot a into slot b, reading the memory as it
+  // is at the start of the cycle; IDLE/IDLE does nothing; anything else is illegal and copies
+  // nothing. A read outside the memory is a slot error and copies the word 0.
+  for (size_t c = 0; c < m_channels; ++c) {
+    const Channel& ch = ins.channels[c];
+    m_copy[c] = {};
+    if (ch.out.op == OutOp::kIdle && ch.in.op == InOp::kIdle) continue;
+    if (ch.out.op != OutOp::kMem || ch.in.op != InOp::kMem) {
+      raise(HwError::kIllegal);
+      continue;
+    }
+    const u64 slot = resolve(ch.out.idx, ch.out.rel);
+    u32 word = 0;
+    if (slot < m_config.memory_words) {
+      word = m_memory[slot];
+    } else {
+      raise(HwError::kSlot);
+    }
+    m_copy[c] = {true, word};
+  }
+}
+
+void HcTlmNode::writeCopies(const Instruction& ins) {
+  checkWriteSlots(ins, true);
+  for (size_t c = 0; c < m_channels; ++c) {  // of two copies into one slot, the higher wins
+    if (!m_copy[c].valid) continue;
+    const InField& in = ins.channels[c].in;
+    const u64 slot = resolve(in.slot, in.rel);
+    if (slot < m_config.memory_words) m_memory[slot] = m_copy[c].data;
+  }
 }
 
 void HcTlmNode::countEvents() {
@@ -312,6 +322,7 @@ void HcTlmNode::checkDropped(const Instruction* ins) {
     // Without an XFER nothing refills the PASS registers this cycle.
     if (ins == nullptr) m_pass[c].valid = false;
   }
+  if (ins == nullptr) m_pass_held = false;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -393,7 +404,7 @@ unsigned HcTlmNode::loadAccess(tlm::tlm_generic_payload& trans) {
         return fail(tlm::TLM_ADDRESS_ERROR_RESPONSE);
       }
       // The table cannot change under a running sequencer.
-      if (write && m_phase != Phase::kIdle) return fail(tlm::TLM_COMMAND_ERROR_RESPONSE);
+      if (write && m_running) return fail(tlm::TLM_COMMAND_ERROR_RESPONSE);
       const size_t first = offset / bytes;
       unsigned char* bits = reinterpret_cast<unsigned char*>(&m_table_bits[first * (bytes / 8)]);
       if (write) {
@@ -423,7 +434,7 @@ unsigned HcTlmNode::loadAccess(tlm::tlm_generic_payload& trans) {
         const u32 count = m_errors[static_cast<size_t>(k)] + ((m_events >> k) & 1U);
         status[static_cast<size_t>(k)] = std::min<u32>(count, 0xFFFF);
       }
-      status[kHwErrorKinds] = m_seq.done() ? 1 : 0;
+      status[kHwErrorKinds] = m_done ? 1 : 0;
       if (write) return fail(tlm::TLM_COMMAND_ERROR_RESPONSE);
       if (length == 0 || offset % 4 != 0 || length % 4 != 0 ||
           offset + length > 4 * status.size()) {

@@ -15,6 +15,7 @@
 #include "error.h"
 #include "hc_tlm_config.h"
 #include "hc_tlm_cube.h"
+#include "hc_tlm_run.h"
 #include "hc_tlm_testbench.h"
 #include "reference.h"
 
@@ -40,6 +41,10 @@ class Writer {
  public:
   void put(u64 v) { m_bytes.append(reinterpret_cast<const char*>(&v), sizeof v); }
   void putDouble(double v) { m_bytes.append(reinterpret_cast<const char*>(&v), sizeof v); }
+  void putString(const std::string& s) {
+    put(s.size());
+    m_bytes.append(s);
+  }
   template <typename T>
   void putArray(const std::vector<T>& v) {
     put(v.size());
@@ -65,6 +70,13 @@ class Reader {
     take(&v, sizeof v);
     return v;
   }
+  std::string getString() {
+    const u64 n = get();
+    if (m_bytes.size() - m_pos < n) throw Error("TLM backend: truncated result from the child");
+    std::string s = m_bytes.substr(m_pos, n);
+    m_pos += n;
+    return s;
+  }
   double getDouble() {
     double v = 0;
     take(&v, sizeof v);
@@ -86,9 +98,11 @@ class Reader {
 };
 
 void serialize(const RunResult& r, Writer& w) {
+  w.putString(r.backend);
   w.put(r.cycles);
   w.put(r.transfer_cycles);
   w.put(r.words);
+  w.put(r.local_cycles);
   w.put(r.timeout ? 1 : 0);
   w.put(r.errors.size());
   for (const NodeErrorCount& e : r.errors) {
@@ -106,10 +120,11 @@ void serialize(const RunResult& r, Writer& w) {
 
 RunResult deserialize(Reader& in) {
   RunResult r;
-  r.backend = "tlm";
+  r.backend = in.getString();
   r.cycles = in.get();
   r.transfer_cycles = in.get();
   r.words = in.get();
+  r.local_cycles = in.get();
   r.timeout = in.get() != 0;
   const u64 errors = in.get();
   for (u64 i = 0; i < errors; ++i) {
@@ -164,7 +179,9 @@ bool endsWith(const std::string& s, const std::string& suffix) {
 /// teardown (quadratic in the number of sockets, a third of a second at n = 10).
 class TlmSimulation {
  public:
-  TlmSimulation(const TableSet& set, const TlmOptions& options) : m_vcd(options.vcd) {
+  TlmSimulation(const TableSet& set, const TlmOptions& options,
+                const HcTlmCube::NodeFactory& factory, const std::string& backend)
+      : m_vcd(options.vcd), m_backend(backend) {
     checkTableShape(set);
     // Before the kernel exists: no banner on stdout.
     ::setenv("SYSC_DISABLE_COPYRIGHT_MESSAGE", "1", 0);
@@ -185,8 +202,8 @@ class TlmSimulation {
     m_initial = taggedMemory(h.perm, h.memoryWords());
     const u64 max_cycles = options.max_cycles != 0 ? options.max_cycles : set.cycles() + 1000;
 
-    m_cube =
-        std::make_unique<HcTlmCube>("cube", m_config, kClockPeriod, kLinkLatency, kLoadLatency);
+    m_cube = std::make_unique<HcTlmCube>("cube", m_config, kClockPeriod, kLinkLatency, kLoadLatency,
+                                         factory);
     m_testbench =
         std::make_unique<HcTlmTestbench>("testbench", set, m_initial, m_config, max_cycles);
     m_testbench->m_socket.bind(m_cube->m_load);
@@ -215,7 +232,7 @@ class TlmSimulation {
       throw Error("TLM backend: the simulation stopped before the run ended");
     }
     RunResult r = m_testbench->result();
-    r.backend = "tlm";
+    r.backend = m_backend;
     r.link_words = m_cube->probe().monitor().linkWords();
     r.span = m_cube->probe().monitor().span();
     return r;
@@ -223,6 +240,7 @@ class TlmSimulation {
 
  private:
   std::string m_vcd;
+  std::string m_backend;
   HcTlmConfig m_config;
   CubeMemory m_initial;
   sc_core::sc_signal<bool> m_done{"done"};
@@ -233,13 +251,13 @@ class TlmSimulation {
 
 }  // namespace
 
-RunResult runOnTlmInThisProcess(const TableSet& set, const TlmOptions& options) {
-  TlmSimulation simulation(set, options);
+RunResult runCubeInThisProcess(const TableSet& set, const TlmOptions& options,
+                               const HcTlmCube::NodeFactory& factory, const std::string& backend) {
+  TlmSimulation simulation(set, options, factory, backend);
   return simulation.run();
 }
 
-RunResult runOnTlm(const TableSet& set, const TlmOptions& options) {
-  checkTableShape(set);  // report a malformed set here, not from the child
+RunResult runInChildProcess(const std::function<RunResult()>& simulate) {
   std::cout.flush();
   std::cerr.flush();
   std::fflush(nullptr);
@@ -253,18 +271,14 @@ RunResult runOnTlm(const TableSet& set, const TlmOptions& options) {
   }
   if (pid == 0) {
     // The child: one elaboration, one simulation, the result down the pipe, and out without
-    // running the parent's exit handlers.
+    // running the parent's exit handlers, before the simulation's objects are destroyed (see
+    // TlmSimulation).
     ::close(fds[0]);
     Writer out;
     try {
-      auto simulation = std::make_unique<TlmSimulation>(set, options);
-      const RunResult r = simulation->run();
+      const RunResult r = simulate();
       out.bytes() = "1";
       serialize(r, out);
-      writeAll(fds[1], out.bytes());
-      std::cout.flush();
-      std::fflush(nullptr);
-      ::_exit(0);  // before `simulation` is destroyed: see TlmSimulation
     } catch (const std::exception& e) {
       out.bytes() = std::string("0") + e.what();
     } catch (...) {
@@ -301,6 +315,26 @@ RunResult runOnTlm(const TableSet& set, const TlmOptions& options) {
   if (bytes[0] != '1') throw Error(bytes.substr(1));
   Reader in(bytes, 1);
   return deserialize(in);
+}
+
+RunResult runCubeInChildProcess(const TableSet& set, const TlmOptions& options,
+                                const HcTlmCube::NodeFactory& factory, const std::string& backend) {
+  checkTableShape(set);  // report a malformed set here, not from the child
+  return runInChildProcess([&] {
+    // Kept until the child _exits: its SystemC objects die with the process (see
+    // TlmSimulation).
+    static std::unique_ptr<TlmSimulation> kept;
+    kept = std::make_unique<TlmSimulation>(set, options, factory, backend);
+    return kept->run();
+  });
+}
+
+RunResult runOnTlmInThisProcess(const TableSet& set, const TlmOptions& options) {
+  return runCubeInThisProcess(set, options, {}, "tlm");
+}
+
+RunResult runOnTlm(const TableSet& set, const TlmOptions& options) {
+  return runCubeInChildProcess(set, options, {}, "tlm");
 }
 
 }  // namespace hcube
