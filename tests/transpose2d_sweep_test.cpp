@@ -26,6 +26,7 @@ struct Variant {
   const char* name;
   Transpose2dAlgo algo;
   bool cut;
+  bool per_class = true;  ///< MPT: classes off the anti-diagonal size their own packets
 };
 
 struct Point {
@@ -43,7 +44,7 @@ u64 formulaFor(const Variant& v, int n, u64 k, u64 b, u64 tau) {
     case Transpose2dAlgo::kDpt:
       return dptFormulaCycles(n, k, b, tau);
     case Transpose2dAlgo::kMpt:
-      return mptScheduleCycles(n, k, b, tau);
+      return v.per_class ? mptPerClassCycles(n, k, b, tau) : mptScheduleCycles(n, k, b, tau);
   }
   return 0;
 }
@@ -66,6 +67,7 @@ Point measure(const Variant& v, const PermutationSpec& perm, u64 b, u64 tau) {
   o.packet = b;
   o.tau = tau;
   o.cut_through = v.cut;
+  o.per_class_packets = v.per_class;
   const Transpose2dTables t = lowerTranspose2d(planTranspose2d(perm, o), perm);
   ExecOptions eo;
   eo.tagged_elements = perm.elements();
@@ -86,6 +88,7 @@ TEST(Transpose2dSweepLong, MeasuredCyclesAgainstFormulasAndOptimalPacketSizes) {
   const Variant variants[] = {{"spt", Transpose2dAlgo::kSpt, false},
                               {"dpt", Transpose2dAlgo::kDpt, false},
                               {"mpt", Transpose2dAlgo::kMpt, false},
+                              {"mpt-uniform", Transpose2dAlgo::kMpt, false, false},
                               {"spt-cut", Transpose2dAlgo::kSpt, true},
                               {"dpt-cut", Transpose2dAlgo::kDpt, true}};
   std::ostringstream out;

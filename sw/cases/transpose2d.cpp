@@ -4,8 +4,9 @@
 // Options: the matrix options of sw/matrix/layout.h (--matrix, --partition, default
 // 2d-consecutive, --encoding), --packet B (default: the paper's optimal B, at least 1),
 // --tau τ (start-up cycles per packet transfer, default 0), --route greedy|sync (SPT and DPT,
-// default greedy), --forward store|cut (SPT and DPT, default store). The case's bound is
-// Theorem 3; its source text also names the §6.1 formula and B_opt for the case.
+// default greedy), --forward store|cut (SPT and DPT, default store), --sizing per-class|uniform
+// (MPT, default per-class: the ~s classes off the anti-diagonal size their own packets). The case's
+// bound is Theorem 3; its source text also names the §6.1 formula and B_opt for the case.
 #include "schedules/transpose2d.h"
 
 #include <algorithm>
@@ -58,6 +59,13 @@ BuiltCase buildTranspose2d(const CaseSpec& spec, Transpose2dAlgo algo) {
     throw Error("--forward '" + forward + "': must be store (scratch slots) or cut (FWD)");
   }
   o.cut_through = forward == "cut";
+  if (algo == Transpose2dAlgo::kMpt) {
+    const std::string sizing = params.text("sizing").value_or("per-class");
+    if (sizing != "per-class" && sizing != "uniform") {
+      throw Error("--sizing '" + sizing + "': must be per-class or uniform");
+    }
+    o.per_class_packets = sizing == "per-class";
+  }
   params.finish();
 
   const Transpose2dPlan plan = planTranspose2d(perm, o);
@@ -81,8 +89,11 @@ BuiltCase buildTranspose2d(const CaseSpec& spec, Transpose2dAlgo algo) {
     formula_cycles = dptFormulaCycles(n, k, o.packet, o.tau, o.lanes);
     formula = "section 6.1.2 (ceil(PQ/2BN)+n-1)(B+tau)";
   } else {
-    formula_cycles = mptScheduleCycles(n, k, o.packet, o.tau, o.lanes);
-    formula = "section 6.1.3 schedule, max over H of steps(H)*(B+tau)";
+    formula_cycles = o.per_class_packets ? mptPerClassCycles(n, k, o.packet, o.tau, o.lanes)
+                                         : mptScheduleCycles(n, k, o.packet, o.tau, o.lanes);
+    formula = o.per_class_packets
+                  ? "section 6.1.3 schedule, max over H of steps(H)*(B_H+tau), B_{n/2} = B"
+                  : "section 6.1.3 schedule, max over H of steps(H)*(B+tau)";
   }
   c.bound_source = "Johnsson & Ho 1987 Theorem 3, max(n*tau, PQ/2N); " + formula + " = " +
                    std::to_string(formula_cycles) + " cycles";
@@ -112,7 +123,7 @@ std::vector<AlgorithmEntry> transpose2dAlgorithms() {
        [](const CaseSpec& s) { return buildTranspose2d(s, Transpose2dAlgo::kDpt); }},
       {{"mpt",
         "2D transpose, 2H(x) paths per node launched with (2,2H(x))-disjoint timing (--packet, "
-        "--tau)",
+        "--tau, --sizing per-class|uniform)",
         "Johnsson & Ho 1987, section 6.1.3 (Multiple Paths Transpose), Theorems 2 and 3"},
        [](const CaseSpec& s) { return buildTranspose2d(s, Transpose2dAlgo::kMpt); }},
   };

@@ -191,6 +191,34 @@ u64 mptScheduleCycles(int n, u64 slots, u64 packet, u64 tau, int lanes) {
   return steps * (packetCycles(packet, lanes) + tau);
 }
 
+namespace {
+u64 mptClassCycles(int h, u64 slots, u64 packet, u64 tau, int lanes) {
+  return mptStepsForHalfDistance(h, ceilDiv(slots, packet)) * (packetCycles(packet, lanes) + tau);
+}
+}  // namespace
+
+u64 mptClassPacket(int h, u64 slots, u64 tau, int lanes) {
+  u64 best = 1;
+  u64 best_cycles = mptClassCycles(h, slots, 1, tau, lanes);
+  for (u64 b = 2; b <= slots; ++b) {
+    const u64 c = mptClassCycles(h, slots, b, tau, lanes);
+    if (c < best_cycles) {
+      best = b;
+      best_cycles = c;
+    }
+  }
+  return best;
+}
+
+u64 mptPerClassCycles(int n, u64 slots, u64 packet, u64 tau, int lanes) {
+  u64 cycles = mptClassCycles(n / 2, slots, packet, tau, lanes);
+  for (int h = 1; h < n / 2; ++h) {
+    cycles = std::max(cycles,
+                      mptClassCycles(h, slots, mptClassPacket(h, slots, tau, lanes), tau, lanes));
+  }
+  return cycles;
+}
+
 double mptTheorem2(int n, u64 slots, u64 tau) {
   const double dn = n;
   const double k = static_cast<double>(slots);  // PQ/N
@@ -326,17 +354,24 @@ Transpose2dPlan planTranspose2d(const PermutationSpec& perm, const Transpose2dOp
   plan.slots = perm.slots();
   plan.options = o;
   const u64 k = perm.slots();
+  // Packet size per H(x): B, or for MPT's classes off the anti-diagonal their own optimum.
+  std::vector<u64> size_for(static_cast<size_t>(n / 2 + 1), o.packet);
+  if (o.algo == Transpose2dAlgo::kMpt && o.per_class_packets) {
+    for (int h = 1; h < n / 2; ++h) size_for[h] = mptClassPacket(h, k, o.tau, o.lanes);
+  }
   for (u64 x = 0; x < perm.nodes(); ++x) {
     const std::vector<u32> sigma = localMap(perm, x);
     const int hx = transposeHalfDistance(n, x);
     if (hx == 0) continue;
     const std::vector<u32> order = sendingOrder(sigma);
     const auto paths = mptPaths(n, x);
-    const u64 packets = ceilDiv(k, o.packet);
+    const u64 size = size_for[static_cast<size_t>(hx)];
+    const u64 packets = ceilDiv(k, size);
     for (u64 j = 0; j < packets; ++j) {
       PacketRoute r;
       r.source = x;
-      for (u64 i = j * o.packet; i < std::min(k, (j + 1) * o.packet); ++i) {
+      r.step_cycles = o.tau + packetCycles(size, o.lanes);
+      for (u64 i = j * size; i < std::min(k, (j + 1) * size); ++i) {
         r.slots.push_back(order[i]);
       }
       switch (o.algo) {
@@ -511,9 +546,8 @@ Transpose2dTables lowerTranspose2d(const Transpose2dPlan& plan, const Permutatio
   const size_t channels = static_cast<size_t>(n) * static_cast<size_t>(b);
   Transpose2dTables result;
   result.step_cycles = o.tau + packetCycles(o.packet, b);
-  const u64 step = result.step_cycles;
   auto cycleOf = [&](const PacketRoute& r, size_t e, size_t j) {
-    const u64 base = (o.cut_through ? r.steps[0] : r.steps[e]) * step + o.tau + j / b;
+    const u64 base = (o.cut_through ? r.steps[0] : r.steps[e]) * r.step_cycles + o.tau + j / b;
     return o.cut_through ? base + e : base;
   };
 

@@ -78,6 +78,10 @@ struct Transpose2dOptions {
   int lanes = 1;             ///< b: a packet takes ceil(B/b) element cycles
   bool synchronous = false;  ///< SPT/DPT: every node routes the full dimension order (§6.1.1)
   bool cut_through = false;  ///< SPT/DPT: intermediate nodes forward (FWD) instead of storing
+  /// MPT: the anti-diagonal class (H(x) = n/2) uses packets of B; every other ~s class picks
+  /// its own packet count and step length (its paths share no edge with other classes, Lemma
+  /// 13), as §6.1.3 splits node x's data into 4kH(x) packets. false: every class uses B.
+  bool per_class_packets = true;
 };
 
 /// One packet: its elements (source slots, in the order they are sent) and its route — hop e
@@ -85,6 +89,7 @@ struct Transpose2dOptions {
 /// steps[0] and crosses hop e e cycles after hop 0).
 struct PacketRoute {
   u64 source = 0;
+  u64 step_cycles = 1;  ///< length of this packet's steps: τ + ceil(B_x/b) for its size B_x
   std::vector<u32> slots;
   std::vector<int> dims;
   std::vector<u64> steps;
@@ -143,6 +148,13 @@ u64 cutThroughFormulaCycles(bool dual, int n, u64 slots, u64 packet, u64 tau, in
 /// ceil(m / 4H(x)); the time is the maximum over H = 1..n/2 times (τ + ceil(B/b)). For
 /// B = K/(2n) and n = 2, 4 this is Theorem 2's first case, (n+1)τ + (n+1)/(2n) PQ/N t_c.
 u64 mptScheduleCycles(int n, u64 slots, u64 packet, u64 tau, int lanes = 1);
+/// The packet size the MPT schedule gives the ~s classes with H(x) = h < n/2 when every class
+/// sizes its own packets: the one minimising mptStepsForHalfDistance(h, ceil(K/B)) times
+/// (τ + ceil(B/b)), the smallest such B.
+u64 mptClassPacket(int h, u64 slots, u64 tau, int lanes = 1);
+/// The MPT time with per-class packets: the anti-diagonal class with B, the others with
+/// mptClassPacket; the maximum over H = 1..n/2.
+u64 mptPerClassCycles(int n, u64 slots, u64 packet, u64 tau, int lanes = 1);
 /// Steps node classes with H(x) = h need in the MPT schedule with m packets per node.
 u64 mptStepsForHalfDistance(int h, u64 packets);
 
