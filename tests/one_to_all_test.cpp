@@ -234,6 +234,41 @@ TEST(SomeToAll, AllPortSplittingThenEdelmanAapc) {
   }
 }
 
+TEST(SomeToAll, Theorem1TheOtherOrderIsSlower) {
+  // Theorem 1: splitting first (scatter), accumulation last (gather). With the phases swapped the
+  // AAPC runs among the 2^l sources on all K = m 2^n of their elements: one-port
+  // l m 2^(n-1) + m 2^l (2^k - 1) cycles instead of l m 2^(l-1) + m 2^l (2^k - 1); all-port the
+  // AAPC phase grows from m 2^(l-1) to m 2^(n-1) cycles.
+  for (int n = 2; n <= 6; ++n) {
+    for (int l = 1; l < n; ++l) {
+      for (bool one_port : {true, false}) {
+        for (const char* algo : {"some-to-all", "all-to-some"}) {
+          const u64 m = 1;
+          const u64 k = m << n;
+          const int kk = n - l;
+          const std::string what = std::string(algo) + " n=" + std::to_string(n) +
+                                   " l=" + std::to_string(l) + (one_port ? " one-port" : "");
+          const BuiltCase best = buildCase(spec(algo, n, k, one_port, {{"l", std::to_string(l)}}));
+          const BuiltCase other = buildCase(
+              spec(algo, n, k, one_port, {{"l", std::to_string(l)}, {"phases", "swapped"}}));
+          const Measured rb = runCase(best);
+          const Measured ro = runCase(other);
+          expectCorrect(rb, k << l, what);
+          expectCorrect(ro, k << l, what + " swapped");
+          const u64 split = m * (u64{1} << l) * ((u64{1} << kk) - 1);
+          if (one_port) {
+            EXPECT_EQ(rb.run.cycles, static_cast<u64>(l) * (m << (l - 1)) + split) << what;
+            EXPECT_EQ(ro.run.cycles, static_cast<u64>(l) * (m << (n - 1)) + split) << what;
+          } else {
+            EXPECT_EQ(ro.run.cycles - rb.run.cycles, (m << (n - 1)) - (m << (l - 1))) << what;
+          }
+          EXPECT_GT(ro.run.cycles, rb.run.cycles) << what;
+        }
+      }
+    }
+  }
+}
+
 TEST(Personalized, OnlyTheElementsThatTakePartAreChecked) {
   const BuiltCase c = buildCase(spec("one-to-all", 3, 8, false, {{"root", "5"}}));
   EXPECT_EQ(c.perm.str(), "scatter n=3 m=1 l=0 root=5");
@@ -271,6 +306,8 @@ TEST(Personalized, BadInputNamesTheOption) {
             std::string::npos);
   EXPECT_NE(message(spec("some-to-all", 3, 8, false, {{"l", "4"}})).find("--l"), std::string::npos);
   EXPECT_NE(message(spec("one-to-all", 3, 8, false, {{"l", "1"}})).find("--l"), std::string::npos);
+  EXPECT_NE(message(spec("some-to-all", 3, 8, false, {{"phases", "x"}})).find("--phases 'x'"),
+            std::string::npos);
   EXPECT_THROW(PermutationSpec::personalized(3, 1, false, 4, 0), Error);
   EXPECT_THROW(PermutationSpec::personalized(3, 1, true, 0, 8), Error);
 }

@@ -197,7 +197,14 @@ BuiltCase buildPersonalized(const CaseSpec& spec, bool gather, bool subcube) {
   o.l = subcube ? static_cast<int>(params.integer("l", n / 2, 0, n)) : 0;
   o.root = static_cast<u64>(params.integer("root", 0, 0, static_cast<long long>(nodes - 1)));
   const auto tree = params.text("tree");
+  const auto phases = subcube ? params.text("phases") : std::nullopt;
   params.finish();
+  if (phases && *phases != "theorem1" && *phases != "swapped") {
+    throw Error("--phases '" + *phases + "': must be theorem1 (" +
+                (gather ? "AAPC first, accumulation last" : "splitting first, AAPC last") +
+                ") or swapped (the other order, for comparison)");
+  }
+  o.theorem1_order = !phases || *phases == "theorem1";
   o.tree = tree            ? parseSpanningTree(*tree)
            : spec.one_port ? SpanningTree::kSbt
                            : SpanningTree::kSbnt;
@@ -214,8 +221,12 @@ BuiltCase buildPersonalized(const CaseSpec& spec, bool gather, bool subcube) {
   src << "Johnsson & Ho 1987 Table 3, t_c = 1, tau = 0, l = " << o.l << ", k = " << n - o.l
       << (spec.one_port ? ": l m 2^(l-1) + m 2^l (2^k - 1)"
                         : ": m 2^(l-1) + m 2^l (2^k - 1) / k, rounded up")
-      << "; " << (gather ? "AAPC first, accumulation last" : "splitting first, AAPC last")
-      << " (Theorem 1), " << (spec.one_port ? "SBT" : spanningTreeName(o.tree)) << " routing";
+      << "; "
+      << (o.theorem1_order == gather
+              ? std::string("AAPC first, ") + (gather ? "accumulation" : "splitting") + " last"
+              : std::string(gather ? "accumulation" : "splitting") + " first, AAPC last")
+      << (o.theorem1_order ? " (Theorem 1's order), " : " (swapped, not Theorem 1's order), ")
+      << (spec.one_port ? "SBT" : spanningTreeName(o.tree)) << " routing";
   c.bound_source = src.str();
   return c;
 }

@@ -116,23 +116,24 @@ void sbtOnePortSteps(std::vector<Walker>& walkers, int l, int k, MoveSchedule& s
   }
 }
 
-/// Phase 2: AAPC in the l-subcubes of dimensions 0..l-1 on slots (h, root bits l..n-1, u).
-void aapcSteps(const PersonalizedOptions& o, MoveSchedule& s) {
-  const int n = o.n;
+/// The AAPC phase in the l-subcubes of dimensions 0..l-1: for every base slot b (the slot bits
+/// above and beside the low l), the slots b | u of the nodes `active` exchange their low l bits
+/// with the node's (relative addressing, Edelman's array all-port, the exchange algorithm
+/// one-port): 2^(l-1) cycles per base all-port, l 2^(l-1) one-port.
+void aapcSteps(const PersonalizedOptions& o, const std::vector<u64>& bases,
+               const std::vector<u64>& active, MoveSchedule& s) {
   const int l = o.l;
-  const u64 nodes = u64{1} << n;
   const u64 low = (u64{1} << l) - 1;
-  const u64 root_high = o.root & ~low & (nodes - 1);
-  auto slotOf = [&](u64 h, u64 u) { return static_cast<u32>((h << n) | root_high | u); };
+  auto slotOf = [&](u64 h, u64 u) { return static_cast<u32>(bases[h] | u); };
   if (o.one_port) {
-    // The exchange algorithm: dimension after dimension, m 2^(l-1) words each.
+    // The exchange algorithm: dimension after dimension, 2^(l-1) words per base each.
     for (int j = 0; j < l; ++j) {
-      for (u64 h = 0; h < o.m; ++h) {
+      for (u64 h = 0; h < bases.size(); ++h) {
         for (u64 r = 0; r < (u64{1} << (l - 1)); ++r) {
           const u64 below = r & ((u64{1} << j) - 1);
           const u64 rest = ((r >> j) << (j + 1)) | below;  // u without bit j
           std::vector<Move> step;
-          for (u64 x = 0; x < nodes; ++x) {
+          for (u64 x : active) {
             const u64 u = rest | (bitOf(x, j) ? 0 : u64{1} << j);
             step.push_back({x, slotOf(h, u), j, slotOf(h, u ^ (u64{1} << j))});
           }
@@ -143,10 +144,10 @@ void aapcSteps(const PersonalizedOptions& o, MoveSchedule& s) {
     return;
   }
   const RelativeSchedule w = edelmanSchedule(l);
-  for (u64 h = 0; h < o.m; ++h) {
+  for (u64 h = 0; h < bases.size(); ++h) {
     for (u64 t = 0; t < w.steps(); ++t) {
       std::vector<Move> step;
-      for (u64 x = 0; x < nodes; ++x) {
+      for (u64 x : active) {
         for (int j = 0; j < l; ++j) {
           const u32 rel = w.at(t, j);
           if (rel == RelativeSchedule::kIdle) continue;
@@ -232,39 +233,73 @@ MoveSchedule personalizedSchedule(const PersonalizedOptions& o, const std::strin
   MoveSchedule s;
   s.algo = algo;
   s.dims = n;
-  if (k > 0) {
-    std::vector<Walker> walkers;
-    for (u64 ylow = 0; ylow <= low; ++ylow) {
-      const u64 y = root_high | ylow;  // a source
-      for (u64 h = 0; h < o.m; ++h) {
-        for (u64 i = 0; i < nodes; ++i) {
-          const u64 z = (i & ~low) | ylow;  // where phase 1 takes it
-          const u64 r = (y ^ z) >> l;
-          if (r == 0) continue;
-          Walker w;
-          w.node = y;
-          w.slot = static_cast<u32>((h << n) | i);
-          w.transit = w.slot;
-          w.final_slot = static_cast<u32>((h << n) | root_high | (i & low));
-          const SpanningTree tree = o.one_port ? SpanningTree::kSbt : o.tree;
-          // Rotated SBTs: part h on the tree rotated by h mod k; with fewer parts than trees
-          // (m < k) the rotations are spread out, h * k / m (§3.1: by n/k steps for k < n).
-          const u64 kk = static_cast<u64>(k);
-          const int rotation = static_cast<int>(o.m >= kk ? h % kk : h * kk / o.m);
-          for (int d : treePath(tree, r, k, rotation)) {
-            w.dims.push_back(l + d);
-          }
-          walkers.push_back(std::move(w));
-        }
-      }
-    }
+  const u64 kk = static_cast<u64>(k);
+  const SpanningTree tree = o.one_port ? SpanningTree::kSbt : o.tree;
+  // One element of the splitting phase, from node `from` in slot `slot` along the tree of part h
+  // to the node `to` of its k-subcube, ending in slot `final_slot`.
+  std::vector<Walker> walkers;
+  auto walk = [&](u64 from, u64 to, u64 h, u64 slot, u64 final_slot) {
+    const u64 r = (from ^ to) >> l;
+    if (r == 0) return;
+    Walker w;
+    w.node = from;
+    w.slot = static_cast<u32>(slot);
+    w.transit = w.slot;
+    w.final_slot = static_cast<u32>(final_slot);
+    // Rotated SBTs: part h on the tree rotated by h mod k; with fewer parts than trees (m < k)
+    // the rotations are spread out, h * k / m (§3.1: by n/k steps for k < n).
+    const int rotation = static_cast<int>(o.m >= kk ? h % kk : h * kk / o.m);
+    for (int d : treePath(tree, r, k, rotation)) w.dims.push_back(l + d);
+    walkers.push_back(std::move(w));
+  };
+  auto split = [&] {
+    if (walkers.empty()) return;
     if (o.one_port) {
       sbtOnePortSteps(walkers, l, k, s);
     } else {
       greedySteps(walkers, n, s);
     }
+  };
+  std::vector<u64> all(nodes);
+  for (u64 x = 0; x < nodes; ++x) all[x] = x;
+  if (o.theorem1_order) {
+    // Splitting first: element (y | h, i) of source y goes to z = (i's high bits, y's low bits),
+    // into slot (h, root's high bits, i's low bits); then the AAPC on those slots.
+    for (u64 ylow = 0; ylow <= low; ++ylow) {
+      const u64 y = root_high | ylow;
+      for (u64 h = 0; h < o.m; ++h) {
+        for (u64 i = 0; i < nodes; ++i) {
+          walk(y, (i & ~low) | ylow, h, (h << n) | i, (h << n) | root_high | (i & low));
+        }
+      }
+    }
+    split();
+    std::vector<u64> bases;
+    for (u64 h = 0; h < o.m; ++h) bases.push_back((h << n) | root_high);
+    if (l > 0) aapcSteps(o, bases, all, s);
+  } else {
+    // The order Theorem 1 advises against: the AAPC among the 2^l sources on all their K
+    // elements first (element (y | h, i) to node (root's high bits, i's low bits), slot (h, i's
+    // high bits, y's low bits)), then splitting from there.
+    std::vector<u64> sources;
+    for (u64 ylow = 0; ylow <= low; ++ylow) sources.push_back(root_high | ylow);
+    std::vector<u64> bases;
+    for (u64 h = 0; h < o.m; ++h) {
+      for (u64 ih = 0; ih < (u64{1} << k); ++ih) bases.push_back((h << n) | (ih << l));
+    }
+    if (l > 0) aapcSteps(o, bases, sources, s);
+    for (u64 x : sources) {
+      for (u64 h = 0; h < o.m; ++h) {
+        for (u64 ih = 0; ih < (u64{1} << k); ++ih) {
+          for (u64 ylow = 0; ylow <= low; ++ylow) {
+            const u64 slot = (h << n) | (ih << l) | ylow;
+            walk(x, (ih << l) | (x & low), h, slot, (h << n) | root_high | ylow);
+          }
+        }
+      }
+    }
+    split();
   }
-  if (l > 0) aapcSteps(o, s);
   if (o.gather) {
     // Run backwards: the last step first, every move from its receiver back to its sender.
     std::reverse(s.steps.begin(), s.steps.end());

@@ -63,6 +63,9 @@ struct PersonalizedOptions {
   bool gather = false;
   bool one_port = false;
   SpanningTree tree = SpanningTree::kSbt;  ///< all-port splitting; one-port always the SBT
+  /// Theorem 1's order (splitting first for a scatter, so accumulation last for a gather); false:
+  /// the AAPC among the sources on all their data first, then splitting (slower, for comparison).
+  bool theorem1_order = true;
 };
 
 /// The move schedule of a scatter (or, reversed, a gather) as described above.
