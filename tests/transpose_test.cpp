@@ -225,6 +225,14 @@ TEST(StorageConvert, ConsecutiveCyclicIsAnAapcWhenPIsAtLeastNSquared) {
       }
     }
   }
+  // Columns alike (Q >= N^2), and a combined assignment (Corollary 6).
+  for (const char* to : {"col-cyclic", "v4-2", "v4,v1-0"}) {
+    const Outcome c =
+        runCase("storage-convert", 3,
+                {{"matrix", "4x256"}, {"partition", "col-consecutive"}, {"to-partition", to}});
+    expectClean(c);
+    EXPECT_EQ(c.run.transfer_cycles, 64U) << describeOutcome(c);
+  }
   const std::string e = errorOf([] {
     runCase("storage-convert", 3, {{"matrix", "32x8"}, {"to-partition", "row-cyclic"}});
   });
