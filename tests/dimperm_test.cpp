@@ -320,6 +320,49 @@ TEST(Dimperm, TheIssueExampleN6K16) {
   EXPECT_EQ(c.lower_bound, 8U);
 }
 
+TEST(Dimperm, NodeBitsExchangedTwiceTakeTwoRounds) {
+  // §7's other way: the moved node bits out to local bits, a local permutation, and back: two
+  // exchange rounds whatever the node permutation (Lemma 15 needs three per parallel swapping).
+  std::mt19937 rng(17);
+  for (int n = 1; n <= 7; ++n) {
+    for (int k = n; k <= n + 2; ++k) {
+      std::vector<int> delta(n + k);
+      std::iota(delta.begin(), delta.end(), 0);
+      std::shuffle(delta.begin(), delta.end(), rng);
+      const DimPermPlan plan =
+          planDimensionPermutation(n, k, delta, NodePermMethod::kExchangeTwice);
+      ASSERT_EQ(planEffect(plan), delta);
+      EXPECT_TRUE(plan.swappings.empty());
+      EXPECT_LE(plan.exchangeRounds(), 3);
+    }
+  }
+  // Node bit-reversal, n = 6, K = 64: 2 rounds of K/2 = 64 transfer cycles; the local
+  // permutation between them reverses local bits 0..5: 28 pairs of slots, 3 per PERMUTE of n = 6
+  // channels, 10 cycles. Lemma 15's single parallel swapping takes 3 rounds, 96 cycles.
+  const BuiltCase c = buildCase(
+      spec("bit-reversal", 6, 64, false, {{"bits", "node"}, {"node-perm", "exchange-twice"}}));
+  const Measured m = runCase(c);
+  expectClean(m, c, "exchange-twice");
+  EXPECT_EQ(m.run.transfer_cycles, 64U);
+  EXPECT_EQ(m.run.local_cycles, 10U);
+  EXPECT_EQ(m.run.cycles, 74U);
+  // The issue's dimperm example: the exchange round of part 1 and two more (3 x K/2 = 24); local:
+  // reversing local bits 0..3 between the rounds (6 pairs, 2 PERMUTEs) and the final 3-cycle of
+  // local bits (2 PERMUTEs).
+  const BuiltCase d =
+      buildCase(spec("dimperm", 6, 16, false,
+                     {{"delta", "3,0,5,1,4,2,9,8,7,6"}, {"node-perm", "exchange-twice"}}));
+  const Measured md = runCase(d);
+  expectClean(md, d, "dimperm exchange-twice");
+  EXPECT_EQ(md.run.transfer_cycles, 24U);
+  EXPECT_EQ(md.run.local_cycles, 4U);
+  // Not enough local bits for all moved node bits: an error naming the options.
+  EXPECT_THROW(buildCase(spec("k-shuffle", 6, 4, false,
+                              {{"bits", "node"}, {"node-perm", "exchange-twice"}})),
+               Error);
+  EXPECT_THROW(buildCase(spec("k-shuffle", 6, 64, false, {{"node-perm", "both"}})), Error);
+}
+
 TEST(Dimperm, BadInputNamesTheOption) {
   auto message = [](const CaseSpec& s) {
     try {

@@ -84,7 +84,17 @@ std::vector<int> parseDelta(const std::string& text, int n, int k) {
   return delta;
 }
 
-BuiltCase buildDimensionCase(const CaseSpec& spec, int n, int k, const std::vector<int>& delta) {
+/// --node-perm: Lemma 15's parallel swappings (default) or §7's exchange twice.
+NodePermMethod nodePermMethod(CaseParams& params) {
+  const auto text = params.text("node-perm");
+  if (!text || *text == "swappings") return NodePermMethod::kParallelSwappings;
+  if (*text == "exchange-twice") return NodePermMethod::kExchangeTwice;
+  throw Error("--node-perm '" + *text + "': must be swappings (Lemma 15's parallel swappings) " +
+              "or exchange-twice (node bits out to local bits and back)");
+}
+
+BuiltCase buildDimensionCase(const CaseSpec& spec, int n, int k, const std::vector<int>& delta,
+                             NodePermMethod method) {
   // Node bits permuted among themselves go through a local bit (dimperm.h, part 2).
   bool node_node = false;
   for (int b = k; b < n + k; ++b) node_node = node_node || (delta[b] >= k && delta[b] != b);
@@ -92,7 +102,14 @@ BuiltCase buildDimensionCase(const CaseSpec& spec, int n, int k, const std::vect
     throw Error("--k 1: '" + spec.algo + "' permutes node bits among themselves, which goes " +
                 "through a local address bit; it needs K >= 2 slots per node");
   }
-  const DimPermPlan plan = planDimensionPermutation(n, k, delta);
+  DimPermPlan plan;
+  try {
+    plan = planDimensionPermutation(n, k, delta, method);
+  } catch (const Error& e) {
+    if (method != NodePermMethod::kExchangeTwice) throw;
+    throw Error("--node-perm exchange-twice with --k " + std::to_string(u64{1} << k) + ": " +
+                e.what());
+  }
   const int copies = n * spec.lanes;
   BuiltCase c;
   c.perm = PermutationSpec::dimension(n, k, delta);
@@ -128,19 +145,21 @@ BuiltCase buildDimperm(const CaseSpec& spec) {
   CaseParams params(spec);
   const auto [n, k] = cubeOf(spec);
   const auto text = params.text("delta");
+  const NodePermMethod method = nodePermMethod(params);
   params.finish();
   if (!text) {
     throw Error("--delta: 'dimperm' needs --delta d0,d1,...: where each of the n + log2 K = " +
                 std::to_string(n + k) + " address bits goes (local bits 0.." +
                 std::to_string(k - 1) + ", node bit j is position " + std::to_string(k) + " + j)");
   }
-  return buildDimensionCase(spec, n, k, parseDelta(*text, n, k));
+  return buildDimensionCase(spec, n, k, parseDelta(*text, n, k), method);
 }
 
 BuiltCase buildBitReversal(const CaseSpec& spec) {
   CaseParams params(spec);
   const auto [n, k] = cubeOf(spec);
   const bool node_only = nodeBitsOnly(params);
+  const NodePermMethod method = nodePermMethod(params);
   params.finish();
   std::vector<int> delta(n + k);
   for (int b = 0; b < n + k; ++b) delta[b] = b;
@@ -149,7 +168,7 @@ BuiltCase buildBitReversal(const CaseSpec& spec) {
   } else {
     for (int b = 0; b < n + k; ++b) delta[b] = n + k - 1 - b;
   }
-  return buildDimensionCase(spec, n, k, delta);
+  return buildDimensionCase(spec, n, k, delta, method);
 }
 
 BuiltCase buildShuffle(const CaseSpec& spec) {
@@ -158,6 +177,7 @@ BuiltCase buildShuffle(const CaseSpec& spec) {
   const bool node_only = nodeBitsOnly(params);
   const int width = node_only ? n : n + k;
   const long long shift = params.integer("shift", 1, -(width - 1), width - 1);
+  const NodePermMethod method = nodePermMethod(params);
   params.finish();
   const int lo = node_only ? k : 0;
   std::vector<int> delta(n + k);
@@ -165,7 +185,7 @@ BuiltCase buildShuffle(const CaseSpec& spec) {
   for (int b = 0; b < width; ++b) {
     delta[lo + b] = lo + static_cast<int>(((b + shift) % width + width) % width);
   }
-  return buildDimensionCase(spec, n, k, delta);
+  return buildDimensionCase(spec, n, k, delta, method);
 }
 
 /// One-to-all / all-to-one (l = 0) and some-to-all / all-to-some (--l) personalized

@@ -219,7 +219,8 @@ std::vector<std::vector<std::pair<int, int>>> parallelSwappings(const std::vecto
   return levels;
 }
 
-DimPermPlan planDimensionPermutation(int n, int k, const std::vector<int>& delta) {
+DimPermPlan planDimensionPermutation(int n, int k, const std::vector<int>& delta,
+                                     NodePermMethod method) {
   if (n < 1 || k < 0 || n + k > 62) {
     throw Error("dimension permutation: n = " + std::to_string(n) + ", k = " + std::to_string(k) +
                 " is out of range");
@@ -280,6 +281,46 @@ DimPermPlan planDimensionPermutation(int n, int k, const std::vector<int>& delta
   //    its own local bit v as (a v)(b v)(a v).
   std::vector<int> rho(n);
   for (int j = 0; j < n; ++j) rho[j] = target(k + j) - k;
+  if (method == NodePermMethod::kExchangeTwice) {
+    // §7: two exchange rounds with a local permutation between them. The moved node bits j go
+    // to local bits v_j, the local permutation takes v_j to v_rho(j), and the second round
+    // brings them to the node bits rho(j) (and the local contents back where they were).
+    std::vector<int> moved;
+    for (int j = 0; j < n; ++j) {
+      if (rho[j] != j) moved.push_back(j);
+    }
+    if (!moved.empty()) {
+      if (static_cast<int>(moved.size()) > k) {
+        throw Error("dimension permutation: exchanging " + std::to_string(moved.size()) +
+                    " node bits twice needs as many local address bits, there are " +
+                    std::to_string(k) + " (K >= 2^" + std::to_string(moved.size()) + ")");
+      }
+      std::vector<int> slot_of(n, -1);
+      DimPermPhase round;
+      round.kind = DimPermPhase::Kind::kExchange;
+      for (size_t s = 0; s < moved.size(); ++s) {
+        slot_of[moved[s]] = static_cast<int>(s);
+        round.pairs.push_back({moved[s], static_cast<int>(s)});
+      }
+      DimPermPhase middle;
+      middle.kind = DimPermPhase::Kind::kLocal;
+      middle.local_perm.resize(k);
+      for (int b = 0; b < k; ++b) middle.local_perm[b] = b;
+      for (int j : moved) middle.local_perm[slot_of[j]] = slot_of[rho[j]];
+      middle.what = "local permutation between the two exchange rounds (PERMUTE)";
+      round.what =
+          "node bits out to local bits (exchange twice, round 1 of 2): " + pairText(round.pairs);
+      applyExchange(at, k, round.pairs);
+      plan.phases.push_back(round);
+      applyLocal(at, middle.local_perm);
+      plan.phases.push_back(std::move(middle));
+      round.what =
+          "local bits back to node bits (exchange twice, round 2 of 2): " + pairText(round.pairs);
+      applyExchange(at, k, round.pairs);
+      plan.phases.push_back(std::move(round));
+      for (int j = 0; j < n; ++j) rho[j] = target(k + j) - k;
+    }
+  }
   plan.swappings = parallelSwappings(rho);
   if (!plan.swappings.empty() && k == 0) {
     throw Error(

@@ -18,6 +18,8 @@
 //     dimensions, so each swapped pair (a, b) goes through a local bit v as three exchange rounds
 //     (a v)(b v)(a v), every pair of a parallel swapping with its own local bit;
 //  3. a local permutation of the slots (PERMUTE cycles, docs/hardware.md §2.1).
+// Instead of part 2's swappings the node bits can also take §7's other way: all moved node bits
+// out to local bits, a local permutation, and back (two exchange rounds, NodePermMethod).
 //
 // One exchange round swaps node dimensions a_s with distinct local bits v_s (s < m): an
 // all-to-all personalized communication within the m-subcubes of those dimensions, repeated over
@@ -79,10 +81,21 @@ struct DimPermPlan {
 /// most ceil(log2 d) swappings are used.
 std::vector<std::vector<std::pair<int, int>>> parallelSwappings(const std::vector<int>& rho);
 
+/// How part 2 permutes the node bits among themselves.
+enum class NodePermMethod {
+  kParallelSwappings,  ///< Lemma 15: <= ceil(log2 n) parallel swappings, 3 exchange rounds each
+  /// §7's "all-to-all personalized communication twice": the moved node bits out to local bits
+  /// (one round), a local permutation, and back (one round): 2 rounds whatever the permutation;
+  /// needs a local bit for every moved node bit.
+  kExchangeTwice,
+};
+
 /// Plans the dimension permutation delta of the n + k address bits. Throws Error if delta is
 /// not a permutation of 0..n+k-1, or if node bits must be permuted among themselves while there
-/// is no local bit to go through (k = 0).
-DimPermPlan planDimensionPermutation(int n, int k, const std::vector<int>& delta);
+/// are not enough local bits to go through (none for swappings; one per moved node bit for
+/// exchange-twice).
+DimPermPlan planDimensionPermutation(int n, int k, const std::vector<int>& delta,
+                                     NodePermMethod method = NodePermMethod::kParallelSwappings);
 
 /// Applies the plan's phases to bit positions: result[b] is where the content of position b
 /// ends. Equal to delta for a correct plan (checked by planDimensionPermutation and the tests).
