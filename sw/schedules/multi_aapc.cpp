@@ -308,7 +308,7 @@ ChainSchedule scheduleChains(const MultiAapcShape& sh, const ChainLayout& layout
   return out;
 }
 
-/// Every multiset of at most min(s, data sets, 6) starting axes 2..s, smallest first.
+/// Every multiset of at most max_sets starting axes 2..s (as non-decreasing lists).
 void startChoices(int s, size_t max_sets, std::vector<int>& cur,
                   std::vector<std::vector<int>>& out) {
   out.push_back(cur);
@@ -329,15 +329,33 @@ MoveSchedule jhConcurrentAapcs(const MultiAapcShape& sh, int lanes, ConcurrentAa
   std::vector<int> cur;
   const u64 datasets =
       sh.k >= 2 * sh.d ? (u64{1} << (sh.k - 2 * sh.d)) * (u64{1} << (sh.d - 1)) : 0;
-  const size_t max_sets =
-      sh.s >= 4 ? static_cast<size_t>(std::min<u64>({static_cast<u64>(sh.s), datasets, 6})) : 0;
+  if (sh.nodes() * sh.slots() > (u64{1} << 24)) {
+    throw Error("--k " + std::to_string(sh.slots()) + " on n = " + std::to_string(sh.n) +
+                ": Algorithm 5's schedule is built element by element, at most 2^24 elements");
+  }
+  // At most min(s, data sets) alternate data sets, and few enough that the multisets of their
+  // starting axes stay below 5000 choices.
+  size_t max_sets =
+      sh.s >= 4 ? static_cast<size_t>(std::min<u64>(static_cast<u64>(sh.s), datasets)) : 0;
+  auto multisets = [&](size_t m) {  // sum over j <= m of C(s - 2 + j, j)
+    double total = 0;
+    double term = 1;
+    for (size_t j = 0; j <= m; ++j) {
+      if (j > 0)
+        term = term * static_cast<double>(sh.s - 2 + static_cast<int>(j)) / static_cast<double>(j);
+      total += term;
+    }
+    return total;
+  };
+  while (max_sets > 0 && multisets(max_sets) > 5000) --max_sets;
   startChoices(sh.s, max_sets, cur, choices);
   ChainLayout layout;
   ChainSchedule best;
   for (const std::vector<int>& starts : choices) {
     ChainLayout l = chainLayout(sh, starts);
     ChainSchedule c = scheduleChains(sh, l);
-    if (best.ops.empty() || c.periods < best.periods) {
+    if (best.ops.empty() || c.periods < best.periods ||
+        (c.periods == best.periods && l.starts.size() < layout.starts.size())) {
       best = std::move(c);
       layout = std::move(l);
     }

@@ -117,7 +117,8 @@ MoveSchedule jhPipelinedAapcs(const MultiAapcShape& shape, MultiAapcAlignment al
 // after it depend on all 2^d chains of the data set before it, so a data set is 2^d chains. The
 // chains are placed period by period by a list scheduler (longest remaining path first); the
 // number of alternate data sets and their starting axes are chosen by trying every choice of at
-// most s of them and keeping the fewest periods. The local exchange costs no data motion during
+// most s of them (fewer when that would be more than 5000 choices) and keeping the fewest
+// periods, then the fewest alternate data sets. The local exchange costs no data motion during
 // the run (slots follow the exchanges); the alternate data sets end with their two local axes
 // exchanged, which one final local permutation (PERMUTE cycles) restores.
 
