@@ -445,6 +445,12 @@ TEST(Transpose2dCase, BadInputIsAnErrorNamingTheOption) {
   spec.algo = "mpt";
   spec.params = {{"matrix", "16x16"}, {"forward", "cut"}};
   EXPECT_NE(message(spec).find("--forward cut"), std::string::npos);
+  spec.params = {{"matrix", "16x16"}, {"sizing", "big"}};
+  EXPECT_NE(message(spec).find("--sizing 'big'"), std::string::npos) << message(spec);
+  spec.algo = "spt";
+  EXPECT_NE(message(spec).find("--sizing: algorithm 'spt' takes no such option"), std::string::npos)
+      << message(spec);
+  spec.algo = "mpt";
   spec.params = {{"matrix", "16x16"}, {"bogus", "1"}};
   EXPECT_NE(message(spec).find("--bogus"), std::string::npos);
   spec.n = 3;
