@@ -257,6 +257,57 @@ TEST(Exchange, BadOptionsAreNamed) {
   EXPECT_THROW(buildCase(spec("exchange", 3, 0, 1, true, {{"blocking", "on"}})), Error);
 }
 
+TEST(CompileSlots, OnePortLanesAndWaitsAreChecked) {
+  const u32 idle = SlotSchedule::kIdle;
+  SlotSchedule s("handmade", 2, 1, 4);
+  s.addStep(true) = {1, 2};
+  s.addStep(false) = {3, idle};
+  s.addStep(true) = {idle, 3};
+  CompileOptions one_port{1, true, 0};
+  try {
+    compileSlots(s, PermutationSpec::aapc(2, 1), one_port);
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    EXPECT_STREQ(e.what(),
+                 "compile: the handmade schedule step 0, port 1 lane 0: one-port hardware, but "
+                 "the step also uses port 0");
+  }
+  SlotSchedule wide = s;
+  wide.lanes = 2;
+  wide.steps = {{1, idle, 2, idle}};
+  try {
+    compileSlots(wide, PermutationSpec::aapc(2, 1), {});
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    EXPECT_STREQ(e.what(),
+                 "compile: the handmade schedule sends 2 words per port and cycle; the hardware "
+                 "has 1 lane(s)");
+  }
+  // WAIT tau before the steps that start a block: steps 0 and 2.
+  CompileOptions tau;
+  tau.startup = 5;
+  const TableSet set = compileSlots(s, PermutationSpec::aapc(2, 1), tau);
+  ASSERT_EQ(set.tables.size(), 1U);
+  const Table& t = set.tables[0];
+  ASSERT_EQ(t.size(), 6U);
+  EXPECT_EQ(t[0], Instruction::waitFor(5));
+  EXPECT_EQ(t[1].op, Opcode::kXfer);
+  EXPECT_EQ(t[1].channels[0], (Channel{{OutOp::kMem, true, 1}, {InOp::kMem, true, 1}}));
+  EXPECT_EQ(t[1].channels[1], (Channel{{OutOp::kMem, true, 2}, {InOp::kMem, true, 2}}));
+  EXPECT_EQ(t[2].op, Opcode::kXfer);
+  EXPECT_EQ(t[3], Instruction::waitFor(5));
+  EXPECT_EQ(t[5], Instruction::end());
+  EXPECT_EQ(set.cycles(), 13U);
+  try {
+    buildCase(spec("jh4", 3, 0, 1, true));
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    EXPECT_STREQ(e.what(),
+                 "--ports one: jh4 sends on every port in every step (all-port); the one-port "
+                 "AAPC is --algo exchange");
+  }
+}
+
 // ---------------------------------------------------------------------------------------------
 // Spanning balanced n-trees (Johnsson & Ho 1987 §3.1-3.2, §5)
 // ---------------------------------------------------------------------------------------------
