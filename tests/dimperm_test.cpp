@@ -80,6 +80,34 @@ TEST(ParallelSwappings, ExactCountsForKnownPermutations) {
   }
 }
 
+TEST(ParallelSwappings, TwoReflectionsAlwaysSuffice) {
+  // Every permutation is a product of two involutions: each cycle c0 -> c1 -> ... as the
+  // reflection c[i] <-> c[-i] followed by c[j] <-> c[1 - j]. So two parallel swappings always do,
+  // fewer than Lemma 15's ceil(log2 n) from n = 5 on (the 8-dimensional shuffle: 2, not 3).
+  for (int d = 1; d <= 7; ++d) {
+    std::vector<int> rho(d);
+    std::iota(rho.begin(), rho.end(), 0);
+    do {
+      const auto sw = twoReflections(rho);
+      ASSERT_LE(sw.size(), 2U);
+      for (const auto& level : sw) ASSERT_FALSE(level.empty());
+      ASSERT_EQ(applySwappings(d, sw), rho) << "d = " << d;
+      bool involution = true;
+      for (int i = 0; i < d; ++i) involution = involution && rho[rho[i]] == i;
+      const bool identity = std::is_sorted(rho.begin(), rho.end());
+      ASSERT_EQ(sw.size(), identity ? 0U : involution ? 1U : 2U);
+    } while (std::next_permutation(rho.begin(), rho.end()));
+  }
+  EXPECT_EQ(twoReflections({1, 2, 3, 4, 5, 6, 7, 0}).size(), 2U);
+  std::mt19937 rng(18);
+  for (int trial = 0; trial < 200; ++trial) {
+    std::vector<int> rho(24);
+    std::iota(rho.begin(), rho.end(), 0);
+    std::shuffle(rho.begin(), rho.end(), rng);
+    ASSERT_EQ(applySwappings(24, twoReflections(rho)), rho);
+  }
+}
+
 TEST(ParallelSwappings, RejectsANonPermutation) {
   EXPECT_THROW(parallelSwappings({0, 0, 1}), Error);
   EXPECT_THROW(parallelSwappings({0, 3}), Error);
@@ -361,6 +389,20 @@ TEST(Dimperm, NodeBitsExchangedTwiceTakeTwoRounds) {
                               {{"bits", "node"}, {"node-perm", "exchange-twice"}})),
                Error);
   EXPECT_THROW(buildCase(spec("k-shuffle", 6, 64, false, {{"node-perm", "both"}})), Error);
+}
+
+TEST(Dimperm, TwoSwappingsForTheNodeShuffle) {
+  // The 6-dimensional node shuffle (a 6-cycle): Lemma 15 takes ceil(log2 6) = 3 parallel
+  // swappings (9 rounds of K/2 = 288 cycles), two reflections take 2 (6 rounds, 192 cycles).
+  for (const auto& [method, swappings] :
+       {std::pair<std::string, u64>{"swappings", 3}, {"two-swappings", 2}}) {
+    const BuiltCase c =
+        buildCase(spec("k-shuffle", 6, 64, false, {{"bits", "node"}, {"node-perm", method}}));
+    const Measured m = runCase(c);
+    expectClean(m, c, method);
+    EXPECT_EQ(m.run.cycles, swappings * 3 * 32) << method;
+    EXPECT_EQ(m.run.local_cycles, 0U) << method;
+  }
 }
 
 TEST(Dimperm, BadInputNamesTheOption) {

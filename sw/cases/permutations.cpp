@@ -89,8 +89,10 @@ NodePermMethod nodePermMethod(CaseParams& params) {
   const auto text = params.text("node-perm");
   if (!text || *text == "swappings") return NodePermMethod::kParallelSwappings;
   if (*text == "exchange-twice") return NodePermMethod::kExchangeTwice;
-  throw Error("--node-perm '" + *text + "': must be swappings (Lemma 15's parallel swappings) " +
-              "or exchange-twice (node bits out to local bits and back)");
+  if (*text == "two-swappings") return NodePermMethod::kTwoReflections;
+  throw Error("--node-perm '" + *text + "': must be swappings (Lemma 15's parallel swappings), " +
+              "two-swappings (two involutions) or exchange-twice (node bits out to local bits " +
+              "and back)");
 }
 
 BuiltCase buildDimensionCase(const CaseSpec& spec, int n, int k, const std::vector<int>& delta,
@@ -134,9 +136,14 @@ BuiltCase buildDimensionCase(const CaseSpec& spec, int n, int k, const std::vect
   src << (spec.one_port ? "sigma_p*K/2" : "K/2") << ", Ho & Johnsson 1988 Theorem 1 (tau = 0), "
       << "sigma_p = " << sigma_p
       << "; plan (Johnsson & Ho 1987 sections 3.2, 7): " << plan.exchangeRounds()
-      << " exchange round(s), " << plan.swappings.size()
-      << " parallel swapping(s) (Lemma 15) = " << plan.transferCycles(spec.one_port)
-      << " transfer cycles + " << local << " PERMUTE cycles";
+      << " exchange round(s)"
+      << (method == NodePermMethod::kExchangeTwice ? " (node bits exchanged twice)"
+          : method == NodePermMethod::kTwoReflections
+              ? ", " + std::to_string(plan.swappings.size()) +
+                    " parallel swapping(s) (two reflections)"
+              : ", " + std::to_string(plan.swappings.size()) + " parallel swapping(s) (Lemma 15)")
+      << " = " << plan.transferCycles(spec.one_port) << " transfer cycles + " << local
+      << " PERMUTE cycles";
   c.bound_source = src.str();
   return c;
 }

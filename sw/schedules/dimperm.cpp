@@ -219,6 +219,31 @@ std::vector<std::vector<std::pair<int, int>>> parallelSwappings(const std::vecto
   return levels;
 }
 
+std::vector<std::vector<std::pair<int, int>>> twoReflections(const std::vector<int>& rho) {
+  requirePermutation(rho, "two reflections: rho");
+  std::vector<std::vector<std::pair<int, int>>> out(2);
+  std::vector<bool> done(rho.size(), false);
+  for (size_t start = 0; start < rho.size(); ++start) {
+    if (done[start] || rho[start] == static_cast<int>(start)) continue;
+    std::vector<int> c;  // content at c[i] goes to c[i + 1]
+    for (int p = static_cast<int>(start); !done[p]; p = rho[p]) {
+      done[p] = true;
+      c.push_back(p);
+    }
+    const size_t len = c.size();
+    // First c[i] <-> c[-i], then c[j] <-> c[1 - j]: c[i] -> c[-i] -> c[1 + i].
+    for (size_t i = 1; i < len - i; ++i)
+      out[0].push_back({std::min(c[i], c[len - i]), std::max(c[i], c[len - i])});
+    for (size_t j = 0; j + j < len + 1; ++j) {
+      const size_t partner = (len + 1 - j) % len;
+      if (partner > j) out[1].push_back({std::min(c[j], c[partner]), std::max(c[j], c[partner])});
+    }
+  }
+  out.erase(std::remove_if(out.begin(), out.end(), [](const auto& l) { return l.empty(); }),
+            out.end());
+  return out;
+}
+
 DimPermPlan planDimensionPermutation(int n, int k, const std::vector<int>& delta,
                                      NodePermMethod method) {
   if (n < 1 || k < 0 || n + k > 62) {
@@ -321,7 +346,8 @@ DimPermPlan planDimensionPermutation(int n, int k, const std::vector<int>& delta
       for (int j = 0; j < n; ++j) rho[j] = target(k + j) - k;
     }
   }
-  plan.swappings = parallelSwappings(rho);
+  plan.swappings =
+      method == NodePermMethod::kTwoReflections ? twoReflections(rho) : parallelSwappings(rho);
   if (!plan.swappings.empty() && k == 0) {
     throw Error(
         "dimension permutation: the node bits are permuted among themselves, which needs "

@@ -81,6 +81,11 @@ struct DimPermPlan {
 /// most ceil(log2 d) swappings are used.
 std::vector<std::vector<std::pair<int, int>>> parallelSwappings(const std::vector<int>& rho);
 
+/// Two parallel swappings whose composition (first, then second) is rho: every cycle
+/// c0 -> c1 -> ... -> c(L-1) -> c0 as the reflection c[i] <-> c[-i] followed by c[j] <-> c[1-j]
+/// (indices mod L). Empty swappings are dropped (an involution takes one, the identity none).
+std::vector<std::vector<std::pair<int, int>>> twoReflections(const std::vector<int>& rho);
+
 /// How part 2 permutes the node bits among themselves.
 enum class NodePermMethod {
   kParallelSwappings,  ///< Lemma 15: <= ceil(log2 n) parallel swappings, 3 exchange rounds each
@@ -88,6 +93,9 @@ enum class NodePermMethod {
   /// (one round), a local permutation, and back (one round): 2 rounds whatever the permutation;
   /// needs a local bit for every moved node bit.
   kExchangeTwice,
+  /// Every permutation is the product of two involutions (each cycle of two reflections), so
+  /// two parallel swappings always suffice — fewer than Lemma 15's ceil(log2 n) for n > 4.
+  kTwoReflections,
 };
 
 /// Plans the dimension permutation delta of the n + k address bits. Throws Error if delta is
