@@ -32,8 +32,15 @@
 // schedule runs the K/2 complement pairs in ceil(K/2d) blocks, block b on axis t in steps
 // (b + t - 1)d .. (b + t)d - 1: d*ceil(K/2d) + (s - 1)d steps, which is Corollary 2's
 // K/2 + (s - 1)d exactly when d divides K/2 (d a power of two for K = 2^k), and the paper's
-// count for pipelined Algorithm 1 (§3.4) otherwise. For s = 1 there is nothing to pipeline and
-// Algorithm 4 itself (jhAlgorithm4, K/2 steps) is used.
+// count for pipelined Algorithm 1 (§3.4) otherwise. No schedule of this kind does better: a
+// pair moves at most one element per step, so at most d pairs are in flight on an axis, each
+// for d consecutive steps (span d), and axis 1, where all pairs are ready at step 0, needs
+// d*ceil(K/2d) steps. Why the per-slot view is forced: an element with relative address r on
+// axis t has relative address r ^ Z on axis t + 1, Z the XOR of its node's axes t and t + 1 when
+// the AAPC on axis t + 1 starts; Z takes every value within one subcube of that AAPC, so a
+// schedule that times each relative address alike in every subcube cannot overlap two AAPCs at
+// all. For s = 1 there is nothing to pipeline and Algorithm 4 itself (jhAlgorithm4, K/2 steps)
+// is used.
 #pragma once
 
 #include <string>
