@@ -84,7 +84,8 @@ std::vector<int> parseDelta(const std::string& text, int n, int k) {
   return delta;
 }
 
-/// --node-perm: Lemma 15's parallel swappings (default) or §7's exchange twice.
+/// --node-perm: Lemma 15's parallel swappings (default), two parallel swappings (two
+/// reflections) or §7's exchange twice (sw/schedules/dimperm.h, NodePermMethod).
 NodePermMethod nodePermMethod(CaseParams& params) {
   const auto text = params.text("node-perm");
   if (!text || *text == "swappings") return NodePermMethod::kParallelSwappings;

@@ -18,8 +18,9 @@
 //     dimensions, so each swapped pair (a, b) goes through a local bit v as three exchange rounds
 //     (a v)(b v)(a v), every pair of a parallel swapping with its own local bit;
 //  3. a local permutation of the slots (PERMUTE cycles, docs/hardware.md §2.1).
-// Instead of part 2's swappings the node bits can also take §7's other way: all moved node bits
-// out to local bits, a local permutation, and back (two exchange rounds, NodePermMethod).
+// Part 2 has two alternatives (NodePermMethod): two parallel swappings always suffice (every
+// permutation is a product of two involutions), and §7's other way, all moved node bits out to
+// local bits, a local permutation and back (two exchange rounds whatever the permutation).
 //
 // One exchange round swaps node dimensions a_s with distinct local bits v_s (s < m): an
 // all-to-all personalized communication within the m-subcubes of those dimensions, repeated over
