@@ -4,9 +4,12 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <string>
 
+#include "error.h"
 #include "process.h"
+#include "rtl_backend.h"
 
 namespace hcube {
 namespace {
@@ -218,6 +221,29 @@ TEST_F(Cli, AlignmentOptionsOnTheWrongAlgorithmOrCodeAreErrors) {
                           "relative-address AAPC"),
             std::string::npos)
       << o.output;
+}
+
+TEST(RtlResult, LocalCyclesLineIsReadWhenTheRunnerWritesIt) {
+  const std::string body =
+      "cycles 7\ntransfer-cycles 1\nwords 2\ntimeout 0\nwall-seconds 0.5\nspan 1\n"
+      "link 0 0 1\nlink 1 0 1\nmemory 0 00000000 00000002 00000000\n"
+      "memory 1 00000001 00000003 00000000\nend\n";
+  std::istringstream with("hcube-rtl-result 1\nlocal-cycles 6\n" + body);
+  const RunResult r = parseRtlResult(with, "r.txt", 2, 1, 3);
+  EXPECT_EQ(r.cycles, 7U);
+  EXPECT_EQ(r.transfer_cycles, 1U);
+  EXPECT_EQ(r.local_cycles, 6U);
+  EXPECT_EQ(r.memory.at(1, 1), 3U);
+  // A runner built before PERMUTE writes no such line: no local cycles.
+  std::istringstream without("hcube-rtl-result 1\n" + body);
+  EXPECT_EQ(parseRtlResult(without, "r.txt", 2, 1, 3).local_cycles, 0U);
+  std::istringstream bad("hcube-rtl-result 1\nlocal-cycles many\n" + body);
+  try {
+    parseRtlResult(bad, "r.txt", 2, 1, 3);
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    EXPECT_STREQ(e.what(), "r.txt:2: bad value for 'local-cycles'");
+  }
 }
 
 }  // namespace
