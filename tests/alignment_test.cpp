@@ -5,9 +5,12 @@
 
 #include <gtest/gtest.h>
 
+#include <sstream>
+
 #include "error.h"
 #include "executor.h"
 #include "reference.h"
+#include "table_text.h"
 #include "test_util.h"
 #include "verifier.h"
 
@@ -269,6 +272,20 @@ TEST(Alignment, AppliesToWideChannelsStartUpCostsAndTheOnePortExchange) {
     EXPECT_EQ(checkAgainstReference(c.perm, r.memory).mismatches, 0U) << what;
     EXPECT_TRUE(verifyTables(c.tables).ok()) << what;
   }
+}
+
+TEST(Alignment, GrayCodeTablesForDimension2MatchTheGoldenFile) {
+  std::ostringstream text;
+  writeTableText(text, explicitCase("jh4", 2, "gray").tables);
+  std::vector<std::string> written;
+  std::istringstream lines(text.str());
+  for (std::string line; std::getline(lines, line);) {
+    if (!line.empty() && line[0] != '#') written.push_back(line);
+  }
+  EXPECT_EQ(written, testing::goldenLines("jh4_explicit_gray_d2.hct"));
+  const TableSet back =
+      readTableTextFile(std::string(HCUBE_GOLDEN_DIR) + "/jh4_explicit_gray_d2.hct");
+  EXPECT_EQ(back, explicitCase("jh4", 2, "gray").tables);
 }
 
 TEST(Alignment, GrayAapcSpecIsTheGrayCodeExchange) {
