@@ -225,6 +225,12 @@ TEST(StorageConvert, ConsecutiveCyclicIsAnAapcWhenPIsAtLeastNSquared) {
       }
     }
   }
+  // Without --matrix: the (N K) x 1 column vector, consecutive -> cyclic rows, an AAPC.
+  const Outcome d = runCase("storage-convert", 3, {});
+  expectClean(d);
+  EXPECT_EQ(d.built.tables.header.algo,
+            "storage-convert:64x1/row-consecutive/binary>64x1/row-cyclic/binary:aapc-edelman");
+  EXPECT_EQ(d.run.transfer_cycles, 4U);
   // Columns alike (Q >= N^2), and a combined assignment (Corollary 6).
   for (const char* to : {"col-cyclic", "v4-2", "v4,v1-0"}) {
     const Outcome c =

@@ -86,7 +86,10 @@ BuiltCase buildAllToAll(const CaseSpec& c, bool transpose) {
   CaseParams params(c);
   LayoutDefaults defaults;
   defaults.transpose = transpose;
-  if (!transpose) defaults.to_partition = "row-cyclic";
+  if (!transpose) {
+    defaults.to_partition = "row-cyclic";
+    defaults.tall = true;
+  }
   const TransposeLayouts layouts = layoutsFromParams(params, c, defaults);
   const std::string method = params.text("method").value_or(c.one_port ? "exchange" : "aapc");
   std::string aapc;

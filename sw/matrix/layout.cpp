@@ -377,8 +377,8 @@ TransposeLayouts layoutsFromParams(CaseParams& params, const CaseSpec& spec,
                   ": a matrix of 2^p x 2^q elements has a power of two per node");
     }
     const int m = n + log2Exact(k);
-    p = m - m / 2;
-    q = m / 2;
+    p = defaults.tall ? m : m - m / 2;
+    q = defaults.tall ? 0 : m / 2;
   }
   const std::string partition = params.text("partition").value_or(defaults.partition);
   const std::string encoding = params.text("encoding").value_or(defaults.encoding);

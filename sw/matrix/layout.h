@@ -163,6 +163,9 @@ struct LayoutDefaults {
   /// true: `after` stores the transpose A^T (Q x P); false: `after` stores A itself in another
   /// storage form (the conversions of Corollaries 6-7).
   bool transpose = true;
+  /// Without --matrix: true gives the column vector (N K) x 1 (whose consecutive and cyclic row
+  /// storage forms have disjoint real fields, Corollary 7), false the squarest 2^p x 2^q.
+  bool tall = false;
 };
 
 /// transposeLayoutsFromParams with every default chosen by the algorithm.
