@@ -156,6 +156,7 @@ class HcCosimNode final : public HcCubeNode {
     m_out_words.assign(m_channels, 0);
     m_out_enable.assign(4 * m_channels, 0);
 
+    registerPortCallback(&HcCosimNode::portTransport);
     SC_METHOD(onCubeClock);
     sensitive << m_cube_clock;
     dont_initialize();
@@ -279,7 +280,7 @@ class HcCosimNode final : public HcCubeNode {
     }
   }
 
-  void portTransport(int port, tlm::tlm_generic_payload& trans, sc_core::sc_time& delay) override {
+  void portTransport(int port, tlm::tlm_generic_payload& trans, sc_core::sc_time& delay) {
     const unsigned port_bytes = 4 * static_cast<unsigned>(m_config.lanes);
     if (trans.get_command() != tlm::TLM_WRITE_COMMAND) {
       trans.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);

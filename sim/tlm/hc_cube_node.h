@@ -47,9 +47,6 @@ class HcCubeNode : public sc_core::sc_module {
         m_port_in("port_in", static_cast<size_t>(dims)),
         m_load("load"),
         m_id(id) {
-    for (int p = 0; p < dims; ++p) {
-      m_port_in[static_cast<size_t>(p)].register_b_transport(this, &HcCubeNode::portTransport, p);
-    }
     m_load.register_b_transport(this, &HcCubeNode::loadTransport);
     m_load.register_transport_dbg(this, &HcCubeNode::loadDebug);
   }
@@ -77,8 +74,19 @@ class HcCubeNode : public sc_core::sc_module {
   virtual void clearTrace() = 0;
 
  protected:
-  virtual void portTransport(int port, tlm::tlm_generic_payload& trans,
-                             sc_core::sc_time& delay) = 0;
+  using PortCallback = void (HcCubeNode::*)(int port, tlm::tlm_generic_payload& trans,
+                                            sc_core::sc_time& delay);
+  /// Registers `callback` (a member of the derived class, called on this object) as the
+  /// b_transport of every port target socket, tagged with the port number. Each derived
+  /// class registers its own, so that a word costs no virtual call.
+  template <typename Derived>
+  void registerPortCallback(void (Derived::*callback)(int, tlm::tlm_generic_payload&,
+                                                      sc_core::sc_time&)) {
+    for (size_t p = 0; p < m_port_in.size(); ++p) {
+      m_port_in[p].register_b_transport(this, static_cast<PortCallback>(callback),
+                                        static_cast<int>(p));
+    }
+  }
   virtual void loadTransport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay) = 0;
   virtual unsigned loadDebug(tlm::tlm_generic_payload& trans) = 0;
 

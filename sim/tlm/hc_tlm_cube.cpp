@@ -123,14 +123,15 @@ void HcTlmCube::decide() {
     case State::kIdle:
       return;
     case State::kDraining:  // the uncounted cycle after the last node ended is over
-      m_probe.takeCycleWords();
-      m_probe.takeCycleLocal();
+      m_probe.endCycle();
       finish(false);
       return;
-    case State::kRunning:
-      if (m_probe.takeCycleWords() > 0) ++m_xfer_cycles;
-      if (m_probe.takeCycleLocal()) ++m_local_cycles;
+    case State::kRunning: {
+      const HcTlmProbe::CycleTotals cycle = m_probe.endCycle();
+      if (cycle.words > 0) ++m_xfer_cycles;
+      if (cycle.local) ++m_local_cycles;
       break;
+    }
     case State::kStarting:
       m_done.write(false);
       m_run.write(true);

@@ -44,6 +44,7 @@ HcTlmNode::HcTlmNode(sc_core::sc_module_name name, u64 id, const HcTlmConfig& co
   m_payload.set_streaming_width(port_bytes);
   m_payload.set_byte_enable_length(port_bytes);
   m_payload.set_dmi_allowed(false);
+  registerPortCallback(&HcTlmNode::portTransport);
 }
 
 void HcTlmNode::trace(sc_core::sc_trace_file* tf, const std::string& prefix) {
@@ -143,6 +144,19 @@ void HcTlmNode::sendXfer(const Instruction& ins) {
   int sending_ports = 0;
   int receiving_ports = 0;
   const Channel* channels = ins.channels.data();
+  // On a big cube the words sent, the neighbours' port targets and what they touch are rarely in
+  // the cache: ask for all of them first, so that their misses overlap instead of queueing.
+  for (size_t c = 0; c < m_channels; ++c) {
+    const OutField& out = channels[c].out;
+    if (out.op == OutOp::kMem) {
+      const u64 slot = resolve(out.idx, out.rel);
+      if (slot < m_config.memory_words) __builtin_prefetch(&m_memory[slot]);
+    }
+  }
+  for (tlm::tlm_fw_transport_if<>* target : m_port_if) {
+    __builtin_prefetch(target);  // its vtable pointer, then the callback it forwards to
+    __builtin_prefetch(reinterpret_cast<const char*>(target) + 64);
+  }
   for (int p = 0; p < m_config.n; ++p) {
     bool sends = false;     // a non-IDLE output side (one-port rule)
     bool receives = false;  // a non-IDLE input side

@@ -73,7 +73,9 @@ class HcTlmNode final : public HcCubeNode {
   /// registers are free again. `ins` null: no instruction forwards anything this cycle.
   void checkDropped(const Instruction* ins);
 
-  void portTransport(int port, tlm::tlm_generic_payload& trans, sc_core::sc_time& delay) override;
+  /// The port targets' b_transport: latches the arriving words in the input registers (an
+  /// instruction other than XFER has none: the words are lost).
+  void portTransport(int port, tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
   void end_of_elaboration() override;
   void loadTransport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay) override;
   unsigned loadDebug(tlm::tlm_generic_payload& trans) override;

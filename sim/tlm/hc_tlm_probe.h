@@ -1,9 +1,18 @@
 // hcube TLM model: the cube's traffic counters and monitor, which every node reports to — the
 // TLM counterpart of the RTL's words_o / xfer_cycles_o / local_cycles_o counters and the
 // testbench's per-cycle TrafficMonitor (sw/traffic_monitor.h, shared by every backend).
+//
+// Speed: the monitor's span bookkeeping is indexed by the word (a tag, an element's initial
+// global address), so on a big cube every word sent or stored touches a random line of two
+// arrays of 8 bytes per element (16 MB at n = 10). Done inside the nodes' send and receive code,
+// each of those cache misses stalls the simulation. The probe therefore only appends the events
+// of a cycle to two small logs and replays them into the monitor when the cycle is over
+// (endCycle), in one tight loop whose misses overlap. The replay calls the very same monitor in
+// the same order per cycle, so link counts and span are those of the other backends.
 #pragma once
 
 #include <memory>
+#include <vector>
 
 #include "address.h"
 #include "traffic_monitor.h"
@@ -21,11 +30,12 @@ class HcTlmProbe {
   /// A new run: all counts to zero.
   void reset() {
     m_cycle_local = false;
+    m_sends.clear();
+    m_stores.clear();
     if (m_words == 0) return;  // nothing recorded yet (every store follows a send)
     m_monitor = std::make_unique<TrafficMonitor>(m_nodes, m_dims, m_tagged);
     m_words = 0;
     m_cycle_words = 0;
-    m_cycle_local = false;
   }
 
   /// The cycle being run (0-based since start), set by the cube's controller before it begins.
@@ -36,33 +46,48 @@ class HcTlmProbe {
   void send(u64 node, int port, u32 word) {
     ++m_words;
     ++m_cycle_words;
-    m_monitor->send(node, port, word, m_cycle);
+    m_sends.push_back({node * static_cast<u64>(m_dims) + static_cast<u64>(port), word});
   }
   /// A received word is written into memory at the end of the current cycle.
-  void store(u32 word) { m_monitor->store(word, m_cycle); }
+  void store(u32 word) { m_stores.push_back(word); }
   /// A node executes a PERMUTE in the current cycle.
   void local() { m_cycle_local = true; }
-  /// Whether some node executed a PERMUTE since the last call; starts the next cycle.
-  bool takeCycleLocal() {
-    const bool local = m_cycle_local;
+
+  /// The cycle is over: hands its sends and stores to the monitor. Returns the words sent in
+  /// the cycle and whether some node executed a PERMUTE, and starts counting the next cycle.
+  struct CycleTotals {
+    u64 words;
+    bool local;
+  };
+  CycleTotals endCycle() {
+    for (const Send& s : m_sends) {
+      m_monitor->send(s.link / static_cast<u64>(m_dims), static_cast<int>(s.link % m_dims), s.word,
+                      m_cycle);
+    }
+    for (u32 word : m_stores) m_monitor->store(word, m_cycle);
+    m_sends.clear();
+    m_stores.clear();
+    const CycleTotals totals{m_cycle_words, m_cycle_local};
+    m_cycle_words = 0;
     m_cycle_local = false;
-    return local;
+    return totals;
   }
 
-  /// Words sent since the last call; starts counting the next cycle.
-  u64 takeCycleWords() {
-    const u64 w = m_cycle_words;
-    m_cycle_words = 0;
-    return w;
-  }
   u64 words() const { return m_words; }
   const TrafficMonitor& monitor() const { return *m_monitor; }
 
  private:
+  struct Send {
+    u64 link;  ///< node * dims + port
+    u32 word;
+  };
+
   u64 m_nodes;
   int m_dims;
   u64 m_tagged;
   std::unique_ptr<TrafficMonitor> m_monitor;
+  std::vector<Send> m_sends;  ///< this cycle's sends (capacity kept: no allocation per cycle)
+  std::vector<u32> m_stores;  ///< this cycle's stores
   u64 m_words = 0;
   u64 m_cycle_words = 0;
   bool m_cycle_local = false;
