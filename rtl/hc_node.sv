@@ -9,7 +9,7 @@
 // A PERMUTE (docs/hardware.md §2.1) uses the same per-channel memory read and write ports
 // without the links: a MEM/MEM channel reads its output slot at the start of the cycle and
 // writes the word into its input slot at the end, so one PERMUTE swaps slots or rotates a cycle
-// of up to Dim * Lanes slots. Nothing is sent in a PERMUTE cycle.
+// of up to Dim * Lanes slots. Nothing is sent in a PERMUTE cycle (out_valid_o stays low).
 //
 // The node's address is an input (node_id_i), not a parameter, so Verilator builds one node class
 // for the whole cube; hc_node is never inlined into hc_cube for the same reason. Two more details
@@ -81,7 +81,8 @@ module hc_node
 
   /// Output channels: a word is sent on channel c this cycle.
   output logic [NumChans-1:0]                 out_valid_o,
-  /// Output channels: the words sent (zero where out_valid_o is low).
+  /// Output channels: the words sent (zero where out_valid_o is low, except in a PERMUTE: the
+  /// word a MEM/MEM channel copies, which the neighbour ignores as out_valid_o is low).
   output logic [NumChans-1:0][WordWidth-1:0]  out_data_o,
   /// Input channels: a word arrives on channel c this cycle.
   input  logic [NumChans-1:0]                 in_valid_i /* verilator public_flat_rd */,
@@ -138,29 +139,29 @@ module hc_node
   // ---------------------------------------------------------------------------
 
   logic [TableWidth-1:0] instr;
-  logic                  halted;     // pc ran past the loaded table: behaves as END
-  logic                  executing;  // an instruction other than END executes this cycle
-  logic                  chan_instr; // the instruction has channel fields: XFER or PERMUTE
-  logic                  permute;    // the instruction is a PERMUTE
+  logic                  halted;      // pc ran past the loaded table: behaves as END
+  logic                  executing;   // an instruction other than END executes this cycle
+  logic                  chan_instr;  // the instruction has channel fields: XFER or PERMUTE
+  logic                  permute;     // the instruction is a PERMUTE
   logic [WaitBits-1:0]   wait_len;
-  logic                  wait_last;  // last cycle of a WAIT
-  logic                  advance;    // pc moves on at the end of the cycle
-  logic                  overrun;    // pc moves past the loaded table
+  logic                  wait_last;   // last cycle of a WAIT
+  logic                  advance;     // pc moves on at the end of the cycle
+  logic                  overrun;     // pc moves past the loaded table
 
-  assign halted    = pc_q >= tbl_len_q;
-  assign instr     = halted ? '0 : tbl_q[pc_q[DepthBits-1:0]];
-  assign opcode    = opcode_e'(instr[OpcodeBits-1:0]);
-  assign executing = active_q && opcode != OpEnd;
+  assign halted     = pc_q >= tbl_len_q;
+  assign instr      = halted ? '0 : tbl_q[pc_q[DepthBits-1:0]];
+  assign opcode     = opcode_e'(instr[OpcodeBits-1:0]);
+  assign executing  = active_q && opcode != OpEnd;
   // XFER (1) and PERMUTE (3) are the opcodes with bit 0 set.
   assign chan_instr = executing && instr[0];
   assign permute    = chan_instr && instr[1];
-  assign wait_len  = instr[OpcodeBits +: WaitBits];
+  assign wait_len   = instr[OpcodeBits +: WaitBits];
   // WAIT 0 is illegal and takes one cycle, like WAIT 1.
-  assign wait_last = wait_cnt_q + WaitBits'(1) >= wait_len;
-  assign advance   = executing && (opcode != OpWait || wait_last);
-  assign overrun   = advance && pc_q + PcBits'(1) >= tbl_len_q;
-  assign done      = active_q && opcode == OpEnd;
-  assign done_o    = done;
+  assign wait_last  = wait_cnt_q + WaitBits'(1) >= wait_len;
+  assign advance    = executing && (opcode != OpWait || wait_last);
+  assign overrun    = advance && pc_q + PcBits'(1) >= tbl_len_q;
+  assign done       = active_q && opcode == OpEnd;
+  assign done_o     = done;
 
   // ---------------------------------------------------------------------------
   // Channel decode and output side (from the instruction and the state only)
@@ -168,12 +169,11 @@ module hc_node
 
   logic [NumChans-1:0][ChanBits-1:0] chan_field;
   logic [NumChans-1:0]               chan_out_valid;
-  logic [WordWidth-1:0]              chan_out_data [NumChans];
+  logic [WordWidth-1:0]              chan_out_data [NumChans];  // sent (XFER), copied (PERMUTE)
   logic [NumChans-1:0]               copy;         // PERMUTE: a MEM/MEM copy writes its slot
-  logic [WordWidth-1:0]              copy_data [NumChans];  // PERMUTE: the word copied
   logic [NumChans-1:0]               expect_word;  // input side is MEM or PASS
   logic [NumChans-1:0]               in_not_idle;  // input side is not IDLE (op 3 included)
-  logic [NumChans-1:0]               wr_slot;      // the channel writes a slot in range
+  logic [NumChans-1:0]               wr_slot;      // input side is MEM with a slot in range
   logic [NumChans-1:0]               pass_slot;    // input side is PASS
   logic [SlotBits-1:0]               wr_addr [NumChans];
   logic [NumChans-1:0]               fwd_used;     // PASS register c is forwarded this cycle
@@ -202,13 +202,50 @@ module hc_node
     pass_slot      = '0;
     for (int unsigned c = 0; c < NumChans; c++) begin
       chan_out_data[c] = '0;
-      copy_data[c]     = '0;
       wr_addr[c]       = '0;
     end
 
     // Only XFER and PERMUTE have channel fields (skipping them also keeps idle nodes cheap to
-    // simulate).
-    if (chan_instr) begin
+    // simulate). The two have loops of their own, so that an XFER costs what it did before
+    // PERMUTE existed.
+    if (permute) begin
+      // PERMUTE: MEM/MEM copies (an out-of-range read copies the word 0, an out-of-range write
+      // is dropped), IDLE/IDLE does nothing, anything else is illegal and is neither range- nor
+      // conflict-checked. No port is used: nothing is sent or expected, every arriving word is
+      // lost and one-port mode does not apply. The word copied travels in chan_out_data with
+      // chan_out_valid low, so the neighbour ignores it.
+      for (int unsigned c = 0; c < NumChans; c++) begin : l_copy
+        logic [ChanBits-1:0] field;
+        logic [AddrBits-1:0] rd_addr;  // slots after the relative XOR
+        logic [AddrBits-1:0] cp_addr;
+
+        field      = chan_field[c];
+        rd_addr    = AddrBits'(field[3 +: IdxBits]) ^ (field[2] ? AddrBits'(node_id_i) : '0);
+        cp_addr    = AddrBits'(field[6 + IdxBits +: SlotBits]) ^
+                     (field[5 + IdxBits] ? AddrBits'(node_id_i) : '0);
+        wr_addr[c] = cp_addr[SlotBits-1:0];
+        if (out_op_e'(field[1:0]) == OutMem && in_op_e'(field[3 + IdxBits +: 2]) == InMem) begin
+          if (32'(rd_addr) < NumSlots) begin
+            chan_out_data[c] = mem_q[rd_addr[SlotBits-1:0]];
+          end else begin
+            any_slot_err = 1'b1;
+          end
+          if (32'(cp_addr) < NumSlots) begin
+            copy[c] = 1'b1;
+          end else begin
+            any_slot_err = 1'b1;
+          end
+        end else if (field[1:0] != 2'(OutIdle) || field[3 + IdxBits +: 2] != 2'(InIdle)) begin
+          any_illegal = 1'b1;
+        end
+      end
+
+      for (int unsigned a = 0; a < NumChans; a++) begin
+        for (int unsigned b = a + 1; b < NumChans; b++) begin
+          if (copy[a] && copy[b] && wr_addr[a] == wr_addr[b]) conflict = 1'b1;
+        end
+      end
+    end else if (chan_instr) begin
       for (int unsigned p = 0; p < Dim; p++) begin
         for (int unsigned l = 0; l < Lanes; l++) begin : l_chan
           int unsigned            c;
@@ -235,63 +272,41 @@ module hc_node
           in_addr_ok  = 32'(in_addr) < NumSlots;
           fwd_src     = out_idx[ChanIdxBits-1:0];
           fwd_ready   = 32'(out_idx) < NumChans && pass_valid_q[fwd_src];
-          wr_addr[c]  = in_addr[SlotBits-1:0];
 
-          if (permute) begin
-            // PERMUTE: MEM/MEM copies (an out-of-range read copies the word 0, an out-of-range
-            // write is dropped), IDLE/IDLE does nothing, anything else is illegal and is neither
-            // range- nor conflict-checked. No port is used: nothing is sent or expected, every
-            // arriving word is lost and one-port mode does not apply.
-            if (out_op == OutMem && in_op == InMem) begin
+          // Output side: the word read from memory as at the start of the cycle, or the PASS
+          // register. An out-of-range slot sends the word 0.
+          case (out_op)
+            OutMem: begin
+              chan_out_valid[c] = 1'b1;
               if (out_addr_ok) begin
-                copy_data[c] = mem_q[out_addr[SlotBits-1:0]];
+                chan_out_data[c] = mem_q[out_addr[SlotBits-1:0]];
               end else begin
                 any_slot_err = 1'b1;
               end
-              if (in_addr_ok) begin
-                copy[c]    = 1'b1;
-                wr_slot[c] = 1'b1;
-              end else begin
-                any_slot_err = 1'b1;
-              end
-            end else if (out_op != OutIdle || in_op != InIdle) begin
-              any_illegal = 1'b1;
             end
-          end else begin
-            // XFER. Output side: the word read from memory as at the start of the cycle, or the
-            // PASS register. An out-of-range slot sends the word 0.
-            case (out_op)
-              OutMem: begin
+            OutFwd: begin
+              if (fwd_ready) begin
                 chan_out_valid[c] = 1'b1;
-                if (out_addr_ok) begin
-                  chan_out_data[c] = mem_q[out_addr[SlotBits-1:0]];
-                end else begin
-                  any_slot_err = 1'b1;
-                end
+                chan_out_data[c]  = pass_data_q[fwd_src];
+                fwd_used[fwd_src] = 1'b1;
+              end else begin
+                any_fwd_err = 1'b1;
               end
-              OutFwd: begin
-                if (fwd_ready) begin
-                  chan_out_valid[c] = 1'b1;
-                  chan_out_data[c]  = pass_data_q[fwd_src];
-                  fwd_used[fwd_src] = 1'b1;
-                end else begin
-                  any_fwd_err = 1'b1;
-                end
-              end
-              OutIllegal: any_illegal = 1'b1;
-              default: ;
-            endcase
-            if (out_op != OutIdle) port_sends[p] = 1'b1;
-            if (in_op != InIdle) port_recvs[p] = 1'b1;
-            if (in_op == InMem && !in_addr_ok) any_slot_err = 1'b1;
-            if (in_op == InReserved) any_illegal = 1'b1;
+            end
+            OutIllegal: any_illegal = 1'b1;
+            default: ;
+          endcase
+          if (out_op != OutIdle) port_sends[p] = 1'b1;
+          if (in_op != InIdle) port_recvs[p] = 1'b1;
+          if (in_op == InMem && !in_addr_ok) any_slot_err = 1'b1;
+          if (in_op == InReserved) any_illegal = 1'b1;
 
-            // Input side as the instruction describes it (the arriving words are checked below).
-            expect_word[c] = in_op == InMem || in_op == InPass;
-            in_not_idle[c] = in_op != InIdle;
-            wr_slot[c]     = in_op == InMem && in_addr_ok;
-            pass_slot[c]   = in_op == InPass;
-          end
+          // Input side as the instruction describes it (the arriving words are checked below).
+          expect_word[c] = in_op == InMem || in_op == InPass;
+          in_not_idle[c] = in_op != InIdle;
+          wr_slot[c]     = in_op == InMem && in_addr_ok;
+          pass_slot[c]   = in_op == InPass;
+          wr_addr[c]     = in_addr[SlotBits-1:0];
         end
       end
 
@@ -307,10 +322,13 @@ module hc_node
   // Channels: names for the waveform, memory writes
   // ---------------------------------------------------------------------------
 
-  logic [NumChans-1:0]  store;     // an arriving word is stored in memory
+  logic [NumChans-1:0]  store;     // an arriving word is stored in memory (never in a PERMUTE)
   logic [NumChans-1:0]  wr_en;     // the channel's memory write port writes (store or copy)
   logic [NumChans-1:0]  pass_now;  // an arriving word is held for a FWD
   logic [WordWidth-1:0] chan_in_data [NumChans];
+
+  assign store = wr_slot & in_valid_i;
+  assign wr_en = store | copy;
 
   for (genvar j = 0; j < Dim; j++) begin : g_port
     for (genvar l = 0; l < Lanes; l++) begin : g_lane
@@ -330,16 +348,13 @@ module hc_node
       assign out_data_o[Chan]   = out_data;
       assign in_valid           = in_valid_i[Chan];
       assign in_data            = in_data_i[Chan];
-      // In a PERMUTE, wr_slot holds only for copies, and an arriving word is lost.
-      assign store[Chan]        = wr_slot[Chan] && in_valid && !permute;
-      assign wr_en[Chan]        = store[Chan] || copy[Chan];
       assign pass_now[Chan]     = pass_slot[Chan] && in_valid;
       assign chan_in_data[Chan] = in_data;
 
       // One memory write port per channel; they follow mem_write, so the scan port loses to a
       // channel and a higher channel wins over a lower one (a conflict is an error anyway).
       always_ff @(posedge clk_i) begin : chan_write
-        if (wr_en[Chan]) mem_q[wr_addr[Chan]] <= copy[Chan] ? copy_data[Chan] : in_data;
+        if (wr_en[Chan]) mem_q[wr_addr[Chan]] <= copy[Chan] ? out_data : in_data;
       end
     end
   end
