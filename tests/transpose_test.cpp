@@ -320,6 +320,18 @@ TEST(TransposeGray, VariantsTakeNRoutingSteps) {
       }
     }
   }
+  // Pipelined: the relay forwards each word one step after it arrived, n/2 (ceil(K/b) + 1).
+  for (int n : {2, 4, 6}) {
+    for (int lanes : {1, 2}) {
+      const Outcome p =
+          runCase("transpose-gray", n, {{"matrix", "32x16"}, {"pipelined", "yes"}}, true, lanes);
+      expectClean(p);
+      const u64 k = p.built.perm.slots();
+      EXPECT_EQ(p.run.transfer_cycles, static_cast<u64>(n / 2) * (k / static_cast<u64>(lanes) + 1))
+          << describeOutcome(p);
+      EXPECT_EQ(p.built.tables.header.scratch, 2U * static_cast<u64>(lanes));
+    }
+  }
   const std::string odd = errorOf([] { runCase("transpose-gray", 3, {{"matrix", "16x16"}}); });
   EXPECT_TRUE(contains(odd, "--n 3")) << odd;
   const std::string oneD = errorOf([] {

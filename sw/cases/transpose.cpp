@@ -5,7 +5,8 @@
 //
 // Options (sw/matrix/layout.h): --matrix PxQ, --partition, --encoding, --to-partition,
 // --to-encoding; transpose-1d and storage-convert also --method aapc|exchange,
-// --aapc edelman|jh1|jh2|jh3|jh4 (method aapc), --shuffle yes|no (method exchange).
+// --aapc edelman|jh1|jh2|jh3|jh4 (method aapc), --shuffle yes|no (method exchange);
+// transpose-gray also --pipelined yes|no.
 #include "schedules/transpose.h"
 
 #include "compiler.h"
@@ -147,16 +148,21 @@ BuiltCase buildGray(const CaseSpec& c) {
   defaults.partition = "2d-consecutive";
   defaults.encoding = "gray-cols";
   const TransposeLayouts layouts = layoutsFromParams(params, c, defaults);
+  const std::string pipe = params.text("pipelined").value_or("no");
+  if (pipe != "yes" && pipe != "no") throw Error("--pipelined '" + pipe + "': must be yes or no");
   params.finish();
+  const bool pipelined = pipe == "yes";
   const PermutationSpec perm = transposePermutation(layouts.before, layouts.after);
-  const TransposeSchedule s = transposeWithGrayConversion(c.algo, perm, c.lanes);
+  const TransposeSchedule s = transposeWithGrayConversion(c.algo, perm, c.lanes, pipelined);
   const u64 block = (perm.slots() + static_cast<u64>(c.lanes) - 1) / static_cast<u64>(c.lanes);
-  return compileCase(
-      s, perm, c, c.algo + ":" + layouts.str(), distanceBound(perm, c),
-      distanceBoundSource(c,
-                          "n routing steps of PQ/N elements instead of 2n - 2 (§6.3): n x "
-                          "ceil(K/b) = " +
-                              std::to_string(static_cast<u64>(c.n) * block) + " transfer cycles"));
+  const u64 n = static_cast<u64>(c.n);
+  const std::string paper =
+      pipelined ? "n routing steps (§6.3), pipelined: n/2 x (ceil(K/b) + 1) = " +
+                      std::to_string(n / 2 * (block + 1)) + " transfer cycles"
+                : "n routing steps of PQ/N elements instead of 2n - 2 (§6.3): n x ceil(K/b) = " +
+                      std::to_string(n * block) + " transfer cycles";
+  return compileCase(s, perm, c, c.algo + ":" + layouts.str() + (pipelined ? ":pipelined" : ""),
+                     distanceBound(perm, c), distanceBoundSource(c, paper));
 }
 
 BuiltCase buildGraySeparate(const CaseSpec& c) {

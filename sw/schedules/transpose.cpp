@@ -426,7 +426,7 @@ TransposeSchedule transposeByExchange(const std::string& algo, const Permutation
 }
 
 TransposeSchedule transposeWithGrayConversion(const std::string& algo, const PermutationSpec& spec,
-                                              int lanes) {
+                                              int lanes, bool pipelined) {
   const int n = spec.n();
   if (n % 2 != 0) {
     throw Error("--n " + std::to_string(n) + ": " + algo +
@@ -449,8 +449,8 @@ TransposeSchedule transposeWithGrayConversion(const std::string& algo, const Per
   std::vector<u64> pos(nodes);  // current node of the block that started on node x
   for (u64 x = 0; x < nodes; ++x) pos[x] = x;
   const int channels = copyChannels(n, lanes);
-  ElementTracker t(algo, n, k, k, channels);
   const u64 per_step = static_cast<u64>(lanes);
+  ElementTracker t(algo, n, k, pipelined ? 2 * per_step : k, channels);
   const u64 steps = (k + per_step - 1) / per_step;
   for (int j = h - 1; j >= 0; --j) {
     const int row = j + h;
@@ -470,8 +470,13 @@ TransposeSchedule transposeWithGrayConversion(const std::string& algo, const Per
     bool relay = false;
     // Step 1: blocks one dimension away go straight home; blocks two away cross the row
     // dimension into the relay's scratch slots (the pseudo-code's send(buf, j + n/2)).
-    for (u64 s = 0; s < steps; ++s) {
-      std::vector<Move> moves;
+    // Step 2: the relays forward over the column dimension (recv(tmp, j + n/2); send(tmp, j)).
+    // Pipelined, the relay forwards every word in the step after it arrived, through a ring
+    // of 2b scratch slots, so the two routing steps overlap.
+    auto scratchSlot = [&](u64 s, u64 l) {
+      return pipelined ? k + (s % 2) * per_step + (l - s * per_step) : k + l;
+    };
+    auto firstHop = [&](u64 s, std::vector<Move>& moves) {
       for (u64 x = 0; x < nodes; ++x) {
         const u64 diff = pos[x] ^ target[x];
         if (diff == 0) continue;
@@ -479,26 +484,44 @@ TransposeSchedule transposeWithGrayConversion(const std::string& algo, const Per
         relay = relay || two;
         const int dim = two || diff == (u64{1} << row) ? row : col;
         for (u64 l = s * per_step; l < std::min(k, (s + 1) * per_step); ++l) {
-          moves.push_back({pos[x], static_cast<u32>(l), dim, static_cast<u32>(two ? k + l : l)});
+          moves.push_back(
+              {pos[x], static_cast<u32>(l), dim, static_cast<u32>(two ? scratchSlot(s, l) : l)});
         }
       }
-      t.linkStep(moves);
-    }
-    t.result().transfer_steps += steps;
-    // Step 2: the relays forward over the column dimension (recv(tmp, j + n/2); send(tmp, j)).
-    if (relay) {
+    };
+    auto secondHop = [&](u64 s, std::vector<Move>& moves) {
+      for (u64 x = 0; x < nodes; ++x) {
+        if ((pos[x] ^ target[x]) != pair) continue;
+        const u64 via = neighbour(pos[x], row);
+        for (u64 l = s * per_step; l < std::min(k, (s + 1) * per_step); ++l) {
+          moves.push_back({via, static_cast<u32>(scratchSlot(s, l)), col, static_cast<u32>(l)});
+        }
+      }
+    };
+    if (pipelined) {
+      for (u64 s = 0; s <= steps; ++s) {
+        std::vector<Move> moves;
+        if (s < steps) firstHop(s, moves);
+        if (s > 0) secondHop(s - 1, moves);
+        if (moves.empty()) continue;
+        t.linkStep(moves);
+        ++t.result().transfer_steps;
+      }
+    } else {
       for (u64 s = 0; s < steps; ++s) {
         std::vector<Move> moves;
-        for (u64 x = 0; x < nodes; ++x) {
-          if ((pos[x] ^ target[x]) != pair) continue;
-          const u64 via = neighbour(pos[x], row);
-          for (u64 l = s * per_step; l < std::min(k, (s + 1) * per_step); ++l) {
-            moves.push_back({via, static_cast<u32>(k + l), col, static_cast<u32>(l)});
-          }
-        }
+        firstHop(s, moves);
         t.linkStep(moves);
       }
       t.result().transfer_steps += steps;
+      if (relay) {
+        for (u64 s = 0; s < steps; ++s) {
+          std::vector<Move> moves;
+          secondHop(s, moves);
+          t.linkStep(moves);
+        }
+        t.result().transfer_steps += steps;
+      }
     }
     t.result().routing_steps += 2;
     pos = target;

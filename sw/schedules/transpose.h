@@ -107,9 +107,11 @@ TransposeSchedule transposeByExchange(const std::string& algo, const Permutation
 /// nodes in dimensions (j + n/2, j) sets those two node bits to the destination's, which is a
 /// transpose, a clockwise or counterclockwise rotation, or an anti-transpose of the group's
 /// blocks (Figures 6-7). Distance-2 blocks wait in scratch slots of the relay node for the
-/// second step. Then a local reordering (the local transpose of the block).
+/// second step. Then a local reordering (the local transpose of the block). Pipelined ("pipelining
+/// can be applied", §6.3), a relay forwards each word in the step after it arrived (two steps'
+/// worth of scratch slots), so an iteration takes ceil(K/b) + 1 steps instead of 2 ceil(K/b).
 TransposeSchedule transposeWithGrayConversion(const std::string& algo, const PermutationSpec& spec,
-                                              int lanes);
+                                              int lanes, bool pipelined = false);
 
 /// A step of the §6.2 algorithms: exchange node dimension a with local dimension b, a swap of two
 /// node dimensions (the global transpose's distance-2 routing, via scratch slots), or a local
