@@ -67,6 +67,28 @@ TEST(RtlCatalogue, EveryAlgorithmAgreesWithTheExecutor) {
   }
 }
 
+// Johnsson & Ho 1992 §2.2: jh4 with explicit alignment phases (--alignment explicit), binary
+// and Gray code (§2.2.2): per-node PERMUTE pre-alignment, the exchange and the re-alignment on
+// the RTL, identical to the executor, local cycles included (n = 3..6).
+TEST(RtlExplicitAlignment, Jh4WithPermutePhasesAgreesWithTheExecutor) {
+  for (int n = 3; n <= 6; ++n) {
+    for (const char* code : {"binary", "gray"}) {
+      SCOPED_TRACE("jh4 --alignment explicit --code " + std::string(code) +
+                   " n = " + std::to_string(n));
+      const BuiltCase c =
+          buildCase({"jh4", n, 0, 1, false, {{"alignment", "explicit"}, {"code", code}}});
+      const RunResult table = onTable(c.tables);
+      const RunResult rtl = onRtl(c.tables);
+      expectSameRun(rtl, table);
+      EXPECT_GT(rtl.local_cycles, 0U);
+      EXPECT_EQ(rtl.transfer_cycles, c.perm.slots() / 2);
+      EXPECT_EQ(rtl.cycles, rtl.transfer_cycles + rtl.local_cycles);
+      EXPECT_EQ(checkAgainstReference(c.perm, rtl.memory).mismatches, 0U);
+      EXPECT_TRUE(rtl.errors.empty()) << testing::errorList(rtl.errors);
+    }
+  }
+}
+
 TEST(RtlEdelmanRepeated, KEqualsMTimes2ToTheN) {
   expectEdelmanOnRtl(2, 12);
   expectEdelmanOnRtl(3, 32);
@@ -256,34 +278,31 @@ TEST(RtlPermute, LostDroppedAndConflictMatchExecutor) {
   EXPECT_EQ(rtl.link_words[1 * n + 1], 1U);
 }
 
-// Wide channels (b = 3 lanes, a model of its own): one XFER moves three words per port, a word
-// PASSed on one lane is forwarded on a lane of another port, and one PERMUTE rotates a cycle of
-// n*b = 6 slots.
+// Wide channels (b = 3 lanes; the CI fixture builds one 3-lane model, n = 3): one XFER moves
+// three words per port, a word PASSed on one lane is forwarded on a lane of another port, and
+// one PERMUTE rotates a cycle of n*b = 9 slots.
 TEST(RtlWideChannels, ThreeLanesTransferForwardAndRotateMatchExecutor) {
-  const int n = 2;
+  const int n = 3;
   const int lanes = 3;
-  const u64 k = 8;
+  const u64 k = 16;
+  const size_t chans = static_cast<size_t>(n * lanes);
   auto ch = [&](int port, int lane) { return static_cast<size_t>(port * lanes + lane); };
-  Instruction exchange = Instruction::xfer(6);
-  for (int l = 0; l < lanes; ++l) {
-    exchange.channels[ch(0, l)] = {{OutOp::kMem, false, static_cast<u32>(l)},
-                                   {InOp::kMem, false, static_cast<u32>(l)}};
-    exchange.channels[ch(1, l)] = {{OutOp::kMem, false, static_cast<u32>(3 + l)},
-                                   {InOp::kMem, false, static_cast<u32>(3 + l)}};
-  }
-  Instruction rotate = Instruction::permute(6);
-  for (u32 c = 0; c < 6; ++c) rotate.channels[c] = copyCh(c, (c + 1) % 6);
-  std::vector<Table> tables(4, Table{exchange, rotate, Instruction::end()});
-  // Node 0 then sends slot 7 on port 0 lane 2; node 1 PASSes it and forwards it on port 1
-  // lane 1 to node 3, which stores it in slot 6.
-  Instruction send = Instruction::xfer(6);
-  send.channels[ch(0, 2)] = {{OutOp::kMem, false, 7}, {}};
-  Instruction pass = Instruction::xfer(6);
+  Instruction exchange = Instruction::xfer(chans);
+  for (u32 c = 0; c < chans; ++c)
+    exchange.channels[c] = {{OutOp::kMem, false, c}, {InOp::kMem, false, c}};
+  Instruction rotate = Instruction::permute(chans);
+  for (u32 c = 0; c < chans; ++c) rotate.channels[c] = copyCh(c, (c + 1) % 9);
+  std::vector<Table> tables(8, Table{exchange, rotate, Instruction::end()});
+  // Node 0 then sends slot 15 on port 0 lane 2; node 1 PASSes it and forwards it on port 1
+  // lane 1 to node 3, which stores it in slot 12.
+  Instruction send = Instruction::xfer(chans);
+  send.channels[ch(0, 2)] = {{OutOp::kMem, false, 15}, {}};
+  Instruction pass = Instruction::xfer(chans);
   pass.channels[ch(0, 2)] = {{}, {InOp::kPass, false, 0}};
-  Instruction forward = Instruction::xfer(6);
+  Instruction forward = Instruction::xfer(chans);
   forward.channels[ch(1, 1)] = {{OutOp::kFwd, false, static_cast<u32>(ch(0, 2))}, {}};
-  Instruction store = Instruction::xfer(6);
-  store.channels[ch(1, 1)] = {{}, {InOp::kMem, false, 6}};
+  Instruction store = Instruction::xfer(chans);
+  store.channels[ch(1, 1)] = {{}, {InOp::kMem, false, 12}};
   tables[0] = {exchange, rotate, send, Instruction::end()};
   tables[1] = {exchange, rotate, pass, forward, Instruction::end()};
   tables[3] = {exchange, rotate, Instruction::waitFor(1), store, Instruction::end()};
@@ -292,18 +311,37 @@ TEST(RtlWideChannels, ThreeLanesTransferForwardAndRotateMatchExecutor) {
   EXPECT_EQ(rtl.cycles, 4U);
   EXPECT_EQ(rtl.transfer_cycles, 3U);
   EXPECT_EQ(rtl.local_cycles, 1U);
-  EXPECT_EQ(rtl.words, 4U * 6U + 2U);
+  EXPECT_EQ(rtl.words, 8U * 9U + 2U);
   EXPECT_TRUE(rtl.errors.empty()) << testing::errorList(rtl.errors);
-  for (u64 x = 0; x < 4; ++x) {
-    // After the exchange slot l of x holds slot l of x ^ 1 (l < 3) or x ^ 2 (3 <= l < 6); the
-    // rotation then moves slot c to slot c + 1 mod 6.
-    for (u64 l = 0; l < 6; ++l) {
-      const u64 from = (l + 5) % 6;
-      EXPECT_EQ(rtl.memory.at(x, l), tagOf(x ^ (from < 3 ? 1 : 2), from, k))
-          << "node " << x << " slot " << l;
+  for (u64 x = 0; x < 8; ++x) {
+    // After the exchange slot l < 9 of x holds slot l of x ^ (1 << l / 3) (lane l % 3 of port
+    // l / 3); the rotation then moves slot c to slot c + 1 mod 9.
+    for (u64 l = 0; l < k; ++l) {
+      const u64 from = (l + 8) % 9;
+      const u32 want = l < 9                 ? tagOf(x ^ (u64{1} << (from / 3)), from, k)
+                       : (x == 3 && l == 12) ? tagOf(0, 15, k)
+                                             : tagOf(x, l, k);
+      EXPECT_EQ(rtl.memory.at(x, l), want) << "node " << x << " slot " << l;
     }
-    EXPECT_EQ(rtl.memory.at(x, 6), x == 3 ? tagOf(0, 7, k) : tagOf(x, 6, k));
-    EXPECT_EQ(rtl.memory.at(x, 7), tagOf(x, 7, k));
+  }
+}
+
+// Compiled schedules on three lanes (Johnsson & Ho 1992 §6): jh4 with K = 48 sends K/(2b) = 8
+// cycles of three words per port, also with the explicit alignment phases (§2.2), whose PERMUTEs
+// copy n*b = 9 words per cycle.
+TEST(RtlWideChannels, Jh4OnThreeLanesAgreesWithTheExecutor) {
+  for (const bool explicit_alignment : {false, true}) {
+    SCOPED_TRACE(explicit_alignment ? "--alignment explicit" : "relative slots");
+    CaseSpec spec{"jh4", 3, 48, 3, false, {}};
+    if (explicit_alignment) spec.params["alignment"] = "explicit";
+    const BuiltCase c = buildCase(spec);
+    const RunResult table = onTable(c.tables);
+    const RunResult rtl = onRtl(c.tables);
+    expectSameRun(rtl, table);
+    EXPECT_EQ(rtl.transfer_cycles, 8U);
+    EXPECT_EQ(rtl.local_cycles > 0, explicit_alignment);
+    EXPECT_EQ(checkAgainstReference(c.perm, rtl.memory).mismatches, 0U);
+    EXPECT_TRUE(rtl.errors.empty()) << testing::errorList(rtl.errors);
   }
 }
 
@@ -343,6 +381,27 @@ TEST(RtlOnePort, ExchangesPermuteAndViolationMatchExecutor) {
   const RunResult bad = agreeOnRtl(handMade(n, k, 1, true, {t}));
   ASSERT_EQ(bad.errors.size(), 8U) << testing::errorList(bad.errors);
   for (u64 x = 0; x < 8; ++x) EXPECT_EQ(bad.errors[x], (NodeErrorCount{x, HwError::kOnePort, 1}));
+}
+
+// Compiled one-port schedules: the exchange algorithm (n = 3..6) and a k-shuffle whose local
+// bits move by PERMUTE (n = 3), on the fixture's models with one_port_i set.
+TEST(RtlOnePort, CompiledSchedulesAgreeWithTheExecutor) {
+  std::vector<CaseSpec> cases;
+  for (int n = 3; n <= 6; ++n) cases.push_back({"exchange", n, 0, 1, true, {}});
+  cases.push_back({"k-shuffle", 3, 0, 1, true, {}});
+  for (const CaseSpec& spec : cases) {
+    SCOPED_TRACE(spec.algo + " --ports one n = " + std::to_string(spec.n));
+    const BuiltCase c = buildCase(spec);
+    ASSERT_TRUE(c.tables.header.one_port);
+    const RunResult table = onTable(c.tables);
+    const RunResult rtl = onRtl(c.tables);
+    expectSameRun(rtl, table);
+    EXPECT_EQ(checkAgainstReference(c.perm, rtl.memory).mismatches, 0U);
+    EXPECT_TRUE(rtl.errors.empty()) << testing::errorList(rtl.errors);
+    if (spec.algo == "k-shuffle") {
+      EXPECT_GT(rtl.local_cycles, 0U);
+    }
+  }
 }
 
 }  // namespace
