@@ -22,7 +22,6 @@ HcTlmNode::HcTlmNode(sc_core::sc_module_name name, u64 id, const HcTlmConfig& co
       m_link_latency(link_latency),
       m_load_latency(load_latency),
       m_half_period(sc_core::sc_time::from_value(clock_period.value() / 2)),
-      m_in(m_channels),
       m_memory(config.memory_words, 0),
       m_table_bits(config.table_depth * (m_table_word_bytes / 8), 0),
       m_table(&decoder.decode(m_table_bits, 0)),
@@ -33,6 +32,10 @@ HcTlmNode::HcTlmNode(sc_core::sc_module_name name, u64 id, const HcTlmConfig& co
       m_out_data(m_channels, 0),
       m_out_enable(4 * m_channels, 0),
       m_trace(m_channels) {
+  m_inbox.lanes = static_cast<unsigned>(config.lanes);
+  m_inbox.latency = link_latency;
+  if (m_channels > kInboxChannels) m_in_more.resize(m_channels);
+  m_inbox.in = m_channels > kInboxChannels ? m_in_more.data() : m_inbox.latches.data();
   if (m_link_latency >= m_half_period) {
     SC_REPORT_ERROR(kMsgType, "the link latency must be shorter than half a clock period");
   }
@@ -62,6 +65,7 @@ void HcTlmNode::trace(sc_core::sc_trace_file* tf, const std::string& prefix) {
   sc_core::sc_trace(tf, m_trace_done, prefix + ".done");
   sc_core::sc_trace(tf, m_trace_pc, prefix + ".pc");
   m_tracing = true;
+  m_inbox.tracing = true;
 }
 
 void HcTlmNode::clearTrace() {
@@ -80,12 +84,12 @@ void HcTlmNode::startRun() {
   m_events_cycle = 0;
   std::fill(m_pass.begin(), m_pass.end(), Latch{});
   std::fill(m_pass_next.begin(), m_pass_next.end(), Latch{});
-  std::fill(m_in.begin(), m_in.end(), Latch{});
+  std::fill(m_inbox.in, m_inbox.in + m_channels, Latch{});
   m_pass_held = false;
   m_trace_pc = 0;
   m_done = m_seq.done();
   m_trace_done = m_done;
-  m_receiving = m_seq.current().op == Opcode::kXfer;
+  m_inbox.receiving = m_seq.current().op == Opcode::kXfer;
   m_running = true;
 }
 
@@ -132,7 +136,7 @@ void HcTlmNode::receivePhase() {
   // Running off a table that has no END is an overrun (then the sequencer reads END).
   if (m_seq.pc() != pc_before) {
     if (m_seq.pc() >= m_table->size()) raise(HwError::kOverrun);
-    m_receiving = m_seq.current().op == Opcode::kXfer;
+    m_inbox.receiving = m_seq.current().op == Opcode::kXfer;
     m_done = m_seq.done();
     m_trace_pc = static_cast<u32>(m_seq.pc());
     m_trace_done = m_done;
@@ -249,8 +253,8 @@ void HcTlmNode::receiveXfer(const Instruction& ins) {
   checkWriteSlots(ins, false);
   bool pass_held = false;
   for (size_t c = 0; c < m_channels; ++c) {
-    const Latch arriving = m_in[c];
-    m_in[c].valid = false;
+    const Latch arriving = m_inbox.in[c];
+    m_inbox.in[c].valid = false;
     m_pass_next[c] = {};
     const InField& in = ins.channels[c].in;
     switch (in.op) {
@@ -344,7 +348,9 @@ void HcTlmNode::checkDropped(const Instruction* ins) {
 // ---------------------------------------------------------------------------------------------
 
 void HcTlmNode::portTransport(int port, tlm::tlm_generic_payload& trans, sc_core::sc_time& delay) {
-  const unsigned port_bytes = 4 * static_cast<unsigned>(m_config.lanes);
+  Inbox& box = m_inbox;
+  const unsigned lanes = box.lanes;
+  const unsigned port_bytes = 4 * lanes;
   if (trans.get_command() != tlm::TLM_WRITE_COMMAND) {
     trans.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);
     return;
@@ -360,24 +366,23 @@ void HcTlmNode::portTransport(int port, tlm::tlm_generic_payload& trans, sc_core
   const unsigned char* data = trans.get_data_ptr();
   const unsigned char* enable = trans.get_byte_enable_ptr();
   const unsigned enable_length = trans.get_byte_enable_length();
-  // Only an XFER has input registers; in any other instruction an arriving word is lost.
-  const bool receiving = m_receiving;
-  for (int l = 0; l < m_config.lanes; ++l) {
-    if (enable != nullptr && enable[(4 * static_cast<unsigned>(l)) % enable_length] == 0) continue;
-    const size_t c = static_cast<size_t>(port * m_config.lanes + l);
+  for (unsigned l = 0; l < lanes; ++l) {
+    if (enable != nullptr && enable[(4 * l) % enable_length] == 0) continue;
+    const size_t c = static_cast<size_t>(port) * lanes + l;
     u32 word = 0;
     std::memcpy(&word, data + 4 * static_cast<size_t>(l), 4);
-    if (m_tracing) {
+    if (box.tracing) {
       m_trace[c].in_valid = true;
       m_trace[c].in_data = word;
     }
-    if (receiving) {
-      m_in[c] = {true, word};
+    // Only an XFER has input registers; in any other instruction an arriving word is lost.
+    if (box.receiving) {
+      box.in[c] = {true, word};
     } else {
       raise(HwError::kLost);
     }
   }
-  delay += m_link_latency;
+  delay += box.latency;
   trans.set_response_status(tlm::TLM_OK_RESPONSE);
 }
 

@@ -107,10 +107,20 @@ class HcTlmNode final : public HcCubeNode {
   const sc_core::sc_time m_load_latency;
   const sc_core::sc_time m_half_period;
 
-  // State the port callback touches (kept together: at n = 10 every access may miss the cache).
-  bool m_receiving = false;  ///< the current instruction is an XFER (has input registers)
+  /// What the port callback touches, on two cache lines of its own: on a big cube the node
+  /// that receives is rarely in the cache, and every line the callback reads is a miss.
+  static constexpr size_t kInboxChannels = 10;
+  struct alignas(64) Inbox {
+    bool receiving = false;  ///< the current instruction is an XFER (has input registers)
+    bool tracing = false;
+    unsigned lanes = 1;
+    sc_core::sc_time latency;  ///< the link latency, annotated on every arriving word
+    Latch* in = nullptr;       ///< input registers: words arriving this cycle, per channel
+    std::array<Latch, kInboxChannels> latches{};  ///< ... up to kInboxChannels channels
+  };
+  Inbox m_inbox;
+  std::vector<Latch> m_in_more;  ///< the input registers of a node with more channels
   bool m_tracing = false;
-  std::vector<Latch> m_in;  ///< input registers: words arriving this cycle
 
   // Architectural state.
   bool m_running = false;    ///< a run is in progress (the table cannot be written)
