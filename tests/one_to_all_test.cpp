@@ -10,6 +10,7 @@
 #include "algorithms.h"
 #include "error.h"
 #include "executor.h"
+#include "verifier.h"
 
 namespace hcube {
 namespace {
@@ -96,6 +97,8 @@ Measured runCase(const BuiltCase& c) {
   opt.tagged_elements = c.perm.elements();
   m.run = executeTables(c.tables, taggedMemory(c.perm, c.tables.header.memoryWords()), opt);
   m.check = checkAgainstReference(c.perm, m.run.memory);
+  const VerifyReport v = verifyTables(c.tables);
+  EXPECT_TRUE(v.ok()) << c.tables.header.algo << ": " << (v.errors.empty() ? "" : v.errors[0]);
   return m;
 }
 
