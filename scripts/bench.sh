@@ -3,7 +3,9 @@
 #  - table generation (schedule + compile + write text and image) for Edelman, d = 16 and 20;
 #  - Verilator model build time per n (in a fresh cache);
 #  - simulated cycles per second of the table executor, the TLM model and the RTL for the
-#    Edelman AAPC on n = 6, 8, 10 (K = 4 * 2^n for n = 6, 8 to make the runs longer).
+#    Edelman AAPC on n = 6, 8, 10 (K = 4 * 2^n for n = 6, 8 to make the runs longer), once
+#    through hcube compare and once interleaved by hcube-tlm-bench --rtl (the fairer comparison
+#    on a machine whose load changes: every backend sees the same moments).
 # Usage: scripts/bench.sh [OUTDIR]   (default out/bench)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -39,3 +41,6 @@ for r in d["runs"]:
 print("  agree:", d["agree"])
 PY
 done
+
+echo "# executor vs TLM vs RTL, interleaved, best of 3 (hcube-tlm-bench --rtl; sim/tlm/README.md)"
+build/sim/tlm/hcube-tlm-bench --rtl --cache "$cache" --repeat 3 6:256 8:1024 10:1024 2>/dev/null
