@@ -4,6 +4,7 @@
 //
 // Exit status: 0 success; 1 a run or verification that found a problem; 2 bad input.
 #include <algorithm>
+#include <bit>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -48,8 +49,9 @@ constexpr const char* kUsage = R"(usage:
             [--backends table,tlm,rtl] [--json] [--cache DIR]
       run one case on several backends, print cycles, mismatches and wall time side by side;
       exit 1 on any disagreement between them or with the reference model
-  hcube build-model --n N [--k K] [--width B] [--cache DIR]
-      build (or find in the cache) the Verilated cube for a case, without running it
+  hcube build-model --algo A --n N [--k K] [--width B] [--memory M] [--depth D] [--cache DIR]
+      build (or find in the cache) the Verilated cube for a case, without running it;
+      --memory / --depth make it at least that large, so that it serves bigger cases too
 )";
 
 class Args {
@@ -163,6 +165,13 @@ int cmdList(Args& args) {
     std::printf("%-16s %s\n%-16s   [%s]\n", a.name.c_str(), a.summary.c_str(), "",
                 a.source.c_str());
   }
+  std::printf(
+      "\nEvery relative-address AAPC (edelman, jh1..jh4, exchange) also takes\n"
+      "  --alignment explicit|relative  PERMUTE pre-alignment, exchange on absolute slots,\n"
+      "                                 re-alignment [Johnsson & Ho 1992, section 2.2]\n"
+      "  --code binary|gray             (j|i) -> (f(i)|g(j)) with f = g = Gray code, folded into\n"
+      "                                 the alignment phases [Johnsson & Ho 1992, section "
+      "2.2.2]\n");
   return 0;
 }
 
@@ -383,14 +392,27 @@ int cmdCompare(Args& args) {
 }
 
 int cmdBuildModel(Args& args) {
+  // --memory / --depth enlarge the model beyond what the case needs, so that one cached model
+  // serves many cases of the same n and lanes (any cached model at least as large is reused).
+  const long long memory = args.number("--memory", 0);
+  const long long depth = args.number("--depth", 0);
   CaseSpec spec = caseFrom(args);
   const std::string cache = args.get("--cache").value_or("");
   args.finish();
+  if (memory < 0 || memory > (1LL << 20)) {
+    throw Error("--memory " + std::to_string(memory) + ": must be 0..2^20 words per node");
+  }
+  if (depth < 0 || depth > (1LL << 20)) {
+    throw Error("--depth " + std::to_string(depth) + ": must be 0..2^20 instructions per node");
+  }
   const BuiltCase c = buildCase(spec);
+  RtlModelConfig config = rtlModelFor(c.tables);
+  config.num_slots = std::max<u64>(config.num_slots, std::bit_ceil(static_cast<u64>(memory)));
+  config.table_depth = std::max<u64>(config.table_depth, std::bit_ceil(static_cast<u64>(depth)));
   RtlOptions opt;
   opt.cache_dir = cache;
   opt.progress = &std::cerr;
-  std::cout << ensureRtlModel(rtlModelFor(c.tables), opt).runner << "\n";
+  std::cout << ensureRtlModel(config, opt).runner << "\n";
   return 0;
 }
 
