@@ -603,5 +603,43 @@ TEST(TlmTrace, VcdHasOneScopePerNodeAndPortWithTheTraffic) {
   std::filesystem::remove_all(dir);
 }
 
+// Untraced, a node writes its words straight into the neighbour's input registers (DMI);
+// traced, the port targets deny DMI and every word takes b_transport. Both paths must count
+// the same lost, dropped, nodata and conflict errors (words arriving at ended, waiting and
+// permuting nodes, on idle lanes, PASS words held too long).
+TEST(TlmTrace, TracedAndUntracedRunsCountTheSameErrors) {
+  const auto dir =
+      std::filesystem::temp_directory_path() /
+      ("hcube_tlm_dmi_" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()));
+  std::filesystem::create_directories(dir);
+  TableSet set = handMade(3, 1, 4, 2);
+  set.tables[1] = {Instruction::end()};  // ended from the start
+  set.tables[2] = {Instruction::waitFor(2), Instruction::permute(6), Instruction::end()};
+  chan(set, 0, 0, 0, 1).out = {OutOp::kMem, false, 1};  // to node 1 (ended): lost
+  chan(set, 0, 1, 1, 0).out = {OutOp::kMem, false, 2};  // to node 2 (waiting): lost
+  chan(set, 0, 2, 1, 1).out = {OutOp::kMem, false, 3};  // to node 2 (permuting): lost
+  chan(set, 4, 0, 0, 0).out = {OutOp::kMem, false, 4};  // to node 5 ...
+  chan(set, 5, 0, 0, 0).in = {InOp::kPass, false, 0};   // ... held, never forwarded: dropped
+  chan(set, 5, 0, 0, 1).in = {InOp::kMem, false, 0};    // nothing arrives: nodata
+  move(set, 6, 3, 1, 6, 7, 0);  // node 6 sends two words to node 4 into slot 7: a conflict,
+  move(set, 6, 3, 1, 5, 7, 1);  // the word of the higher lane is kept
+  const RunResult table = onTable(set);
+  const RunResult direct = onTlm(set);
+  expectSameRun(direct, table);
+  TlmOptions opt;
+  opt.vcd = (dir / "errors.vcd").string();
+  const RunResult traced = runOnTlm(set, opt);
+  expectSameRun(traced, table);
+  EXPECT_EQ(direct.errors, (std::vector<NodeErrorCount>{{1, HwError::kLost, 1},
+                                                        {2, HwError::kLost, 2},
+                                                        {4, HwError::kConflict, 1},
+                                                        {5, HwError::kNoData, 1},
+                                                        {5, HwError::kDropped, 1}}));
+  const CubeMemory initial = taggedMemory(set.header.perm, set.header.memoryWords());
+  EXPECT_EQ(direct.memory.at(4, 7), initial.at(6, 5));
+  EXPECT_EQ(direct.words, 6U);
+  std::filesystem::remove_all(dir);
+}
+
 }  // namespace
 }  // namespace hcube

@@ -12,6 +12,9 @@
 //   WRITE to address 0 of 4 * b bytes, lane l at bytes 4l .. 4l + 3, the lane's four byte
 //   enables 0xFF when it carries a word and 0x00 when not; at most one transaction per port and
 //   cycle, none when no lane carries a word. The target annotates the link latency on `delay`.
+//   A target may also grant DMI (get_direct_mem_ptr) to the port's input registers, which it
+//   maps at kPortRegisters (HcPortRegister per lane); a sender that holds the pointer writes a
+//   word straight into the register instead of calling b_transport (README.md, "Sockets").
 // * load: a simple_target_socket for the node's table words, memory and error counters
 //   (hc_tlm_map, regions without the node field).
 #pragma once
@@ -26,6 +29,17 @@
 #include "address.h"
 
 namespace hcube {
+
+/// The port target's input register of one lane, as a port target maps it for DMI and
+/// b_transport at kPortRegisters + 8 * lane: the word, then a flag that is non-zero while the
+/// register holds a word that arrived in the current cycle.
+struct HcPortRegister {
+  u32 data = 0;
+  u32 valid = 0;
+};
+static_assert(sizeof(HcPortRegister) == 8);
+/// Where a port target maps its input registers (the link transfer itself is at address 0).
+inline constexpr u64 kPortRegisters = 0x100;
 
 class HcCubeNode : public sc_core::sc_module {
  public:
@@ -85,6 +99,17 @@ class HcCubeNode : public sc_core::sc_module {
     for (size_t p = 0; p < m_port_in.size(); ++p) {
       m_port_in[p].register_b_transport(this, static_cast<PortCallback>(callback),
                                         static_cast<int>(p));
+    }
+  }
+  using PortDmiCallback = bool (HcCubeNode::*)(int port, tlm::tlm_generic_payload& trans,
+                                               tlm::tlm_dmi& dmi);
+  /// Registers `callback` as the get_direct_mem_ptr of every port target socket (tagged with the
+  /// port number). A node that registers none denies DMI: its neighbours use b_transport.
+  template <typename Derived>
+  void registerPortDmi(bool (Derived::*callback)(int, tlm::tlm_generic_payload&, tlm::tlm_dmi&)) {
+    for (size_t p = 0; p < m_port_in.size(); ++p) {
+      m_port_in[p].register_get_direct_mem_ptr(this, static_cast<PortDmiCallback>(callback),
+                                               static_cast<int>(p));
     }
   }
   virtual void loadTransport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay) = 0;

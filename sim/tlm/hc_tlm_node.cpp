@@ -31,6 +31,7 @@ HcTlmNode::HcTlmNode(sc_core::sc_module_name name, u64 id, const HcTlmConfig& co
       m_copy(m_channels),
       m_out_data(m_channels, 0),
       m_out_enable(4 * m_channels, 0),
+      m_dmi(static_cast<size_t>(config.n), nullptr),
       m_trace(m_channels) {
   m_inbox.lanes = static_cast<unsigned>(config.lanes);
   m_inbox.latency = link_latency;
@@ -48,6 +49,7 @@ HcTlmNode::HcTlmNode(sc_core::sc_module_name name, u64 id, const HcTlmConfig& co
   m_payload.set_byte_enable_length(port_bytes);
   m_payload.set_dmi_allowed(false);
   registerPortCallback(&HcTlmNode::portTransport);
+  registerPortDmi(&HcTlmNode::portDmi);
 }
 
 void HcTlmNode::trace(sc_core::sc_trace_file* tf, const std::string& prefix) {
@@ -84,13 +86,13 @@ void HcTlmNode::startRun() {
   m_events_cycle = 0;
   std::fill(m_pass.begin(), m_pass.end(), Latch{});
   std::fill(m_pass_next.begin(), m_pass_next.end(), Latch{});
-  std::fill(m_inbox.in, m_inbox.in + m_channels, Latch{});
+  std::fill(m_inbox.in, m_inbox.in + m_channels, HcPortRegister{});
   m_pass_held = false;
   m_trace_pc = 0;
   m_done = m_seq.done();
   m_trace_done = m_done;
-  m_inbox.receiving = m_seq.current().op == Opcode::kXfer;
   m_running = true;
+  acquireDmi();
 }
 
 void HcTlmNode::endRun() { m_running = false; }
@@ -124,19 +126,22 @@ void HcTlmNode::sendPhase() {
 }
 
 void HcTlmNode::receivePhase() {
-  if (m_done) return;
+  if (m_done) {
+    discardArrivals();
+    return;
+  }
   const Instruction& ins = m_seq.current();
   if (ins.op == Opcode::kXfer) {
     receiveXfer(ins);
-  } else if (ins.op == Opcode::kPermute) {
-    writeCopies(ins);
+  } else {
+    if (ins.op == Opcode::kPermute) writeCopies(ins);
+    discardArrivals();  // only an XFER has input registers
   }
   const size_t pc_before = m_seq.pc();
   m_seq.advance();
   // Running off a table that has no END is an overrun (then the sequencer reads END).
   if (m_seq.pc() != pc_before) {
     if (m_seq.pc() >= m_table->size()) raise(HwError::kOverrun);
-    m_inbox.receiving = m_seq.current().op == Opcode::kXfer;
     m_done = m_seq.done();
     m_trace_pc = static_cast<u32>(m_seq.pc());
     m_trace_done = m_done;
@@ -148,8 +153,9 @@ void HcTlmNode::sendXfer(const Instruction& ins) {
   int sending_ports = 0;
   int receiving_ports = 0;
   const Channel* channels = ins.channels.data();
-  // On a big cube the words sent, the neighbours' port targets and what they touch are rarely in
-  // the cache: ask for all of them first, so that their misses overlap instead of queueing.
+  // On a big cube the words sent and the neighbours' port targets are rarely in the cache: ask
+  // for all of them first, so that their misses overlap instead of queueing. (A word written
+  // through DMI is a store, which does not wait for its line.)
   for (size_t c = 0; c < m_channels; ++c) {
     const OutField& out = channels[c].out;
     if (out.op == OutOp::kMem) {
@@ -157,11 +163,14 @@ void HcTlmNode::sendXfer(const Instruction& ins) {
       if (slot < m_config.memory_words) __builtin_prefetch(&m_memory[slot]);
     }
   }
-  for (tlm::tlm_fw_transport_if<>* target : m_port_if) {
+  for (size_t p = 0; p < m_port_if.size(); ++p) {
+    if (m_dmi[p] != nullptr) continue;
+    const char* target = reinterpret_cast<const char*>(m_port_if[p]);
     __builtin_prefetch(target);  // its vtable pointer, then the callback it forwards to
-    __builtin_prefetch(reinterpret_cast<const char*>(target) + 64);
+    __builtin_prefetch(target + 64);
   }
   for (int p = 0; p < m_config.n; ++p) {
+    HcPortRegister* direct = m_dmi[static_cast<size_t>(p)];
     bool sends = false;     // a non-IDLE output side (one-port rule)
     bool receives = false;  // a non-IDLE input side
     bool carries = false;   // a word actually leaves on this port
@@ -188,15 +197,20 @@ void HcTlmNode::sendXfer(const Instruction& ins) {
           raise(HwError::kFwd);
         }
       }
-      m_out_data[c] = word;
-      std::memset(&m_out_enable[4 * c], valid ? 0xFF : 0x00, 4);
+      if (direct != nullptr) {
+        // DMI: straight into the neighbour's input register (lane l of the port).
+        if (valid) direct[l] = {word, 1};
+      } else {
+        m_out_data[c] = word;
+        std::memset(&m_out_enable[4 * c], valid ? 0xFF : 0x00, 4);
+      }
       if (valid) {
         carries = true;
         m_probe.send(m_id, p, word);
         if (m_tracing) m_trace[c] = {true, word, m_trace[c].in_valid, m_trace[c].in_data};
       }
     }
-    if (carries) transmit(p);
+    if (carries && direct == nullptr) transmit(p);
     sending_ports += sends ? 1 : 0;
     receiving_ports += receives ? 1 : 0;
   }
@@ -207,6 +221,32 @@ void HcTlmNode::sendXfer(const Instruction& ins) {
 void HcTlmNode::end_of_elaboration() {
   m_port_if.clear();
   for (auto& socket : m_port_out) m_port_if.push_back(socket.operator->());
+}
+
+void HcTlmNode::acquireDmi() {
+  const u64 bytes = 8 * static_cast<u64>(m_config.lanes);
+  for (size_t p = 0; p < m_dmi.size(); ++p) {
+    m_dmi[p] = nullptr;
+    tlm::tlm_generic_payload trans;
+    trans.set_command(tlm::TLM_WRITE_COMMAND);
+    trans.set_address(kPortRegisters);
+    trans.set_data_length(static_cast<unsigned>(bytes));
+    tlm::tlm_dmi dmi;
+    if (!m_port_out[p]->get_direct_mem_ptr(trans, dmi)) continue;
+    if (!dmi.is_write_allowed() || dmi.get_dmi_ptr() == nullptr ||
+        dmi.get_start_address() > kPortRegisters ||
+        dmi.get_end_address() < kPortRegisters + bytes - 1) {
+      continue;
+    }
+    // As for b_transport: the word must reach the register before the falling edge stores it.
+    if (dmi.get_write_latency() >= m_half_period) {
+      SC_REPORT_ERROR(kMsgType, (std::string(name()) + ": port " + std::to_string(p) +
+                                 ": DMI write latency reaches past the receive edge")
+                                    .c_str());
+    }
+    m_dmi[p] = reinterpret_cast<HcPortRegister*>(dmi.get_dmi_ptr() +
+                                                 (kPortRegisters - dmi.get_start_address()));
+  }
 }
 
 void HcTlmNode::transmit(int port) {
@@ -253,24 +293,24 @@ void HcTlmNode::receiveXfer(const Instruction& ins) {
   checkWriteSlots(ins, false);
   bool pass_held = false;
   for (size_t c = 0; c < m_channels; ++c) {
-    const Latch arriving = m_inbox.in[c];
-    m_inbox.in[c].valid = false;
+    const HcPortRegister arriving = m_inbox.in[c];
+    m_inbox.in[c].valid = 0;
     m_pass_next[c] = {};
     const InField& in = ins.channels[c].in;
     switch (in.op) {
       case InOp::kIdle:
-        if (arriving.valid) raise(HwError::kLost);
+        if (arriving.valid != 0) raise(HwError::kLost);
         break;
       case InOp::kPass:
-        if (arriving.valid) {
-          m_pass_next[c] = arriving;
+        if (arriving.valid != 0) {
+          m_pass_next[c] = {true, arriving.data};
           pass_held = true;
         } else {
           raise(HwError::kNoData);
         }
         break;
       case InOp::kMem: {
-        if (!arriving.valid) {
+        if (arriving.valid == 0) {
           raise(HwError::kNoData);
           break;
         }
@@ -284,6 +324,16 @@ void HcTlmNode::receiveXfer(const Instruction& ins) {
   }
   std::swap(m_pass, m_pass_next);
   m_pass_held = pass_held;
+}
+
+void HcTlmNode::discardArrivals() {
+  bool lost = false;
+  for (size_t c = 0; c < m_channels; ++c) {
+    if (m_inbox.in[c].valid == 0) continue;
+    lost = true;
+    m_inbox.in[c].valid = 0;
+  }
+  if (lost) raise(HwError::kLost);
 }
 
 void HcTlmNode::readCopies(const Instruction& ins) {
@@ -355,7 +405,27 @@ void HcTlmNode::portTransport(int port, tlm::tlm_generic_payload& trans, sc_core
     trans.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);
     return;
   }
-  if (trans.get_address() != 0 || trans.get_data_length() != port_bytes) {
+  const u64 address = trans.get_address();
+  if (address >= kPortRegisters) {
+    // The input registers themselves (what DMI grants): plain bytes, no byte enables.
+    const u64 offset = address - kPortRegisters;
+    const u64 length = trans.get_data_length();
+    if (offset + length > 8 * u64{lanes} || trans.get_streaming_width() < length) {
+      trans.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+      return;
+    }
+    if (trans.get_byte_enable_ptr() != nullptr) {
+      trans.set_response_status(tlm::TLM_BYTE_ENABLE_ERROR_RESPONSE);
+      return;
+    }
+    std::memcpy(
+        reinterpret_cast<unsigned char*>(box.in + static_cast<size_t>(port) * lanes) + offset,
+        trans.get_data_ptr(), length);
+    delay += box.latency;
+    trans.set_response_status(tlm::TLM_OK_RESPONSE);
+    return;
+  }
+  if (address != 0 || trans.get_data_length() != port_bytes) {
     trans.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
     return;
   }
@@ -375,12 +445,9 @@ void HcTlmNode::portTransport(int port, tlm::tlm_generic_payload& trans, sc_core
       m_trace[c].in_valid = true;
       m_trace[c].in_data = word;
     }
-    // Only an XFER has input registers; in any other instruction an arriving word is lost.
-    if (box.receiving) {
-      box.in[c] = {true, word};
-    } else {
-      raise(HwError::kLost);
-    }
+    // Only an XFER has input registers: in any other instruction the falling edge counts the
+    // word lost (discardArrivals).
+    box.in[c] = {word, 1};
   }
   delay += box.latency;
   trans.set_response_status(tlm::TLM_OK_RESPONSE);
@@ -467,6 +534,21 @@ unsigned HcTlmNode::loadAccess(tlm::tlm_generic_payload& trans) {
   }
   trans.set_response_status(tlm::TLM_OK_RESPONSE);
   return length;
+}
+
+bool HcTlmNode::portDmi(int port, tlm::tlm_generic_payload& trans, tlm::tlm_dmi& dmi) {
+  const u64 first = kPortRegisters;
+  const u64 last = first + 8 * static_cast<u64>(m_inbox.lanes) - 1;
+  const u64 address = trans.get_address();
+  // Denied (the whole port, as tlm_dmi's defaults say) while tracing and outside the registers.
+  if (m_inbox.tracing || address < first || address > last) return false;
+  HcPortRegister* registers = m_inbox.in + static_cast<size_t>(port) * m_inbox.lanes;
+  dmi.set_dmi_ptr(reinterpret_cast<unsigned char*>(registers));
+  dmi.set_start_address(first);
+  dmi.set_end_address(last);
+  dmi.allow_write();
+  dmi.set_write_latency(m_link_latency);
+  return true;
 }
 
 }  // namespace hcube

@@ -73,9 +73,18 @@ class HcTlmNode final : public HcCubeNode {
   /// registers are free again. `ins` null: no instruction forwards anything this cycle.
   void checkDropped(const Instruction* ins);
 
-  /// The port targets' b_transport: latches the arriving words in the input registers (an
-  /// instruction other than XFER has none: the words are lost).
+  /// The port targets' b_transport: latches the arriving words in the input registers (the
+  /// falling edge counts them lost unless the instruction is an XFER). A WRITE at
+  /// kPortRegisters writes the registers themselves (the memory that DMI exposes).
   void portTransport(int port, tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
+  /// The port targets' get_direct_mem_ptr: write access to the port's input registers at
+  /// kPortRegisters, with the link latency as the write latency; denied while tracing (the VCD
+  /// shows a word when it arrives, which only b_transport sees).
+  bool portDmi(int port, tlm::tlm_generic_payload& trans, tlm::tlm_dmi& dmi);
+  /// At start: asks every neighbour for DMI to its input registers (m_dmi).
+  void acquireDmi();
+  /// Not an XFER (or ended): words that arrived in this cycle are lost.
+  void discardArrivals();
   void end_of_elaboration() override;
   void loadTransport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay) override;
   unsigned loadDebug(tlm::tlm_generic_payload& trans) override;
@@ -111,15 +120,14 @@ class HcTlmNode final : public HcCubeNode {
   /// that receives is rarely in the cache, and every line the callback reads is a miss.
   static constexpr size_t kInboxChannels = 10;
   struct alignas(64) Inbox {
-    bool receiving = false;  ///< the current instruction is an XFER (has input registers)
     bool tracing = false;
     unsigned lanes = 1;
-    sc_core::sc_time latency;  ///< the link latency, annotated on every arriving word
-    Latch* in = nullptr;       ///< input registers: words arriving this cycle, per channel
-    std::array<Latch, kInboxChannels> latches{};  ///< ... up to kInboxChannels channels
+    sc_core::sc_time latency;      ///< the link latency, annotated on every arriving word
+    HcPortRegister* in = nullptr;  ///< input registers: words arriving this cycle, per channel
+    std::array<HcPortRegister, kInboxChannels> latches{};  ///< ... up to kInboxChannels channels
   };
   Inbox m_inbox;
-  std::vector<Latch> m_in_more;  ///< the input registers of a node with more channels
+  std::vector<HcPortRegister> m_in_more;  ///< the input registers of a node with more channels
   bool m_tracing = false;
 
   // Architectural state.
@@ -146,6 +154,9 @@ class HcTlmNode final : public HcCubeNode {
   /// The neighbours' port interfaces (m_port_out[j].operator->()), looked up once after
   /// binding: one pointer chase less per word.
   std::vector<tlm::tlm_fw_transport_if<>*> m_port_if;
+  /// Per port: the neighbour's input registers of the port, granted by DMI at start (null: the
+  /// neighbour denied DMI, use b_transport).
+  std::vector<HcPortRegister*> m_dmi;
 
   std::vector<ChannelTrace> m_trace;
   u32 m_trace_pc = 0;
