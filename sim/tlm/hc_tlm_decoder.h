@@ -26,13 +26,23 @@ class HcTlmDecoder {
   HcTlmDecoder(const ImageLayout& layout, unsigned word_bytes)
       : m_layout(layout), m_limbs(word_bytes / 8) {}
 
+  /// A decoded table, and per instruction whether its memory writes can never name one slot
+  /// twice at any node: every MEM input has the same relative flag and a slot of its own (the
+  /// XOR with the node address keeps distinct slots distinct), so no node needs the conflict
+  /// check (docs/hardware.md §4) for it.
+  struct Decoded {
+    Table table;
+    std::vector<char> distinct_writes;
+  };
+
   /// The decoded table of the first `words` table words of `bits` (word_bytes / 8 limbs each).
-  const Table& decode(const std::vector<u64>& table_memory, size_t words) {
+  const Decoded& decode(const std::vector<u64>& table_memory, size_t words) {
     const std::vector<u64> bits(
         table_memory.begin(), table_memory.begin() + static_cast<std::ptrdiff_t>(words * m_limbs));
     auto it = m_tables.find(bits);
     if (it != m_tables.end()) return *it->second;
-    auto table = std::make_unique<Table>();
+    auto decoded = std::make_unique<Decoded>();
+    Table* table = &decoded->table;
     table->reserve(bits.size() / m_limbs);
     TableWord word(m_limbs);
     for (size_t i = 0; i + m_limbs <= bits.size(); i += m_limbs) {
@@ -46,13 +56,28 @@ class HcTlmDecoder {
         table->push_back(illegal);
       }
     }
-    return *m_tables.emplace(bits, std::move(table)).first->second;
+    for (const Instruction& ins : *table) decoded->distinct_writes.push_back(distinctWrites(ins));
+    return *m_tables.emplace(bits, std::move(decoded)).first->second;
   }
 
  private:
   ImageLayout m_layout;
   size_t m_limbs;
-  std::map<std::vector<u64>, std::unique_ptr<Table>> m_tables;
+  std::map<std::vector<u64>, std::unique_ptr<Decoded>> m_tables;
+
+  static bool distinctWrites(const Instruction& ins) {
+    std::vector<const InField*> writes;
+    for (const Channel& ch : ins.channels) {
+      if (ch.in.op == InOp::kMem) writes.push_back(&ch.in);
+    }
+    for (size_t i = 0; i < writes.size(); ++i) {
+      if (writes[i]->rel != writes[0]->rel) return false;
+      for (size_t j = 0; j < i; ++j) {
+        if (writes[i]->slot == writes[j]->slot) return false;
+      }
+    }
+    return true;
+  }
 };
 
 }  // namespace hcube

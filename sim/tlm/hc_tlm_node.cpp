@@ -24,7 +24,7 @@ HcTlmNode::HcTlmNode(sc_core::sc_module_name name, u64 id, const HcTlmConfig& co
       m_half_period(sc_core::sc_time::from_value(clock_period.value() / 2)),
       m_memory(config.memory_words, 0),
       m_table_bits(config.table_depth * (m_table_word_bytes / 8), 0),
-      m_table(&decoder.decode(m_table_bits, 0)),
+      m_table(&decoder.decode(m_table_bits, 0).table),
       m_seq(m_table),
       m_pass(m_channels),
       m_pass_next(m_channels),
@@ -79,7 +79,9 @@ void HcTlmNode::clearTrace() {
 // ---------------------------------------------------------------------------------------------
 
 void HcTlmNode::startRun() {
-  m_table = &m_decoder.decode(m_table_bits, m_table_length);
+  const HcTlmDecoder::Decoded& decoded = m_decoder.decode(m_table_bits, m_table_length);
+  m_table = &decoded.table;
+  m_distinct_writes = decoded.distinct_writes.data();
   m_seq = Sequencer(m_table);
   m_errors = {};
   m_events = 0;
@@ -161,6 +163,12 @@ void HcTlmNode::sendXfer(const Instruction& ins) {
     if (out.op == OutOp::kMem) {
       const u64 slot = resolve(out.idx, out.rel);
       if (slot < m_config.memory_words) __builtin_prefetch(&m_memory[slot]);
+    }
+    // ... and the slots the falling edge writes (the same instruction), for writing.
+    const InField& in = channels[c].in;
+    if (in.op == InOp::kMem) {
+      const u64 slot = resolve(in.slot, in.rel);
+      if (slot < m_config.memory_words) __builtin_prefetch(&m_memory[slot], 1);
     }
   }
   for (size_t p = 0; p < m_port_if.size(); ++p) {
@@ -272,6 +280,8 @@ void HcTlmNode::transmit(int port) {
 
 void HcTlmNode::checkWriteSlots(const Instruction& ins, bool permute) {
   m_written.clear();
+  // The decoder knows the instructions whose writes never name one slot twice at any node.
+  const bool distinct = m_distinct_writes[m_seq.pc()] != 0;
   for (const Channel& ch : ins.channels) {
     if (ch.in.op != InOp::kMem) continue;
     if (permute && ch.out.op != OutOp::kMem) continue;  // an illegal channel copies nothing
@@ -280,6 +290,7 @@ void HcTlmNode::checkWriteSlots(const Instruction& ins, bool permute) {
       raise(HwError::kSlot);
       continue;
     }
+    if (distinct) continue;
     if (std::find(m_written.begin(), m_written.end(), slot) != m_written.end()) {
       raise(HwError::kConflict);
     }

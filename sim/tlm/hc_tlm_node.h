@@ -138,6 +138,8 @@ class HcTlmNode final : public HcCubeNode {
   std::vector<u64> m_table_bits;  ///< table memory: D raw words (cleared to END)
   size_t m_table_length = 0;      ///< one past the highest word written (the RTL's tbl_len)
   const Table* m_table;           ///< its loaded words decoded, from the shared decoder
+  /// Per instruction of m_table: its writes never name one slot twice (HcTlmDecoder::Decoded).
+  const char* m_distinct_writes = nullptr;
   Sequencer m_seq;
   std::array<u32, kHwErrorKinds> m_errors{};
   u32 m_events = 0;  ///< error kinds whose condition held in cycle m_events_cycle
