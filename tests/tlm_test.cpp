@@ -458,6 +458,28 @@ TEST(TlmConflicts, TwoChannelsWritingOneSlotConflict) {
             (std::vector<NodeErrorCount>{{0, HwError::kConflict, 1}, {1, HwError::kConflict, 1}}));
 }
 
+// The model skips the conflict search for an instruction whose MEM inputs share one relative
+// flag and name distinct slots (no node can see two of them meet); with mixed flags a relative
+// and an absolute slot meet at some nodes only.
+TEST(TlmConflicts, RelativeAndAbsoluteSlotsMeetAtSomeNodes) {
+  TableSet set = handMade(2, 1, 3);
+  for (u64 x = 0; x < set.header.nodes(); ++x) {
+    chan(set, x, 0, 0).in = {InOp::kMem, true, 1};   // slot 1 ^ x ...
+    chan(set, x, 0, 1).in = {InOp::kMem, false, 0};  // ... and slot 0: they meet at node 1
+    chan(set, x, 1, 0).in = {InOp::kMem, true, 2};   // 2 ^ x and 3 ^ x never meet
+    chan(set, x, 1, 1).in = {InOp::kMem, true, 3};
+    chan(set, x, 2, 0).in = {InOp::kMem, true, 1};  // 1 ^ x twice: every node
+    chan(set, x, 2, 1).in = {InOp::kMem, true, 1};
+  }
+  const RunResult tlm = expectAgreement(set);
+  std::vector<NodeErrorCount> expected;
+  for (u64 x = 0; x < set.header.nodes(); ++x) {
+    expected.push_back({x, HwError::kNoData, 3});  // nothing is sent
+    expected.push_back({x, HwError::kConflict, x == 1 ? u64{2} : u64{1}});
+  }
+  EXPECT_EQ(tlm.errors, expected);
+}
+
 TEST(TlmLanes, TwoLanesSwapTwoWordsPerPortAndCycle) {
   // n = 2, K = 8: in one cycle every node swaps slots (2j, 2j + 1) with its neighbour across
   // dimension j, one word per lane, relative addressing off.

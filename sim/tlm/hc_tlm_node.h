@@ -9,9 +9,10 @@
 // for the words arriving, one transaction per port and cycle carrying the port's lanes.
 //
 // The node has no process of its own: the cube's clock processes call it (README.md). At the
-// rising edge of cycle k (sendPhase) it reads its memory and PASS registers and sends
-// (b_transport; the receiver annotates the link latency and latches the words in its input
-// registers); a PERMUTE reads the words it copies. At the falling edge (receivePhase) it stores
+// rising edge of cycle k (sendPhase) it reads its memory and PASS registers and sends: a store
+// into the neighbour's input register through the DMI pointer the neighbour granted at start,
+// or b_transport where it denied DMI (the receiver annotates the link latency and latches the
+// words); a PERMUTE reads the words it copies. At the falling edge (receivePhase) it stores
 // the words that arrived (or the PERMUTE copies), fills its PASS registers and advances its
 // sequencer. Error counters count the cycles in which a condition held (docs/hardware.md §4).
 #pragma once
