@@ -53,6 +53,181 @@ void exchangePair(const MultiAapcShape& sh, MultiAapcAlignment a, int t, int dim
   }
 }
 
+/// Largest d for which the leading group is searched (2^d subcube offsets); larger d use the
+/// plain blocks.
+constexpr int kSlidingGroupMaxDims = 7;
+/// Search nodes per subcube offset before the group search gives up.
+constexpr u64 kGroupSearchBudget = 200000;
+
+/// The leading group of the pipelined schedule when d does not divide the K/2 complement pairs
+/// (see the file comment of multi_aapc.h): M = d + r pairs (r = (K/2) mod d) in M steps, every
+/// slot inside a window of d consecutive steps that is the same in every subcube.
+struct SlidingGroup {
+  u64 steps = 0;            ///< M = d + r
+  std::vector<u32> slots;   ///< the 2M aligned slots: pair u is slots 2u and 2u + 1
+  std::vector<int> starts;  ///< window start of each slot (steps start .. start + d - 1)
+  /// moves[Y][step]: (dimension, index into slots) for the subcubes whose axes other than the
+  /// current one XOR to Y: that slot's element crosses that dimension of the axis.
+  std::vector<std::vector<std::vector<std::pair<int, u32>>>> moves;
+};
+
+/// Depth-first search for one subcube offset Y: step by step, a slot for every dimension
+/// (each dimension is used in every step, each slot at most once per step, only inside its
+/// window and only for a bit of its relative address), most urgent slots first, with the
+/// counting conditions below as pruning. Gives up after `budget` nodes.
+class GroupSearch {
+ public:
+  GroupSearch(int d, const SlidingGroup& g, u32 y, u64 budget)
+      : d_(d), g_(g), budget_(budget), rem_(g.slots.size()) {
+    for (size_t i = 0; i < g.slots.size(); ++i) rem_[i] = (g.slots[i] & lowMask(d)) ^ y;
+  }
+
+  /// True if a schedule was found (in `out`, one list per step).
+  bool run(std::vector<std::vector<std::pair<int, u32>>>& out) {
+    plan_.assign(g_.steps, {});
+    if (!step(0)) return false;
+    out = plan_;
+    return true;
+  }
+
+ private:
+  int end(size_t i) const { return g_.starts[i] + d_ - 1; }
+
+  /// Necessary conditions for finishing from step t: every slot fits its remaining bits into
+  /// its remaining window; for every b, the work of slots whose windows end by b fits steps
+  /// t..b (in total and per dimension); for every a, the work of slots whose windows start at
+  /// or after a fits steps a..M-1.
+  bool feasible(int t) const {
+    const int last = static_cast<int>(g_.steps) - 1;
+    for (size_t i = 0; i < rem_.size(); ++i) {
+      if (rem_[i] != 0 && end(i) - std::max(t, g_.starts[i]) + 1 < popcount(rem_[i])) return false;
+    }
+    std::vector<int> per_dim(static_cast<size_t>(d_));
+    for (int pass = 0; pass < 2; ++pass) {
+      for (int b = t; b <= last; ++b) {
+        int need = 0;
+        std::fill(per_dim.begin(), per_dim.end(), 0);
+        for (size_t i = 0; i < rem_.size(); ++i) {
+          const bool in = pass == 0 ? end(i) <= b : g_.starts[i] >= b;
+          if (rem_[i] == 0 || !in) continue;
+          need += popcount(rem_[i]);
+          for (int j = 0; j < d_; ++j) per_dim[j] += bitOf(rem_[i], j) ? 1 : 0;
+        }
+        const int room = pass == 0 ? b - t + 1 : last - b + 1;
+        if (need > d_ * room) return false;
+        for (int j = 0; j < d_; ++j) {
+          if (per_dim[j] > room) return false;
+        }
+      }
+    }
+    return true;
+  }
+
+  bool step(int t) {
+    if (++nodes_ > budget_) return false;
+    if (t == static_cast<int>(g_.steps)) {
+      return std::all_of(rem_.begin(), rem_.end(), [](u32 r) { return r == 0; });
+    }
+    if (!feasible(t)) return false;
+    std::vector<u32> active;
+    for (size_t i = 0; i < rem_.size(); ++i) {
+      if (rem_[i] != 0 && g_.starts[i] <= t && t <= end(i)) active.push_back(static_cast<u32>(i));
+    }
+    auto slack = [&](u32 i) { return end(i) - t + 1 - popcount(rem_[i]); };
+    std::stable_sort(active.begin(), active.end(), [&](u32 a, u32 b) {
+      if (slack(a) != slack(b)) return slack(a) < slack(b);
+      return end(a) < end(b);
+    });
+    std::vector<int> dims(static_cast<size_t>(d_));
+    for (int j = 0; j < d_; ++j) dims[j] = j;
+    auto candidates = [&](int j) {
+      return std::count_if(active.begin(), active.end(), [&](u32 i) { return bitOf(rem_[i], j); });
+    };
+    std::stable_sort(dims.begin(), dims.end(),
+                     [&](int a, int b) { return candidates(a) < candidates(b); });
+    std::vector<u32> tight;
+    for (u32 i : active) {
+      if (slack(i) == 0) tight.push_back(i);
+    }
+    std::vector<bool> used(rem_.size(), false);
+    return assign(t, 0, dims, active, tight, used);
+  }
+
+  bool assign(int t, size_t k, const std::vector<int>& dims, const std::vector<u32>& active,
+              const std::vector<u32>& tight, std::vector<bool>& used) {
+    if (k == dims.size()) {
+      for (u32 i : tight) {
+        if (!used[i]) return false;
+      }
+      for (const auto& [j, i] : plan_[t]) rem_[i] &= ~(u32{1} << j);
+      if (step(t + 1)) return true;
+      for (const auto& [j, i] : plan_[t]) rem_[i] |= u32{1} << j;
+      return false;
+    }
+    const int j = dims[k];
+    for (u32 i : active) {
+      if (used[i] || !bitOf(rem_[i], j)) continue;
+      used[i] = true;
+      plan_[t].push_back({j, i});
+      if (assign(t, k + 1, dims, active, tight, used)) return true;
+      plan_[t].pop_back();
+      used[i] = false;
+      if (nodes_ > budget_) return false;
+    }
+    return false;
+  }
+
+  int d_;
+  const SlidingGroup& g_;
+  u64 budget_;
+  u64 nodes_ = 0;
+  std::vector<u32> rem_;
+  std::vector<std::vector<std::pair<int, u32>>> plan_;
+};
+
+/// Builds the leading group for the given complement pairs (their first members, in order):
+/// the first half of the pairs has windows 0 .. d-1, the rest r .. d+r-1. Returns false if the
+/// search does not find a schedule for some Y within its budget.
+bool buildSlidingGroup(int d, u64 r, const std::vector<u32>& pairs, SlidingGroup& g) {
+  const size_t m = static_cast<size_t>(d) + static_cast<size_t>(r);
+  if (pairs.size() < m) return false;
+  g.steps = m;
+  g.slots.clear();
+  g.starts.clear();
+  for (size_t u = 0; u < m; ++u) {
+    const int start = u < (m + 1) / 2 ? 0 : static_cast<int>(r);
+    g.slots.push_back(pairs[u]);
+    g.slots.push_back(pairs[u] ^ lowMask(d));
+    g.starts.push_back(start);
+    g.starts.push_back(start);
+  }
+  g.moves.assign(size_t{1} << d, {});
+  for (u32 y = 0; y < (u32{1} << d); ++y) {
+    GroupSearch search(d, g, y, kGroupSearchBudget);
+    if (!search.run(g.moves[y])) return false;
+  }
+  return true;
+}
+
+/// The K/2 complement pairs (h, i) / (h, ~i), i < 2^(d-1), repetition by repetition.
+std::vector<u32> complementPairList(const MultiAapcShape& sh) {
+  std::vector<u32> pairs;
+  const u64 reps = u64{1} << (sh.k - sh.d);
+  const u32 half = u32{1} << (sh.d - 1);
+  for (u64 h = 0; h < reps; ++h) {
+    for (u32 i = 0; i < half; ++i) pairs.push_back(static_cast<u32>(h << sh.d) | i);
+  }
+  return pairs;
+}
+
+/// The leading group of the pipelined schedule for s >= 2 when d does not divide K/2 (from the
+/// first d + r pairs of complementPairList); false when it is not needed or not found.
+bool slidingGroupFor(const MultiAapcShape& sh, SlidingGroup& g) {
+  const u64 r = (sh.slots() / 2) % static_cast<u64>(sh.d);
+  if (sh.s < 2 || r == 0 || sh.d > kSlidingGroupMaxDims) return false;
+  return buildSlidingGroup(sh.d, r, complementPairList(sh), g);
+}
+
 }  // namespace
 
 void checkMultiAapcShape(const MultiAapcShape& sh) {
@@ -106,6 +281,8 @@ u64 corollary2Steps(const MultiAapcShape& sh) {
 u64 pipelinedAapcSteps(const MultiAapcShape& sh) {
   if (sh.s == 1) return sh.slots() / 2;
   const u64 d = static_cast<u64>(sh.d);
+  SlidingGroup group;
+  if ((sh.slots() / 2) % d == 0 || slidingGroupFor(sh, group)) return corollary2Steps(sh);
   const u64 blocks = (sh.slots() / 2 + d - 1) / d;
   return d * blocks + static_cast<u64>(sh.s - 1) * d;
 }
@@ -131,7 +308,6 @@ MoveSchedule jhPipelinedAapcs(const MultiAapcShape& sh, MultiAapcAlignment align
     out.steps = align;  // phase 1
   }
   const u64 reps = u64{1} << (sh.k - sh.d);
-  const u32 half = u32{1} << (sh.d - 1);
   if (sh.s == 1) {
     // Nothing to pipeline: Algorithm 4 (§3.5, Theorem 1) once per repetition of the AAPC.
     const RelativeSchedule alg4 = jhAlgorithm4(sh.d);
@@ -151,25 +327,42 @@ MoveSchedule jhPipelinedAapcs(const MultiAapcShape& sh, MultiAapcAlignment align
       }
     }
   } else {
-    // The K/2 complement pairs (h, i) / (h, ~i), i < 2^(d-1), repetition by repetition, in
-    // blocks of d; block b runs on axis t during block period b + t - 1 (§4.1, Figure 4).
-    std::vector<u32> pairs;
-    for (u64 h = 0; h < reps; ++h) {
-      for (u32 i = 0; i < half; ++i) pairs.push_back(static_cast<u32>(h << sh.d) | i);
-    }
+    // The K/2 complement pairs: when d does not divide K/2, first the sliding group (its first
+    // d + r pairs, d + r steps), then the rest in blocks of d; all of it runs on axis t shifted
+    // by (t - 1)d steps (§4.1). Every slot stays inside a window of d steps per axis, so axis
+    // t + 1 never touches a slot before axis t is done with it in every subcube.
+    const std::vector<u32> pairs = complementPairList(sh);
+    SlidingGroup group;
+    const bool sliding = slidingGroupFor(sh, group);
+    const u64 lead = sliding ? group.steps : 0;
+    const size_t first = sliding ? static_cast<size_t>(group.steps) : 0;
     const u64 d = static_cast<u64>(sh.d);
-    const u64 blocks = (pairs.size() + d - 1) / d;
-    const u64 steps = (blocks + static_cast<u64>(sh.s) - 1) * d;
+    const u64 blocks = (pairs.size() - first + d - 1) / d;
+    const u64 per_axis = lead + blocks * d;
+    const u64 steps = per_axis + static_cast<u64>(sh.s - 1) * d;
     for (u64 step = 0; step < steps; ++step) {
       std::vector<Move> moves;
-      const u64 period = step / d;
-      const int r = static_cast<int>(step % d);
       for (int t = 1; t <= sh.s; ++t) {
-        if (period < static_cast<u64>(t - 1) || period - (t - 1) >= blocks) continue;
-        const u64 b = period - (t - 1);
-        for (u64 u = 0; u < d && b * d + u < pairs.size(); ++u) {
+        const u64 offset = static_cast<u64>(t - 1) * d;
+        if (step < offset || step - offset >= per_axis) continue;
+        const u64 local = step - offset;
+        if (local < lead) {
+          for (u64 x = 0; x < sh.nodes(); ++x) {
+            const u32 y = axesXor(sh, x) ^ axisOf(sh, x, t);
+            for (const auto& [j, idx] : group.moves[y][local]) {
+              const u32 m = group.slots[idx];
+              const int gd = (t - 1) * sh.d + j;
+              moves.push_back({x, physicalSlot(sh, alignment, x, m), gd,
+                               physicalSlot(sh, alignment, neighbour(x, gd), m)});
+            }
+          }
+          continue;
+        }
+        const u64 b = (local - lead) / d;
+        const int r = static_cast<int>((local - lead) % d);
+        for (u64 u = 0; u < d && first + b * d + u < pairs.size(); ++u) {
           const int dim = static_cast<int>((u + static_cast<u64>(r)) % d);
-          exchangePair(sh, alignment, t, dim, pairs[b * d + u], moves);
+          exchangePair(sh, alignment, t, dim, pairs[first + b * d + u], moves);
         }
       }
       out.steps.push_back(std::move(moves));

@@ -25,22 +25,36 @@
 // exchanges on axis t it may start on axis t + 1, whose links are disjoint. Because the
 // relative address of slot m differs between subcubes (m ^ Y_t), a schedule can be pipelined
 // slot by slot only if it treats a complement pair without looking at which member holds which
-// bits. The blocks of d complement pairs of Algorithms 1 and 4 (§3.1, §3.5.3: pair u of a
-// block is exchanged in dimension (u + r) mod d in step r; the member whose relative address
-// has that bit moves) have that property; Algorithm 4's combined group and full necklaces
-// (§3.5.1-3.5.2) do not (they depend on the bit pattern of each address). So the pipelined
-// schedule runs the K/2 complement pairs in ceil(K/2d) blocks, block b on axis t in steps
-// (b + t - 1)d .. (b + t)d - 1: d*ceil(K/2d) + (s - 1)d steps, which is Corollary 2's
-// K/2 + (s - 1)d exactly when d divides K/2 (d a power of two for K = 2^k), and the paper's
-// count for pipelined Algorithm 1 (§3.4) otherwise. No schedule of this kind does better: a
-// pair moves at most one element per step, so at most d pairs are in flight on an axis, each
-// for d consecutive steps (span d), and axis 1, where all pairs are ready at step 0, needs
-// d*ceil(K/2d) steps. Why the per-slot view is forced: an element with relative address r on
-// axis t has relative address r ^ Z on axis t + 1, Z the XOR of its node's axes t and t + 1 when
-// the AAPC on axis t + 1 starts; Z takes every value within one subcube of that AAPC, so a
-// schedule that times each relative address alike in every subcube cannot overlap two AAPCs at
-// all. For s = 1 there is nothing to pipeline and Algorithm 4 itself (jhAlgorithm4, K/2 steps)
-// is used.
+// bits. Precisely (the "window" condition): an axis-(t+1) subcube meets one axis-t subcube for
+// every value of Y_t, so slot m may start on axis t + 1 in any subcube only after it has finished
+// axis t in every subcube; the set of steps slot m uses must be the same window in every
+// subcube. With every slot inside a window of d steps and the same per-subcube schedules
+// shifted by d per axis, s AAPCs take K/2 + (s - 1)d steps: Corollary 2.
+//
+// The blocks of d complement pairs of Algorithms 1 and 4 (§3.1, §3.5.3: pair u of a block is
+// exchanged in dimension (u + r) mod d in step r; the member whose relative address has that bit
+// moves) satisfy it (window d, one member moves per step); Algorithm 4's combined group and
+// full necklaces (§3.5.1-3.5.2) do not (their steps depend on the bits of each address). Blocks
+// alone need d | K/2: a pair that moves one element per step holds one of d lanes for d steps,
+// so the lanes tile the steps in multiples of d. When r = (K/2) mod d > 0 the schedule here
+// starts with a sliding group of M = d + r pairs in M steps: the first ceil(M/2) pairs have the
+// window 0 .. d-1, the others r .. r+d-1, and within a window both members of a pair may move
+// in one step. Which member holds which bits depends on the subcube, so each subcube offset Y
+// gets its own schedule of the group (found by a depth-first search at build time, 2^d of them;
+// the windows are the same for every Y). The rest of the pairs follow in blocks of d. This
+// meets K/2 + (s - 1)d for K = 2^d, d = 3, 5, 6 (d = 1, 2, 4 need no group); when the search
+// does not find a group (it is tried for d <= 7 only; d = 7 and K = 2^d, and d = 3 with K = 16,
+// where the group takes pairs of two repetitions, are not found within its budget) the
+// schedule falls back to blocks only: d*ceil(K/2d) + (s - 1)d steps, the paper's count for
+// pipelined Algorithm 1 (§3.4). The paper states Corollary 2 without a proof ("follows from
+// Theorem 1", i.e. from Algorithm 4's span d) and without a condition on d and K; Algorithm 4's
+// span d is per relative address and does not by itself give the window condition, which is
+// why a different leading group is used here. Why the per-slot view is forced: an element with
+// relative address r on axis t has relative address r ^ Z on axis t + 1, Z the XOR of its node's
+// axes t and t + 1 when the AAPC on axis t + 1 starts; Z takes every value within one subcube of
+// that AAPC, so a schedule that times each relative address alike in every subcube cannot
+// overlap two AAPCs at all. For s = 1 there is nothing to pipeline and Algorithm 4 itself
+// (jhAlgorithm4, K/2 steps) is used.
 #pragma once
 
 #include <string>
@@ -87,8 +101,9 @@ enum class MultiAapcAlignment {
 /// Corollary 2 (§4.1): K/2 + (s - 1)d transfer steps for s pipelined AAPCs.
 u64 corollary2Steps(const MultiAapcShape& shape);
 
-/// Transfer steps of jhPipelinedAapcs: K/2 for s = 1 (Algorithm 4), else
-/// d * ceil(K/2d) + (s - 1)d.
+/// Transfer steps of jhPipelinedAapcs: K/2 for s = 1 (Algorithm 4); Corollary 2's
+/// K/2 + (s - 1)d when d divides K/2 or the sliding group is found (runs its search);
+/// otherwise d * ceil(K/2d) + (s - 1)d.
 u64 pipelinedAapcSteps(const MultiAapcShape& shape);
 
 /// Theorem 2 (§4.2): the bound for s AAPCs with multiple concurrent AAPCs allowed:
