@@ -186,6 +186,15 @@ TEST(MultiAapcTable3, SlotChoiceReplacesTheAlignmentPhases) {
   EXPECT_EQ(full.local_cycles, 0U);
 }
 
+// Above d = 7 no sliding group is searched: d = 9, K = 512 (256 pairs = 28 blocks of 9 and 4)
+// falls back to blocks only, 9 * 29 + 9 = 270 instead of 256 + 9 = 265.
+TEST(MultiAapcBounds, PipelineFallsBackToBlocksAboveSevenBits) {
+  const MultiAapcShape sh = shape(18, 9, 2, 9);
+  EXPECT_EQ(pipelinedAapcSteps(sh), 270U);
+  EXPECT_EQ(corollary2Steps(sh), 265U);
+  EXPECT_EQ(pipelinedAapcSteps(shape(16, 8, 2, 8)), 128U + 8U);  // 8 divides 128: blocks only
+}
+
 TEST(MultiAapcBounds, FormulasOfCorollary2AndTheorem2) {
   EXPECT_EQ(corollary2Steps(shape(6, 2, 3, 2)), 2U + 2U * 2U);
   EXPECT_EQ(corollary2Steps(shape(9, 3, 3, 3)), 4U + 2U * 3U);
@@ -223,28 +232,22 @@ Measured runPipelined(const MultiAapcShape& sh) {
 
 /// Exact transfer cycles of the pipelined schedule: Corollary 2's K/2 + (s-1)d (blocks of d
 /// complement pairs when d divides K/2, a leading sliding group otherwise; Algorithm 4 for
-/// s = 1), or, with corollary2 = false (no sliding group found), d * ceil(K/2d) + (s-1)d
-/// (pipelined Algorithm 1, §3.4). The span is d for s = 1 and s * d for s > 1 (every slot stays
-/// in a window of d steps per axis, and some element crosses all d dimensions of every axis).
-void expectPipelined(int d, int s, int k, bool corollary2 = true) {
+/// s = 1). The span is d for s = 1 and s * d for s > 1 (every slot stays in a window of d steps
+/// per axis, and some element crosses all d dimensions of every axis).
+void expectPipelined(int d, int s, int k) {
   const MultiAapcShape sh = shape(s * d, d, s, k);
   SCOPED_TRACE("d = " + std::to_string(d) + ", s = " + std::to_string(s) +
                ", K = " + std::to_string(sh.slots()));
   const u64 K = sh.slots();
   const u64 ud = static_cast<u64>(d);
   const u64 us = static_cast<u64>(s);
-  const u64 expected =
-      corollary2 ? K / 2 + (us - 1) * ud : ud * ((K / 2 + ud - 1) / ud) + (us - 1) * ud;
+  const u64 expected = K / 2 + (us - 1) * ud;
   const Measured m = runPipelined(sh);
   EXPECT_EQ(m.transfer_cycles, expected);
   EXPECT_EQ(m.cycles, expected);
   EXPECT_EQ(m.span, s == 1 ? ud : us * ud);
   EXPECT_EQ(pipelinedAapcSteps(sh), expected);
-  if (corollary2) {
-    EXPECT_EQ(expected, corollary2Steps(sh));
-  } else {
-    EXPECT_GT(expected, corollary2Steps(sh));
-  }
+  EXPECT_EQ(corollary2Steps(sh), expected);
 }
 
 TEST(MultiAapcPipelined, ExactCyclesOneAxis) {
@@ -263,18 +266,21 @@ TEST(MultiAapcPipelined, ExactCyclesThreeAxes) {
 }
 
 TEST(MultiAapcPipelined, RepeatedAapcsWithMoreLocalBits) {
-  expectPipelined(2, 2, 4);  // K = 16, 8 pairs in 4 blocks: 8 + 2 = Corollary 2
-  // K = 16, d = 3: the group would take 5 pairs from two repetitions (two pairs with the same
-  // low bits); the search finds none, so 8 pairs in 3 blocks of 3: 9 + 3, not 8 + 3.
-  expectPipelined(3, 2, 4, false);
+  expectPipelined(2, 2, 4);  // K = 16, 8 pairs in 4 blocks: 8 + 2
+  // K = 16, d = 3: r = 2, the group takes 5 pairs, two of them with the same low bits (from two
+  // repetitions), with windows at 0, 0, 1, 2, 2: 8 + 3 = 11 (blocks: 12).
+  expectPipelined(3, 2, 4);
+  expectPipelined(3, 2, 5);  // K = 32: r = 1, 16 + 3 = 19 (blocks: 21)
+  expectPipelined(3, 3, 4);  // 8 + 6 = 14 (blocks: 15)
   expectPipelined(1, 3, 3);  // K = 8, d = 1: 4 + 2
 }
 
-// d = 5, s = 3: 16 + 10 = 26 (blocks: 30). d = 7, K = 128: no group is found within the
-// search budget, blocks: 70 + 7.
+// d = 5, s = 3: 16 + 10 = 26 (blocks: 30). d = 7, K = 128: r = 1, the group of the pairs of 0
+// and of the unit vectors: 64 + 7 = 71 (blocks: 77).
 TEST(MultiAapcPipelined, LongerCasesExactCycles_Long) {
   expectPipelined(5, 3, 5);
-  expectPipelined(7, 2, 7, false);
+  expectPipelined(7, 2, 7);
+  expectPipelined(5, 2, 6);  // K = 64: r = 2, 32 + 5 = 37 (blocks: 40)
 }
 
 TEST(MultiAapcPipelined, SpareNodeBitsAreIndependentSubcubes) {

@@ -87,8 +87,8 @@ std::vector<AlgorithmEntry> multiAapcAlgorithms() {
   return {
       {{"jh4-pipelined",
         "--axes s AAPCs of --d bits (default n/s) on successive axes, pipelined: Corollary 2's "
-        "K/2+(s-1)d steps (a leading sliding group when d does not divide K/2, found for "
-        "d <= 6 with K = 2^d; otherwise complement-pair blocks, d*ceil(K/2d)+(s-1)d)",
+        "K/2+(s-1)d steps (complement-pair blocks; a leading sliding group searched at build "
+        "time when d does not divide K/2, for d <= 7; blocks only, d*ceil(K/2d)+(s-1)d, if none)",
         "Johnsson & Ho 1992, sections 2.3 and 4.1, Corollary 2"},
        buildPipelined},
       {{"jh5",

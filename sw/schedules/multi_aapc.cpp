@@ -185,19 +185,28 @@ class GroupSearch {
   std::vector<std::vector<std::pair<int, u32>>> plan_;
 };
 
-/// Builds the leading group for the given complement pairs (their first members, in order):
-/// the first half of the pairs has windows 0 .. d-1, the rest r .. d+r-1. Returns false if the
-/// search does not find a schedule for some Y within its budget.
-bool buildSlidingGroup(int d, u64 r, const std::vector<u32>& pairs, SlidingGroup& g) {
-  const size_t m = static_cast<size_t>(d) + static_cast<size_t>(r);
-  if (pairs.size() < m) return false;
+/// How the leading group's windows start: the first ceil(M/2) pairs at 0 and the rest at r
+/// (kHalves), or pair u at u * r / (M - 1) rounded down in the first half and up in the second
+/// (kSpread, windows at every offset 0 .. r).
+enum class WindowLayout { kHalves, kSpread };
+
+/// Builds the leading group from the given complement pairs (their first members, M = d + r of
+/// them) with the given window layout. Returns false if the search does not find a schedule
+/// for some Y within its budget.
+bool buildSlidingGroup(int d, u64 r, const std::vector<u32>& group_pairs, WindowLayout layout,
+                       SlidingGroup& g) {
+  const size_t m = group_pairs.size();
   g.steps = m;
   g.slots.clear();
   g.starts.clear();
   for (size_t u = 0; u < m; ++u) {
-    const int start = u < (m + 1) / 2 ? 0 : static_cast<int>(r);
-    g.slots.push_back(pairs[u]);
-    g.slots.push_back(pairs[u] ^ lowMask(d));
+    int start = u < (m + 1) / 2 ? 0 : static_cast<int>(r);
+    if (layout == WindowLayout::kSpread) {
+      const size_t num = u * static_cast<size_t>(r);
+      start = static_cast<int>(2 * u < m ? num / (m - 1) : (num + m - 2) / (m - 1));
+    }
+    g.slots.push_back(group_pairs[u]);
+    g.slots.push_back(group_pairs[u] ^ lowMask(d));
     g.starts.push_back(start);
     g.starts.push_back(start);
   }
@@ -220,12 +229,41 @@ std::vector<u32> complementPairList(const MultiAapcShape& sh) {
   return pairs;
 }
 
-/// The leading group of the pipelined schedule for s >= 2 when d does not divide K/2 (from the
-/// first d + r pairs of complementPairList); false when it is not needed or not found.
-bool slidingGroupFor(const MultiAapcShape& sh, SlidingGroup& g) {
+/// The leading group of the pipelined schedule for s >= 2 when d does not divide K/2, and in
+/// `rest` the other pairs (in complementPairList order) for the blocks; false when no group is
+/// needed or none is found. Tries, in order, the groups of the first d + r pairs and of the
+/// pairs of the addresses of weight <= 1 (0 and the unit vectors e_j with their complements,
+/// d + 1 pairs, then the next pairs in list order), each with the kHalves and the kSpread
+/// windows.
+bool slidingGroupFor(const MultiAapcShape& sh, SlidingGroup& g, std::vector<u32>& rest) {
   const u64 r = (sh.slots() / 2) % static_cast<u64>(sh.d);
   if (sh.s < 2 || r == 0 || sh.d > kSlidingGroupMaxDims) return false;
-  return buildSlidingGroup(sh.d, r, complementPairList(sh), g);
+  const std::vector<u32> all = complementPairList(sh);
+  const size_t m = static_cast<size_t>(sh.d) + static_cast<size_t>(r);
+  if (all.size() < m) return false;
+  std::vector<u32> light{0};
+  for (int j = 0; j < sh.d; ++j) {
+    const u32 e = u32{1} << j;
+    light.push_back(j == sh.d - 1 ? e ^ lowMask(sh.d) : e);
+  }
+  for (u32 p : all) {
+    if (light.size() >= m) break;
+    if (std::find(light.begin(), light.end(), p) == light.end()) light.push_back(p);
+  }
+  light.resize(std::min(light.size(), m));
+  const std::vector<u32> first(all.begin(), all.begin() + static_cast<std::ptrdiff_t>(m));
+  const std::array<const std::vector<u32>*, 2> picks{&first, &light};
+  for (const std::vector<u32>* pick : picks) {
+    for (WindowLayout layout : {WindowLayout::kHalves, WindowLayout::kSpread}) {
+      if (!buildSlidingGroup(sh.d, r, *pick, layout, g)) continue;
+      rest.clear();
+      for (u32 p : all) {
+        if (std::find(pick->begin(), pick->end(), p) == pick->end()) rest.push_back(p);
+      }
+      return true;
+    }
+  }
+  return false;
 }
 
 }  // namespace
@@ -282,7 +320,8 @@ u64 pipelinedAapcSteps(const MultiAapcShape& sh) {
   if (sh.s == 1) return sh.slots() / 2;
   const u64 d = static_cast<u64>(sh.d);
   SlidingGroup group;
-  if ((sh.slots() / 2) % d == 0 || slidingGroupFor(sh, group)) return corollary2Steps(sh);
+  std::vector<u32> rest;
+  if ((sh.slots() / 2) % d == 0 || slidingGroupFor(sh, group, rest)) return corollary2Steps(sh);
   const u64 blocks = (sh.slots() / 2 + d - 1) / d;
   return d * blocks + static_cast<u64>(sh.s - 1) * d;
 }
@@ -331,13 +370,13 @@ MoveSchedule jhPipelinedAapcs(const MultiAapcShape& sh, MultiAapcAlignment align
     // d + r pairs, d + r steps), then the rest in blocks of d; all of it runs on axis t shifted
     // by (t - 1)d steps (§4.1). Every slot stays inside a window of d steps per axis, so axis
     // t + 1 never touches a slot before axis t is done with it in every subcube.
-    const std::vector<u32> pairs = complementPairList(sh);
     SlidingGroup group;
-    const bool sliding = slidingGroupFor(sh, group);
+    std::vector<u32> pairs;
+    const bool sliding = slidingGroupFor(sh, group, pairs);
+    if (!sliding) pairs = complementPairList(sh);
     const u64 lead = sliding ? group.steps : 0;
-    const size_t first = sliding ? static_cast<size_t>(group.steps) : 0;
     const u64 d = static_cast<u64>(sh.d);
-    const u64 blocks = (pairs.size() - first + d - 1) / d;
+    const u64 blocks = (pairs.size() + d - 1) / d;
     const u64 per_axis = lead + blocks * d;
     const u64 steps = per_axis + static_cast<u64>(sh.s - 1) * d;
     for (u64 step = 0; step < steps; ++step) {
@@ -360,9 +399,9 @@ MoveSchedule jhPipelinedAapcs(const MultiAapcShape& sh, MultiAapcAlignment align
         }
         const u64 b = (local - lead) / d;
         const int r = static_cast<int>((local - lead) % d);
-        for (u64 u = 0; u < d && first + b * d + u < pairs.size(); ++u) {
+        for (u64 u = 0; u < d && b * d + u < pairs.size(); ++u) {
           const int dim = static_cast<int>((u + static_cast<u64>(r)) % d);
-          exchangePair(sh, alignment, t, dim, pairs[first + b * d + u], moves);
+          exchangePair(sh, alignment, t, dim, pairs[b * d + u], moves);
         }
       }
       out.steps.push_back(std::move(moves));

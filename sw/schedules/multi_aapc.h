@@ -37,15 +37,18 @@
 // full necklaces (§3.5.1-3.5.2) do not (their steps depend on the bits of each address). Blocks
 // alone need d | K/2: a pair that moves one element per step holds one of d lanes for d steps,
 // so the lanes tile the steps in multiples of d. When r = (K/2) mod d > 0 the schedule here
-// starts with a sliding group of M = d + r pairs in M steps: the first ceil(M/2) pairs have the
-// window 0 .. d-1, the others r .. r+d-1, and within a window both members of a pair may move
-// in one step. Which member holds which bits depends on the subcube, so each subcube offset Y
-// gets its own schedule of the group (found by a depth-first search at build time, 2^d of them;
-// the windows are the same for every Y). The rest of the pairs follow in blocks of d. This
-// meets K/2 + (s - 1)d for K = 2^d, d = 3, 5, 6 (d = 1, 2, 4 need no group); when the search
-// does not find a group (it is tried for d <= 7 only; d = 7 and K = 2^d, and d = 3 with K = 16,
-// where the group takes pairs of two repetitions, are not found within its budget) the
-// schedule falls back to blocks only: d*ceil(K/2d) + (s - 1)d steps, the paper's count for
+// starts with a sliding group of M = d + r pairs in M steps, each slot with a window of d
+// consecutive steps inside them, and within a window both members of a pair may move in one
+// step. Which member holds which bits depends on the subcube, so each subcube offset Y gets its
+// own schedule of the group (found by a depth-first search at build time, 2^d of them; the
+// windows are the same for every Y). The group's pairs and windows are the first that work of:
+// the first M pairs or the pairs of the addresses of weight <= 1 (0 and the unit vectors, d + 1
+// pairs, filled up in list order), each with windows starting at 0 for the first half of the
+// pairs and at r for the rest, or spread over 0 .. r. The rest of the pairs follow in blocks of
+// d. This meets K/2 + (s - 1)d in every case tested (K = 2^d for d = 3, 5, 6, 7; d = 3 with
+// K = 16, 32; d = 5 with K = 64; d = 1, 2, 4 need no group). The search is tried for d <= 7
+// only; for larger d, or if it finds no group within its budget, the schedule falls back to
+// blocks only: d*ceil(K/2d) + (s - 1)d steps, the paper's count for
 // pipelined Algorithm 1 (§3.4). The paper states Corollary 2 without a proof ("follows from
 // Theorem 1", i.e. from Algorithm 4's span d) and without a condition on d and K; Algorithm 4's
 // span d is per relative address and does not by itself give the window condition, which is
