@@ -272,6 +272,9 @@ TEST(MultiAapcPipelined, RepeatedAapcsWithMoreLocalBits) {
   expectPipelined(3, 2, 4);
   expectPipelined(3, 2, 5);  // K = 32: r = 1, 16 + 3 = 19 (blocks: 21)
   expectPipelined(3, 3, 4);  // 8 + 6 = 14 (blocks: 15)
+  // K = 128, d = 5: r = 4, four copies of a group of 6 pairs (one per repetition, each in 6
+  // steps), then 8 blocks: 64 + 5 = 69 (blocks: 70).
+  expectPipelined(5, 2, 7);
   expectPipelined(1, 3, 3);  // K = 8, d = 1: 4 + 2
 }
 

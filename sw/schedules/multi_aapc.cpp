@@ -63,7 +63,11 @@ constexpr u64 kGroupSearchBudget = 200000;
 /// (see the file comment of multi_aapc.h): M = d + r pairs (r = (K/2) mod d) in M steps, every
 /// slot inside a window of d consecutive steps that is the same in every subcube.
 struct SlidingGroup {
-  u64 steps = 0;            ///< M = d + r
+  /// The group is run this many times, copy c in steps c * steps .. (c + 1) * steps - 1 on the
+  /// slots with c added to the repetition index (c << d); copies > 1 only for a group of slots
+  /// of repetition 0.
+  u64 copies = 1;
+  u64 steps = 0;            ///< M = d + r (d + 1 for copies > 1)
   std::vector<u32> slots;   ///< the 2M aligned slots: pair u is slots 2u and 2u + 1
   std::vector<int> starts;  ///< window start of each slot (steps start .. start + d - 1)
   /// moves[Y][step]: (dimension, index into slots) for the subcubes whose axes other than the
@@ -231,39 +235,52 @@ std::vector<u32> complementPairList(const MultiAapcShape& sh) {
 
 /// The leading group of the pipelined schedule for s >= 2 when d does not divide K/2, and in
 /// `rest` the other pairs (in complementPairList order) for the blocks; false when no group is
-/// needed or none is found. Tries, in order, the groups of the first d + r pairs and of the
-/// pairs of the addresses of weight <= 1 (0 and the unit vectors e_j with their complements,
-/// d + 1 pairs, then the next pairs in list order), each with the kHalves and the kSpread
-/// windows.
+/// needed or none is found. With 2 <= r <= K/2^d (repetitions), first r copies of a group of
+/// d + 1 pairs (r = 1 each), one per repetition, are tried. Then one group of d + r pairs: the
+/// first d + r pairs, or the pairs of the addresses of weight <= 1 (0 and the unit vectors with
+/// their complements, d + 1 pairs, then the next pairs in list order), each with the kHalves
+/// and the kSpread windows. For the copies, the same two pair choices (of d + 1 pairs).
 bool slidingGroupFor(const MultiAapcShape& sh, SlidingGroup& g, std::vector<u32>& rest) {
   const u64 r = (sh.slots() / 2) % static_cast<u64>(sh.d);
   if (sh.s < 2 || r == 0 || sh.d > kSlidingGroupMaxDims) return false;
   const std::vector<u32> all = complementPairList(sh);
-  const size_t m = static_cast<size_t>(sh.d) + static_cast<size_t>(r);
-  if (all.size() < m) return false;
-  std::vector<u32> light{0};
-  for (int j = 0; j < sh.d; ++j) {
-    const u32 e = u32{1} << j;
-    light.push_back(j == sh.d - 1 ? e ^ lowMask(sh.d) : e);
-  }
-  for (u32 p : all) {
-    if (light.size() >= m) break;
-    if (std::find(light.begin(), light.end(), p) == light.end()) light.push_back(p);
-  }
-  light.resize(std::min(light.size(), m));
-  const std::vector<u32> first(all.begin(), all.begin() + static_cast<std::ptrdiff_t>(m));
-  const std::array<const std::vector<u32>*, 2> picks{&first, &light};
-  for (const std::vector<u32>* pick : picks) {
-    for (WindowLayout layout : {WindowLayout::kHalves, WindowLayout::kSpread}) {
-      if (!buildSlidingGroup(sh.d, r, *pick, layout, g)) continue;
-      rest.clear();
-      for (u32 p : all) {
-        if (std::find(pick->begin(), pick->end(), p) == pick->end()) rest.push_back(p);
-      }
-      return true;
+  const u64 reps = u64{1} << (sh.k - sh.d);
+  auto picksOf = [&](size_t m) {
+    std::vector<u32> light{0};
+    for (int j = 0; j < sh.d; ++j) {
+      const u32 e = u32{1} << j;
+      light.push_back(j == sh.d - 1 ? e ^ lowMask(sh.d) : e);
     }
-  }
-  return false;
+    for (u32 p : all) {
+      if (light.size() >= m) break;
+      if (std::find(light.begin(), light.end(), p) == light.end()) light.push_back(p);
+    }
+    light.resize(std::min(light.size(), m));
+    const std::vector<u32> first(all.begin(), all.begin() + static_cast<std::ptrdiff_t>(m));
+    return std::array<std::vector<u32>, 2>{first, light};
+  };
+  auto attempt = [&](u64 group_r, u64 copies) {
+    const size_t m = static_cast<size_t>(sh.d) + static_cast<size_t>(group_r);
+    if (all.size() < m * copies) return false;
+    for (const std::vector<u32>& pick : picksOf(m)) {
+      for (WindowLayout layout : {WindowLayout::kHalves, WindowLayout::kSpread}) {
+        if (!buildSlidingGroup(sh.d, group_r, pick, layout, g)) continue;
+        g.copies = copies;
+        std::vector<u32> used;
+        for (u64 c = 0; c < copies; ++c) {
+          for (u32 p : pick) used.push_back(p + static_cast<u32>(c << sh.d));
+        }
+        rest.clear();
+        for (u32 p : all) {
+          if (std::find(used.begin(), used.end(), p) == used.end()) rest.push_back(p);
+        }
+        return true;
+      }
+    }
+    return false;
+  };
+  if (r >= 2 && r <= reps && attempt(1, r)) return true;
+  return attempt(r, 1);
 }
 
 }  // namespace
@@ -374,7 +391,7 @@ MoveSchedule jhPipelinedAapcs(const MultiAapcShape& sh, MultiAapcAlignment align
     std::vector<u32> pairs;
     const bool sliding = slidingGroupFor(sh, group, pairs);
     if (!sliding) pairs = complementPairList(sh);
-    const u64 lead = sliding ? group.steps : 0;
+    const u64 lead = sliding ? group.steps * group.copies : 0;
     const u64 d = static_cast<u64>(sh.d);
     const u64 blocks = (pairs.size() + d - 1) / d;
     const u64 per_axis = lead + blocks * d;
@@ -388,8 +405,9 @@ MoveSchedule jhPipelinedAapcs(const MultiAapcShape& sh, MultiAapcAlignment align
         if (local < lead) {
           for (u64 x = 0; x < sh.nodes(); ++x) {
             const u32 y = axesXor(sh, x) ^ axisOf(sh, x, t);
-            for (const auto& [j, idx] : group.moves[y][local]) {
-              const u32 m = group.slots[idx];
+            const u64 copy = local / group.steps;
+            for (const auto& [j, idx] : group.moves[y][local % group.steps]) {
+              const u32 m = group.slots[idx] + static_cast<u32>(copy << sh.d);
               const int gd = (t - 1) * sh.d + j;
               moves.push_back({x, physicalSlot(sh, alignment, x, m), gd,
                                physicalSlot(sh, alignment, neighbour(x, gd), m)});

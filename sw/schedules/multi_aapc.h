@@ -44,9 +44,11 @@
 // windows are the same for every Y). The group's pairs and windows are the first that work of:
 // the first M pairs or the pairs of the addresses of weight <= 1 (0 and the unit vectors, d + 1
 // pairs, filled up in list order), each with windows starting at 0 for the first half of the
-// pairs and at r for the rest, or spread over 0 .. r. The rest of the pairs follow in blocks of
-// d. This meets K/2 + (s - 1)d in every case tested (K = 2^d for d = 3, 5, 6, 7; d = 3 with
-// K = 16, 32; d = 5 with K = 64; d = 1, 2, 4 need no group). The search is tried for d <= 7
+// pairs and at r for the rest, or spread over 0 .. r. When K > 2^d and 2 <= r <= K/2^d, r copies
+// of a group of d + 1 pairs (r = 1), one per repetition index, are tried first. The rest of the
+// pairs follow in blocks of d. This meets K/2 + (s - 1)d in every case tried (d = 3, 5, 6, 7
+// with K = 2^d .. 2^min(d+7, 16); d = 1, 2, 4 need no group; the search takes up to about 2 s
+// for d = 6 with r = 4, where the copies fail first). The search is tried for d <= 7
 // only; for larger d, or if it finds no group within its budget, the schedule falls back to
 // blocks only: d*ceil(K/2d) + (s - 1)d steps, the paper's count for
 // pipelined Algorithm 1 (§3.4). The paper states Corollary 2 without a proof ("follows from
