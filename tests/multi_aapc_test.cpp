@@ -286,6 +286,46 @@ TEST(MultiAapcPipelined, LongerCasesExactCycles_Long) {
   expectPipelined(5, 2, 6);  // K = 64: r = 2, 32 + 5 = 37 (blocks: 40)
 }
 
+// The window condition of §4.1 read off the moves: every aligned slot m (physical slot
+// m ^ X(x) with alignment by slot choice) moves on axis t only within d consecutive steps over
+// all nodes, and starts on axis t + 1 only after its last move on axis t in every node.
+void expectSlotWindows(int d, int s, int k) {
+  const MultiAapcShape sh = shape(s * d, d, s, k);
+  SCOPED_TRACE("d = " + std::to_string(d) + ", s = " + std::to_string(s) +
+               ", K = " + std::to_string(sh.slots()));
+  const MoveSchedule schedule = jhPipelinedAapcs(sh, MultiAapcAlignment::kSlots);
+  const u64 none = ~u64{0};
+  std::vector<std::vector<u64>> first(static_cast<size_t>(s) + 1,
+                                      std::vector<u64>(sh.slots(), none));
+  std::vector<std::vector<u64>> last(static_cast<size_t>(s) + 1, std::vector<u64>(sh.slots(), 0));
+  for (u64 step = 0; step < schedule.steps.size(); ++step) {
+    for (const Move& mv : schedule.steps[step]) {
+      ASSERT_NE(mv.dim, Move::kLocal);
+      const size_t axis = static_cast<size_t>(mv.dim / d) + 1;
+      const u32 m = mv.slot ^ axesXor(sh, mv.node);
+      first[axis][m] = std::min(first[axis][m], step);
+      last[axis][m] = std::max(last[axis][m], step);
+    }
+  }
+  for (u32 m = 0; m < sh.slots(); ++m) {
+    for (int t = 1; t <= s; ++t) {
+      ASSERT_NE(first[t][m], none) << "slot " << m << " never moves on axis " << t;
+      EXPECT_LT(last[t][m] - first[t][m], static_cast<u64>(d)) << "slot " << m << ", axis " << t;
+      if (t > 1) {
+        EXPECT_GT(first[t][m], last[t - 1][m]) << "slot " << m << ", axis " << t;
+      }
+    }
+  }
+}
+
+TEST(MultiAapcPipelined, EverySlotKeepsOneWindowOfDStepsPerAxis) {
+  expectSlotWindows(3, 2, 3);  // sliding group of 4 pairs
+  expectSlotWindows(3, 3, 3);
+  expectSlotWindows(3, 2, 4);  // two copies of the group, one per repetition index
+  expectSlotWindows(5, 2, 5);  // sliding group of 6 pairs, then blocks
+  expectSlotWindows(4, 2, 4);  // blocks only
+}
+
 TEST(MultiAapcPipelined, SpareNodeBitsAreIndependentSubcubes) {
   // n = 5 with two axes of 2 bits: node bit 4 names two independent copies.
   MultiAapcShape sh = shape(5, 2, 2, 2);
