@@ -44,6 +44,7 @@
 #include <vector>
 
 #include "hc_cube_node.h"
+#include "hc_port_link.h"
 #include "hc_tlm_config.h"
 #include "hc_tlm_cube.h"
 #include "hw_errors.h"
@@ -116,10 +117,10 @@ class HcCosimNode final : public HcCubeNode {
         m_done_o("done_o"),
         m_permute_o("permute_o"),
         m_in(m_channels),
+        m_sender(*this, kMsgType, context.config.lanes, m_channels, m_half_period),
         m_trace(m_channels) {
-    if (m_link_latency >= m_half_period) {
-      SC_REPORT_ERROR(kMsgType, "the link latency must be shorter than half a clock period");
-    }
+    checkLinkLatency(m_link_latency, m_half_period, kMsgType,
+                     "the link latency must be shorter than half a clock period");
     cosim_bits::PortData<decltype(m_rtl.node_id_i)> id{};
     cosim_bits::setField(id, 0, m_config.n, context.id);
     m_node_id.write(id);
@@ -146,16 +147,6 @@ class HcCosimNode final : public HcCubeNode {
     m_rtl.err_flags_o(m_err_flags);
     m_rtl.err_count_o(m_err_count);
 
-    const unsigned port_bytes = 4 * static_cast<unsigned>(m_config.lanes);
-    m_payload.set_command(tlm::TLM_WRITE_COMMAND);
-    m_payload.set_address(0);
-    m_payload.set_data_length(port_bytes);
-    m_payload.set_streaming_width(port_bytes);
-    m_payload.set_byte_enable_length(port_bytes);
-    m_payload.set_dmi_allowed(false);
-    m_out_words.assign(m_channels, 0);
-    m_out_enable.assign(4 * m_channels, 0);
-
     registerPortCallback(&HcCosimNode::portTransport);
     SC_METHOD(onCubeClock);
     sensitive << m_cube_clock;
@@ -178,18 +169,17 @@ class HcCosimNode final : public HcCubeNode {
         const int c = p * m_config.lanes + l;
         const bool v = cosim_bits::bit(valid, c);
         const u32 word = v ? static_cast<u32>(cosim_bits::field(data, 32 * c, 32)) : 0;
-        m_out_words[static_cast<size_t>(c)] = word;
-        std::memset(&m_out_enable[4 * static_cast<size_t>(c)], v ? 0xFF : 0x00, 4);
+        m_sender.stage(static_cast<size_t>(c), word, v);
         if (!v) continue;
         carries = true;
         m_probe.send(m_id, p, word);
         if (m_tracing) {
-          ChannelTrace& t = m_trace[static_cast<size_t>(c)];
+          HcChannelTrace& t = m_trace[static_cast<size_t>(c)];
           t.out_valid = true;
           t.out_data = word;
         }
       }
-      if (carries) transmit(p);
+      if (carries) m_sender.transmit(p, m_port_out[static_cast<size_t>(p)].operator->());
     }
     if (m_permute_o.read()) m_probe.local();
   }
@@ -212,38 +202,17 @@ class HcCosimNode final : public HcCubeNode {
   void receivePhase() override {}  // the RTL takes its clock edge at the falling edge
 
   void trace(sc_core::sc_trace_file* tf, const std::string& prefix) override {
-    for (int p = 0; p < m_config.n; ++p) {
-      for (int l = 0; l < m_config.lanes; ++l) {
-        const size_t c = static_cast<size_t>(p * m_config.lanes + l);
-        std::string at = prefix + ".port_" + std::to_string(p) + ".";
-        if (m_config.lanes > 1) at += "lane_" + std::to_string(l) + ".";
-        sc_core::sc_trace(tf, m_trace[c].out_valid, at + "out_valid");
-        sc_core::sc_trace(tf, m_trace[c].out_data, at + "out_data");
-        sc_core::sc_trace(tf, m_trace[c].in_valid, at + "in_valid");
-        sc_core::sc_trace(tf, m_trace[c].in_data, at + "in_data");
-      }
-    }
+    traceChannels(tf, prefix, m_config.n, m_config.lanes, m_trace);
     sc_core::sc_trace(tf, m_done_o, prefix + ".done");
     sc_core::sc_trace(tf, m_rtl_clk, prefix + ".rtl_clk");
     m_tracing = true;
   }
   void clearTrace() override {
-    for (ChannelTrace& t : m_trace) t = {};
+    for (HcChannelTrace& t : m_trace) t = {};
   }
 
  private:
   static constexpr const char* kMsgType = "/hcube/cosim/node";
-
-  struct Latch {
-    bool valid = false;
-    u32 data = 0;
-  };
-  struct ChannelTrace {
-    bool out_valid = false;
-    u32 out_data = 0;
-    bool in_valid = false;
-    u32 in_data = 0;
-  };
 
   /// The RTL clock during a run: the cube clock inverted.
   void onCubeClock() {
@@ -261,57 +230,16 @@ class HcCosimNode final : public HcCubeNode {
     }
   }
 
-  void transmit(int port) {
-    const size_t first = static_cast<size_t>(port) * static_cast<size_t>(m_config.lanes);
-    m_payload.set_data_ptr(reinterpret_cast<unsigned char*>(&m_out_words[first]));
-    m_payload.set_byte_enable_ptr(&m_out_enable[4 * first]);
-    m_payload.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
-    sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
-    m_port_out[static_cast<size_t>(port)]->b_transport(m_payload, delay);
-    if (m_payload.is_response_error()) {
-      SC_REPORT_ERROR(kMsgType, (std::string(name()) + ": port " + std::to_string(port) + ": " +
-                                 m_payload.get_response_string())
-                                    .c_str());
-    }
-    if (delay >= m_half_period) {
-      SC_REPORT_ERROR(kMsgType, (std::string(name()) + ": port " + std::to_string(port) +
-                                 ": link latency reaches past the receive edge")
-                                    .c_str());
-    }
-  }
-
   void portTransport(int port, tlm::tlm_generic_payload& trans, sc_core::sc_time& delay) {
-    const unsigned port_bytes = 4 * static_cast<unsigned>(m_config.lanes);
-    if (trans.get_command() != tlm::TLM_WRITE_COMMAND) {
-      trans.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);
-      return;
-    }
-    if (trans.get_address() != 0 || trans.get_data_length() != port_bytes) {
-      trans.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
-      return;
-    }
-    if (trans.get_streaming_width() < port_bytes) {
-      trans.set_response_status(tlm::TLM_BURST_ERROR_RESPONSE);
-      return;
-    }
-    const unsigned char* data = trans.get_data_ptr();
-    const unsigned char* enable = trans.get_byte_enable_ptr();
-    const unsigned enable_length = trans.get_byte_enable_length();
-    for (int l = 0; l < m_config.lanes; ++l) {
-      if (enable != nullptr && enable[(4 * static_cast<unsigned>(l)) % enable_length] == 0) {
-        continue;
-      }
-      const size_t c = static_cast<size_t>(port * m_config.lanes + l);
-      u32 word = 0;
-      std::memcpy(&word, data + 4 * static_cast<size_t>(l), 4);
+    const unsigned lanes = static_cast<unsigned>(m_config.lanes);
+    const bool accepted = acceptPortWords(port, lanes, trans, [this](size_t c, u32 word) {
       m_in[c] = {true, word};  // onto the RTL's input wires once every node has sent
       if (m_tracing) {
         m_trace[c].in_valid = true;
         m_trace[c].in_data = word;
       }
-    }
-    delay += m_link_latency;
-    trans.set_response_status(tlm::TLM_OK_RESPONSE);
+    });
+    if (accepted) delay += m_link_latency;
   }
 
   // ------------------------------------------------------------------------------------------
@@ -486,13 +414,11 @@ class HcCosimNode final : public HcCubeNode {
   bool m_loading = false;   ///< the loading thread drives the RTL clock
   bool m_reset_done = false;
   bool m_tracing = false;
-  std::vector<Latch> m_in;  ///< words that arrived this cycle, per channel
+  std::vector<HcLatch> m_in;  ///< words that arrived this cycle, per channel
   sc_core::sc_event m_store_sample;
 
-  tlm::tlm_generic_payload m_payload;
-  std::vector<u32> m_out_words;
-  std::vector<unsigned char> m_out_enable;
-  std::vector<ChannelTrace> m_trace;
+  HcPortSender m_sender;  ///< the words each port sends, one transaction per port and cycle
+  std::vector<HcChannelTrace> m_trace;
 };
 
 }  // namespace hcube

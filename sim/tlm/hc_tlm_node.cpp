@@ -29,41 +29,22 @@ HcTlmNode::HcTlmNode(sc_core::sc_module_name name, u64 id, const HcTlmConfig& co
       m_pass(m_channels),
       m_pass_next(m_channels),
       m_copy(m_channels),
-      m_out_data(m_channels, 0),
-      m_out_enable(4 * m_channels, 0),
+      m_sender(*this, kMsgType, config.lanes, m_channels, m_half_period),
       m_dmi(static_cast<size_t>(config.n), nullptr),
       m_trace(m_channels) {
   m_inbox.lanes = static_cast<unsigned>(config.lanes);
   m_inbox.latency = link_latency;
   if (m_channels > kInboxChannels) m_in_more.resize(m_channels);
   m_inbox.in = m_channels > kInboxChannels ? m_in_more.data() : m_inbox.latches.data();
-  if (m_link_latency >= m_half_period) {
-    SC_REPORT_ERROR(kMsgType, "the link latency must be shorter than half a clock period");
-  }
+  checkLinkLatency(m_link_latency, m_half_period, kMsgType,
+                   "the link latency must be shorter than half a clock period");
   m_written.reserve(m_channels);
-  const unsigned port_bytes = 4 * static_cast<unsigned>(m_config.lanes);
-  m_payload.set_command(tlm::TLM_WRITE_COMMAND);
-  m_payload.set_address(0);
-  m_payload.set_data_length(port_bytes);
-  m_payload.set_streaming_width(port_bytes);
-  m_payload.set_byte_enable_length(port_bytes);
-  m_payload.set_dmi_allowed(false);
   registerPortCallback(&HcTlmNode::portTransport);
   registerPortDmi(&HcTlmNode::portDmi);
 }
 
 void HcTlmNode::trace(sc_core::sc_trace_file* tf, const std::string& prefix) {
-  for (int p = 0; p < m_config.n; ++p) {
-    for (int l = 0; l < m_config.lanes; ++l) {
-      const size_t c = static_cast<size_t>(p * m_config.lanes + l);
-      std::string at = prefix + ".port_" + std::to_string(p) + ".";
-      if (m_config.lanes > 1) at += "lane_" + std::to_string(l) + ".";
-      sc_core::sc_trace(tf, m_trace[c].out_valid, at + "out_valid");
-      sc_core::sc_trace(tf, m_trace[c].out_data, at + "out_data");
-      sc_core::sc_trace(tf, m_trace[c].in_valid, at + "in_valid");
-      sc_core::sc_trace(tf, m_trace[c].in_data, at + "in_data");
-    }
-  }
+  traceChannels(tf, prefix, m_config.n, m_config.lanes, m_trace);
   sc_core::sc_trace(tf, m_trace_done, prefix + ".done");
   sc_core::sc_trace(tf, m_trace_pc, prefix + ".pc");
   m_tracing = true;
@@ -71,7 +52,7 @@ void HcTlmNode::trace(sc_core::sc_trace_file* tf, const std::string& prefix) {
 }
 
 void HcTlmNode::clearTrace() {
-  for (ChannelTrace& t : m_trace) t = {};
+  for (HcChannelTrace& t : m_trace) t = {};
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -86,8 +67,8 @@ void HcTlmNode::startRun() {
   m_errors = {};
   m_events = 0;
   m_events_cycle = 0;
-  std::fill(m_pass.begin(), m_pass.end(), Latch{});
-  std::fill(m_pass_next.begin(), m_pass_next.end(), Latch{});
+  std::fill(m_pass.begin(), m_pass.end(), HcLatch{});
+  std::fill(m_pass_next.begin(), m_pass_next.end(), HcLatch{});
   std::fill(m_inbox.in, m_inbox.in + m_channels, HcPortRegister{});
   m_pass_held = false;
   m_trace_pc = 0;
@@ -209,8 +190,7 @@ void HcTlmNode::sendXfer(const Instruction& ins) {
         // DMI: straight into the neighbour's input register (lane l of the port).
         if (valid) direct[l] = {word, 1};
       } else {
-        m_out_data[c] = word;
-        std::memset(&m_out_enable[4 * c], valid ? 0xFF : 0x00, 4);
+        m_sender.stage(c, word, valid);
       }
       if (valid) {
         carries = true;
@@ -247,35 +227,14 @@ void HcTlmNode::acquireDmi() {
       continue;
     }
     // As for b_transport: the word must reach the register before the falling edge stores it.
-    if (dmi.get_write_latency() >= m_half_period) {
-      SC_REPORT_ERROR(kMsgType, (std::string(name()) + ": port " + std::to_string(p) +
-                                 ": DMI write latency reaches past the receive edge")
-                                    .c_str());
-    }
+    m_sender.checkArrival(static_cast<int>(p), dmi.get_write_latency(), "DMI write latency");
     m_dmi[p] = reinterpret_cast<HcPortRegister*>(dmi.get_dmi_ptr() +
                                                  (kPortRegisters - dmi.get_start_address()));
   }
 }
 
 void HcTlmNode::transmit(int port) {
-  tlm::tlm_generic_payload& trans = m_payload;
-  const size_t first = static_cast<size_t>(port) * static_cast<size_t>(m_config.lanes);
-  trans.set_data_ptr(reinterpret_cast<unsigned char*>(&m_out_data[first]));
-  trans.set_byte_enable_ptr(&m_out_enable[4 * first]);
-  trans.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
-  sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
-  m_port_if[static_cast<size_t>(port)]->b_transport(trans, delay);
-  if (trans.is_response_error()) {
-    SC_REPORT_ERROR(kMsgType, (std::string(name()) + ": port " + std::to_string(port) + ": " +
-                               trans.get_response_string())
-                                  .c_str());
-  }
-  // The word must reach the neighbour's input register before the falling edge stores it.
-  if (delay >= m_half_period) {
-    SC_REPORT_ERROR(kMsgType, (std::string(name()) + ": port " + std::to_string(port) +
-                               ": link latency reaches past the receive edge")
-                                  .c_str());
-  }
+  m_sender.transmit(port, m_port_if[static_cast<size_t>(port)]);
 }
 
 void HcTlmNode::checkWriteSlots(const Instruction& ins, bool permute) {
@@ -411,13 +370,8 @@ void HcTlmNode::checkDropped(const Instruction* ins) {
 void HcTlmNode::portTransport(int port, tlm::tlm_generic_payload& trans, sc_core::sc_time& delay) {
   Inbox& box = m_inbox;
   const unsigned lanes = box.lanes;
-  const unsigned port_bytes = 4 * lanes;
-  if (trans.get_command() != tlm::TLM_WRITE_COMMAND) {
-    trans.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);
-    return;
-  }
   const u64 address = trans.get_address();
-  if (address >= kPortRegisters) {
+  if (address >= kPortRegisters && trans.get_command() == tlm::TLM_WRITE_COMMAND) {
     // The input registers themselves (what DMI grants): plain bytes, no byte enables.
     const u64 offset = address - kPortRegisters;
     const u64 length = trans.get_data_length();
@@ -436,22 +390,7 @@ void HcTlmNode::portTransport(int port, tlm::tlm_generic_payload& trans, sc_core
     trans.set_response_status(tlm::TLM_OK_RESPONSE);
     return;
   }
-  if (address != 0 || trans.get_data_length() != port_bytes) {
-    trans.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
-    return;
-  }
-  if (trans.get_streaming_width() < port_bytes) {
-    trans.set_response_status(tlm::TLM_BURST_ERROR_RESPONSE);
-    return;
-  }
-  const unsigned char* data = trans.get_data_ptr();
-  const unsigned char* enable = trans.get_byte_enable_ptr();
-  const unsigned enable_length = trans.get_byte_enable_length();
-  for (unsigned l = 0; l < lanes; ++l) {
-    if (enable != nullptr && enable[(4 * l) % enable_length] == 0) continue;
-    const size_t c = static_cast<size_t>(port) * lanes + l;
-    u32 word = 0;
-    std::memcpy(&word, data + 4 * static_cast<size_t>(l), 4);
+  const bool accepted = acceptPortWords(port, lanes, trans, [&box, this](size_t c, u32 word) {
     if (box.tracing) {
       m_trace[c].in_valid = true;
       m_trace[c].in_data = word;
@@ -459,9 +398,8 @@ void HcTlmNode::portTransport(int port, tlm::tlm_generic_payload& trans, sc_core
     // Only an XFER has input registers: in any other instruction the falling edge counts the
     // word lost (discardArrivals).
     box.in[c] = {word, 1};
-  }
-  delay += box.latency;
-  trans.set_response_status(tlm::TLM_OK_RESPONSE);
+  });
+  if (accepted) delay += box.latency;
 }
 
 void HcTlmNode::loadTransport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay) {

@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "hc_cube_node.h"
+#include "hc_port_link.h"
 #include "hc_tlm_config.h"
 #include "hc_tlm_decoder.h"
 #include "hc_tlm_probe.h"
@@ -51,18 +52,8 @@ class HcTlmNode final : public HcCubeNode {
   void clearTrace() override;
 
  private:
-  struct Latch {
-    bool valid = false;
-    u32 data = 0;
-  };
-  struct ChannelTrace {
-    bool out_valid = false;
-    u32 out_data = 0;
-    bool in_valid = false;
-    u32 in_data = 0;
-  };
-
   void sendXfer(const Instruction& ins);
+  /// Sends port `port`'s staged words by b_transport (the neighbour denied DMI).
   void transmit(int port);
   void readCopies(const Instruction& ins);
   void receiveXfer(const Instruction& ins);
@@ -145,15 +136,13 @@ class HcTlmNode final : public HcCubeNode {
   std::array<u32, kHwErrorKinds> m_errors{};
   u32 m_events = 0;  ///< error kinds whose condition held in cycle m_events_cycle
   u64 m_events_cycle = 0;
-  std::vector<Latch> m_pass;       ///< PASS registers, filled in the previous cycle
-  std::vector<Latch> m_pass_next;  ///< ... being filled in this cycle
-  std::vector<Latch> m_copy;       ///< PERMUTE: the word each channel copies this cycle
+  std::vector<HcLatch> m_pass;       ///< PASS registers, filled in the previous cycle
+  std::vector<HcLatch> m_pass_next;  ///< ... being filled in this cycle
+  std::vector<HcLatch> m_copy;       ///< PERMUTE: the word each channel copies this cycle
 
-  // The port transaction and its buffers: built once, reused for every port and cycle.
-  tlm::tlm_generic_payload m_payload;
-  std::vector<u32> m_out_data;              ///< per channel
-  std::vector<unsigned char> m_out_enable;  ///< per channel, 4 byte enables
-  std::vector<u32> m_written;               ///< receive slots of this cycle (conflict check)
+  /// The words a port sends by b_transport (where the neighbour denied DMI), per channel.
+  HcPortSender m_sender;
+  std::vector<u32> m_written;  ///< receive slots of this cycle (conflict check)
   /// The neighbours' port interfaces (m_port_out[j].operator->()), looked up once after
   /// binding: one pointer chase less per word.
   std::vector<tlm::tlm_fw_transport_if<>*> m_port_if;
@@ -161,7 +150,7 @@ class HcTlmNode final : public HcCubeNode {
   /// neighbour denied DMI, use b_transport).
   std::vector<HcPortRegister*> m_dmi;
 
-  std::vector<ChannelTrace> m_trace;
+  std::vector<HcChannelTrace> m_trace;
   u32 m_trace_pc = 0;
   bool m_trace_done = false;
 };
