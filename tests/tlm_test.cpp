@@ -23,21 +23,17 @@
 namespace hcube {
 namespace {
 
-/// The executor with the TLM backend's default cycle limit (set.cycles() + 1000).
-RunResult onTable(const TableSet& set, u64 max_cycles = 0) {
-  ExecOptions opt;
-  opt.tagged_elements = set.header.perm.elements();
-  opt.max_cycles = max_cycles != 0 ? max_cycles : set.cycles() + 1000;
-  return executeTables(set, taggedMemory(set.header.perm, set.header.memoryWords()), opt);
-}
+using testing::chan;
+using testing::errorList;
+using testing::handMade;
+using testing::move;
+using testing::onTable;
 
 RunResult onTlm(const TableSet& set, u64 max_cycles = 0) {
   TlmOptions opt;
   opt.max_cycles = max_cycles;
   return runOnTlm(set, opt);
 }
-
-using testing::errorList;
 
 void expectSameRun(const RunResult& tlm, const RunResult& table) {
   testing::expectSameRun("tlm", tlm, table);
@@ -63,32 +59,6 @@ void expectEdelman(int n, u64 k) {
   EXPECT_EQ(tlm.transfer_cycles, c.perm.slots() / 2);
   EXPECT_TRUE(tlm.errors.empty()) << errorList(tlm.errors);
   EXPECT_FALSE(tlm.timeout);
-}
-
-/// Per-node tables of `depth` idle XFERs and an END, for an AAPC-sized memory of m * 2^n slots.
-TableSet handMade(int n, u64 m, size_t depth, int lanes = 1, bool one_port = false) {
-  TableSet set;
-  set.header.algo = "hand-made";
-  set.header.perm = PermutationSpec::aapc(n, m);
-  set.header.n = n;
-  set.header.slots = set.header.perm.slots();
-  set.header.lanes = lanes;
-  set.header.one_port = one_port;
-  set.shared = false;
-  Table table(depth, Instruction::xfer(static_cast<size_t>(n * lanes)));
-  table.push_back(Instruction::end());
-  set.tables.assign(set.header.nodes(), table);
-  return set;
-}
-
-Channel& chan(TableSet& set, u64 node, size_t pc, int port, int lane = 0) {
-  return set.tables[node][pc].channels[static_cast<size_t>(port * set.header.lanes + lane)];
-}
-
-/// Node `from` sends slot `slot` on `port` in instruction `pc`; the neighbour stores it in `to`.
-void move(TableSet& set, u64 from, size_t pc, int port, u32 slot, u32 to, int lane = 0) {
-  chan(set, from, pc, port, lane).out = {OutOp::kMem, false, slot};
-  chan(set, neighbour(from, port), pc, port, lane).in = {InOp::kMem, false, to};
 }
 
 // ---------------------------------------------------------------------------------------------
