@@ -132,33 +132,16 @@ TEST(CompileLocal, OnePortHardwareRejectsTwoSendingPorts) {
 // Running a case: table executor, reference model, static verifier
 // ---------------------------------------------------------------------------------------------
 
-CaseSpec spec(const std::string& algo, int n, u64 k = 0, int lanes = 1, bool one_port = false,
-              std::map<std::string, std::string> params = {}) {
-  CaseSpec s;
-  s.algo = algo;
-  s.n = n;
-  s.slots = k;
-  s.lanes = lanes;
-  s.one_port = one_port;
-  s.params = std::move(params);
-  return s;
-}
+using testing::caseSpec;
 
 /// Runs a case on the table executor and checks every element against the reference model, the
-/// hardware error counters and the static verifier; returns the run for the cycle counts.
-RunResult runChecked(const BuiltCase& c) {
-  ExecOptions opt;
-  opt.tagged_elements = c.perm.elements();
-  RunResult r = executeTables(c.tables, taggedMemory(c.perm, c.tables.header.memoryWords()), opt);
-  const CheckResult check = checkAgainstReference(c.perm, r.memory);
-  EXPECT_EQ(check.mismatches, 0U);
-  EXPECT_EQ(check.correct, c.perm.elements());
-  EXPECT_TRUE(r.errors.empty());
-  EXPECT_FALSE(r.timeout);
-  const VerifyReport v = verifyTables(c.tables);
-  EXPECT_TRUE(v.ok()) << (v.errors.empty() ? "" : v.errors[0]);
-  EXPECT_EQ(v.cycles, r.cycles);
-  return r;
+/// hardware error counters and the static verifier (whose symbolic run takes as many cycles);
+/// returns the run for the cycle counts.
+RunResult runClean(const BuiltCase& c) {
+  const testing::CheckedRun r = testing::runChecked(c);
+  testing::expectCleanRun(r, c.perm.elements(), c.tables.header.algo);
+  EXPECT_EQ(r.verify.cycles, r.run.cycles);
+  return r.run;
 }
 
 /// Words of a minimum-path AAPC: every element crosses the dimensions of its aligned address.
@@ -196,10 +179,10 @@ TEST(Exchange, OnePortTakesNExchangesOfKOver2ForDimensions1To8) {
   for (int d = 1; d <= 8; ++d) {
     SCOPED_TRACE("d = " + std::to_string(d));
     const u64 k = u64{1} << d;
-    const BuiltCase c = buildCase(spec("exchange", d, 0, 1, true));
+    const BuiltCase c = buildCase(caseSpec("exchange", d, 0, 1, true));
     EXPECT_TRUE(c.tables.header.one_port);
     EXPECT_EQ(c.lower_bound, static_cast<u64>(d) * k / 2);
-    const RunResult r = runChecked(c);
+    const RunResult r = runClean(c);
     EXPECT_EQ(r.transfer_cycles, static_cast<u64>(d) * k / 2);
     EXPECT_EQ(r.cycles, static_cast<u64>(d) * k / 2);
     EXPECT_EQ(r.words, minimalWords(d, k));
@@ -226,8 +209,8 @@ TEST(Exchange, StartUpCostPerPacketAsInTheFormula) {
        std::vector<std::pair<u64, u64>>{{16, 1}, {5, 4}, {4, 4}, {1, 16}}) {
     SCOPED_TRACE("packet " + std::to_string(packet));
     const BuiltCase c = buildCase(
-        spec("exchange", d, k, 1, true, {{"tau", "5"}, {"packet", std::to_string(packet)}}));
-    const RunResult r = runChecked(c);
+        caseSpec("exchange", d, k, 1, true, {{"tau", "5"}, {"packet", std::to_string(packet)}}));
+    const RunResult r = runClean(c);
     EXPECT_EQ(r.transfer_cycles, 4U * 16U);
     EXPECT_EQ(r.cycles, 4U * (16U + blocks * 5U));
   }
@@ -235,26 +218,26 @@ TEST(Exchange, StartUpCostPerPacketAsInTheFormula) {
 
 TEST(Exchange, AllPortAndWideChannels) {
   // The same schedule on all-port hardware: n*K/2 cycles against the K/2 bound.
-  const BuiltCase all = buildCase(spec("exchange", 5, 0, 1, false));
+  const BuiltCase all = buildCase(caseSpec("exchange", 5, 0, 1, false));
   EXPECT_EQ(all.lower_bound, 16U);
-  EXPECT_EQ(runChecked(all).cycles, 80U);
+  EXPECT_EQ(runClean(all).cycles, 80U);
   // b lanes carry b elements of one exchange per cycle: n * ceil(K/2b).
-  const BuiltCase wide = buildCase(spec("exchange", 4, 32, 3, true));
+  const BuiltCase wide = buildCase(caseSpec("exchange", 4, 32, 3, true));
   EXPECT_EQ(wide.lower_bound, 4U * 6U);
-  const RunResult r = runChecked(wide);
+  const RunResult r = runClean(wide);
   EXPECT_EQ(r.transfer_cycles, 24U);
   EXPECT_EQ(r.words, minimalWords(4, 32));
 }
 
 TEST(Exchange, BadOptionsAreNamed) {
   try {
-    buildCase(spec("exchange", 3, 0, 1, true, {{"packet", "0"}}));
+    buildCase(caseSpec("exchange", 3, 0, 1, true, {{"packet", "0"}}));
     FAIL();
   } catch (const Error& e) {
     EXPECT_STREQ(e.what(), "--packet 0: must be 1..8");
   }
-  EXPECT_THROW(buildCase(spec("exchange", 3, 0, 1, true, {{"tau", "-1"}})), Error);
-  EXPECT_THROW(buildCase(spec("exchange", 3, 0, 1, true, {{"blocking", "on"}})), Error);
+  EXPECT_THROW(buildCase(caseSpec("exchange", 3, 0, 1, true, {{"tau", "-1"}})), Error);
+  EXPECT_THROW(buildCase(caseSpec("exchange", 3, 0, 1, true, {{"blocking", "on"}})), Error);
 }
 
 TEST(CompileSlots, OnePortLanesAndWaitsAreChecked) {
@@ -299,7 +282,7 @@ TEST(CompileSlots, OnePortLanesAndWaitsAreChecked) {
   EXPECT_EQ(t[5], Instruction::end());
   EXPECT_EQ(set.cycles(), 13U);
   try {
-    buildCase(spec("jh4", 3, 0, 1, true));
+    buildCase(caseSpec("jh4", 3, 0, 1, true));
     FAIL() << "no error";
   } catch (const Error& e) {
     EXPECT_STREQ(e.what(),
@@ -340,14 +323,14 @@ TEST(Sbnt, RoundsAndGreedyForDimensions1To8) {
     const std::vector<u64> lengths = sbntRoundLengths(d, k);
     EXPECT_EQ(lengths.size(), static_cast<size_t>(d));
     EXPECT_EQ(std::accumulate(lengths.begin(), lengths.end(), u64{0}), rounds_total[d - 1]);
-    const BuiltCase rounds = buildCase(spec("sbnt", d));
+    const BuiltCase rounds = buildCase(caseSpec("sbnt", d));
     EXPECT_EQ(rounds.lower_bound, k / 2);
-    const RunResult r = runChecked(rounds);
+    const RunResult r = runClean(rounds);
     EXPECT_EQ(r.transfer_cycles, rounds_total[d - 1]);
     EXPECT_EQ(r.cycles, rounds_total[d - 1]);
     EXPECT_EQ(r.words, minimalWords(d, k));
-    const BuiltCase greedy = buildCase(spec("sbnt", d, 0, 1, false, {{"schedule", "greedy"}}));
-    const RunResult g = runChecked(greedy);
+    const BuiltCase greedy = buildCase(caseSpec("sbnt", d, 0, 1, false, {{"schedule", "greedy"}}));
+    const RunResult g = runClean(greedy);
     EXPECT_EQ(g.transfer_cycles, k / 2);
     EXPECT_EQ(g.cycles, k / 2);
     EXPECT_EQ(g.words, minimalWords(d, k));
@@ -357,14 +340,14 @@ TEST(Sbnt, RoundsAndGreedyForDimensions1To8) {
 TEST(Sbnt, RoundsAreBlockTransfersWithOneStartUpEach) {
   // T = sum of round lengths + n tau (the paper's T_min = K/2 t_c + n tau, up to the imbalance of
   // the cyclic addresses' routes): d = 6, tau = 9.
-  const BuiltCase c = buildCase(spec("sbnt", 6, 128, 1, false, {{"tau", "9"}}));
-  const RunResult r = runChecked(c);
+  const BuiltCase c = buildCase(caseSpec("sbnt", 6, 128, 1, false, {{"tau", "9"}}));
+  const RunResult r = runClean(c);
   const std::vector<u64> lengths = sbntRoundLengths(6, 128);
   const u64 sum = std::accumulate(lengths.begin(), lengths.end(), u64{0});
   EXPECT_EQ(r.transfer_cycles, sum);
   EXPECT_EQ(r.cycles, sum + 6U * 9U);
-  const BuiltCase g = buildCase(spec("sbnt", 6, 128, 1, false, {{"schedule", "greedy"}}));
-  EXPECT_EQ(runChecked(g).cycles, 64U);
+  const BuiltCase g = buildCase(caseSpec("sbnt", 6, 128, 1, false, {{"schedule", "greedy"}}));
+  EXPECT_EQ(runClean(g).cycles, 64U);
 }
 
 TEST(Sbnt, RotatedSpanningBinomialTreesAreBalancedWhenNDividesKOverN) {
@@ -377,23 +360,24 @@ TEST(Sbnt, RotatedSpanningBinomialTreesAreBalancedWhenNDividesKOverN) {
     SCOPED_TRACE("d = " + std::to_string(d));
     const std::vector<u64> lengths = sbntRoundLengths(d, k, SbntTree::kRotatedBinomial);
     EXPECT_EQ(std::accumulate(lengths.begin(), lengths.end(), u64{0}), k / 2);
-    const BuiltCase c = buildCase(spec("sbnt", d, k, 1, false, {{"tree", "rsbt"}, {"tau", "3"}}));
+    const BuiltCase c =
+        buildCase(caseSpec("sbnt", d, k, 1, false, {{"tree", "rsbt"}, {"tau", "3"}}));
     EXPECT_EQ(c.lower_bound, k / 2);
-    const RunResult r = runChecked(c);
+    const RunResult r = runClean(c);
     EXPECT_EQ(r.transfer_cycles, k / 2);
     EXPECT_EQ(r.cycles, k / 2 + 3 * static_cast<u64>(d));
     EXPECT_EQ(r.words, minimalWords(d, k));
   }
-  EXPECT_THROW(buildCase(spec("sbnt", 3, 0, 1, false, {{"tree", "oak"}})), Error);
+  EXPECT_THROW(buildCase(caseSpec("sbnt", 3, 0, 1, false, {{"tree", "oak"}})), Error);
 }
 
 TEST(Sbnt, BadOptionsAreNamed) {
-  EXPECT_THROW(buildCase(spec("sbnt", 3, 0, 1, true)), Error);
-  EXPECT_THROW(buildCase(spec("sbnt", 3, 0, 2, false)), Error);
-  EXPECT_THROW(buildCase(spec("sbnt", 3, 0, 1, false, {{"schedule", "greedy"}, {"tau", "3"}})),
+  EXPECT_THROW(buildCase(caseSpec("sbnt", 3, 0, 1, true)), Error);
+  EXPECT_THROW(buildCase(caseSpec("sbnt", 3, 0, 2, false)), Error);
+  EXPECT_THROW(buildCase(caseSpec("sbnt", 3, 0, 1, false, {{"schedule", "greedy"}, {"tau", "3"}})),
                Error);
   try {
-    buildCase(spec("sbnt", 3, 0, 1, false, {{"schedule", "fast"}}));
+    buildCase(caseSpec("sbnt", 3, 0, 1, false, {{"schedule", "fast"}}));
     FAIL();
   } catch (const Error& e) {
     EXPECT_STREQ(e.what(), "--schedule 'fast': must be rounds or greedy");
@@ -439,8 +423,8 @@ TEST(Blocking, ReproducesTable9ForDimension5AndWidth3) {
     EXPECT_EQ(row, lines[r]);
   }
   // Run it: 6 time steps, each using 3 lanes on every port but the last.
-  const BuiltCase c = buildCase(spec("jh4", 5, 0, 3));
-  const RunResult r = runChecked(c);
+  const BuiltCase c = buildCase(caseSpec("jh4", 5, 0, 3));
+  const RunResult r = runClean(c);
   EXPECT_EQ(r.transfer_cycles, 6U);
   EXPECT_EQ(r.words, minimalWords(5, 32));
 }
@@ -475,13 +459,13 @@ TEST(Blocking, StartUpCostBlockedAgainstUnblockedForDimensions1To8) {
       const u64 k = m << d;
       SCOPED_TRACE("d = " + std::to_string(d) + " K = " + std::to_string(k));
       const BuiltCase blocked =
-          buildCase(spec("jh4", d, k, 1, false, {{"tau", "7"}, {"blocking", "on"}}));
-      const RunResult b = runChecked(blocked);
+          buildCase(caseSpec("jh4", d, k, 1, false, {{"tau", "7"}, {"blocking", "on"}}));
+      const RunResult b = runClean(blocked);
       EXPECT_EQ(b.transfer_cycles, k / 2);
       EXPECT_EQ(b.cycles, k / 2 + static_cast<u64>(d) * tau);
       EXPECT_EQ(b.words, minimalWords(d, k));
-      const BuiltCase plain = buildCase(spec("jh4", d, k, 1, false, {{"tau", "7"}}));
-      const RunResult p = runChecked(plain);
+      const BuiltCase plain = buildCase(caseSpec("jh4", d, k, 1, false, {{"tau", "7"}}));
+      const RunResult p = runClean(plain);
       EXPECT_EQ(p.transfer_cycles, k / 2);
       EXPECT_EQ(p.cycles, k / 2 * (1 + tau));
     }
@@ -497,8 +481,9 @@ TEST(Blocking, EveryAlgorithmBlockedWithStartUp) {
       {"jh1", 6 * 6, 6}, {"jh2", 32, 32}, {"jh3", 32, 6 + 2}, {"jh4", 32, 6}};
   for (const auto& [algo, transfers, blocks] : want) {
     SCOPED_TRACE(algo);
-    const BuiltCase c = buildCase(spec(algo, d, k, 1, false, {{"tau", "4"}, {"blocking", "on"}}));
-    const RunResult r = runChecked(c);
+    const BuiltCase c =
+        buildCase(caseSpec(algo, d, k, 1, false, {{"tau", "4"}, {"blocking", "on"}}));
+    const RunResult r = runClean(c);
     EXPECT_EQ(r.transfer_cycles, transfers);
     EXPECT_EQ(r.cycles, transfers + 4 * blocks);
   }
@@ -508,9 +493,9 @@ TEST(WideChannels, Lemma5ForAlgorithm4) {
   // hcube run --algo jh4 --n 5 --k 256 --width 3: Lemma 5 bounds the transfer cycles by
   // d * ceil(K/2db) = 45; the table labelling reaches ceil(K/2b) = 43, the all-port bound for b
   // lanes.
-  const BuiltCase c = buildCase(spec("jh4", 5, 256, 3));
+  const BuiltCase c = buildCase(caseSpec("jh4", 5, 256, 3));
   EXPECT_EQ(c.lower_bound, 43U);
-  const RunResult r = runChecked(c);
+  const RunResult r = runClean(c);
   EXPECT_EQ(r.transfer_cycles, 43U);
   EXPECT_EQ(r.words, minimalWords(5, 256));
   for (int d = 1; d <= 8; ++d) {
@@ -523,8 +508,8 @@ TEST(WideChannels, Lemma5ForAlgorithm4) {
       for (const u64 kk : {k, 2 * k}) {
         SCOPED_TRACE("d = " + std::to_string(d) + " b = " + std::to_string(b) +
                      " K = " + std::to_string(kk));
-        const BuiltCase w = buildCase(spec("jh4", d, kk, b));
-        const RunResult rw = runChecked(w);
+        const BuiltCase w = buildCase(caseSpec("jh4", d, kk, b));
+        const RunResult rw = runClean(w);
         EXPECT_LE(rw.transfer_cycles, dd * ceilDiv(kk, 2 * dd * bb));
         EXPECT_EQ(rw.transfer_cycles, ceilDiv(kk, 2 * bb));
         EXPECT_EQ(rw.words, minimalWords(d, kk));
@@ -565,16 +550,17 @@ TEST(WideChannels, AnEntryWhoseSlotsAlreadyMoveStartsANewTimeStep) {
                  "this step (an element crosses one link per cycle)");
   }
   // Algorithm 2 (span K/2, one subset) gains little from wide channels, but stays exact.
-  const BuiltCase c = buildCase(spec("jh2", 5, 0, 2));
-  const RunResult r = runChecked(c);
+  const BuiltCase c = buildCase(caseSpec("jh2", 5, 0, 2));
+  const RunResult r = runClean(c);
   EXPECT_GE(r.transfer_cycles, 8U);
   EXPECT_LE(r.transfer_cycles, 16U);
 }
 
 TEST(WideChannels, BlockedWideWithStartUp) {
   // d = 5, K = 256, b = 3, blocked: 5 block transfers, each one start-up.
-  const BuiltCase c = buildCase(spec("jh4", 5, 256, 3, false, {{"tau", "10"}, {"blocking", "on"}}));
-  const RunResult r = runChecked(c);
+  const BuiltCase c =
+      buildCase(caseSpec("jh4", 5, 256, 3, false, {{"tau", "10"}, {"blocking", "on"}}));
+  const RunResult r = runClean(c);
   EXPECT_EQ(r.transfer_cycles, 43U);
   EXPECT_EQ(r.cycles, 43U + 5U * 10U);
 }
@@ -592,9 +578,9 @@ TEST(Algorithm1Packed, ReachesDTimesCeilKOver2DForRepeatedAapcs) {
       const u64 k = m << d;
       const u64 dd = static_cast<u64>(d);
       SCOPED_TRACE("d = " + std::to_string(d) + " K = " + std::to_string(k));
-      const BuiltCase c = buildCase(spec("jh1", d, k));
+      const BuiltCase c = buildCase(caseSpec("jh1", d, k));
       EXPECT_EQ(c.schedule_span, dd);
-      const RunResult r = runChecked(c);
+      const RunResult r = runClean(c);
       EXPECT_EQ(r.transfer_cycles, dd * ceilDiv(k, 2 * dd));
       EXPECT_EQ(r.span, dd);
       EXPECT_EQ(r.words, minimalWords(d, k));

@@ -12,6 +12,7 @@
 #include "algorithms.h"
 #include "error.h"
 #include "executor.h"
+#include "test_util.h"
 #include "verifier.h"
 
 namespace hcube {
@@ -167,41 +168,10 @@ TEST(LocalPermute, CyclesOfSlotsPackedIntoPermuteCycles) {
   EXPECT_EQ(localPermuteCycles(4, {3, 2, 1, 0}, 6), 2U);  // 12 slots move; 6 pairs
 }
 
-struct Measured {
-  RunResult run;
-  CheckResult check;
-  VerifyReport verify;
-};
-
-Measured runCase(const BuiltCase& c) {
-  Measured m;
-  m.verify = verifyTables(c.tables);
-  ExecOptions opt;
-  opt.tagged_elements = c.perm.elements();
-  m.run = executeTables(c.tables, taggedMemory(c.perm, c.tables.header.memoryWords()), opt);
-  m.check = checkAgainstReference(c.perm, m.run.memory);
-  return m;
-}
-
-void expectClean(const Measured& m, const BuiltCase& c, const std::string& what) {
-  EXPECT_TRUE(m.verify.ok()) << what << ": "
-                             << (m.verify.errors.empty() ? "" : m.verify.errors.front());
-  EXPECT_EQ(m.check.mismatches, 0U) << what;
-  EXPECT_EQ(m.check.correct, c.perm.elements()) << what;
-  EXPECT_TRUE(m.run.errors.empty()) << what;
-  EXPECT_FALSE(m.run.timeout) << what;
-}
-
-CaseSpec spec(const std::string& algo, int n, u64 k, bool one_port,
-              std::map<std::string, std::string> params = {}) {
-  CaseSpec s;
-  s.algo = algo;
-  s.n = n;
-  s.slots = k;
-  s.one_port = one_port;
-  s.params = std::move(params);
-  return s;
-}
+using testing::caseSpec;
+using testing::CheckedRun;
+using testing::expectCleanRun;
+using testing::runChecked;
 
 TEST(BitReversal, KEqualsNMeetsTheBoundAllPortAndOnePortForNUpTo8) {
   // One exchange round: K/2 cycles all-port (Edelman's schedule within each subcube), n * K/2
@@ -210,10 +180,10 @@ TEST(BitReversal, KEqualsNMeetsTheBoundAllPortAndOnePortForNUpTo8) {
     const u64 k = u64{1} << n;
     for (bool one_port : {false, true}) {
       if (one_port && n > 6) continue;  // same schedule shape; keeps the test fast
-      const BuiltCase c = buildCase(spec("bit-reversal", n, k, one_port));
-      const Measured m = runCase(c);
+      const BuiltCase c = buildCase(caseSpec("bit-reversal", n, k, 1, one_port));
+      const CheckedRun m = runChecked(c);
       const std::string what = "n = " + std::to_string(n) + (one_port ? " one-port" : "");
-      expectClean(m, c, what);
+      expectCleanRun(m, c.perm.elements(), what);
       const u64 want = one_port ? static_cast<u64>(n) * k / 2 : k / 2;
       EXPECT_EQ(m.run.cycles, want) << what;
       EXPECT_EQ(m.run.transfer_cycles, want) << what;
@@ -230,9 +200,9 @@ TEST(BitReversal, KLargerThanNAddsALocalReversal) {
   // cycles); local bits 3 and 4 swap: the 16 slots whose bits 3 and 4 differ trade places in 8
   // pairs, and a PERMUTE of n = 3 channels holds one pair (a pair needs both its copies in one
   // cycle), so 8 PERMUTE cycles.
-  const BuiltCase c = buildCase(spec("bit-reversal", 3, 32, false));
-  const Measured m = runCase(c);
-  expectClean(m, c, "n=3 K=32");
+  const BuiltCase c = buildCase(caseSpec("bit-reversal", 3, 32, 1, false));
+  const CheckedRun m = runChecked(c);
+  expectCleanRun(m, c.perm.elements(), "n=3 K=32");
   EXPECT_EQ(m.run.transfer_cycles, 16U);
   EXPECT_EQ(m.run.local_cycles, 8U);
   EXPECT_EQ(m.run.cycles, 24U);
@@ -243,17 +213,17 @@ TEST(BitReversal, NodeBitsOnlyIsOneParallelSwappingOfThreeRounds) {
   // --bits node, n = 6: rho = (0 5)(1 4)(2 3) is one parallel swapping (Definition 18), each
   // pair through its own local bit: 3 rounds of K/2 all-port, 3 rounds of 3 * K/2 one-port.
   for (bool one_port : {false, true}) {
-    const BuiltCase c = buildCase(spec("bit-reversal", 6, 64, one_port, {{"bits", "node"}}));
-    const Measured m = runCase(c);
-    expectClean(m, c, one_port ? "one-port" : "all-port");
+    const BuiltCase c = buildCase(caseSpec("bit-reversal", 6, 64, 1, one_port, {{"bits", "node"}}));
+    const CheckedRun m = runChecked(c);
+    expectCleanRun(m, c.perm.elements(), one_port ? "one-port" : "all-port");
     EXPECT_EQ(m.run.cycles, one_port ? 9U * 32U : 3U * 32U);
     EXPECT_EQ(m.run.local_cycles, 0U);
     EXPECT_EQ(c.lower_bound, one_port ? 6U * 32U : 32U);
   }
   // k = 1: the three pairs share the one local bit, one after the other: 9 rounds of K/2 = 1.
-  const BuiltCase c = buildCase(spec("bit-reversal", 6, 2, false, {{"bits", "node"}}));
-  const Measured m = runCase(c);
-  expectClean(m, c, "K = 2");
+  const BuiltCase c = buildCase(caseSpec("bit-reversal", 6, 2, 1, false, {{"bits", "node"}}));
+  const CheckedRun m = runChecked(c);
+  expectCleanRun(m, c.perm.elements(), "K = 2");
   EXPECT_EQ(m.run.cycles, 9U);
 }
 
@@ -263,9 +233,9 @@ TEST(KShuffle, ThreeDimensionalExampleExactCycles) {
   // 0 -> 1 -> 2 -> 0: two parallel swappings of one pair, 6 rounds; 7 rounds of K/2 = 4 is
   // 28 transfer cycles. The local bits are left with the 3-cycle 0 -> 1 -> 2 -> 0: two 3-cycles
   // of slots, each one PERMUTE of n = 3 copies.
-  const BuiltCase c = buildCase(spec("k-shuffle", 3, 8, false));
-  const Measured m = runCase(c);
-  expectClean(m, c, "shuffle");
+  const BuiltCase c = buildCase(caseSpec("k-shuffle", 3, 8, 1, false));
+  const CheckedRun m = runChecked(c);
+  expectCleanRun(m, c.perm.elements(), "shuffle");
   EXPECT_EQ(m.run.transfer_cycles, 28U);
   EXPECT_EQ(m.run.local_cycles, 2U);
   EXPECT_EQ(m.run.cycles, 30U);
@@ -279,11 +249,11 @@ TEST(KShuffle, ShuffleAndUnshuffleForManyShiftsAreCorrect) {
       for (int s = -(q - 1); s <= q - 1; ++s) {
         for (bool one_port : {false, true}) {
           const BuiltCase c = buildCase(
-              spec("k-shuffle", n, u64{1} << k, one_port, {{"shift", std::to_string(s)}}));
-          const Measured m = runCase(c);
+              caseSpec("k-shuffle", n, u64{1} << k, 1, one_port, {{"shift", std::to_string(s)}}));
+          const CheckedRun m = runChecked(c);
           const std::string what = "n=" + std::to_string(n) + " k=" + std::to_string(k) +
                                    " s=" + std::to_string(s) + (one_port ? " one-port" : "");
-          expectClean(m, c, what);
+          expectCleanRun(m, c.perm.elements(), what);
           const DimPermPlan plan = planDimensionPermutation(n, k, c.perm.delta());
           EXPECT_EQ(m.run.transfer_cycles, plan.transferCycles(one_port)) << what;
           EXPECT_GE(m.run.transfer_cycles, c.lower_bound) << what;
@@ -306,11 +276,11 @@ TEST(Dimperm, RandomPermutationsExactCyclesForNUpTo8) {
         for (int d : delta) text += (text.empty() ? "" : ",") + std::to_string(d);
         for (bool one_port : {false, true}) {
           const BuiltCase c =
-              buildCase(spec("dimperm", n, u64{1} << k, one_port, {{"delta", text}}));
-          const Measured m = runCase(c);
+              buildCase(caseSpec("dimperm", n, u64{1} << k, 1, one_port, {{"delta", text}}));
+          const CheckedRun m = runChecked(c);
           const std::string what = "n=" + std::to_string(n) + " k=" + std::to_string(k) +
                                    " delta=" + text + (one_port ? " one-port" : "");
-          expectClean(m, c, what);
+          expectCleanRun(m, c.perm.elements(), what);
           const DimPermPlan plan = planDimensionPermutation(n, k, delta);
           u64 local = 0;
           for (const DimPermPhase& p : plan.phases) {
@@ -333,9 +303,9 @@ TEST(Dimperm, TheIssueExampleN6K16) {
   // reversed: one parallel swapping of two pairs, 3 rounds. Local bits 0 -> 3 -> 1 -> 0 are a
   // 3-cycle: 12 slots move in four 3-cycles, two per PERMUTE of n = 6 channels.
   const std::string delta = "3,0,5,1,4,2,9,8,7,6";
-  const BuiltCase c = buildCase(spec("dimperm", 6, 16, false, {{"delta", delta}}));
-  const Measured m = runCase(c);
-  expectClean(m, c, delta);
+  const BuiltCase c = buildCase(caseSpec("dimperm", 6, 16, 1, false, {{"delta", delta}}));
+  const CheckedRun m = runChecked(c);
+  expectCleanRun(m, c.perm.elements(), delta);
   const DimPermPlan plan = planDimensionPermutation(6, 4, c.perm.delta());
   // Local bit 2 enters node bit 1 (position 5), node bit 1 (position 5) leaves for local bit 2:
   // the exchange pairs them directly; then the node bits 2..5 are reversed (one parallel
@@ -367,10 +337,10 @@ TEST(Dimperm, NodeBitsExchangedTwiceTakeTwoRounds) {
   // Node bit-reversal, n = 6, K = 64: 2 rounds of K/2 = 64 transfer cycles; the local
   // permutation between them reverses local bits 0..5: 28 pairs of slots, 3 per PERMUTE of n = 6
   // channels, 10 cycles. Lemma 15's single parallel swapping takes 3 rounds, 96 cycles.
-  const BuiltCase c = buildCase(
-      spec("bit-reversal", 6, 64, false, {{"bits", "node"}, {"node-perm", "exchange-twice"}}));
-  const Measured m = runCase(c);
-  expectClean(m, c, "exchange-twice");
+  const BuiltCase c = buildCase(caseSpec("bit-reversal", 6, 64, 1, false,
+                                         {{"bits", "node"}, {"node-perm", "exchange-twice"}}));
+  const CheckedRun m = runChecked(c);
+  expectCleanRun(m, c.perm.elements(), "exchange-twice");
   EXPECT_EQ(m.run.transfer_cycles, 64U);
   EXPECT_EQ(m.run.local_cycles, 10U);
   EXPECT_EQ(m.run.cycles, 74U);
@@ -378,17 +348,17 @@ TEST(Dimperm, NodeBitsExchangedTwiceTakeTwoRounds) {
   // reversing local bits 0..3 between the rounds (6 pairs, 2 PERMUTEs) and the final 3-cycle of
   // local bits (2 PERMUTEs).
   const BuiltCase d =
-      buildCase(spec("dimperm", 6, 16, false,
-                     {{"delta", "3,0,5,1,4,2,9,8,7,6"}, {"node-perm", "exchange-twice"}}));
-  const Measured md = runCase(d);
-  expectClean(md, d, "dimperm exchange-twice");
+      buildCase(caseSpec("dimperm", 6, 16, 1, false,
+                         {{"delta", "3,0,5,1,4,2,9,8,7,6"}, {"node-perm", "exchange-twice"}}));
+  const CheckedRun md = runChecked(d);
+  expectCleanRun(md, d.perm.elements(), "dimperm exchange-twice");
   EXPECT_EQ(md.run.transfer_cycles, 24U);
   EXPECT_EQ(md.run.local_cycles, 4U);
   // Not enough local bits for all moved node bits: an error naming the options.
-  EXPECT_THROW(buildCase(spec("k-shuffle", 6, 4, false,
-                              {{"bits", "node"}, {"node-perm", "exchange-twice"}})),
+  EXPECT_THROW(buildCase(caseSpec("k-shuffle", 6, 4, 1, false,
+                                  {{"bits", "node"}, {"node-perm", "exchange-twice"}})),
                Error);
-  EXPECT_THROW(buildCase(spec("k-shuffle", 6, 64, false, {{"node-perm", "both"}})), Error);
+  EXPECT_THROW(buildCase(caseSpec("k-shuffle", 6, 64, 1, false, {{"node-perm", "both"}})), Error);
 }
 
 TEST(Dimperm, TwoSwappingsForTheNodeShuffle) {
@@ -396,43 +366,37 @@ TEST(Dimperm, TwoSwappingsForTheNodeShuffle) {
   // swappings (9 rounds of K/2 = 288 cycles), two reflections take 2 (6 rounds, 192 cycles).
   for (const auto& [method, swappings] :
        {std::pair<std::string, u64>{"swappings", 3}, {"two-swappings", 2}}) {
-    const BuiltCase c =
-        buildCase(spec("k-shuffle", 6, 64, false, {{"bits", "node"}, {"node-perm", method}}));
-    const Measured m = runCase(c);
-    expectClean(m, c, method);
+    const BuiltCase c = buildCase(
+        caseSpec("k-shuffle", 6, 64, 1, false, {{"bits", "node"}, {"node-perm", method}}));
+    const CheckedRun m = runChecked(c);
+    expectCleanRun(m, c.perm.elements(), method);
     EXPECT_EQ(m.run.cycles, swappings * 3 * 32) << method;
     EXPECT_EQ(m.run.local_cycles, 0U) << method;
   }
 }
 
 TEST(Dimperm, BadInputNamesTheOption) {
-  auto message = [](const CaseSpec& s) {
-    try {
-      buildCase(s);
-    } catch (const Error& e) {
-      return std::string(e.what());
-    }
-    return std::string("no error");
-  };
-  EXPECT_NE(message(spec("dimperm", 2, 4, false, {{"delta", "0,1,2,2"}})).find("--delta"),
+  auto message = [](const CaseSpec& s) { return testing::errorOf([&] { buildCase(s); }); };
+  EXPECT_NE(message(caseSpec("dimperm", 2, 4, 1, false, {{"delta", "0,1,2,2"}})).find("--delta"),
             std::string::npos);
-  EXPECT_NE(message(spec("dimperm", 2, 4, false, {{"delta", "0,1,2,2"}})).find("not a permutation"),
+  EXPECT_NE(message(caseSpec("dimperm", 2, 4, 1, false, {{"delta", "0,1,2,2"}}))
+                .find("not a permutation"),
             std::string::npos);
-  EXPECT_NE(message(spec("dimperm", 2, 4, false, {{"delta", "0,1,2"}})).find("--delta"),
+  EXPECT_NE(message(caseSpec("dimperm", 2, 4, 1, false, {{"delta", "0,1,2"}})).find("--delta"),
             std::string::npos);
-  EXPECT_NE(message(spec("dimperm", 2, 4, false, {{"delta", "0,1,2,4"}})).find("--delta"),
+  EXPECT_NE(message(caseSpec("dimperm", 2, 4, 1, false, {{"delta", "0,1,2,4"}})).find("--delta"),
             std::string::npos);
-  EXPECT_NE(message(spec("dimperm", 2, 4, false, {{"delta", "0,1,x,3"}})).find("--delta"),
+  EXPECT_NE(message(caseSpec("dimperm", 2, 4, 1, false, {{"delta", "0,1,x,3"}})).find("--delta"),
             std::string::npos);
-  EXPECT_NE(message(spec("dimperm", 2, 4, false)).find("--delta"), std::string::npos);
-  EXPECT_NE(message(spec("dimperm", 2, 6, false, {{"delta", "0,1,2,3"}})).find("--k"),
+  EXPECT_NE(message(caseSpec("dimperm", 2, 4, 1, false)).find("--delta"), std::string::npos);
+  EXPECT_NE(message(caseSpec("dimperm", 2, 6, 1, false, {{"delta", "0,1,2,3"}})).find("--k"),
             std::string::npos);
-  EXPECT_NE(message(spec("bit-reversal", 3, 1, false)).find("--k 1"), std::string::npos);
-  EXPECT_NE(message(spec("bit-reversal", 3, 8, false, {{"bits", "some"}})).find("--bits"),
+  EXPECT_NE(message(caseSpec("bit-reversal", 3, 1, 1, false)).find("--k 1"), std::string::npos);
+  EXPECT_NE(message(caseSpec("bit-reversal", 3, 8, 1, false, {{"bits", "some"}})).find("--bits"),
             std::string::npos);
-  EXPECT_NE(message(spec("k-shuffle", 3, 8, false, {{"shift", "6"}})).find("--shift"),
+  EXPECT_NE(message(caseSpec("k-shuffle", 3, 8, 1, false, {{"shift", "6"}})).find("--shift"),
             std::string::npos);
-  EXPECT_NE(message(spec("k-shuffle", 3, 8, false, {{"tau", "6"}})).find("--tau"),
+  EXPECT_NE(message(caseSpec("k-shuffle", 3, 8, 1, false, {{"tau", "6"}})).find("--tau"),
             std::string::npos);
 }
 

@@ -7,6 +7,7 @@
 #include "error.h"
 #include "matrix/layout.h"
 #include "reference.h"
+#include "test_util.h"
 
 namespace hcube {
 namespace {
@@ -197,14 +198,7 @@ TEST(MatrixLayout, StringFormsRoundTrip) {
   EXPECT_EQ(MatrixLayout::parse("4x8/col-cyclic/binary", 2).str(), "4x8/col-cyclic/binary");
 }
 
-std::string errorOf(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "(no error)";
-}
+using testing::errorOf;
 
 TEST(MatrixLayout, BadInputNamesTheOption) {
   auto has = [](const std::string& text, const std::string& part) {

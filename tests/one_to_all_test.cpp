@@ -10,6 +10,7 @@
 #include "algorithms.h"
 #include "error.h"
 #include "executor.h"
+#include "test_util.h"
 #include "verifier.h"
 
 namespace hcube {
@@ -86,40 +87,10 @@ TEST(SpanningTrees, SbntSplitsTheNodesIntoNearlyEqualSubtrees) {
   }
 }
 
-struct Measured {
-  RunResult run;
-  CheckResult check;
-};
-
-Measured runCase(const BuiltCase& c) {
-  Measured m;
-  ExecOptions opt;
-  opt.tagged_elements = c.perm.elements();
-  m.run = executeTables(c.tables, taggedMemory(c.perm, c.tables.header.memoryWords()), opt);
-  m.check = checkAgainstReference(c.perm, m.run.memory);
-  const VerifyReport v = verifyTables(c.tables);
-  EXPECT_TRUE(v.ok()) << c.tables.header.algo << ": " << (v.errors.empty() ? "" : v.errors[0]);
-  return m;
-}
-
-CaseSpec spec(const std::string& algo, int n, u64 k, bool one_port,
-              std::map<std::string, std::string> params = {}) {
-  CaseSpec s;
-  s.algo = algo;
-  s.n = n;
-  s.slots = k;
-  s.one_port = one_port;
-  s.params = std::move(params);
-  return s;
-}
-
-void expectCorrect(const Measured& m, u64 elements, const std::string& what) {
-  EXPECT_EQ(m.check.elements, elements) << what;
-  EXPECT_EQ(m.check.correct, elements) << what;
-  EXPECT_EQ(m.check.mismatches, 0U) << what;
-  EXPECT_TRUE(m.run.errors.empty()) << what;
-  EXPECT_FALSE(m.run.timeout) << what;
-}
+using testing::caseSpec;
+using testing::CheckedRun;
+using testing::expectCleanRun;
+using testing::runChecked;
 
 TEST(OneToAll, OnePortSbtTakesExactlyTable3sTimeForNUpTo8) {
   // One-port SBT, all data for a subtree at once: (1 - 1/N) K = m (2^n - 1) cycles, which is
@@ -128,11 +99,12 @@ TEST(OneToAll, OnePortSbtTakesExactlyTable3sTimeForNUpTo8) {
     for (u64 m : {1, 3}) {
       for (const char* algo : {"one-to-all", "all-to-one"}) {
         const u64 k = m << n;
-        const BuiltCase c = buildCase(spec(algo, n, k, true, {{"root", std::to_string(n % 2)}}));
-        const Measured r = runCase(c);
+        const BuiltCase c =
+            buildCase(caseSpec(algo, n, k, 1, true, {{"root", std::to_string(n % 2)}}));
+        const CheckedRun r = runChecked(c);
         const std::string what =
             std::string(algo) + " n=" + std::to_string(n) + " m=" + std::to_string(m);
-        expectCorrect(r, k, what);  // the root's K elements (scatter) or the K for it (gather)
+        expectCleanRun(r, k, what);  // the root's K elements (scatter) or the K for it (gather)
         EXPECT_EQ(r.run.cycles, m * ((u64{1} << n) - 1)) << what;
         EXPECT_EQ(c.lower_bound, m * ((u64{1} << n) - 1)) << what;
         // Every element crosses one link per bit of its relative address: m n 2^(n-1) words.
@@ -162,11 +134,11 @@ TEST(OneToAll, AllPortCyclesPerTree) {
     for (const auto& [tree, want] :
          {std::pair<std::string, u64>{"sbt", row.sbt}, {"sbnt", row.sbnt}, {"rsbt", row.rsbt}}) {
       for (const char* algo : {"one-to-all", "all-to-one"}) {
-        const BuiltCase c = buildCase(spec(algo, row.n, k, false, {{"tree", tree}}));
-        const Measured r = runCase(c);
+        const BuiltCase c = buildCase(caseSpec(algo, row.n, k, 1, false, {{"tree", tree}}));
+        const CheckedRun r = runChecked(c);
         const std::string what = std::string(algo) + " " + tree + " n=" + std::to_string(row.n) +
                                  " m=" + std::to_string(row.m);
-        expectCorrect(r, k, what);
+        expectCleanRun(r, k, what);
         EXPECT_EQ(r.run.cycles, want) << what;
         EXPECT_EQ(c.lower_bound, row.table3) << what;
         EXPECT_GE(r.run.cycles, c.lower_bound) << what;
@@ -185,12 +157,12 @@ TEST(SomeToAll, OnePortTakesExactlyTable3sTime) {
         for (const char* algo : {"some-to-all", "all-to-some"}) {
           const u64 k = m << n;
           const u64 root = (u64{1} << n) - 1;
-          const BuiltCase c = buildCase(
-              spec(algo, n, k, true, {{"l", std::to_string(l)}, {"root", std::to_string(root)}}));
-          const Measured r = runCase(c);
+          const BuiltCase c = buildCase(caseSpec(
+              algo, n, k, 1, true, {{"l", std::to_string(l)}, {"root", std::to_string(root)}}));
+          const CheckedRun r = runChecked(c);
           const std::string what = std::string(algo) + " n=" + std::to_string(n) +
                                    " l=" + std::to_string(l) + " m=" + std::to_string(m);
-          expectCorrect(r, k << l, what);  // 2^l sources' K elements, or K for each of 2^l
+          expectCleanRun(r, k << l, what);  // 2^l sources' K elements, or K for each of 2^l
           const int kk = n - l;
           const u64 want = static_cast<u64>(l) * m * (u64{1} << l) / 2 +
                            m * (u64{1} << l) * ((u64{1} << kk) - 1);
@@ -217,11 +189,11 @@ TEST(SomeToAll, AllPortSplittingThenEdelmanAapc) {
         for (const char* algo : {"some-to-all", "all-to-some"}) {
           const u64 k = m << n;
           const BuiltCase c =
-              buildCase(spec(algo, n, k, false, {{"l", std::to_string(l)}, {"tree", tree}}));
-          const Measured r = runCase(c);
+              buildCase(caseSpec(algo, n, k, 1, false, {{"l", std::to_string(l)}, {"tree", tree}}));
+          const CheckedRun r = runChecked(c);
           const std::string what = std::string(algo) + " " + tree + " n=" + std::to_string(n) +
                                    " l=" + std::to_string(l);
-          expectCorrect(r, k << l, what);
+          expectCleanRun(r, k << l, what);
           if (std::string(tree) == "sbt") {
             EXPECT_EQ(r.run.cycles, sbt_split + aapc) << what;
           } else {
@@ -251,13 +223,14 @@ TEST(SomeToAll, Theorem1TheOtherOrderIsSlower) {
           const int kk = n - l;
           const std::string what = std::string(algo) + " n=" + std::to_string(n) +
                                    " l=" + std::to_string(l) + (one_port ? " one-port" : "");
-          const BuiltCase best = buildCase(spec(algo, n, k, one_port, {{"l", std::to_string(l)}}));
+          const BuiltCase best =
+              buildCase(caseSpec(algo, n, k, 1, one_port, {{"l", std::to_string(l)}}));
           const BuiltCase other = buildCase(
-              spec(algo, n, k, one_port, {{"l", std::to_string(l)}, {"phases", "swapped"}}));
-          const Measured rb = runCase(best);
-          const Measured ro = runCase(other);
-          expectCorrect(rb, k << l, what);
-          expectCorrect(ro, k << l, what + " swapped");
+              caseSpec(algo, n, k, 1, one_port, {{"l", std::to_string(l)}, {"phases", "swapped"}}));
+          const CheckedRun rb = runChecked(best);
+          const CheckedRun ro = runChecked(other);
+          expectCleanRun(rb, k << l, what);
+          expectCleanRun(ro, k << l, what + " swapped");
           const u64 split = m * (u64{1} << l) * ((u64{1} << kk) - 1);
           if (one_port) {
             EXPECT_EQ(rb.run.cycles, static_cast<u64>(l) * (m << (l - 1)) + split) << what;
@@ -273,7 +246,7 @@ TEST(SomeToAll, Theorem1TheOtherOrderIsSlower) {
 }
 
 TEST(Personalized, OnlyTheElementsThatTakePartAreChecked) {
-  const BuiltCase c = buildCase(spec("one-to-all", 3, 8, false, {{"root", "5"}}));
+  const BuiltCase c = buildCase(caseSpec("one-to-all", 3, 8, 1, false, {{"root", "5"}}));
   EXPECT_EQ(c.perm.str(), "scatter n=3 m=1 l=0 root=5");
   EXPECT_EQ(PermutationSpec::parse(c.perm.str()).str(), c.perm.str());
   EXPECT_TRUE(c.perm.participates({5, 3}));
@@ -281,8 +254,8 @@ TEST(Personalized, OnlyTheElementsThatTakePartAreChecked) {
   const PermutationSpec g = PermutationSpec::parse("gather n=3 m=2 l=1 root=6");
   EXPECT_TRUE(g.participates({0, 8 + 7}));   // bound for node 7: shares bits 1..2 with 6
   EXPECT_FALSE(g.participates({0, 8 + 5}));  // bound for node 5
-  Measured r = runCase(c);
-  expectCorrect(r, 8, "root 5");
+  CheckedRun r = runChecked(c);
+  expectCleanRun(r, 8, "root 5");
   // A wrong word in a slot no participating element ends in is not a mismatch; in one that is,
   // it is.
   r.run.memory.at(0, 0) = 12345;  // node 0 slot 0: its own element, no part of the scatter
@@ -292,25 +265,21 @@ TEST(Personalized, OnlyTheElementsThatTakePartAreChecked) {
 }
 
 TEST(Personalized, BadInputNamesTheOption) {
-  auto message = [](const CaseSpec& s) {
-    try {
-      buildCase(s);
-    } catch (const Error& e) {
-      return std::string(e.what());
-    }
-    return std::string("no error");
-  };
-  EXPECT_NE(message(spec("one-to-all", 3, 12, false)).find("--k 12"), std::string::npos);
-  EXPECT_NE(message(spec("one-to-all", 3, 8, false, {{"tree", "oak"}})).find("--tree 'oak'"),
+  auto message = [](const CaseSpec& s) { return testing::errorOf([&] { buildCase(s); }); };
+  EXPECT_NE(message(caseSpec("one-to-all", 3, 12, 1, false)).find("--k 12"), std::string::npos);
+  EXPECT_NE(message(caseSpec("one-to-all", 3, 8, 1, false, {{"tree", "oak"}})).find("--tree 'oak'"),
             std::string::npos);
-  EXPECT_NE(message(spec("one-to-all", 3, 8, true, {{"tree", "sbnt"}})).find("--tree sbnt"),
+  EXPECT_NE(message(caseSpec("one-to-all", 3, 8, 1, true, {{"tree", "sbnt"}})).find("--tree sbnt"),
             std::string::npos);
-  EXPECT_NE(message(spec("one-to-all", 3, 8, false, {{"root", "8"}})).find("--root"),
+  EXPECT_NE(message(caseSpec("one-to-all", 3, 8, 1, false, {{"root", "8"}})).find("--root"),
             std::string::npos);
-  EXPECT_NE(message(spec("some-to-all", 3, 8, false, {{"l", "4"}})).find("--l"), std::string::npos);
-  EXPECT_NE(message(spec("one-to-all", 3, 8, false, {{"l", "1"}})).find("--l"), std::string::npos);
-  EXPECT_NE(message(spec("some-to-all", 3, 8, false, {{"phases", "x"}})).find("--phases 'x'"),
+  EXPECT_NE(message(caseSpec("some-to-all", 3, 8, 1, false, {{"l", "4"}})).find("--l"),
             std::string::npos);
+  EXPECT_NE(message(caseSpec("one-to-all", 3, 8, 1, false, {{"l", "1"}})).find("--l"),
+            std::string::npos);
+  EXPECT_NE(
+      message(caseSpec("some-to-all", 3, 8, 1, false, {{"phases", "x"}})).find("--phases 'x'"),
+      std::string::npos);
   EXPECT_THROW(PermutationSpec::personalized(3, 1, false, 4, 0), Error);
   EXPECT_THROW(PermutationSpec::personalized(3, 1, true, 0, 8), Error);
 }

@@ -1,12 +1,25 @@
 // hcube tests: small helpers shared by the test files.
 #pragma once
 
+#include <gtest/gtest.h>
+
 #include <fstream>
+#include <functional>
+#include <map>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "algorithms.h"
+#include "error.h"
+#include "executor.h"
+#include "reference.h"
+#include "verifier.h"
+
 namespace hcube::testing {
+
+#ifdef HCUBE_GOLDEN_DIR
 
 /// Lines of a golden file with comments ('#') and blank lines removed.
 inline std::vector<std::string> goldenLines(const std::string& name) {
@@ -20,12 +33,77 @@ inline std::vector<std::string> goldenLines(const std::string& name) {
   }
   return lines;
 }
+#endif  // HCUBE_GOLDEN_DIR
 
 /// w as d binary digits, most significant first, as the papers print addresses.
 inline std::string binary(unsigned long long w, int d) {
   std::string s;
   for (int b = d - 1; b >= 0; --b) s += ((w >> b) & 1U) ? '1' : '0';
   return s;
+}
+
+/// The message of the Error `f` throws, or "(no error)".
+inline std::string errorOf(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
+/// The catalogue case `algo` on the n-cube: K = k slots (0: the algorithm's default), `lanes`
+/// words per port and cycle, one-port or all-port, algorithm parameters by option name.
+inline CaseSpec caseSpec(const std::string& algo, int n, u64 k = 0, int lanes = 1,
+                         bool one_port = false, std::map<std::string, std::string> params = {}) {
+  CaseSpec s;
+  s.algo = algo;
+  s.n = n;
+  s.slots = k;
+  s.lanes = lanes;
+  s.one_port = one_port;
+  s.params = std::move(params);
+  return s;
+}
+
+/// A built case run on the table executor, its final memories checked against the reference
+/// model, and the static verifier's report on its tables.
+struct CheckedRun {
+  RunResult run;
+  CheckResult check;
+  VerifyReport verify;
+};
+
+/// Runs `c` on the table executor from the tagged memory (every element tagged), checks the
+/// final memories against the reference model and verifies the tables.
+inline CheckedRun runChecked(const BuiltCase& c) {
+  CheckedRun r;
+  ExecOptions opt;
+  opt.tagged_elements = c.perm.elements();
+  r.run = executeTables(c.tables, taggedMemory(c.perm, c.tables.header.memoryWords()), opt);
+  r.check = checkAgainstReference(c.perm, r.run.memory);
+  r.verify = verifyTables(c.tables);
+  return r;
+}
+
+/// `what`, then the run's mismatches, hardware errors and verifier errors (with the first).
+inline std::string describeRun(const CheckedRun& r, const std::string& what) {
+  std::string s = what + ": " + std::to_string(r.check.mismatches) + " mismatches, " +
+                  std::to_string(r.run.errors.size()) + " hw errors, " +
+                  std::to_string(r.verify.total_errors) + " verifier errors";
+  if (!r.verify.errors.empty()) s += " (" + r.verify.errors.front() + ")";
+  return s;
+}
+
+/// Expects a clean run of `elements` checked elements: every one where the reference model
+/// says, no hardware error, no timeout, and tables the static verifier accepts.
+inline void expectCleanRun(const CheckedRun& r, u64 elements, const std::string& what) {
+  EXPECT_EQ(r.check.elements, elements) << describeRun(r, what);
+  EXPECT_EQ(r.check.correct, elements) << describeRun(r, what);
+  EXPECT_EQ(r.check.mismatches, 0U) << describeRun(r, what);
+  EXPECT_TRUE(r.run.errors.empty()) << describeRun(r, what);
+  EXPECT_FALSE(r.run.timeout) << describeRun(r, what);
+  EXPECT_TRUE(r.verify.ok()) << describeRun(r, what);
 }
 
 }  // namespace hcube::testing

@@ -13,16 +13,17 @@
 #include "error.h"
 #include "executor.h"
 #include "matrix/layout.h"
+#include "test_util.h"
 #include "verifier.h"
 
 namespace hcube {
 namespace {
 
-struct Outcome {
+using testing::errorOf;
+
+/// A case built from the catalogue and run on the table executor, checked (test_util.h).
+struct Outcome : testing::CheckedRun {
   BuiltCase built;
-  RunResult run;
-  CheckResult check;
-  VerifyReport verify;
 };
 
 Outcome runCase(const std::string& algo, int n, std::map<std::string, std::string> params,
@@ -35,39 +36,17 @@ Outcome runCase(const std::string& algo, int n, std::map<std::string, std::strin
   spec.params = std::move(params);
   Outcome o;
   o.built = buildCase(spec);
-  ExecOptions opt;
-  opt.tagged_elements = o.built.perm.elements();
-  o.run = executeTables(o.built.tables,
-                        taggedMemory(o.built.perm, o.built.tables.header.memoryWords()), opt);
-  o.check = checkAgainstReference(o.built.perm, o.run.memory);
-  o.verify = verifyTables(o.built.tables);
+  static_cast<testing::CheckedRun&>(o) = testing::runChecked(o.built);
   return o;
 }
 
 std::string describeOutcome(const Outcome& o) {
-  std::string s = o.built.tables.header.algo + ": " + std::to_string(o.check.mismatches) +
-                  " mismatches, " + std::to_string(o.run.errors.size()) + " hw errors, " +
-                  std::to_string(o.verify.total_errors) + " verifier errors";
-  if (!o.verify.errors.empty()) s += " (" + o.verify.errors.front() + ")";
-  return s;
+  return testing::describeRun(o, o.built.tables.header.algo);
 }
 
 void expectClean(const Outcome& o) {
-  EXPECT_EQ(o.check.mismatches, 0U) << describeOutcome(o);
-  EXPECT_EQ(o.check.correct, o.built.perm.elements()) << describeOutcome(o);
-  EXPECT_TRUE(o.run.errors.empty()) << describeOutcome(o);
-  EXPECT_FALSE(o.run.timeout);
-  EXPECT_TRUE(o.verify.ok()) << describeOutcome(o);
+  testing::expectCleanRun(o, o.built.perm.elements(), o.built.tables.header.algo);
   EXPECT_EQ(o.run.cycles, o.built.tables.cycles());
-}
-
-std::string errorOf(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "(no error)";
 }
 
 bool contains(const std::string& text, const std::string& part) {
