@@ -44,6 +44,7 @@
 #include <vector>
 
 #include "hc_cube_node.h"
+#include "hc_load_access.h"
 #include "hc_port_link.h"
 #include "hc_tlm_config.h"
 #include "hc_tlm_cube.h"
@@ -284,28 +285,17 @@ class HcCosimNode final : public HcCubeNode {
 
   void loadAccess(tlm::tlm_generic_payload& trans) {
     namespace map = hc_tlm_map;
-    const u64 address = trans.get_address();
-    const u64 region = (address & map::kRegionMask) >> map::kRegionShift;
-    const u64 offset = address & map::kOffsetMask;
-    const unsigned length = trans.get_data_length();
-    unsigned char* data = trans.get_data_ptr();
-    const bool write = trans.get_command() == tlm::TLM_WRITE_COMMAND;
+    HcLoadAccess a;
+    if (!decodeLoadAccess(trans, a)) return;
+    const u64 offset = a.offset;
+    const unsigned length = a.length;
+    unsigned char* data = a.data;
+    const bool write = a.write;
     auto fail = [&](tlm::tlm_response_status status) { trans.set_response_status(status); };
-    if ((address & ~(map::kRegionMask | map::kOffsetMask)) != 0) {
-      return fail(tlm::TLM_ADDRESS_ERROR_RESPONSE);
-    }
-    if (trans.get_command() == tlm::TLM_IGNORE_COMMAND) {
-      trans.set_response_status(tlm::TLM_OK_RESPONSE);
-      return;
-    }
-    if (trans.get_byte_enable_ptr() != nullptr) return fail(tlm::TLM_BYTE_ENABLE_ERROR_RESPONSE);
-    if (trans.get_streaming_width() < length) return fail(tlm::TLM_BURST_ERROR_RESPONSE);
-
-    switch (region) {
+    switch (a.region) {
       case map::kRegionTable: {
         const unsigned bytes = m_word_bytes;
-        if (length == 0 || offset % bytes != 0 || length % bytes != 0 ||
-            offset / bytes + length / bytes > m_config.table_depth) {
+        if (!coversWholeItems(a, bytes, m_config.table_depth)) {
           return fail(tlm::TLM_ADDRESS_ERROR_RESPONSE);
         }
         if (!write) return fail(tlm::TLM_COMMAND_ERROR_RESPONSE);  // the RTL cannot read it back
@@ -329,8 +319,7 @@ class HcCosimNode final : public HcCubeNode {
         break;
       }
       case map::kRegionMemory: {
-        if (length == 0 || offset % 4 != 0 || length % 4 != 0 ||
-            offset / 4 + length / 4 > m_config.memory_words) {
+        if (!coversWholeItems(a, 4, m_config.memory_words)) {
           return fail(tlm::TLM_ADDRESS_ERROR_RESPONSE);
         }
         for (size_t i = 0; i < length / 4; ++i) {
@@ -355,18 +344,13 @@ class HcCosimNode final : public HcCubeNode {
         break;
       }
       case map::kRegionStatus: {
-        if (write) return fail(tlm::TLM_COMMAND_ERROR_RESPONSE);
-        std::array<u32, kHwErrorKinds + 1> status{};
+        HcNodeStatus status{};
         const auto& counts = m_err_count.read();
         for (int k = 0; k < kHwErrorKinds; ++k) {
           status[static_cast<size_t>(k)] = static_cast<u32>(cosim_bits::field(counts, 16 * k, 16));
         }
         status[kHwErrorKinds] = m_done_o.read() ? 1 : 0;
-        if (length == 0 || offset % 4 != 0 || length % 4 != 0 ||
-            offset + length > 4 * status.size()) {
-          return fail(tlm::TLM_ADDRESS_ERROR_RESPONSE);
-        }
-        std::memcpy(data, reinterpret_cast<const unsigned char*>(status.data()) + offset, length);
+        if (!readStatus(trans, a, status)) return;
         break;
       }
       default:

@@ -411,78 +411,55 @@ unsigned HcTlmNode::loadDebug(tlm::tlm_generic_payload& trans) { return loadAcce
 
 unsigned HcTlmNode::loadAccess(tlm::tlm_generic_payload& trans) {
   namespace map = hc_tlm_map;
-  const u64 address = trans.get_address();
-  const u64 region = (address & map::kRegionMask) >> map::kRegionShift;
-  const u64 offset = address & map::kOffsetMask;
-  const unsigned length = trans.get_data_length();
-  unsigned char* data = trans.get_data_ptr();
-  const bool write = trans.get_command() == tlm::TLM_WRITE_COMMAND;
+  HcLoadAccess a;
+  if (!decodeLoadAccess(trans, a)) return 0;
   auto fail = [&](tlm::tlm_response_status status) {
     trans.set_response_status(status);
     return 0U;
   };
-  if ((address & ~(map::kRegionMask | map::kOffsetMask)) != 0) {
-    return fail(tlm::TLM_ADDRESS_ERROR_RESPONSE);
-  }
-  if (trans.get_command() == tlm::TLM_IGNORE_COMMAND) {
-    trans.set_response_status(tlm::TLM_OK_RESPONSE);
-    return 0;
-  }
-  if (trans.get_byte_enable_ptr() != nullptr) return fail(tlm::TLM_BYTE_ENABLE_ERROR_RESPONSE);
-  if (trans.get_streaming_width() < length) return fail(tlm::TLM_BURST_ERROR_RESPONSE);
-
-  switch (region) {
+  switch (a.region) {
     case map::kRegionTable: {
       const unsigned bytes = m_table_word_bytes;
-      if (length == 0 || offset % bytes != 0 || length % bytes != 0 ||
-          offset / bytes + length / bytes > m_config.table_depth) {
+      if (!coversWholeItems(a, bytes, m_config.table_depth)) {
         return fail(tlm::TLM_ADDRESS_ERROR_RESPONSE);
       }
       // The table cannot change under a running sequencer.
-      if (write && m_running) return fail(tlm::TLM_COMMAND_ERROR_RESPONSE);
-      const size_t first = offset / bytes;
+      if (a.write && m_running) return fail(tlm::TLM_COMMAND_ERROR_RESPONSE);
+      const size_t first = a.offset / bytes;
       unsigned char* bits = reinterpret_cast<unsigned char*>(&m_table_bits[first * (bytes / 8)]);
-      if (write) {
-        std::memcpy(bits, data, length);  // decoded at the next start
-        m_table_length = std::max(m_table_length, first + length / bytes);
+      if (a.write) {
+        std::memcpy(bits, a.data, a.length);  // decoded at the next start
+        m_table_length = std::max(m_table_length, first + a.length / bytes);
       } else {
-        std::memcpy(data, bits, length);
+        std::memcpy(a.data, bits, a.length);
       }
       break;
     }
     case map::kRegionMemory: {
-      if (length == 0 || offset % 4 != 0 || length % 4 != 0 ||
-          offset / 4 + length / 4 > m_memory.size()) {
-        return fail(tlm::TLM_ADDRESS_ERROR_RESPONSE);
-      }
-      u32* slots = &m_memory[offset / 4];
-      if (write) {
-        std::memcpy(slots, data, length);
+      if (!coversWholeItems(a, 4, m_memory.size())) return fail(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+      u32* slots = &m_memory[a.offset / 4];
+      if (a.write) {
+        std::memcpy(slots, a.data, a.length);
       } else {
-        std::memcpy(data, slots, length);
+        std::memcpy(a.data, slots, a.length);
       }
       break;
     }
     case map::kRegionStatus: {
-      std::array<u32, kHwErrorKinds + 1> status{};
+      HcNodeStatus status{};
       for (int k = 0; k < kHwErrorKinds; ++k) {  // with the events of the cycle not yet counted
         const u32 count = m_errors[static_cast<size_t>(k)] + ((m_events >> k) & 1U);
         status[static_cast<size_t>(k)] = std::min<u32>(count, 0xFFFF);
       }
       status[kHwErrorKinds] = m_done ? 1 : 0;
-      if (write) return fail(tlm::TLM_COMMAND_ERROR_RESPONSE);
-      if (length == 0 || offset % 4 != 0 || length % 4 != 0 ||
-          offset + length > 4 * status.size()) {
-        return fail(tlm::TLM_ADDRESS_ERROR_RESPONSE);
-      }
-      std::memcpy(data, reinterpret_cast<const unsigned char*>(status.data()) + offset, length);
+      if (!readStatus(trans, a, status)) return 0;
       break;
     }
     default:
       return fail(tlm::TLM_ADDRESS_ERROR_RESPONSE);
   }
   trans.set_response_status(tlm::TLM_OK_RESPONSE);
-  return length;
+  return a.length;
 }
 
 bool HcTlmNode::portDmi(int port, tlm::tlm_generic_payload& trans, tlm::tlm_dmi& dmi) {

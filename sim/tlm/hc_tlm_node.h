@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "hc_cube_node.h"
+#include "hc_load_access.h"
 #include "hc_port_link.h"
 #include "hc_tlm_config.h"
 #include "hc_tlm_decoder.h"
