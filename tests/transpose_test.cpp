@@ -28,14 +28,8 @@ struct Outcome : testing::CheckedRun {
 
 Outcome runCase(const std::string& algo, int n, std::map<std::string, std::string> params,
                 bool one_port = false, int lanes = 1) {
-  CaseSpec spec;
-  spec.algo = algo;
-  spec.n = n;
-  spec.lanes = lanes;
-  spec.one_port = one_port;
-  spec.params = std::move(params);
   Outcome o;
-  o.built = buildCase(spec);
+  o.built = buildCase(testing::caseSpec(algo, n, 0, lanes, one_port, std::move(params)));
   static_cast<testing::CheckedRun&>(o) = testing::runChecked(o.built);
   return o;
 }
