@@ -368,12 +368,13 @@ int cmdCompare(Args& args) {
                 c.tables.header.algo.c_str(), c.perm.n(),
                 static_cast<unsigned long long>(c.perm.slots()),
                 static_cast<unsigned long long>(c.lower_bound), c.bound_source.c_str());
-    std::printf("  %-8s %10s %10s %10s %6s %10s %7s %10s\n", "backend", "cycles", "transfer",
-                "words", "span", "mismatch", "errors", "wall s");
+    std::printf("  %-8s %10s %10s %8s %10s %6s %10s %7s %10s\n", "backend", "cycles", "transfer",
+                "local", "words", "span", "mismatch", "errors", "wall s");
     for (const RunReport& r : reports) {
-      std::printf("  %-8s %10llu %10llu %10llu %6llu %10llu %7zu %10.4f\n", r.run.backend.c_str(),
-                  static_cast<unsigned long long>(r.run.cycles),
+      std::printf("  %-8s %10llu %10llu %8llu %10llu %6llu %10llu %7zu %10.4f\n",
+                  r.run.backend.c_str(), static_cast<unsigned long long>(r.run.cycles),
                   static_cast<unsigned long long>(r.run.transfer_cycles),
+                  static_cast<unsigned long long>(r.run.local_cycles),
                   static_cast<unsigned long long>(r.run.words),
                   static_cast<unsigned long long>(r.run.span),
                   static_cast<unsigned long long>(r.check.mismatches), r.run.errors.size(),
@@ -381,8 +382,8 @@ int cmdCompare(Args& args) {
     }
     if (problems.empty()) {
       std::printf(
-          "  verdict: AGREE (identical memories, cycles, words, span, link counts and error "
-          "counters; every element where the reference model says)\n");
+          "  verdict: AGREE (identical memories, cycles, local cycles, words, span, link counts "
+          "and error counters; every element where the reference model says)\n");
     } else {
       std::printf("  verdict: DISAGREE\n");
       for (const std::string& p : problems) std::printf("    %s\n", p.c_str());

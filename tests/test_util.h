@@ -66,6 +66,51 @@ inline CaseSpec caseSpec(const std::string& algo, int n, u64 k = 0, int lanes = 
   return s;
 }
 
+/// The catalogue at n as the executor-agreement suites (RTL, TLM) run it: every algorithm with
+/// its default parameters (dimperm, which has no default, rotates its 2n address bits by one).
+/// Cases the defaults cannot build at this n (the two-dimensional transposes need an even n)
+/// are left out and their names and reasons appended to `skipped`.
+struct CatalogueCase {
+  std::string name;  ///< "<algo> n = <n>"
+  BuiltCase built;
+};
+inline std::vector<CatalogueCase> catalogueCases(int n, std::vector<std::string>* skipped) {
+  std::vector<CatalogueCase> cases;
+  for (const AlgorithmInfo& algo : algorithmCatalogue()) {
+    CaseSpec spec = caseSpec(algo.name, n);
+    if (algo.name == "dimperm") {
+      std::string delta;
+      for (int b = 0; b < 2 * n; ++b) delta += (b ? "," : "") + std::to_string((b + 1) % (2 * n));
+      spec.params["delta"] = delta;
+    }
+    const std::string name = algo.name + " n = " + std::to_string(n);
+    try {
+      cases.push_back({name, buildCase(spec)});
+    } catch (const Error& e) {
+      if (skipped != nullptr) skipped->push_back(name + ": " + e.what());
+    }
+  }
+  return cases;
+}
+
+/// Names "<algo> n = <n>" that catalogueCases must produce for n = first..last: the families that
+/// run at every n, and the two-dimensional ones at every even n. A family that silently stops
+/// building fails the suites instead of dropping out of them.
+inline std::vector<std::string> requiredCatalogueCases(int first, int last) {
+  std::vector<std::string> names;
+  for (int n = first; n <= last; ++n) {
+    for (const char* algo : {"edelman", "jh1", "jh2", "jh3", "jh4", "exchange", "sbnt", "dimperm",
+                             "bit-reversal", "one-to-all", "jh4-pipelined", "transpose-1d"}) {
+      names.push_back(std::string(algo) + " n = " + std::to_string(n));
+    }
+    if (n % 2 != 0) continue;
+    for (const char* algo : {"spt", "dpt", "mpt", "transpose-gray", "transpose-assign1"}) {
+      names.push_back(std::string(algo) + " n = " + std::to_string(n));
+    }
+  }
+  return names;
+}
+
 /// A built case run on the table executor, its final memories checked against the reference
 /// model, and the static verifier's report on its tables.
 struct CheckedRun {
