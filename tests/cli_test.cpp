@@ -1,5 +1,6 @@
 // The hcube tool on good and bad input: exit status and the message a user sees.
 #include <gtest/gtest.h>
+
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
