@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "alignment.h"
 #include "edelman.h"
 #include "error.h"
 
@@ -114,60 +115,23 @@ using CopyStep = std::vector<std::pair<u32, u32>>;
 /// The slot permutation of a local bit permutation as PERMUTE cycles of at most c copies each
 /// (see localPermuteCycles); with c == 1 a cycle of slots goes through the scratch slot K.
 std::vector<CopyStep> localCopySteps(int k, const std::vector<int>& local_perm, int c) {
+  if (c < 1) throw Error("local permutation: at least one copy per PERMUTE cycle is needed");
   const u64 slots = u64{1} << k;
-  auto image = [&](u64 l) {
+  std::vector<u32> dest(slots);
+  for (u64 l = 0; l < slots; ++l) {
     u64 out = 0;
     for (int b = 0; b < k; ++b) {
       if (bitOf(l, b)) out |= u64{1} << local_perm[b];
     }
-    return out;
-  };
-  std::vector<std::vector<u32>> cycles;  // content at cycle[i] goes to cycle[i + 1]
-  std::vector<bool> done(slots, false);
-  for (u64 l = 0; l < slots; ++l) {
-    if (done[l] || image(l) == l) continue;
-    std::vector<u32> cycle;
-    for (u64 s = l; !done[s]; s = image(s)) {
-      done[s] = true;
-      cycle.push_back(static_cast<u32>(s));
-    }
-    cycles.push_back(std::move(cycle));
+    dest[l] = static_cast<u32>(out);
   }
+  // The one local-permutation compiler of the project (sw/alignment.h); with one copy per cycle
+  // no swap fits a PERMUTE, so cycles of slots go through the scratch slot K.
   std::vector<CopyStep> steps;
-  if (c < 1) throw Error("local permutation: at least one copy per PERMUTE cycle is needed");
-  if (c == 1) {
-    const u32 scratch = static_cast<u32>(slots);
-    for (const std::vector<u32>& cy : cycles) {
-      const size_t len = cy.size();
-      steps.push_back({{cy[len - 1], scratch}});
-      for (size_t i = len - 1; i > 0; --i) steps.push_back({{cy[i - 1], cy[i]}});
-      steps.push_back({{scratch, cy[0]}});
-    }
-    return steps;
-  }
-  size_t first = 0;  // cycles before `first` are finished
-  while (first < cycles.size()) {
+  for (const CopyCycle& cycle : compileLocalPermutation(
+           dest, static_cast<size_t>(c), c == 1 ? static_cast<long long>(slots) : -1)) {
     CopyStep step;
-    size_t free = static_cast<size_t>(c);
-    for (size_t i = first; i < cycles.size() && free >= 2; ++i) {
-      std::vector<u32>& cy = cycles[i];
-      if (cy.empty()) continue;
-      const size_t len = cy.size();
-      if (len <= free) {
-        for (size_t j = 0; j < len; ++j) step.push_back({cy[j], cy[(j + 1) % len]});
-        free -= len;
-        cy.clear();
-      } else {
-        // Rotate the first free slots as a cycle of their own: cy[1..p] are settled and cy[0]
-        // takes the content of cy[p], bound for cy[p + 1].
-        const size_t p = free - 1;
-        for (size_t j = 0; j < p; ++j) step.push_back({cy[j], cy[j + 1]});
-        step.push_back({cy[p], cy[0]});
-        cy.erase(cy.begin() + 1, cy.begin() + static_cast<long>(p) + 1);
-        free = 0;
-      }
-    }
-    while (first < cycles.size() && cycles[first].empty()) ++first;
+    for (const LocalCopy& copy : cycle) step.push_back({copy.from, copy.to});
     steps.push_back(std::move(step));
   }
   return steps;
