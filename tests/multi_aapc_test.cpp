@@ -456,8 +456,8 @@ TEST(MultiAapcConcurrent, TwelveCubesMeetTheorem2_Long) {
   expectConcurrent(1, 12, 5, 16 + 2);  // n = 12, pipelined 27
 }
 
-TEST(MultiAapcLocal, BigCyclesAreSplitIntoTwoRoundsOfSwaps) {
-  // A 5-cycle on one node with 2 channels: rounds of disjoint swaps, each step <= 2 copies.
+TEST(MultiAapcLocal, BigCyclesAreSplitIntoPermuteCyclesOfAtMostTheChannels) {
+  // A 5-cycle on one node with 2 channels: each step <= 2 copies, the rotation exact.
   std::vector<std::vector<u32>> to(1, {1, 2, 3, 4, 0});
   const auto steps = localPermutationSteps(to, 2);
   MoveSchedule s;

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <array>
 
+#include "alignment.h"
 #include "error.h"
 #include "reference.h"
 #include "schedules/johnsson_ho.h"
@@ -759,58 +760,20 @@ MoveSchedule jhConcurrentAapcs(const MultiAapcShape& sh, int lanes, ConcurrentAa
 
 std::vector<std::vector<Move>> localPermutationSteps(const std::vector<std::vector<u32>>& to,
                                                      size_t channels) {
-  // Per node: the steps (lists of copies) it needs, then merged step by step over all nodes.
-  std::vector<std::vector<std::vector<Move>>> per_node(to.size());
-  for (u64 x = 0; x < to.size(); ++x) {
-    const std::vector<u32>& p = to[x];
-    std::vector<bool> seen(p.size());
-    std::vector<std::vector<Move>> rotations(1);  // whole short cycles, packed
-    std::vector<std::vector<Move>> round1(1);
-    std::vector<std::vector<Move>> round2(1);
-    auto add = [&](std::vector<std::vector<Move>>& steps, std::vector<Move> copies) {
-      if (steps.back().size() + copies.size() > channels) steps.emplace_back();
-      steps.back().insert(steps.back().end(), copies.begin(), copies.end());
-    };
-    for (u32 l = 0; l < p.size(); ++l) {
-      if (seen[l] || p[l] == l) continue;
-      std::vector<u32> cycle;  // content of cycle[i] goes to cycle[i + 1]
-      for (u32 c = l; !seen[c]; c = p[c]) {
-        seen[c] = true;
-        cycle.push_back(c);
-      }
-      const size_t len = cycle.size();
-      if (len <= channels) {
-        std::vector<Move> copies;
-        for (size_t i = 0; i < len; ++i) {
-          copies.push_back({x, cycle[i], Move::kLocal, cycle[(i + 1) % len]});
-        }
-        add(rotations, std::move(copies));
-        continue;
-      }
-      if (channels < 2) {
-        throw Error("local permutation at node " + std::to_string(x) +
-                    ": a PERMUTE of one channel cannot exchange two slots");
-      }
-      // i -> i + 1 = (j -> 1 - j) after (i -> -i): two rounds of disjoint swaps.
-      auto swap = [&](size_t i, size_t j) {
-        return std::vector<Move>{{x, cycle[i], Move::kLocal, cycle[j]},
-                                 {x, cycle[j], Move::kLocal, cycle[i]}};
-      };
-      for (size_t i = 1; i < len - i; ++i) add(round1, swap(i, len - i));
-      for (size_t j = 2; j < len + 1 - j; ++j) add(round2, swap(j, len + 1 - j));
-      add(round2, swap(0, 1));
-    }
-    for (auto* rounds : {&rotations, &round1, &round2}) {
-      for (auto& s : *rounds) {
-        if (!s.empty()) per_node[x].push_back(std::move(s));
-      }
-    }
-  }
+  // Per node, the project's local-permutation compiler (sw/alignment.h) gives its PERMUTE
+  // cycles; step i of the result holds every node's i-th cycle.
   std::vector<std::vector<Move>> steps;
-  for (const auto& node_steps : per_node) {
-    if (node_steps.size() > steps.size()) steps.resize(node_steps.size());
-    for (size_t i = 0; i < node_steps.size(); ++i) {
-      steps[i].insert(steps[i].end(), node_steps[i].begin(), node_steps[i].end());
+  for (u64 x = 0; x < to.size(); ++x) {
+    if (to[x].empty()) continue;
+    std::vector<CopyCycle> cycles;
+    try {
+      cycles = compileLocalPermutation(to[x], channels, -1);
+    } catch (const Error& e) {
+      throw Error("local permutation at node " + std::to_string(x) + ": " + e.what());
+    }
+    if (cycles.size() > steps.size()) steps.resize(cycles.size());
+    for (size_t i = 0; i < cycles.size(); ++i) {
+      for (const LocalCopy& c : cycles[i]) steps[i].push_back({x, c.from, Move::kLocal, c.to});
     }
   }
   return steps;

@@ -166,10 +166,9 @@ MoveSchedule jhConcurrentAapcs(const MultiAapcShape& shape, int lanes = 1,
 
 /// Local steps (Move::kLocal) that apply, at every node, the slot permutation `to` (to[x][l] =
 /// where the word in slot l of node x goes; nodes with an empty vector or the identity do
-/// nothing), packed so that every step is at most `channels` copies per node and reads no slot
-/// that an earlier step of the same permutation wrote before it was read: cycles of at most
-/// `channels` slots are rotated in one step, longer ones as two rounds of swaps. Throws Error if
-/// channels < 2 and a node needs a swap.
+/// nothing), one step per PERMUTE cycle of at most `channels` copies per node, as
+/// compileLocalPermutation (sw/alignment.h) splits it. Throws Error if channels < 2 and a node
+/// needs a swap.
 std::vector<std::vector<Move>> localPermutationSteps(const std::vector<std::vector<u32>>& to,
                                                      size_t channels);
 
