@@ -8,6 +8,25 @@
 
 namespace hcube {
 
+namespace {
+
+/// An empty table set whose header describes `perm` on the hardware of `options`.
+TableSet emptyTables(const std::string& algo, const PermutationSpec& perm,
+                     const CompileOptions& options, bool shared) {
+  TableSet set;
+  set.header.algo = algo;
+  set.header.perm = perm;
+  set.header.n = perm.n();
+  set.header.slots = perm.slots();
+  set.header.scratch = options.scratch;
+  set.header.lanes = options.lanes;
+  set.header.one_port = options.one_port;
+  set.shared = shared;
+  return set;
+}
+
+}  // namespace
+
 TableSet compileRelative(const RelativeSchedule& schedule, const PermutationSpec& perm,
                          const CompileOptions& options) {
   const int d = schedule.dims();
@@ -24,15 +43,8 @@ TableSet compileRelative(const RelativeSchedule& schedule, const PermutationSpec
     throw Error("compile: the " + schedule.algo() +
                 " schedule sends on every port in every step; it cannot run in one-port mode");
   }
-  TableSet set;
-  set.header.algo = schedule.algo();
-  set.header.perm = perm;
-  set.header.n = d;
-  set.header.slots = perm.slots();
-  set.header.scratch = options.scratch;
-  set.header.lanes = 1;
-  set.header.one_port = false;
-  set.shared = true;
+  // lanes == 1 and all-port were checked above.
+  TableSet set = emptyTables(schedule.algo(), perm, options, true);
   Table table;
   table.reserve(perm.repetitions() * schedule.steps() + 1);
   for (u64 h = 0; h < perm.repetitions(); ++h) {
@@ -79,15 +91,7 @@ TableSet compileSlots(const SlotSchedule& schedule, const PermutationSpec& perm,
     throw Error(name + ": start-up " + std::to_string(options.startup) +
                 " cycles does not fit one WAIT (at most 2^32 - 1)");
   }
-  TableSet set;
-  set.header.algo = schedule.algo;
-  set.header.perm = perm;
-  set.header.n = d;
-  set.header.slots = perm.slots();
-  set.header.scratch = options.scratch;
-  set.header.lanes = options.lanes;
-  set.header.one_port = options.one_port;
-  set.shared = true;
+  TableSet set = emptyTables(schedule.algo, perm, options, true);
   Table table;
   std::vector<u64> moved_in(schedule.slots, ~u64{0});
   for (u64 t = 0; t < schedule.steps.size(); ++t) {
@@ -238,15 +242,7 @@ TableSet compileMoves(const MoveSchedule& schedule, const PermutationSpec& perm,
                 ", the permutation '" + perm.str() + "' for n = " + std::to_string(perm.n()));
   }
   if (options.lanes < 1) throw Error("compile: lanes must be >= 1");
-  TableSet set;
-  set.header.algo = schedule.algo;
-  set.header.perm = perm;
-  set.header.n = n;
-  set.header.slots = perm.slots();
-  set.header.scratch = options.scratch;
-  set.header.lanes = options.lanes;
-  set.header.one_port = options.one_port;
-  set.shared = false;
+  TableSet set = emptyTables(schedule.algo, perm, options, false);
   const u64 nodes = perm.nodes();
   const u64 words = set.header.memoryWords();
   const size_t channels = set.header.channels();
