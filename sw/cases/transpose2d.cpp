@@ -100,7 +100,9 @@ BuiltCase buildTranspose2d(const CaseSpec& spec, Transpose2dAlgo algo) {
   if (algo == Transpose2dAlgo::kMpt) {
     c.bound_source += ", Theorem 2 ~ " + fixed1(mptTheorem2(n, k, o.tau));
   }
-  c.bound_source += "; B = " + std::to_string(o.packet) + ", paper's B_opt = " + fixed1(b_opt);
+  c.bound_source += "; B = " + std::to_string(o.packet) + ", paper's B_opt = " +
+                    (o.tau == 0 ? std::string("1 (tau = 0: no start-up cost to amortise)")
+                                : fixed1(b_opt));
   if (lowered.local_tail > 0) {
     c.bound_source += "; +" + std::to_string(lowered.local_tail) + " local-copy cycles";
   }
