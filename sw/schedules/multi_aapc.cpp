@@ -443,25 +443,17 @@ struct Chain {
   bool pre = false;  ///< alternate chain before the local exchange
 };
 
-struct ChainSchedule {
-  u64 periods = 0;
-  /// Per period: (chain, axis, lane) of every op placed in it.
-  struct Op {
-    u32 chain;
-    int axis;
-    int lane;
-  };
-  std::vector<std::vector<Op>> ops;
-};
-
-/// The chains of a shape with the given alternate data sets (the last ones by index, starting
-/// on the given axes). Index layout: pipelined chains h * 2^(d-1) + P (h = local bits above d);
-/// then per alternate data set j its 2^d chains before the exchange, then its 2^d after.
+/// The chains of a shape with the given alternate data sets (the last starts.size() data sets
+/// by index, starting on the given axes). Data set g * 2^d + L holds the elements with label L
+/// and local bits g above the two local axes. Index layout: pipelined chains ds * 2^(d-1) + b
+/// for the pipelined data sets ds (b < 2^(d-1): second-axis values b and ~b); then per
+/// alternate data set j its 2^(d-1) chains before the exchange (first-axis values a and ~a),
+/// then its 2^(d-1) chains after it (keyed alike by the first axis after the exchange).
 struct ChainLayout {
-  u64 pipelined = 0;
   u64 datasets = 0;
   u64 first_alternate = 0;  ///< data sets with index >= this are alternate
-  u64 per_set = 0;          ///< 2^d
+  u64 per_set = 0;          ///< 2^(d-1)
+  u64 pipelined = 0;        ///< pipelined chains
   std::vector<int> starts;
   std::vector<Chain> chains;
   u64 preChain(u64 j, u32 key) const { return pipelined + j * 2 * per_set + key; }
@@ -470,22 +462,15 @@ struct ChainLayout {
 
 ChainLayout chainLayout(const MultiAapcShape& sh, const std::vector<int>& starts) {
   ChainLayout c;
-  const u64 half = u64{1} << (sh.d - 1);
-  c.pipelined = (u64{1} << (sh.k - sh.d)) * half;
-  c.datasets = sh.k >= 2 * sh.d ? (u64{1} << (sh.k - 2 * sh.d)) * half : 0;
+  c.per_set = u64{1} << (sh.d - 1);
+  c.datasets = u64{1} << (sh.k - sh.d);  // 2^(k-2d) values of g times 2^d labels
   c.first_alternate = c.datasets - starts.size();
-  c.per_set = u64{1} << sh.d;
+  c.pipelined = c.first_alternate * c.per_set;
   c.starts = starts;
   c.chains.resize(c.pipelined + starts.size() * 2 * c.per_set);
   std::vector<int> all;
   for (int t = 1; t <= sh.s; ++t) all.push_back(t);
-  for (u64 id = 0; id < c.pipelined; ++id) {
-    // Pipelined chain (h, P) belongs to data set (h >> d, P) when there is a second local axis.
-    const u64 h = id / half;
-    const u64 dataset = (h >> sh.d) * half + id % half;
-    if (c.datasets != 0 && dataset >= c.first_alternate) continue;  // no elements
-    c.chains[id].axes = all;
-  }
+  for (u64 id = 0; id < c.pipelined; ++id) c.chains[id].axes = all;
   for (u64 j = 0; j < starts.size(); ++j) {
     const int q = starts[j];
     for (u32 key = 0; key < c.per_set; ++key) {
@@ -500,64 +485,110 @@ ChainLayout chainLayout(const MultiAapcShape& sh, const std::vector<int>& starts
   return c;
 }
 
-/// List scheduling by periods: on every axis at most d chain ops per period, a chain's ops in
-/// order one period apart at least, and an alternate data set's chains after the local exchange
-/// only when all its chains before it are done. Longest remaining path first.
-ChainSchedule scheduleChains(const MultiAapcShape& sh, const ChainLayout& layout) {
+/// One AAPC of one chain: on `axis` in steps start .. start + d - 1, in `lane` (dimension
+/// (lane + step) mod d of the axis in each step).
+struct ChainOp {
+  u32 chain;
+  int axis;
+  int lane;
+  u64 start;
+};
+
+struct ChainSchedule {
+  u64 steps = 0;
+  std::vector<ChainOp> ops;  ///< in order of their start steps
+};
+
+/// List scheduling step by step: every axis has d lanes; a free lane takes, in any step, the
+/// waiting chain with the longest remaining path (ties: lowest index) whose next AAPC is on that
+/// axis, and keeps it for d steps; a chain's next AAPC starts after its previous one ends; an
+/// alternate data set's chains after the local exchange wait until all its chains before it are
+/// done. Returns steps = 0 if the schedule would take `give_up` steps or more.
+ChainSchedule scheduleChains(const MultiAapcShape& sh, const ChainLayout& layout, u64 give_up) {
+  const u64 d = static_cast<u64>(sh.d);
   const u64 count = layout.chains.size();
   const u64 never = ~u64{0};
   std::vector<u64> ready(count, 0);
   std::vector<size_t> next(count, 0);
-  std::vector<u64> pre_done(layout.starts.size(), 0);
-  u64 unfinished = 0;
-  for (u64 c = 0; c < count; ++c) {
-    const Chain& ch = layout.chains[c];
-    if (ch.axes.empty()) continue;
-    ++unfinished;
-    if (ch.dataset >= 0 && !ch.pre) ready[c] = never;
+  std::vector<u64> pre_started(layout.starts.size(), 0);
+  // Chains not yet started are taken from `fresh` (pipelined, in index order); the others wait
+  // in `waiting` between their AAPCs.
+  u64 fresh = 0;
+  std::vector<u32> waiting;
+  for (u64 c = layout.pipelined; c < count; ++c) {
+    if (layout.chains[c].pre) waiting.push_back(static_cast<u32>(c));
+    if (!layout.chains[c].pre) ready[c] = never;
   }
   auto remaining = [&](u64 c) {
     const Chain& ch = layout.chains[c];
-    u64 r = ch.axes.size() - next[c];
-    if (ch.pre) r += static_cast<u64>(layout.starts[static_cast<size_t>(ch.dataset)]);
+    u64 r = (ch.axes.size() - next[c]) * d;
+    if (ch.pre) r += static_cast<u64>(layout.starts[static_cast<size_t>(ch.dataset)]) * d;
     return r;
   };
+  std::vector<std::vector<u64>> lane_free(static_cast<size_t>(sh.s) + 1, std::vector<u64>(d, 0));
   ChainSchedule out;
-  std::vector<std::vector<u64>> candidates(static_cast<size_t>(sh.s) + 1);
-  for (u64 period = 0; unfinished > 0; ++period) {
-    for (auto& v : candidates) v.clear();
-    for (u64 c = 0; c < count; ++c) {
-      const Chain& ch = layout.chains[c];
-      if (next[c] < ch.axes.size() && ready[c] <= period) {
-        candidates[static_cast<size_t>(ch.axes[next[c]])].push_back(c);
-      }
-    }
-    out.ops.emplace_back();
+  std::vector<u32> cand;
+  u64 finished = 0;
+  u64 end = 0;
+  for (u64 t = 0; finished < count; ++t) {
+    if (t + d > give_up) return {};
     for (int p = 1; p <= sh.s; ++p) {
-      auto& cand = candidates[static_cast<size_t>(p)];
-      std::stable_sort(cand.begin(), cand.end(),
-                       [&](u64 a, u64 b) { return remaining(a) > remaining(b); });
-      for (size_t i = 0; i < cand.size() && i < static_cast<size_t>(sh.d); ++i) {
-        const u64 c = cand[i];
-        out.ops.back().push_back({static_cast<u32>(c), p, static_cast<int>(i)});
+      std::vector<u64>& lanes = lane_free[static_cast<size_t>(p)];
+      const auto free_lanes = static_cast<size_t>(
+          std::count_if(lanes.begin(), lanes.end(), [&](u64 f) { return f <= t; }));
+      if (free_lanes == 0) continue;
+      cand.clear();
+      for (u32 c : waiting) {
+        if (ready[c] <= t && layout.chains[c].axes[next[c]] == p) cand.push_back(c);
+      }
+      if (p == 1) {
+        for (u64 c = fresh; c < layout.pipelined && c < fresh + free_lanes; ++c) {
+          cand.push_back(static_cast<u32>(c));
+        }
+      }
+      std::stable_sort(cand.begin(), cand.end(), [&](u32 a, u32 b) {
+        const u64 ra = remaining(a);
+        const u64 rb = remaining(b);
+        return ra != rb ? ra > rb : a < b;
+      });
+      if (cand.size() > free_lanes) cand.resize(free_lanes);
+      for (u32 c : cand) {
+        int lane = 0;
+        while (lanes[static_cast<size_t>(lane)] > t) ++lane;
+        lanes[static_cast<size_t>(lane)] = t + d;
+        out.ops.push_back({c, p, lane, t});
+        end = std::max(end, t + d);
         const Chain& ch = layout.chains[c];
-        ready[c] = period + 1;
+        if (c < layout.pipelined && c >= fresh) {
+          fresh = c + 1;  // candidates from `fresh` are taken in index order
+          waiting.push_back(c);
+        }
+        ready[c] = t + d;
         if (++next[c] < ch.axes.size()) continue;
-        --unfinished;
-        if (ch.pre) {
-          const u64 j = static_cast<u64>(ch.dataset);
-          if (++pre_done[j] == layout.per_set) {
-            for (u32 key = 0; key < layout.per_set; ++key) {
-              ready[layout.postChain(j, key)] = period + 1;
-            }
-          }
+        ++finished;
+        waiting.erase(std::find(waiting.begin(), waiting.end(), c));
+        if (!ch.pre) continue;
+        const u64 j = static_cast<u64>(ch.dataset);
+        if (++pre_started[j] < layout.per_set) continue;
+        // The last chain of the data set before the exchange has started its last AAPC: the
+        // ones after the exchange may start when every one of them has ended.
+        u64 done = 0;
+        for (u32 key = 0; key < layout.per_set; ++key)
+          done = std::max(done, ready[layout.preChain(j, key)]);
+        for (u32 key = 0; key < layout.per_set; ++key) {
+          ready[layout.postChain(j, key)] = done;
+          waiting.push_back(static_cast<u32>(layout.postChain(j, key)));
         }
       }
     }
-    out.periods = period + 1;
   }
+  out.steps = end;
   return out;
 }
+
+/// Choices of the alternate data sets' starting axes tried by jhConcurrentAapcs.
+constexpr double kMaxStartMultisets = 1000;
+constexpr u64 kMaxRunRepeats = 4;
 
 /// Every multiset of at most max_sets starting axes 2..s (as non-decreasing lists).
 void startChoices(int s, size_t max_sets, std::vector<int>& cur,
@@ -575,19 +606,18 @@ void startChoices(int s, size_t max_sets, std::vector<int>& cur,
 
 MoveSchedule jhConcurrentAapcs(const MultiAapcShape& sh, int lanes, ConcurrentAapcPlan* plan) {
   checkMultiAapcShape(sh);
-  // Choose the alternate data sets.
-  std::vector<std::vector<int>> choices;
-  std::vector<int> cur;
-  const u64 datasets =
-      sh.k >= 2 * sh.d ? (u64{1} << (sh.k - 2 * sh.d)) * (u64{1} << (sh.d - 1)) : 0;
   if (sh.nodes() * sh.slots() > (u64{1} << 24)) {
     throw Error("--k " + std::to_string(sh.slots()) + " on n = " + std::to_string(sh.n) +
                 ": Algorithm 5's schedule is built element by element, at most 2^24 elements");
   }
-  // At most min(s, data sets) alternate data sets, and few enough that the multisets of their
-  // starting axes stay below 5000 choices.
+  // Choose the alternate data sets: every multiset of at most min(s, data sets) starting axes
+  // (fewer when that would be more than kMaxStartMultisets choices), and every run of axes
+  // a, a + 1, .., b each taken by m = 1 .. kMaxRunRepeats data sets; the fewest steps, then the
+  // fewest alternate data sets, win.
+  std::vector<std::vector<int>> choices;
+  const u64 datasets = sh.k >= 2 * sh.d ? u64{1} << (sh.k - sh.d) : 0;
   size_t max_sets =
-      sh.s >= 4 ? static_cast<size_t>(std::min<u64>(static_cast<u64>(sh.s), datasets)) : 0;
+      sh.s >= 2 ? static_cast<size_t>(std::min<u64>(static_cast<u64>(sh.s), datasets)) : 0;
   auto multisets = [&](size_t m) {  // sum over j <= m of C(s - 2 + j, j)
     double total = 0;
     double term = 1;
@@ -598,21 +628,34 @@ MoveSchedule jhConcurrentAapcs(const MultiAapcShape& sh, int lanes, ConcurrentAa
     }
     return total;
   };
-  while (max_sets > 0 && multisets(max_sets) > 5000) --max_sets;
-  startChoices(sh.s, max_sets, cur, choices);
+  while (max_sets > 0 && multisets(max_sets) > kMaxStartMultisets) --max_sets;
+  std::vector<int> cur;
+  if (max_sets > 0) startChoices(sh.s, max_sets, cur, choices);
+  for (u64 m = 1; m <= kMaxRunRepeats; ++m) {
+    for (int a = 2; a <= sh.s; ++a) {
+      for (int b = a; b <= sh.s && m * static_cast<u64>(b - a + 1) <= datasets; ++b) {
+        std::vector<int> run;
+        for (int q = a; q <= b; ++q) run.insert(run.end(), m, q);
+        if (run.size() > max_sets) choices.push_back(run);
+      }
+    }
+  }
+  std::stable_sort(choices.begin(), choices.end(),
+                   [](const auto& x, const auto& y) { return x.size() < y.size(); });
   ChainLayout layout;
   ChainSchedule best;
   for (const std::vector<int>& starts : choices) {
+    if (starts.empty()) continue;
     ChainLayout l = chainLayout(sh, starts);
-    ChainSchedule c = scheduleChains(sh, l);
-    if (best.ops.empty() || c.periods < best.periods ||
-        (c.periods == best.periods && l.starts.size() < layout.starts.size())) {
+    ChainSchedule c = scheduleChains(sh, l, best.steps == 0 ? ~u64{0} : best.steps);
+    if (c.steps == 0) continue;
+    if (best.steps == 0 || c.steps < best.steps) {
       best = std::move(c);
       layout = std::move(l);
     }
   }
 
-  if (layout.starts.empty()) {
+  if (best.steps == 0 || best.steps >= pipelinedAapcSteps(sh)) {
     // No alternate data set helps: Algorithm 5 is the pipeline (Algorithm 4 itself for s = 1).
     MoveSchedule out = jhPipelinedAapcs(sh, MultiAapcAlignment::kSlots, lanes);
     out.algo = "jh5";
@@ -628,16 +671,15 @@ MoveSchedule jhConcurrentAapcs(const MultiAapcShape& sh, int lanes, ConcurrentAa
   const u32 mask = lowMask(sh.d);
   const u64 nodes = sh.nodes();
   const u64 K = sh.slots();
-  const u64 half = u64{1} << (sh.d - 1);
   const u64 elements = nodes * K;
+  const u64 d = static_cast<u64>(sh.d);
+  auto pairKey = [&](u32 v) { return std::min(v, v ^ mask); };
   std::vector<u64> node(elements);
   std::vector<u32> slot(elements);
   std::vector<u32> field0(elements);
-  std::vector<u32> field1(elements);  // logical second local axis (bits d..2d-1), if any
-  std::vector<u32> chain(elements);
-  std::vector<size_t> done(elements, 0);
+  std::vector<u32> field1(elements);  // the second local axis (bits d..2d-1)
   std::vector<u32> start_axis(elements);
-  std::vector<u32> dest_axis(elements);
+  std::vector<std::vector<u32>> members(layout.chains.size());
   for (u64 e = 0; e < elements; ++e) {
     const u64 x = e / K;
     const u32 l = static_cast<u32>(e % K);
@@ -645,88 +687,105 @@ MoveSchedule jhConcurrentAapcs(const MultiAapcShape& sh, int lanes, ConcurrentAa
     slot[e] = l;
     field0[e] = l & mask;
     field1[e] = (l >> sh.d) & mask;
-    const u32 label = axesXor(sh, x) ^ field0[e] ^ (sh.k >= 2 * sh.d ? field1[e] : 0);
-    const u32 pair = std::min(label, label ^ mask);
-    const u64 h = l >> sh.d;
-    const u64 dataset = (h >> sh.d) * half + pair;
-    if (layout.datasets != 0 && dataset >= layout.first_alternate) {
-      const u64 j = dataset - layout.first_alternate;
-      chain[e] = static_cast<u32>(layout.preChain(j, field0[e]));
+    const u32 label = axesXor(sh, x) ^ field0[e] ^ field1[e];
+    const u64 dataset = (static_cast<u64>(l >> (2 * sh.d)) << sh.d) | label;
+    if (dataset >= layout.first_alternate) {
+      members[layout.preChain(dataset - layout.first_alternate, pairKey(field0[e]))].push_back(
+          static_cast<u32>(e));
     } else {
-      chain[e] = static_cast<u32>(h * half + pair);
+      members[dataset * layout.per_set + pairKey(field1[e])].push_back(static_cast<u32>(e));
     }
   }
+  std::vector<u64> pre_done(layout.starts.size(), 0);
+  // The AAPCs under way: index into best.ops, and the chain's two elements in every node.
+  struct Running {
+    size_t op;
+    std::vector<std::array<u32, 2>> pairs;
+  };
+  std::vector<Running> running;
+  size_t next_op = 0;
   MoveSchedule out;
   out.algo = "jh5";
   out.dims = sh.n;
-  std::vector<int> lane_of(layout.chains.size(), -1);
-  std::vector<size_t> index_of(layout.chains.size());
-  for (const auto& period_ops : best.ops) {
-    // The two elements of every scheduled chain in every node.
-    for (size_t i = 0; i < period_ops.size(); ++i) {
-      lane_of[period_ops[i].chain] = static_cast<int>(i);
-      index_of[period_ops[i].chain] = i;
+  std::vector<u32> sent(nodes);
+  for (u64 t = 0; t < best.steps; ++t) {
+    for (; next_op < best.ops.size() && best.ops[next_op].start == t; ++next_op) {
+      const ChainOp& op = best.ops[next_op];
+      Running r{next_op, std::vector<std::array<u32, 2>>(nodes, {~u32{0}, ~u32{0}})};
+      for (u32 e : members[op.chain]) {
+        start_axis[e] = axisOf(sh, node[e], op.axis);
+        auto& pr = r.pairs[node[e]];
+        if (pr[1] != ~u32{0}) {
+          throw Error("jh5: internal error, chain " + std::to_string(op.chain) +
+                      " has more than two elements in node " + std::to_string(node[e]));
+        }
+        pr[pr[0] == ~u32{0} ? 0 : 1] = e;
+      }
+      if (members[op.chain].size() != 2 * nodes) {
+        throw Error("jh5: internal error, chain " + std::to_string(op.chain) + " has " +
+                    std::to_string(members[op.chain].size()) + " elements, not two per node");
+      }
+      running.push_back(std::move(r));
     }
-    std::vector<std::array<u32, 2>> pairs(period_ops.size() * nodes, {~u32{0}, ~u32{0}});
-    for (u64 e = 0; e < elements; ++e) {
-      if (lane_of[chain[e]] < 0) continue;
-      const size_t i = index_of[chain[e]];
-      const int p = period_ops[i].axis;
-      const Chain& ch = layout.chains[chain[e]];
-      start_axis[e] = axisOf(sh, node[e], p);
-      dest_axis[e] = ch.dataset >= 0 ? field1[e] : field0[e];
-      auto& pr = pairs[i * nodes + node[e]];
-      pr[pr[0] == ~u32{0} ? 0 : 1] = static_cast<u32>(e);
+    std::vector<Move> step;
+    std::vector<std::pair<u32, std::pair<u64, u32>>> updates;
+    for (Running& r : running) {
+      const ChainOp& op = best.ops[r.op];
+      const bool alternate = layout.chains[op.chain].dataset >= 0;
+      const int dim = static_cast<int>((static_cast<u64>(op.lane) + t) % d);
+      const int gd = (op.axis - 1) * sh.d + dim;
+      for (u64 x = 0; x < nodes; ++x) {
+        const auto& pr = r.pairs[x];
+        const u32 a = axisOf(sh, x, op.axis);
+        const bool first = bitOf(a ^ (alternate ? field1[pr[0]] : field0[pr[0]]), dim);
+        const bool second = bitOf(a ^ (alternate ? field1[pr[1]] : field0[pr[1]]), dim);
+        if (first == second) {
+          throw Error("jh5: internal error, chain " + std::to_string(op.chain) + " at node " +
+                      std::to_string(x) + " has no single element for dimension " +
+                      std::to_string(gd));
+        }
+        sent[x] = first ? pr[0] : pr[1];
+      }
+      for (u64 x = 0; x < nodes; ++x) {
+        const u64 to = neighbour(x, gd);
+        step.push_back({x, slot[sent[x]], gd, slot[sent[to]]});
+        updates.push_back({sent[x], {to, slot[sent[to]]}});
+      }
+      for (u64 x = 0; x < nodes; ++x) {
+        auto& pr = r.pairs[x];
+        pr[pr[0] == sent[x] ? 0 : 1] = sent[neighbour(x, gd)];
+      }
     }
-    std::vector<u32> sent(nodes);
-    for (int r = 0; r < sh.d; ++r) {
-      std::vector<Move> step;
-      std::vector<std::pair<u32, std::pair<u64, u32>>> updates;
-      for (size_t i = 0; i < period_ops.size(); ++i) {
-        const int p = period_ops[i].axis;
-        const int dim = (period_ops[i].lane + r) % sh.d;
-        const int gd = (p - 1) * sh.d + dim;
-        for (u64 x = 0; x < nodes; ++x) {
-          const auto& pr = pairs[i * nodes + x];
-          const bool first = bitOf(axisOf(sh, x, p) ^ dest_axis[pr[0]], dim);
-          const bool second = bitOf(axisOf(sh, x, p) ^ dest_axis[pr[1]], dim);
-          if (first == second) {
-            throw Error("jh5: internal error, chain " + std::to_string(period_ops[i].chain) +
-                        " at node " + std::to_string(x) + " has no single element for dimension " +
-                        std::to_string(gd));
+    for (const auto& [e, where] : updates) {
+      node[e] = where.first;
+      slot[e] = where.second;
+    }
+    out.steps.push_back(std::move(step));
+    // AAPCs ending in this step: the local axis of each element takes its old processor axis
+    // value. When the last chain of an alternate data set before the local exchange is done,
+    // every element of the data set exchanges its two local axes (no data motion: the slots
+    // stay, only the roles change) and joins its chain after the exchange.
+    for (size_t i = 0; i < running.size();) {
+      const ChainOp& op = best.ops[running[i].op];
+      if (op.start + d - 1 != t) {
+        ++i;
+        continue;
+      }
+      const Chain& ch = layout.chains[op.chain];
+      for (u32 e : members[op.chain]) (ch.dataset >= 0 ? field1[e] : field0[e]) = start_axis[e];
+      const bool last = op.axis == ch.axes.back();
+      if (ch.pre && last && ++pre_done[static_cast<size_t>(ch.dataset)] == layout.per_set) {
+        const u64 j = static_cast<u64>(ch.dataset);
+        for (u32 key = 0; key < layout.per_set; ++key) {
+          for (u32 e : members[layout.preChain(j, key)]) {
+            std::swap(field0[e], field1[e]);
+            members[layout.postChain(j, pairKey(field0[e]))].push_back(e);
           }
-          sent[x] = first ? pr[0] : pr[1];
-        }
-        for (u64 x = 0; x < nodes; ++x) {
-          const u64 to = neighbour(x, gd);
-          step.push_back({x, slot[sent[x]], gd, slot[sent[to]]});
-          updates.push_back({sent[x], {to, slot[sent[to]]}});
-        }
-        for (u64 x = 0; x < nodes; ++x) {
-          auto& pr = pairs[i * nodes + x];
-          pr[pr[0] == sent[x] ? 0 : 1] = sent[neighbour(x, gd)];
         }
       }
-      for (const auto& [e, where] : updates) {
-        node[e] = where.first;
-        slot[e] = where.second;
-      }
-      out.steps.push_back(std::move(step));
+      running[i] = std::move(running.back());
+      running.pop_back();
     }
-    // End of the AAPC for every scheduled chain: its local axis takes the old processor axis
-    // value. A chain before the local exchange that has done its last AAPC exchanges its two
-    // local axes (no data motion: the slots stay, only the roles change) and joins its chain
-    // after the exchange.
-    for (u64 e = 0; e < elements; ++e) {
-      if (lane_of[chain[e]] < 0) continue;
-      const Chain& ch = layout.chains[chain[e]];
-      (ch.dataset >= 0 ? field1[e] : field0[e]) = start_axis[e];
-      if (++done[e] < ch.axes.size() || !ch.pre) continue;
-      std::swap(field0[e], field1[e]);
-      done[e] = 0;
-      chain[e] = static_cast<u32>(layout.postChain(static_cast<u64>(ch.dataset), field0[e]));
-    }
-    for (const auto& op : period_ops) lane_of[op.chain] = -1;
   }
 
   // Every element is in its destination node; the alternate data sets end with their two local
@@ -751,8 +810,8 @@ MoveSchedule jhConcurrentAapcs(const MultiAapcShape& sh, int lanes, ConcurrentAa
   out.steps.insert(out.steps.end(), local.begin(), local.end());
   if (plan != nullptr) {
     plan->alternate_starts = layout.starts;
-    plan->periods = best.periods;
-    plan->transfer_steps = best.periods * static_cast<u64>(sh.d);
+    plan->transfer_steps = best.steps;
+    plan->periods = (best.steps + d - 1) / d;
     plan->local_steps = local.size();
   }
   return out;

@@ -135,31 +135,69 @@ MoveSchedule jhPipelinedAapcs(const MultiAapcShape& shape, MultiAapcAlignment al
 // way so they fill the pipeline's idle periods at the start of the high axes and the end of the
 // low ones.
 //
-// Here a unit of work is a chain: the elements that go through one AAPC together, as a
-// complement pair of aligned addresses in every node (aligned address = XOR of all s axes and
-// both local axes, invariant under every exchange and the local swap). A chain occupies one
-// "lane" of an axis for d steps per AAPC (one link per step, dimensions rotating as in a block
-// of Algorithm 1 / 4), and d chains fill an axis for a period of d steps. A data set that takes
-// the alternate route is a label pair (and repetition index): the local swap makes every chain
-// after it depend on all 2^d chains of the data set before it, so a data set is 2^d chains. The
-// chains are placed period by period by a list scheduler (longest remaining path first); the
-// number of alternate data sets and their starting axes are chosen by trying every choice of at
-// most s of them (fewer when that would be more than 5000 choices) and keeping the fewest
-// periods, then the fewest alternate data sets. The local exchange costs no data motion during
-// the run (slots follow the exchanges); the alternate data sets end with their two local axes
+// Here a unit of work is a chain: two elements per node that go through one AAPC together
+// because their relative addresses are complements in every node, so that in every step of the
+// AAPC exactly one of the two crosses whichever dimension the chain is given, in every subcube
+// alike (no per-subcube schedules, and nothing to check between subcubes). With the label of an
+// element = the XOR of its node's s axes and both local axes (invariant under every AAPC and
+// the local swap), and g = the local bits above 2d:
+//  - a data set is one label L and one g: 2^d elements per node (one per value of i);
+//  - a pipelined data set's chains pair the second-axis values v and ~v (2^(d-1) chains; the
+//    AAPCs exchange the axis with i, whose relative addresses are then complements);
+//  - an alternate data set's chains pair the values i and ~i before the local swap (its AAPCs
+//    exchange the axis with v) and, keyed alike by the first local axis, after it: 2^(d-1)
+//    chains each. Every chain after the swap holds elements of every chain before it (which
+//    ones depends on the node), so the data set's chains after the swap wait for all of its
+//    chains before it.
+// A chain's AAPC on an axis takes d consecutive steps, one dimension a step; every axis has d
+// lanes, and the AAPC in lane l uses dimension (l + step) mod d, so the d lanes of an axis use
+// its d dimensions once each in every step. Unlike blocks of d chains in periods of d steps,
+// a lane may take a new chain in any step, so nothing is lost when d does not divide the number
+// of chains on an axis. A list scheduler places the chains step by step (a free lane takes the
+// waiting chain with the longest remaining path: its remaining AAPCs, plus for a chain before
+// the swap the AAPCs after it). The alternate data sets' starting axes are chosen by trying
+// every multiset of at most s of them (fewer when that would be more than 1000 choices) and
+// every run q = a, a + 1, .., b with each axis taken by m <= 4 data sets, keeping the fewest
+// steps, then the fewest alternate data sets; if that is not below the pipeline's count
+// (jhPipelinedAapcs), the pipeline is used. The local exchange costs no data motion during the
+// run (slots follow the exchanges); the alternate data sets end with their two local axes
 // exchanged, which one final local permutation (PERMUTE cycles) restores.
+//
+// Why one label per data set. An alternate data set does one AAPC more, on its starting axis q:
+// its c chains add c chain AAPCs to axis q, and an axis carries at most T chain AAPCs in T steps
+// (each needs every one of its d dimensions once, and a dimension carries one chain a step).
+// Axis q already carries the K/2 chains of its own AAPC, so Theorem 2's K/2 + 2d leaves room for
+// 2d chains: a data set of a label pair (2^d chains) fits only for d <= 2, and for d >= 3 no
+// alternate data set at all would fit (so the bound is out of reach with them: the earlier
+// version of this code, with label-pair data sets placed period by period, took 41 steps at
+// d = 3, s = 4, K = 64 against 38). One label (2^(d-1) chains) fits for d <= 4.
+// Every chain also does another AAPC after its one on axis 1 (which carries K/2 of them), so
+// this construction needs at least K/2 + d steps for s >= 2.
+//
+// Measured (every element checked by the table executor; tests/multi_aapc_test.cpp), transfer
+// steps against Theorem 2 and the pipeline's K/2 + (s-1)d:
+//   d = 1: s = 4..6, K = 16: 9 (10; 11..13); s = 5, K = 32: 17 (18; 20); s = 8, K = 16: 9
+//          (11; 15); s = 12, K = 32: 17 (18; 27)
+//   d = 2: s = 3, K = 16: 10 (12; 12); s = 4..6, K = 32: 18 (20; 22..26)
+//   d = 3: s = 3, K = 64: 36 (38; 38); s = 4..6, K = 64: 36 (38; 41..47); s = 4, K = 128: 69
+//          (70; 73); s = 5, K = 128: 69 (70; 76); s = 4, K = 256: 132 (134; 137)
+// Not met: with k < 2d there is no second local axis and no alternate data set, so d = 3, s >= 4
+// with K = 32 stays at the pipeline's 25 / 28 / 31 (s = 4 / 5 / 6) against Theorem 2's 22 / 24
+// / 27. For d = 5, s >= 4 needs n >= 20 and k >= 10 (2^30 elements, the cube allows 2^28); for
+// d = 6, s >= 4 needs n >= 24 > 20. With s <= 3 Theorem 2 is the pipeline's count, which the
+// pipeline meets.
 
 /// What jhConcurrentAapcs chose and what it costs.
 struct ConcurrentAapcPlan {
   std::vector<int> alternate_starts;  ///< starting axis q (2..s) of each alternate data set
-  u64 periods = 0;                    ///< periods of d transfer steps (rounded up for s = 1)
-  u64 transfer_steps = 0;             ///< periods * d
+  u64 periods = 0;                    ///< transfer steps / d, rounded up
+  u64 transfer_steps = 0;             ///< transfer steps
   u64 local_steps = 0;                ///< local (PERMUTE) steps of the final reordering
 };
 
 /// Algorithm 5 (§4.2, Theorem 2) as a per-node move schedule (see above); when no alternate
-/// data set helps (s <= 3, or k < 2d: no second local axis) it is jhPipelinedAapcs with
-/// alignment by slot choice (Algorithm 4 itself for s = 1).
+/// data set helps (s = 1; k < 2d: no second local axis; or not below the pipeline's count) it
+/// is jhPipelinedAapcs with alignment by slot choice (Algorithm 4 itself for s = 1).
 /// `lanes` is the channel width the final local permutation is packed for.
 MoveSchedule jhConcurrentAapcs(const MultiAapcShape& shape, int lanes = 1,
                                ConcurrentAapcPlan* plan = nullptr);
