@@ -443,12 +443,16 @@ struct Chain {
   bool pre = false;  ///< alternate chain before the local exchange
 };
 
-/// The chains of a shape with the given alternate data sets (the last starts.size() data sets
-/// by index, starting on the given axes). Data set g * 2^d + L holds the elements with label L
-/// and local bits g above the two local axes. Index layout: pipelined chains ds * 2^(d-1) + b
-/// for the pipelined data sets ds (b < 2^(d-1): second-axis values b and ~b); then per
-/// alternate data set j its 2^(d-1) chains before the exchange (first-axis values a and ~a),
-/// then its 2^(d-1) chains after it (keyed alike by the first axis after the exchange).
+/// The chains of a shape with the given alternates starting on the given axes.
+/// With a second local axis (k >= 2d) the alternates are the last starts.size() data sets by
+/// index: data set g * 2^d + L holds the elements with label L and local bits g above the two
+/// local axes. Index layout: pipelined chains ds * 2^(d-1) + b for the pipelined data sets ds
+/// (b < 2^(d-1): second-axis values b and ~b); then per alternate data set j its 2^(d-1)
+/// chains before the exchange (first-axis values a and ~a), then its 2^(d-1) chains after it
+/// (keyed alike by the first axis after the exchange).
+/// Without one (k < 2d) the chains are the K/2 complement pairs of labels (index
+/// g * 2^(d-1) + min(L, ~L), g the local bits above the axis), and the alternates are the last
+/// starts.size() of them, each on the route q, .., s, 1, .., q, 1 (see multi_aapc.h).
 struct ChainLayout {
   u64 datasets = 0;
   u64 first_alternate = 0;  ///< data sets with index >= this are alternate
@@ -462,14 +466,31 @@ struct ChainLayout {
 
 ChainLayout chainLayout(const MultiAapcShape& sh, const std::vector<int>& starts) {
   ChainLayout c;
+  std::vector<int> all;
+  for (int t = 1; t <= sh.s; ++t) all.push_back(t);
+  if (sh.k < 2 * sh.d) {
+    c.pipelined = sh.slots() / 2 - starts.size();
+    c.starts = starts;
+    c.chains.resize(sh.slots() / 2);
+    for (u64 id = 0; id < c.chains.size(); ++id) {
+      std::vector<int>& axes = c.chains[id].axes;
+      if (id < c.pipelined) {
+        axes = all;
+        continue;
+      }
+      const int q = starts[id - c.pipelined];
+      for (int t = q; t <= sh.s; ++t) axes.push_back(t);
+      for (int t = 1; t <= q; ++t) axes.push_back(t);
+      axes.push_back(1);
+    }
+    return c;
+  }
   c.per_set = u64{1} << (sh.d - 1);
   c.datasets = u64{1} << (sh.k - sh.d);  // 2^(k-2d) values of g times 2^d labels
   c.first_alternate = c.datasets - starts.size();
   c.pipelined = c.first_alternate * c.per_set;
   c.starts = starts;
   c.chains.resize(c.pipelined + starts.size() * 2 * c.per_set);
-  std::vector<int> all;
-  for (int t = 1; t <= sh.s; ++t) all.push_back(t);
   for (u64 id = 0; id < c.pipelined; ++id) c.chains[id].axes = all;
   for (u64 j = 0; j < starts.size(); ++j) {
     const int q = starts[j];
@@ -516,8 +537,12 @@ ChainSchedule scheduleChains(const MultiAapcShape& sh, const ChainLayout& layout
   u64 fresh = 0;
   std::vector<u32> waiting;
   for (u64 c = layout.pipelined; c < count; ++c) {
-    if (layout.chains[c].pre) waiting.push_back(static_cast<u32>(c));
-    if (!layout.chains[c].pre) ready[c] = never;
+    const Chain& ch = layout.chains[c];
+    if (ch.dataset >= 0 && !ch.pre) {
+      ready[c] = never;  // after the local exchange
+    } else {
+      waiting.push_back(static_cast<u32>(c));
+    }
   }
   auto remaining = [&](u64 c) {
     const Chain& ch = layout.chains[c];
@@ -615,7 +640,7 @@ MoveSchedule jhConcurrentAapcs(const MultiAapcShape& sh, int lanes, ConcurrentAa
   // a, a + 1, .., b each taken by m = 1 .. kMaxRunRepeats data sets; the fewest steps, then the
   // fewest alternate data sets, win.
   std::vector<std::vector<int>> choices;
-  const u64 datasets = sh.k >= 2 * sh.d ? u64{1} << (sh.k - sh.d) : 0;
+  const u64 datasets = sh.k >= 2 * sh.d ? u64{1} << (sh.k - sh.d) : sh.slots() / 2;
   size_t max_sets =
       sh.s >= 2 ? static_cast<size_t>(std::min<u64>(static_cast<u64>(sh.s), datasets)) : 0;
   auto multisets = [&](size_t m) {  // sum over j <= m of C(s - 2 + j, j)
@@ -687,6 +712,12 @@ MoveSchedule jhConcurrentAapcs(const MultiAapcShape& sh, int lanes, ConcurrentAa
     slot[e] = l;
     field0[e] = l & mask;
     field1[e] = (l >> sh.d) & mask;
+    if (sh.k < 2 * sh.d) {
+      const u32 label = axesXor(sh, x) ^ field0[e];
+      members[(static_cast<u64>(l >> sh.d) << (sh.d - 1)) + pairKey(label)].push_back(
+          static_cast<u32>(e));
+      continue;
+    }
     const u32 label = axesXor(sh, x) ^ field0[e] ^ field1[e];
     const u64 dataset = (static_cast<u64>(l >> (2 * sh.d)) << sh.d) | label;
     if (dataset >= layout.first_alternate) {

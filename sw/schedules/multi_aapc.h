@@ -181,11 +181,17 @@ MoveSchedule jhPipelinedAapcs(const MultiAapcShape& shape, MultiAapcAlignment al
 //   d = 2: s = 3, K = 16: 10 (12; 12); s = 4..6, K = 32: 18 (20; 22..26)
 //   d = 3: s = 3, K = 64: 36 (38; 38); s = 4..6, K = 64: 36 (38; 41..47); s = 4, K = 128: 69
 //          (70; 73); s = 5, K = 128: 69 (70; 76); s = 4, K = 256: 132 (134; 137)
-// Not met: with k < 2d there is no second local axis and no alternate data set, so d = 3, s >= 4
-// with K = 32 stays at the pipeline's 25 / 28 / 31 (s = 4 / 5 / 6) against Theorem 2's 22 / 24
-// / 27. For d = 5, s >= 4 needs n >= 20 and k >= 10 (2^30 elements, the cube allows 2^28); for
-// d = 6, s >= 4 needs n >= 24 > 20. With s <= 3 Theorem 2 is the pipeline's count, which the
-// pipeline meets.
+// Without a second local axis (k < 2d) the local exchange is not available, and an alternate
+// (one chain: a complement pair of labels, which any AAPC keeps together) takes the route
+// q, q+1, .., s, 1, 2, .., q, 1 instead: read as exchanges of a processor axis with the one
+// local axis, this sequence gives the same permutation as 1, 2, .., s (two AAPCs more, on axes
+// q and 1, and no local permutation; the shortest sequences other than 1, .., s are s + 2
+// long, by parity). The same scheduler places these chains (no barrier). d = 3, K = 32:
+// s = 5: 24 (Theorem 2: 24; pipeline 28), s = 6: 27 (27; 31); not met for s = 4: 24 against
+// Theorem 2's 22 (pipeline 25; the list scheduler over these routes, and over every other
+// sequence of s + 2 exchanges starting on axes 2..s with up to 5 alternates, finds no better). For
+// d = 5, s >= 4 needs n >= 20 and k >= 10 (2^30 elements, the cube allows 2^28); for d = 6, s >= 4
+// needs n >= 24 > 20. With s <= 3 Theorem 2 is the pipeline's count, which the pipeline meets.
 
 /// What jhConcurrentAapcs chose and what it costs.
 struct ConcurrentAapcPlan {
