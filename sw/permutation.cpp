@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <functional>
 #include <sstream>
 
 #include "error.h"
@@ -119,6 +120,35 @@ PermutationSpec PermutationSpec::linear(int n, int k, std::vector<u64> rows) {
   return p;
 }
 
+PermutationSpec PermutationSpec::linear(int n, int k, std::vector<u64> rows,
+                                        std::vector<u64> virtual_checks) {
+  PermutationSpec p = linear(n, k, std::move(rows));
+  const int bits = n + k;
+  const u64 all = (u64{1} << bits) - 1;
+  // Reduced copies of the checks seen so far, each with its own leading bit (independence test).
+  std::vector<u64> basis;
+  for (size_t i = 0; i < virtual_checks.size(); ++i) {
+    const u64 c = virtual_checks[i];
+    const std::string what =
+        "linear permutation: virtual check " + std::to_string(i) + " = " + std::to_string(c);
+    if (c == 0) throw Error(what + " is zero (it would make every element virtual)");
+    if ((c & ~all) != 0) {
+      throw Error(what + " names a bit above n + k = " + std::to_string(bits));
+    }
+    u64 r = c;
+    for (const u64 b : basis) {
+      if ((r ^ b) < r) r ^= b;  // clear b's leading bit from r when r has it
+    }
+    if (r == 0) {
+      throw Error(what + " is the sum of earlier checks (the checks must be independent)");
+    }
+    basis.push_back(r);
+    std::sort(basis.begin(), basis.end(), std::greater<u64>());
+  }
+  p.checks_ = std::move(virtual_checks);
+  return p;
+}
+
 PermutationSpec PermutationSpec::personalized(int n, u64 m, bool gather, int l, u64 root) {
   PermutationSpec p = aapc(n, m);
   if (l < 0 || l > n) {
@@ -137,9 +167,22 @@ PermutationSpec PermutationSpec::personalized(int n, u64 m, bool gather, int l, 
 }
 
 bool PermutationSpec::participates(GlobalAddress a) const {
+  if (!checks_.empty()) {
+    const u64 g = (a.node << k_) | a.slot;
+    for (const u64 c : checks_) {
+      if ((std::popcount(g & c) & 1) != 0) return false;
+    }
+    return true;
+  }
   if (kind_ != Kind::kPersonalized) return true;
   const u64 end = gather_ ? (a.slot & (nodes() - 1)) : a.node;
   return ((end ^ root_) >> l_) == 0;
+}
+
+u64 PermutationSpec::participating() const {
+  if (!checks_.empty()) return elements() >> checks_.size();  // independent checks halve each
+  if (kind_ != Kind::kPersonalized) return elements();
+  return elements() >> (n_ - l_);  // 2^l of the 2^n source or destination nodes
 }
 
 PermutationSpec PermutationSpec::parse(std::string_view text) {
@@ -155,6 +198,8 @@ PermutationSpec PermutationSpec::parse(std::string_view text) {
   bool have_delta = false;
   std::vector<u64> rows;
   bool have_rows = false;
+  std::vector<u64> checks;
+  bool have_checks = false;
   std::string field;
   while (in >> field) {
     const auto eq = field.find('=');
@@ -185,9 +230,28 @@ PermutationSpec PermutationSpec::parse(std::string_view text) {
       std::string item;
       std::istringstream items(value);
       while (std::getline(items, item, ',')) rows.push_back(parseUnsigned(item, "rows entry"));
+    } else if (name == "virtual") {
+      have_checks = true;
+      std::string item;
+      std::istringstream items(value);
+      while (std::getline(items, item, ',')) {
+        checks.push_back(parseUnsigned(item, "virtual check"));
+      }
+      if (checks.empty() || value.back() == ',') {
+        throw Error(
+            "permutation spec: virtual= needs a comma-separated list of parity checks, "
+            "got '" +
+            value + "'");
+      }
     } else {
       throw Error("permutation spec: unknown field '" + name + "'");
     }
+  }
+  if (have_checks && kind != "linear") {
+    throw Error(
+        "permutation spec: virtual= (virtual elements) is only for linear permutations, "
+        "not '" +
+        kind + "'");
   }
   if (kind == "aapc") {
     if (n < 0) throw Error("permutation spec: aapc needs n=");
@@ -205,7 +269,7 @@ PermutationSpec PermutationSpec::parse(std::string_view text) {
     if (n < 0 || k < 0 || !have_rows) {
       throw Error("permutation spec: linear needs n=, k= and rows=");
     }
-    return linear(n, k, std::move(rows));
+    return linear(n, k, std::move(rows), std::move(checks));
   }
   throw Error("permutation spec: unknown kind '" + kind +
               "' (expected aapc, dim, linear, scatter or gather)");
@@ -224,6 +288,10 @@ std::string PermutationSpec::str() const {
   } else {
     out << "linear n=" << n_ << " k=" << k_ << " rows=";
     for (size_t b = 0; b < rows_.size(); ++b) out << (b ? "," : "") << rows_[b];
+    if (!checks_.empty()) {
+      out << " virtual=";
+      for (size_t i = 0; i < checks_.size(); ++i) out << (i ? "," : "") << checks_[i];
+    }
   }
   return out.str();
 }

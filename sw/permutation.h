@@ -16,6 +16,11 @@
 //    for l > 0): only the elements of the 2^l source nodes that agree with `root` on node bits
 //    l..n-1; gather (all-to-one, all-to-some): only the elements bound for those nodes. The other
 //    elements are no part of the communication: they may be overwritten and are not checked.
+//  * Virtual elements (Johnsson & Ho 1987 Definition 2): a linear permutation may carry parity
+//    checks c_0, c_1, ... over the source address; the element that starts at address g is
+//    virtual when some parity(g AND c_i) is 1 and real when every one is 0. A matrix squared up
+//    with virtual elements (sw/matrix/layout.h) is permuted as a whole, but only its real
+//    elements take part: virtual ones are never sent and never checked.
 #pragma once
 
 #include <string>
@@ -37,11 +42,17 @@ class PermutationSpec {
   /// Invertible GF(2)-linear map of the n + k global address bits: destination bit b is the
   /// parity of (source & rows[b]). Throws Error if the map is not a bijection.
   static PermutationSpec linear(int n, int k, std::vector<u64> rows);
+  /// The linear permutation with virtual elements: those whose source address g has an odd
+  /// parity(g & c) for some c in `virtual_checks`. Each check must be non-zero, within the
+  /// n + k address bits and independent of the others. Throws Error naming the check otherwise.
+  static PermutationSpec linear(int n, int k, std::vector<u64> rows,
+                                std::vector<u64> virtual_checks);
   /// Personalized communication (j | h, i) -> (i | h, j), K = m * 2^n, restricted to the sources
   /// (scatter) or destinations (gather) that agree with `root` on node bits l..n-1.
   static PermutationSpec personalized(int n, u64 m, bool gather, int l, u64 root);
   /// Parses the form written by str(), e.g. "aapc n=3 m=1", "dim n=2 k=2 delta=2,3,0,1" or
-  /// "linear n=1 k=1 rows=2,3" (rows in decimal).
+  /// "linear n=1 k=1 rows=2,3" (rows in decimal), with virtual elements
+  /// "linear n=1 k=2 rows=1,2,4 virtual=4" (the parity checks in decimal).
   static PermutationSpec parse(std::string_view text);
 
   std::string str() const;
@@ -64,8 +75,14 @@ class PermutationSpec {
   int subcubeDims() const { return l_; }
   u64 root() const { return root_; }
   /// Whether the element that starts at address a takes part in the communication (always,
-  /// except for personalized communication).
+  /// except for personalized communication and the virtual elements of a linear permutation).
   bool participates(GlobalAddress a) const;
+  /// Linear permutations: the parity checks that mark virtual elements (empty: none).
+  const std::vector<u64>& virtualChecks() const { return checks_; }
+  bool hasVirtual() const { return !checks_.empty(); }
+  /// The elements that take part (every element, the real ones of a linear permutation with
+  /// virtual elements, or those inside the subcube of a personalized communication).
+  u64 participating() const;
 
   /// Where the element that starts at address a must end.
   GlobalAddress dest(GlobalAddress a) const;
@@ -81,6 +98,7 @@ class PermutationSpec {
   bool gather_ = false;
   int l_ = 0;
   u64 root_ = 0;
+  std::vector<u64> checks_;
 };
 
 }  // namespace hcube

@@ -102,7 +102,12 @@ std::string formatReportText(const RunReport& r) {
   o << "  link utilisation min " << fixed(u.min, 3) << "  mean " << fixed(u.mean, 3) << "  max "
     << fixed(u.max, 3) << "\n";
   o << "  elements         " << r.check.correct << " of " << r.check.elements
-    << " where the reference model says (" << r.check.mismatches << " mismatches)\n";
+    << (r.perm.hasVirtual() ? " real" : "") << " where the reference model says ("
+    << r.check.mismatches << " mismatches)";
+  // Virtual elements (Johnsson & Ho 1987 Definition 2) take no part and are never sent.
+  if (r.perm.hasVirtual())
+    o << ", " << r.perm.elements() - r.perm.participating() << " virtual not sent";
+  o << "\n";
   for (const Mismatch& m : r.check.first) o << "    " << describe(m, r.perm.slots()) << "\n";
   if (!r.run.errors.empty()) {
     o << "  hardware errors  " << r.run.errors.size() << " non-zero counters\n";
@@ -141,6 +146,7 @@ std::string formatReportJson(const RunReport& r) {
     << ",\"max\":" << fixed(u.max, 6) << "}";
   o << ",\"elements\":" << r.check.elements << ",\"correct\":" << r.check.correct
     << ",\"mismatches\":" << r.check.mismatches;
+  if (r.perm.hasVirtual()) o << ",\"virtual\":" << r.perm.elements() - r.perm.participating();
   o << ",\"hw_errors\":[";
   for (size_t i = 0; i < r.run.errors.size(); ++i) {
     const NodeErrorCount& e = r.run.errors[i];

@@ -32,6 +32,7 @@ class Parser {
     bool have[7] = {};
     const char* keys[7] = {"algo", "perm", "dim", "slots", "scratch", "lanes", "ports"};
     std::string perm_text;
+    int perm_line = 0;
     while (true) {
       if (!next(tok)) fail("unexpected end of input in the header");
       if (tok[0] == "table") break;
@@ -44,6 +45,7 @@ class Parser {
       have[key] = true;
       if (key == 1) {
         perm_text = rest_;
+        perm_line = line_;
         continue;
       }
       if (tok.size() != 2) fail("header field '" + tok[0] + "' takes one value");
@@ -77,6 +79,7 @@ class Parser {
     try {
       h.perm = PermutationSpec::parse(perm_text);
     } catch (const Error& e) {
+      line_ = perm_line;  // name the 'perm' line, not the first 'table'
       fail(e.what());
     }
     if (h.perm.n() != h.n || h.perm.slots() != h.slots) {

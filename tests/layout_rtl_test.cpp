@@ -102,7 +102,7 @@ SweepResult sweep(int n, const std::vector<std::string>& matrices, bool on_rtl) 
               ++out.distinct;
               SCOPED_TRACE(what);
               const testing::CheckedRun r = testing::runChecked(c);
-              testing::expectCleanRun(r, c.perm.elements(), what);
+              testing::expectCleanRun(r, c.perm.participating(), what);
               if (!on_rtl) continue;
               // The case must fit the fixture's model (memory 4 * 2^n words, depth 16 / 128 /
               // 1024 at n = 2 / 4 / 6), or the RTL backend would build a model of its own.

@@ -7,6 +7,11 @@
 // --to-encoding; transpose-1d and storage-convert also --method aapc|exchange,
 // --aapc edelman|jh1|jh2|jh3|jh4 (method aapc), --shuffle yes|no (method exchange);
 // transpose-gray also --pipelined yes|no.
+//
+// Every algorithm here takes matrices extended with virtual elements (Johnsson & Ho 1987
+// Definition 2; --virtual needed|square, sw/matrix/layout.h) when a layout would leave nodes
+// empty: the schedule is built for the extended matrix and the moves of virtual elements are
+// dropped before compiling (sw/virtual_elements.h), so they are never sent (§3.3, §5).
 #include "schedules/transpose.h"
 
 #include "compiler.h"
@@ -15,6 +20,7 @@
 #include "matrix/layout.h"
 #include "schedules/edelman.h"
 #include "schedules/johnsson_ho.h"
+#include "virtual_elements.h"
 
 namespace hcube {
 namespace {
@@ -28,28 +34,61 @@ void checkDims(const CaseSpec& spec) {
   }
 }
 
-/// Sum over all elements of the distance they travel (Hamming distance of source and
-/// destination node).
+/// Sum over all elements that take part (virtual ones are never sent) of the distance they
+/// travel (Hamming distance of source and destination node).
 u64 elementHops(const PermutationSpec& spec) {
   u64 hops = 0;
   for (u64 x = 0; x < spec.nodes(); ++x) {
-    for (u64 l = 0; l < spec.slots(); ++l) hops += hammingDistance(x, spec.dest({x, l}).node);
+    for (u64 l = 0; l < spec.slots(); ++l) {
+      if (spec.participates({x, l})) hops += hammingDistance(x, spec.dest({x, l}).node);
+    }
   }
   return hops;
+}
+
+/// The matrix options of every algorithm of this family: virtual elements allowed.
+LayoutDefaults familyDefaults() {
+  LayoutDefaults d;
+  d.allow_virtual = true;
+  return d;
 }
 
 /// Transfer cycles are at least the total distance over what the links can carry per cycle: one
 /// word per lane out of every node (one-port) or out of every port (all-port). For an AAPC this
 /// is K/2 all-port and nK/2 one-port (Johnsson & Ho 1987 §3.2).
 u64 distanceBound(const PermutationSpec& spec, const CaseSpec& c) {
-  const u64 per_cycle =
-      spec.nodes() * static_cast<u64>(c.one_port ? 1 : spec.n()) * static_cast<u64>(c.lanes);
-  return (elementHops(spec) + per_cycle - 1) / per_cycle;
+  const u64 per_node = static_cast<u64>(c.one_port ? 1 : spec.n()) * static_cast<u64>(c.lanes);
+  const u64 per_cycle = spec.nodes() * per_node;
+  u64 bound = (elementHops(spec) + per_cycle - 1) / per_cycle;
+  if (spec.hasVirtual()) {
+    // Some-to-all and all-to-some (§3.3): the real elements leaving (entering) one node all
+    // cross its ports, at most per_node a cycle.
+    std::vector<u64> out(spec.nodes(), 0);
+    std::vector<u64> in(spec.nodes(), 0);
+    for (u64 x = 0; x < spec.nodes(); ++x) {
+      for (u64 l = 0; l < spec.slots(); ++l) {
+        const u64 y = spec.dest({x, l}).node;
+        if (y == x || !spec.participates({x, l})) continue;
+        ++out[x];
+        ++in[y];
+      }
+    }
+    for (u64 x = 0; x < spec.nodes(); ++x) {
+      bound =
+          std::max({bound, (out[x] + per_node - 1) / per_node, (in[x] + per_node - 1) / per_node});
+    }
+  }
+  return bound;
 }
 
-std::string distanceBoundSource(const CaseSpec& c, const std::string& paper) {
+std::string distanceBoundSource(const CaseSpec& c, bool virtual_elements,
+                                const std::string& paper) {
   return std::string("total element distance / (N x ") + (c.one_port ? "1" : "n") +
-         " ports x b lanes), K/2 for an all-port AAPC and nK/2 one-port (Johnsson & Ho 1987 "
+         " ports x b lanes)" +
+         (virtual_elements ? ", or the real elements leaving or entering one node / (" +
+                                 std::string(c.one_port ? "1" : "n") + " ports x b lanes)"
+                           : std::string()) +
+         ", K/2 for an all-port AAPC and nK/2 one-port (Johnsson & Ho 1987 "
          "§3.2); the paper's count: " +
          paper;
 }
@@ -73,10 +112,21 @@ BuiltCase compileCase(const TransposeSchedule& s, const PermutationSpec& perm, c
   options.split_local = false;  // every local round fits one PERMUTE cycle by construction
   BuiltCase built;
   built.perm = perm;
-  built.tables = compileMoves(s.moves, perm, options);
+  std::string source = bound_source;
+  if (perm.hasVirtual()) {
+    const VirtualDrop drop =
+        dropVirtualMoves(s.moves, perm, perm.slots() + s.scratch, c.lanes, c.one_port);
+    built.tables = compileMoves(drop.moves, perm, options);
+    source += "; virtual elements (Definition 2) not sent: " + std::to_string(drop.dropped_words) +
+              " link words and " + std::to_string(drop.dropped_moves - drop.dropped_words) +
+              " local copies dropped, " + std::to_string(drop.steps_before) + " -> " +
+              std::to_string(drop.steps_after) + " steps";
+  } else {
+    built.tables = compileMoves(s.moves, perm, options);
+  }
   built.tables.header.algo = header_algo;
   built.lower_bound = lower_bound;
-  built.bound_source = bound_source;
+  built.bound_source = source;
   return built;
 }
 
@@ -85,7 +135,7 @@ BuiltCase compileCase(const TransposeSchedule& s, const PermutationSpec& perm, c
 BuiltCase buildAllToAll(const CaseSpec& c, bool transpose) {
   checkDims(c);
   CaseParams params(c);
-  LayoutDefaults defaults;
+  LayoutDefaults defaults = familyDefaults();
   defaults.transpose = transpose;
   if (!transpose) {
     defaults.to_partition = "row-cyclic";
@@ -126,16 +176,17 @@ BuiltCase buildAllToAll(const CaseSpec& c, bool transpose) {
     const TransposeSchedule s = transposeViaAapc(c.algo, perm, schedule);
     const u64 reps = perm.slots() >> c.n;
     return compileCase(s, perm, c, header, distanceBound(perm, c),
-                       distanceBoundSource(c, "AAPC (§5) by " + aapc + ": " + std::to_string(reps) +
-                                                  " x " + std::to_string(schedule.steps()) + " = " +
-                                                  std::to_string(reps * schedule.steps()) +
-                                                  " transfer cycles, plus local reorderings"));
+                       distanceBoundSource(c, perm.hasVirtual(),
+                                           "AAPC (§5) by " + aapc + ": " + std::to_string(reps) +
+                                               " x " + std::to_string(schedule.steps()) + " = " +
+                                               std::to_string(reps * schedule.steps()) +
+                                               " transfer cycles, plus local reorderings"));
   }
   const TransposeSchedule s = transposeByExchange(c.algo, perm, c.lanes, shuffle);
   const u64 half = (perm.slots() / 2 + static_cast<u64>(c.lanes) - 1) / static_cast<u64>(c.lanes);
   return compileCase(
       s, perm, c, header, distanceBound(perm, c),
-      distanceBoundSource(c,
+      distanceBoundSource(c, perm.hasVirtual(),
                           "exchange algorithm (§5, §3.2: n PQ/2N t_c): n x "
                           "ceil(K/2b) = " +
                               std::to_string(static_cast<u64>(c.n) * half) + " transfer cycles"));
@@ -144,7 +195,7 @@ BuiltCase buildAllToAll(const CaseSpec& c, bool transpose) {
 BuiltCase buildGray(const CaseSpec& c) {
   checkDims(c);
   CaseParams params(c);
-  LayoutDefaults defaults;
+  LayoutDefaults defaults = familyDefaults();
   defaults.partition = "2d-consecutive";
   defaults.encoding = "gray-cols";
   const TransposeLayouts layouts = layoutsFromParams(params, c, defaults);
@@ -162,13 +213,13 @@ BuiltCase buildGray(const CaseSpec& c) {
                 : "n routing steps of PQ/N elements instead of 2n - 2 (§6.3): n x ceil(K/b) = " +
                       std::to_string(n * block) + " transfer cycles";
   return compileCase(s, perm, c, c.algo + ":" + layouts.str() + (pipelined ? ":pipelined" : ""),
-                     distanceBound(perm, c), distanceBoundSource(c, paper));
+                     distanceBound(perm, c), distanceBoundSource(c, perm.hasVirtual(), paper));
 }
 
 BuiltCase buildGraySeparate(const CaseSpec& c) {
   checkDims(c);
   CaseParams params(c);
-  LayoutDefaults defaults;
+  LayoutDefaults defaults = familyDefaults();
   defaults.partition = "2d-consecutive";
   defaults.encoding = "gray-cols";
   const TransposeLayouts layouts = layoutsFromParams(params, c, defaults);
@@ -180,7 +231,7 @@ BuiltCase buildGraySeparate(const CaseSpec& c) {
   const u64 block = (perm.slots() + static_cast<u64>(c.lanes) - 1) / static_cast<u64>(c.lanes);
   return compileCase(
       s, perm, c, c.algo + ":" + layouts.str(), distanceBound(perm, c),
-      distanceBoundSource(c,
+      distanceBoundSource(c, perm.hasVirtual(),
                           "conversions then transpose (§6.3): " + std::to_string(s.routing_steps) +
                               " routing steps of PQ/N elements (2n - 2 when both fields "
                               "change encoding) = " +
@@ -190,7 +241,7 @@ BuiltCase buildGraySeparate(const CaseSpec& c) {
 BuiltCase buildAssign(const CaseSpec& c, int algorithm) {
   checkDims(c);
   CaseParams params(c);
-  LayoutDefaults defaults;
+  LayoutDefaults defaults = familyDefaults();
   defaults.partition = "2d-consecutive";
   defaults.to_partition = "2d-cyclic";
   const TransposeLayouts layouts = layoutsFromParams(params, c, defaults);
@@ -211,7 +262,7 @@ BuiltCase buildAssign(const CaseSpec& c, int algorithm) {
                      : "n routing steps (§6.2): n exchanges of K/2 = n x ceil(K/2b) = " +
                            std::to_string(n * half) + " transfer cycles";
   return compileCase(s, perm, c, c.algo + ":" + layouts.str(), distanceBound(perm, c),
-                     distanceBoundSource(c, paper));
+                     distanceBoundSource(c, perm.hasVirtual(), paper));
 }
 
 }  // namespace

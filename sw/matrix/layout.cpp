@@ -2,6 +2,7 @@
 // between two of them (Definition 1). See layout.h for the string forms.
 #include "layout.h"
 
+#include <algorithm>
 #include <charconv>
 #include <sstream>
 
@@ -112,6 +113,8 @@ MatrixLayout MatrixLayout::make(int p, int q, int n, std::string_view partition,
   MatrixLayout l;
   l.p_ = p;
   l.q_ = q;
+  l.real_p_ = p;
+  l.real_q_ = q;
   l.n_ = n;
   l.partition_ = std::string(partition);
   l.encoding_ = std::string(encoding);
@@ -230,18 +233,87 @@ MatrixLayout MatrixLayout::make(int p, int q, int n, std::string_view partition,
   return l;
 }
 
+MatrixLayout MatrixLayout::makeExtended(int real_p, int real_q, int p, int q, int n,
+                                        std::string_view partition, std::string_view encoding,
+                                        const std::string& partition_option,
+                                        const std::string& encoding_option) {
+  if (real_p < 0 || real_q < 0 || real_p > p || real_q > q) {
+    throw Error("matrix " + std::to_string(u64{1} << std::clamp(real_p, 0, kMaxIndexBits)) + "x" +
+                std::to_string(u64{1} << std::clamp(real_q, 0, kMaxIndexBits)) +
+                " cannot be extended with virtual elements to " +
+                std::to_string(u64{1} << std::clamp(p, 0, kMaxIndexBits)) + "x" +
+                std::to_string(u64{1} << std::clamp(q, 0, kMaxIndexBits)) +
+                " (the extension must not be smaller)");
+  }
+  MatrixLayout l = make(p, q, n, partition, encoding, partition_option, encoding_option);
+  l.real_p_ = real_p;
+  l.real_q_ = real_q;
+  return l;
+}
+
+std::pair<int, int> MatrixLayout::indexBitsNeeded(std::string_view partition, int n) {
+  if (partition == "row-consecutive" || partition == "row-cyclic") return {n, 0};
+  if (partition == "col-consecutive" || partition == "col-cyclic") return {0, n};
+  if (partition == "2d-consecutive" || partition == "2d-cyclic" ||
+      partition == "2d-consecutive-cyclic" || partition == "2d-cyclic-consecutive") {
+    return {n - n / 2, n / 2};
+  }
+  int rows = 0;
+  int cols = 0;
+  for (const std::string& item : split(partition, ',')) {
+    if (item.size() < 2 || (item[0] != 'u' && item[0] != 'v')) return {0, 0};
+    const auto dash = item.find('-');
+    int hi = 0;
+    if (!parseInt(std::string_view(item).substr(
+                      1, dash == std::string::npos ? std::string::npos : dash - 1),
+                  hi) ||
+        hi < 0 || hi >= kMaxIndexBits) {
+      return {0, 0};
+    }
+    (item[0] == 'u' ? rows : cols) = std::max(item[0] == 'u' ? rows : cols, hi + 1);
+  }
+  return {rows, cols};
+}
+
 MatrixLayout MatrixLayout::parse(std::string_view text, int n) {
   const auto parts = split(text, '/');
   if (parts.size() != 3) {
     throw Error("matrix layout '" + std::string(text) +
                 "': expected PxQ/partition/encoding, e.g. 64x64/col-cyclic/binary");
   }
-  const auto [p, q] = parseMatrixShape(parts[0], "matrix layout");
-  return make(p, q, n, parts[1], parts[2]);
+  const std::string& shape = parts[0];
+  const auto open = shape.find('(');
+  if (open == std::string::npos) {
+    const auto [p, q] = parseMatrixShape(shape, "matrix layout");
+    return make(p, q, n, parts[1], parts[2]);
+  }
+  // PxQ(P'xQ'): the real matrix and its extension with virtual elements.
+  if (shape.back() != ')' || open + 2 > shape.size()) {
+    throw Error("matrix layout '" + std::string(text) +
+                "': expected PxQ(P'xQ') for a matrix extended with virtual elements, e.g. "
+                "8x64(64x64)");
+  }
+  const auto [rp, rq] = parseMatrixShape(shape.substr(0, open), "matrix layout");
+  const auto [p, q] =
+      parseMatrixShape(shape.substr(open + 1, shape.size() - open - 2), "matrix layout");
+  return makeExtended(rp, rq, p, q, n, parts[1], parts[2]);
 }
 
 std::string MatrixLayout::str() const {
-  return std::to_string(rows()) + "x" + std::to_string(cols()) + "/" + partition_ + "/" + encoding_;
+  const std::string shape = std::to_string(rows()) + "x" + std::to_string(cols());
+  const std::string real = hasVirtual() ? std::to_string(u64{1} << real_p_) + "x" +
+                                              std::to_string(u64{1} << real_q_) + "(" + shape + ")"
+                                        : shape;
+  return real + "/" + partition_ + "/" + encoding_;
+}
+
+std::vector<u64> MatrixLayout::virtualChecks() const {
+  // Bit i of w = element(address) is parity(address & element_rows_[i]); a virtual element has
+  // a one in some added (high-order) row or column index bit.
+  std::vector<u64> checks;
+  for (int i = real_p_; i < p_; ++i) checks.push_back(element_rows_[matrixBit(true, i, q_)]);
+  for (int j = real_q_; j < q_; ++j) checks.push_back(element_rows_[matrixBit(false, j, q_)]);
+  return checks;
 }
 
 u64 MatrixLayout::realDims() const {
@@ -316,6 +388,13 @@ PermutationSpec layoutMap(const MatrixLayout& before, const MatrixLayout& after,
                 std::to_string(u64{1} << wantp) + "x" + std::to_string(u64{1} << wantq) +
                 " matrix, the one before is " + before.str());
   }
+  const int wantrp = transpose ? before.realQ() : before.realP();
+  const int wantrq = transpose ? before.realP() : before.realQ();
+  if (after.realP() != wantrp || after.realQ() != wantrq) {
+    throw Error(std::string(what) + ": the layout after (" + after.str() + ") must hold a real " +
+                std::to_string(u64{1} << wantrp) + "x" + std::to_string(u64{1} << wantrq) +
+                " matrix, the one before is " + before.str());
+  }
   const int m = before.p() + before.q();
   const std::vector<u64> from = gf2Inverse(before.placeRows(), m);
   const std::vector<u64> to = after.placeRows();
@@ -333,7 +412,8 @@ PermutationSpec layoutMap(const MatrixLayout& before, const MatrixLayout& after,
       if (bitOf(g, i)) rows[static_cast<size_t>(i)] |= u64{1} << b;
     }
   }
-  return PermutationSpec::linear(before.n(), before.k(), std::move(rows));
+  if (!before.hasVirtual()) return PermutationSpec::linear(before.n(), before.k(), std::move(rows));
+  return PermutationSpec::linear(before.n(), before.k(), std::move(rows), before.virtualChecks());
 }
 
 }  // namespace
@@ -363,13 +443,6 @@ TransposeLayouts layoutsFromParams(CaseParams& params, const CaseSpec& spec,
   const auto matrix = params.text("matrix");
   if (matrix) {
     std::tie(p, q) = parseMatrixShape(*matrix, "--matrix");
-    if (spec.slots != 0 && (p + q < n || (u64{1} << (p + q - n)) != spec.slots)) {
-      throw Error(
-          "--k " + std::to_string(spec.slots) + ": the matrix " + *matrix + " on 2^" +
-          std::to_string(n) + " nodes has PQ / N = " +
-          (p + q < n ? std::string("less than one") : std::to_string(u64{1} << (p + q - n))) +
-          " elements per node (leave --k out)");
-    }
   } else {
     const u64 k = spec.slots == 0 ? (u64{1} << n) : spec.slots;
     if (!isPowerOfTwo(k)) {
@@ -388,11 +461,55 @@ TransposeLayouts layoutsFromParams(CaseParams& params, const CaseSpec& spec,
   const std::string to_encoding =
       params.text("to-encoding")
           .value_or(defaults.to_encoding.empty() ? encoding : defaults.to_encoding);
+  // Virtual elements (Definition 2): the row and column index bits the node fields before and
+  // after need; the rows of A^T are the columns of A.
+  const auto [before_rows, before_cols] = MatrixLayout::indexBitsNeeded(partition, n);
+  const auto [after_rows, after_cols] = MatrixLayout::indexBitsNeeded(to_partition, n);
+  int ep = std::max({p, before_rows, defaults.transpose ? after_cols : after_rows});
+  int eq = std::max({q, before_cols, defaults.transpose ? after_rows : after_cols});
+  if (defaults.allow_virtual) {
+    const std::string mode = params.text("virtual").value_or("needed");
+    if (mode != "needed" && mode != "square") {
+      throw Error("--virtual '" + mode +
+                  "': must be needed (add only the index bits the layouts need) or square "
+                  "(extend to the square matrix of Definition 2)");
+    }
+    if (mode == "square" && (ep != p || eq != q)) ep = eq = std::max(ep, eq);
+  }
+  // Without virtual elements the matrix itself must fill the nodes (make() says why not).
+  const int kp = defaults.allow_virtual ? ep : p;
+  const int kq = defaults.allow_virtual ? eq : q;
+  if (spec.slots != 0 && (kp + kq < n || (u64{1} << (kp + kq - n)) != spec.slots)) {
+    throw Error(
+        "--k " + std::to_string(spec.slots) + ": the matrix " + std::to_string(u64{1} << p) + "x" +
+        std::to_string(u64{1} << q) +
+        (kp != p || kq != q ? " (with virtual elements " + std::to_string(u64{1} << kp) + "x" +
+                                  std::to_string(u64{1} << kq) + ")"
+                            : std::string()) +
+        " on 2^" + std::to_string(n) + " nodes has PQ / N = " +
+        (kp + kq < n ? std::string("less than one") : std::to_string(u64{1} << (kp + kq - n))) +
+        " elements per node (leave --k out)");
+  }
   const int ap = defaults.transpose ? q : p;
   const int aq = defaults.transpose ? p : q;
-  return TransposeLayouts{
-      MatrixLayout::make(p, q, n, partition, encoding),
-      MatrixLayout::make(ap, aq, n, to_partition, to_encoding, "--to-partition", "--to-encoding")};
+  if (!defaults.allow_virtual || (ep == p && eq == q)) {
+    try {
+      return TransposeLayouts{MatrixLayout::make(p, q, n, partition, encoding),
+                              MatrixLayout::make(ap, aq, n, to_partition, to_encoding,
+                                                 "--to-partition", "--to-encoding")};
+    } catch (const Error& e) {
+      if (ep == p && eq == q) throw;
+      throw Error(std::string(e.what()) + "; " + spec.algo +
+                  " takes no virtual elements (Johnsson & Ho 1987 Definition 2), the "
+                  "transposes that build move schedules do (transpose-1d, storage-convert, "
+                  "transpose-gray, transpose-gray-separate, transpose-assign1..3)");
+    }
+  }
+  const int eap = defaults.transpose ? eq : ep;
+  const int eaq = defaults.transpose ? ep : eq;
+  return TransposeLayouts{MatrixLayout::makeExtended(p, q, ep, eq, n, partition, encoding),
+                          MatrixLayout::makeExtended(ap, aq, eap, eaq, n, to_partition, to_encoding,
+                                                     "--to-partition", "--to-encoding")};
 }
 
 }  // namespace hcube

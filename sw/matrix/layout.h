@@ -36,13 +36,22 @@
 //                           column fields binary), gray-cols
 //   a layout as one token   PxQ/partition/encoding, e.g. 128x128/col-cyclic/binary
 //
-// Virtual elements (Definition 2): the paper squares up a non-square matrix with elements that
-// are never sent so that exchange algorithms can pair row and column dimensions. Here every
-// layout already places the P x Q real elements on all N nodes with the same K = PQ / N before
-// and after, so a transpose is a bijection of the real elements and needs no virtual ones; the
-// algorithms that pair dimensions do so on the real address bits (general exchange pairs, §3.2
-// Definition 11). Layouts that leave nodes empty (fewer row or column bits than n: some-to-all
-// communication, §3.3) are rejected with an error naming the option.
+// Virtual elements (Johnsson & Ho 1987 Definition 2, §3.3, §5): a layout that needs more row
+// (or column) index bits for its node fields than the matrix has would leave nodes empty. Such a
+// matrix is extended with virtual elements in the high-order dimensions of the short index:
+// P x Q = 2^p x 2^q becomes P' x Q' = 2^p' x 2^q' (p' >= p, q' >= q) and the real elements are
+// those with u < P and v < Q; all the others are virtual. By default (--virtual needed) the
+// index gets only the bits the layouts before and after need, so the real elements sit where a
+// plain reading of the partitioning puts them (8 rows row-consecutive on 64 nodes: row i on node
+// i); --virtual square extends to the square S x S, S = max(P', Q'), as Definition 2 states it.
+// Every layout of the extended matrix is then a bijection onto N * K positions as before, with
+// K = P'Q' / N, and the transposition is the permutation of the extended matrix. Its
+// PermutationSpec carries parity checks that mark the virtual elements (one per added index
+// bit), so the reference model, the verifier and the report skip them, and the schedules drop
+// every move of a virtual element (sw/virtual_elements.h): virtual elements are never sent.
+// The one-token form of an extended layout names both shapes: 8x1024(64x1024)/row-cyclic/binary.
+// Only algorithms that build move schedules accept virtual elements (LayoutDefaults::
+// allow_virtual); the others keep rejecting layouts that leave nodes empty, naming the option.
 #pragma once
 
 #include <string>
@@ -76,8 +85,19 @@ class MatrixLayout {
                            std::string_view encoding,
                            const std::string& partition_option = "--partition",
                            const std::string& encoding_option = "--encoding");
-  /// Parses the one-token form PxQ/partition/encoding for an n-cube.
+  /// make() for the 2^p x 2^q extension of a 2^real_p x 2^real_q matrix with virtual elements
+  /// (Definition 2): real_p <= p, real_q <= q; the added index bits are the high-order ones.
+  static MatrixLayout makeExtended(int real_p, int real_q, int p, int q, int n,
+                                   std::string_view partition, std::string_view encoding,
+                                   const std::string& partition_option = "--partition",
+                                   const std::string& encoding_option = "--encoding");
+  /// Parses the one-token form PxQ/partition/encoding (or PxQ(P'xQ')/... for an extended
+  /// matrix) for an n-cube.
   static MatrixLayout parse(std::string_view text, int n);
+  /// Row and column index bits the partitioning needs for its node fields on 2^n nodes (n for
+  /// the rows of row-consecutive, ceil(n/2) and floor(n/2) for 2d-*, the highest named bit + 1
+  /// for index fields); (0, 0) for a name make() would reject.
+  static std::pair<int, int> indexBitsNeeded(std::string_view partition, int n);
 
   int p() const { return p_; }
   int q() const { return q_; }
@@ -87,6 +107,16 @@ class MatrixLayout {
   u64 rows() const { return u64{1} << p_; }
   u64 cols() const { return u64{1} << q_; }
   u64 slots() const { return u64{1} << k(); }
+  /// Index bits of the real matrix (equal to p() and q() unless the matrix was extended with
+  /// virtual elements).
+  int realP() const { return real_p_; }
+  int realQ() const { return real_q_; }
+  bool hasVirtual() const { return real_p_ != p_ || real_q_ != q_; }
+  /// Whether element (u, v) of the (extended) matrix is real: u < 2^realP and v < 2^realQ.
+  bool isReal(u64 u, u64 v) const { return (u >> real_p_) == 0 && (v >> real_q_) == 0; }
+  /// One parity check over the packed global address (node << k | slot) per added index bit:
+  /// the element stored there is virtual iff some parity(address & check) is 1.
+  std::vector<u64> virtualChecks() const;
   const std::vector<IndexField>& fields() const { return fields_; }
   /// Whether field f is Gray-coded.
   bool gray(size_t f) const { return gray_[f]; }
@@ -114,6 +144,8 @@ class MatrixLayout {
   int p_ = 0;
   int q_ = 0;
   int n_ = 0;
+  int real_p_ = 0;
+  int real_q_ = 0;
   std::vector<IndexField> fields_;
   std::vector<bool> gray_;
   std::string partition_;
@@ -130,7 +162,8 @@ std::pair<int, int> parseMatrixShape(std::string_view text, const std::string& o
 /// Definition 1): element a(u, v), stored at before.place(u, v), is element a^T(v, u) of the
 /// Q x P transpose and goes to after.place(v, u). `after` describes the transpose, so
 /// after.p() == before.q() and after.q() == before.p(). Linear over GF(2); throws Error if the
-/// shapes or n do not match.
+/// shapes or n do not match. With virtual elements (the real shapes must match too) the spec
+/// carries before's virtual checks.
 PermutationSpec transposePermutation(const MatrixLayout& before, const MatrixLayout& after);
 
 /// The permutation that changes the storage of one matrix from `from` to `to` without
@@ -163,6 +196,10 @@ struct LayoutDefaults {
   /// true: `after` stores the transpose A^T (Q x P); false: `after` stores A itself in another
   /// storage form (the conversions of Corollaries 6-7).
   bool transpose = true;
+  /// Whether the algorithm accepts virtual elements (it builds a move schedule whose virtual
+  /// moves sw/virtual_elements.h can drop); reads --virtual needed|square. false: a layout that
+  /// leaves nodes empty is an Error naming the option.
+  bool allow_virtual = false;
   /// Without --matrix: true gives the column vector (N K) x 1 (whose consecutive and cyclic row
   /// storage forms have disjoint real fields, Corollary 7), false the squarest 2^p x 2^q.
   bool tall = false;
