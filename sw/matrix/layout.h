@@ -183,7 +183,8 @@ struct TransposeLayouts {
 /// algorithm shares): --matrix PxQ (default: the squarest 2^p x 2^q with PQ = N * K, K = --k or
 /// 2^n), --partition (default `default_partition`), --encoding (default binary),
 /// --to-partition and --to-encoding (default: the same as before, applied to the transpose).
-/// Checks --k against PQ / N. Throws Error naming the option.
+/// Checks --k against PQ / N. Takes no virtual elements (LayoutDefaults::allow_virtual false):
+/// a layout that would leave nodes empty is an Error naming the option and the algorithm.
 TransposeLayouts transposeLayoutsFromParams(CaseParams& params, const CaseSpec& spec,
                                             const std::string& default_partition);
 
@@ -205,7 +206,11 @@ struct LayoutDefaults {
   bool tall = false;
 };
 
-/// transposeLayoutsFromParams with every default chosen by the algorithm.
+/// transposeLayoutsFromParams with every default chosen by the algorithm. With allow_virtual,
+/// a layout before or after that needs more row or column index bits than the matrix has
+/// extends it (makeExtended) to p' = max(p, rows needed before, columns of A^T needed after)
+/// and likewise q' (--virtual needed), or to the square of max(p', q') (--virtual square); --k
+/// then counts the slots of the extended matrix.
 TransposeLayouts layoutsFromParams(CaseParams& params, const CaseSpec& spec,
                                    const LayoutDefaults& defaults);
 
