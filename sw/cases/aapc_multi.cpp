@@ -92,8 +92,9 @@ std::vector<AlgorithmEntry> multiAapcAlgorithms() {
         "Johnsson & Ho 1992, sections 2.3 and 4.1, Corollary 2"},
        buildPipelined},
       {{"jh5",
-        "--axes s AAPCs of --d bits with a second local axis (K >= 2^2d): some data sets start "
-        "on a later axis to fill the pipeline (Theorem 2's bound); one final local reordering",
+        "--axes s AAPCs of --d bits: some data sets start on a later axis to fill the pipeline "
+        "(Theorem 2's bound); with a second local axis (K >= 2^2d) by a local exchange and one "
+        "final local reordering, without one by passing axis 1 twice",
         "Johnsson & Ho 1992, section 4.2, Algorithm 5, Theorem 2"},
        buildConcurrent},
   };
