@@ -502,7 +502,7 @@ TransposeLayouts layoutsFromParams(CaseParams& params, const CaseSpec& spec,
       throw Error(std::string(e.what()) + "; " + spec.algo +
                   " takes no virtual elements (Johnsson & Ho 1987 Definition 2), the "
                   "transposes that build move schedules do (transpose-1d, storage-convert, "
-                  "transpose-gray, transpose-gray-separate, transpose-assign1..3)");
+                  "transpose-gray, transpose-gray-separate, transpose-assign1..3, spt, dpt, mpt)");
     }
   }
   const int eap = defaults.transpose ? eq : ep;

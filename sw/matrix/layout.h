@@ -50,8 +50,10 @@
 // bit), so the reference model, the verifier and the report skip them, and the schedules drop
 // every move of a virtual element (sw/virtual_elements.h): virtual elements are never sent.
 // The one-token form of an extended layout names both shapes: 8x1024(64x1024)/row-cyclic/binary.
-// Only algorithms that build move schedules accept virtual elements (LayoutDefaults::
-// allow_virtual); the others keep rejecting layouts that leave nodes empty, naming the option.
+// An algorithm accepts virtual elements by asking for them (LayoutDefaults::allow_virtual): the
+// transposes that build move schedules (sw/cases/transpose.cpp) and SPT / DPT / MPT, whose
+// packets lose their virtual slots (sw/cases/transpose2d.cpp). Without it, a layout that leaves
+// nodes empty is an Error naming the option and the algorithm.
 #pragma once
 
 #include <string>

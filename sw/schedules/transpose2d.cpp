@@ -689,6 +689,7 @@ Transpose2dTables lowerTranspose2d(const Transpose2dPlan& plan, const Permutatio
         throw Error("the permutation '" + perm.str() + "' moves element (" + std::to_string(y) +
                     " | " + std::to_string(l) + ") of a diagonal node away");
       }
+      if (!perm.participates({y, l})) continue;  // a virtual element stays and is not copied
       if (d == l) {
         final_slot[y][l] = true;
       } else {
