@@ -195,15 +195,16 @@ MoveSchedule jhPipelinedAapcs(const MultiAapcShape& shape, MultiAapcAlignment al
 
 /// What jhConcurrentAapcs chose and what it costs.
 struct ConcurrentAapcPlan {
-  std::vector<int> alternate_starts;  ///< starting axis q (2..s) of each alternate data set
-  u64 periods = 0;                    ///< transfer steps / d, rounded up
-  u64 transfer_steps = 0;             ///< transfer steps
-  u64 local_steps = 0;                ///< local (PERMUTE) steps of the final reordering
+  /// Starting axis q (2..s) of each alternate data set (of each alternate chain when k < 2d).
+  std::vector<int> alternate_starts;
+  u64 periods = 0;         ///< transfer steps / d, rounded up
+  u64 transfer_steps = 0;  ///< transfer steps
+  u64 local_steps = 0;     ///< local (PERMUTE) steps of the final reordering
 };
 
 /// Algorithm 5 (§4.2, Theorem 2) as a per-node move schedule (see above); when no alternate
-/// data set helps (s = 1; k < 2d: no second local axis; or not below the pipeline's count) it
-/// is jhPipelinedAapcs with alignment by slot choice (Algorithm 4 itself for s = 1).
+/// helps (s = 1, or nothing found below the pipeline's count) it is jhPipelinedAapcs with
+/// alignment by slot choice (Algorithm 4 itself for s = 1).
 /// `lanes` is the channel width the final local permutation is packed for.
 MoveSchedule jhConcurrentAapcs(const MultiAapcShape& shape, int lanes = 1,
                                ConcurrentAapcPlan* plan = nullptr);
