@@ -7,7 +7,6 @@
 #include <unordered_map>
 
 #include "error.h"
-#include "schedules/transpose2d.h"
 
 namespace hcube {
 namespace {
@@ -237,18 +236,6 @@ VirtualDrop dropVirtualMoves(const MoveSchedule& schedule, const PermutationSpec
   result.moves.steps = packer.steps();
   result.steps_after = result.moves.steps.size();
   return result;
-}
-
-u64 dropVirtualPacketSlots(std::vector<PacketRoute>& packets, const PermutationSpec& perm) {
-  u64 removed = 0;
-  for (PacketRoute& r : packets) {
-    const auto virtual_slot = [&](u32 slot) { return !perm.participates({r.source, slot}); };
-    const auto end = std::remove_if(r.slots.begin(), r.slots.end(), virtual_slot);
-    removed += static_cast<u64>(r.slots.end() - end);
-    r.slots.erase(end, r.slots.end());
-  }
-  std::erase_if(packets, [](const PacketRoute& r) { return r.slots.empty(); });
-  return removed;
 }
 
 }  // namespace hcube

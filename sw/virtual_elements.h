@@ -21,8 +21,6 @@
 
 namespace hcube {
 
-struct PacketRoute;
-
 /// What dropVirtualMoves did, for the report and the tests.
 struct VirtualDrop {
   MoveSchedule moves;     ///< the schedule without virtual elements, packed
@@ -39,11 +37,5 @@ struct VirtualDrop {
 /// or slot outside the cube or memory.
 VirtualDrop dropVirtualMoves(const MoveSchedule& schedule, const PermutationSpec& perm,
                              u64 words_per_node, int lanes, bool one_port);
-
-/// The two-dimensional transposes (Johnsson & Ho 1987 §6.1, sw/schedules/transpose2d.h) route
-/// packets of source slots: removes the slots of virtual elements from every packet and drops
-/// the packets left empty, so the lowering never sends a virtual element (their slots never
-/// depart, so arriving real elements may take them). Returns the slots removed.
-u64 dropVirtualPacketSlots(std::vector<PacketRoute>& packets, const PermutationSpec& perm);
 
 }  // namespace hcube

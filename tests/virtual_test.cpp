@@ -227,9 +227,10 @@ TEST(VirtualTranspose, LayoutsWithoutVirtualElementsNameTheOption) {
 }
 
 TEST(VirtualTranspose, TwoDimensionalPacketTransposesSendOnlyRealElements) {
-  // §6.1 on 2 x 64 (extended to 4 x 64) on 16 nodes: the virtual slots leave every packet, so
-  // half the words of 4 x 64 cross the links; the packet timing is that of the extended matrix
-  // (4 x 64 takes the same 19, 11 and 9 cycles).
+  // §6.1 on 2 x 64 (extended to 4 x 64) on 16 nodes: only real elements are planned into
+  // packets, so half the words of 4 x 64 cross the links. The cycles stay those of 4 x 64 (19,
+  // 11 and 9): the virtual elements fill whole nodes (node rows 2 and 3), and a real node at
+  // distance n, e.g. (00||11), still sends all K = 16 of its elements.
   for (const auto& [algo, cycles] :
        std::vector<std::pair<std::string, u64>>{{"spt", 19}, {"dpt", 11}, {"mpt", 9}}) {
     const BuiltCase c = build(algo, 4, {{"matrix", "2x64"}});
@@ -242,7 +243,7 @@ TEST(VirtualTranspose, TwoDimensionalPacketTransposesSendOnlyRealElements) {
     // 128 virtual elements, 32 of them on the two diagonal nodes with row bit u1 = 1 (they stay
     // and are not copied): 96 leave the packets.
     EXPECT_TRUE(contains(c.bound_source,
-                         "96 virtual elements (Definition 2) taken out of the "
+                         "96 virtual elements (Definition 2) left out of the "
                          "packets, not sent"))
         << c.bound_source;
   }

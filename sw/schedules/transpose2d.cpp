@@ -326,6 +326,99 @@ void setRoute(PacketRoute& r, int n, u64 launch, bool column_first, bool synchro
 
 }  // namespace
 
+// ---------------------------------------------------------------------------------------------
+// Virtual elements (Definition 2): the formulas over the real elements each node sends
+// ---------------------------------------------------------------------------------------------
+
+namespace {
+
+/// The lowest pair index in which x_r and x_c differ (x off the diagonal).
+int lowestDifferingPair(int n, u64 x) {
+  const u64 diff = rowPart(n, x) ^ colPart(n, x);
+  int i = 0;
+  while (!bitOf(diff, i)) ++i;
+  return i;
+}
+}  // namespace
+
+std::vector<u64> realElementsSent(const PermutationSpec& perm) {
+  const int n = perm.n();
+  requireEvenDims("--n", n);
+  std::vector<u64> real(perm.nodes(), 0);
+  for (u64 x = 0; x < perm.nodes(); ++x) {
+    localMap(perm, x);  // every element of x must go to tr(x)
+    if (transposeHalfDistance(n, x) == 0) continue;
+    for (u64 l = 0; l < perm.slots(); ++l) real[x] += perm.participates({x, l}) ? 1 : 0;
+  }
+  return real;
+}
+
+u64 mptPacketForHalfDistance(int n, int h, u64 real, const Transpose2dOptions& o) {
+  if (o.algo != Transpose2dAlgo::kMpt || !o.per_class_packets || h == n / 2 || real == 0) {
+    return o.packet;
+  }
+  return mptClassPacket(h, real, o.tau, o.lanes);
+}
+
+u64 transpose2dRealCycles(int n, const std::vector<u64>& real, const Transpose2dOptions& o) {
+  requireEvenDims("--n", n);
+  if (real.size() != (u64{1} << n)) {
+    throw Error("transpose2dRealCycles: " + std::to_string(real.size()) +
+                " real-element counts for the " + std::to_string(u64{1} << n) + " nodes of an " +
+                std::to_string(n) + "-cube");
+  }
+  if (o.packet < 1) throw Error("--packet " + std::to_string(o.packet) + ": must be >= 1");
+  if (o.lanes < 1) throw Error("--width " + std::to_string(o.lanes) + ": must be >= 1");
+  u64 cycles = 0;
+  if (o.algo == Transpose2dAlgo::kMpt) {
+    // The launch pattern of a class depends only on H; its slowest node has the most packets.
+    std::vector<u64> most(static_cast<size_t>(n / 2 + 1), 0);
+    for (u64 x = 0; x < real.size(); ++x) {
+      const auto h = static_cast<size_t>(transposeHalfDistance(n, x));
+      if (h > 0) most[h] = std::max(most[h], real[x]);
+    }
+    for (int h = 1; h <= n / 2; ++h) {
+      const u64 r = most[static_cast<size_t>(h)];
+      if (r == 0) continue;
+      const u64 size = mptPacketForHalfDistance(n, h, r, o);
+      cycles = std::max(cycles, mptStepsForHalfDistance(h, ceilDiv(r, size)) *
+                                    (o.tau + packetCycles(size, o.lanes)));
+    }
+    return cycles;
+  }
+  const u64 step = o.tau + packetCycles(o.packet, o.lanes);
+  const u64 per_launch = o.algo == Transpose2dAlgo::kDpt ? 2 * o.packet : o.packet;
+  for (u64 x = 0; x < real.size(); ++x) {
+    const int h = transposeHalfDistance(n, x);
+    if (h == 0 || real[x] == 0) continue;
+    const u64 launches = ceilDiv(real[x], per_launch);
+    const u64 d = static_cast<u64>(o.synchronous ? n - 2 * lowestDifferingPair(n, x) : 2 * h);
+    cycles = std::max(cycles, o.cut_through ? launches * step + d - 1 : (launches + d - 1) * step);
+  }
+  return cycles;
+}
+
+RealLowerBound transposeRealLowerBound(const PermutationSpec& perm, u64 tau, int lanes) {
+  const int n = perm.n();
+  if (lanes < 1) throw Error("--width " + std::to_string(lanes) + ": must be >= 1");
+  const std::vector<u64> real = realElementsSent(perm);
+  const int top = n / 2 - 1;  // the high row and column node bits name the quadrants
+  u64 quadrant[2] = {0, 0};
+  RealLowerBound b;
+  for (u64 x = 0; x < real.size(); ++x) {
+    if (real[x] == 0) continue;
+    b.distance = std::max(b.distance, 2 * transposeHalfDistance(n, x));
+    b.busiest = std::max(b.busiest, real[x]);
+    const bool row_high = bitOf(rowPart(n, x), top);
+    if (row_high != bitOf(colPart(n, x), top)) quadrant[row_high ? 1 : 0] += real[x];
+  }
+  b.quadrant = std::max(quadrant[0], quadrant[1]);
+  const u64 links = perm.nodes() / 2 * static_cast<u64>(lanes);
+  b.cycles = std::max({static_cast<u64>(b.distance) * tau, ceilDiv(b.quadrant, links),
+                       ceilDiv(b.busiest, static_cast<u64>(n) * static_cast<u64>(lanes))});
+  return b;
+}
+
 Transpose2dPlan planTranspose2d(const PermutationSpec& perm, const Transpose2dOptions& o) {
   const int n = perm.n();
   requireEvenDims("--n", n);
@@ -353,25 +446,35 @@ Transpose2dPlan planTranspose2d(const PermutationSpec& perm, const Transpose2dOp
   plan.n = n;
   plan.slots = perm.slots();
   plan.options = o;
-  const u64 k = perm.slots();
-  // Packet size per H(x): B, or for MPT's classes off the anti-diagonal their own optimum.
+  // Only real elements are planned (Definition 2): node x sends R_x of its K elements.
+  const std::vector<u64> real = realElementsSent(perm);
+  // Packet size per H(x): B, or for MPT's classes off the anti-diagonal their own optimum for
+  // the most real elements a node of that H sends.
+  std::vector<u64> most(static_cast<size_t>(n / 2 + 1), 0);
+  for (u64 x = 0; x < perm.nodes(); ++x) {
+    const auto h = static_cast<size_t>(transposeHalfDistance(n, x));
+    most[h] = std::max(most[h], real[x]);
+  }
   std::vector<u64> size_for(static_cast<size_t>(n / 2 + 1), o.packet);
-  if (o.algo == Transpose2dAlgo::kMpt && o.per_class_packets) {
-    for (int h = 1; h < n / 2; ++h) size_for[h] = mptClassPacket(h, k, o.tau, o.lanes);
+  for (int h = 1; h <= n / 2; ++h) {
+    size_for[static_cast<size_t>(h)] =
+        mptPacketForHalfDistance(n, h, most[static_cast<size_t>(h)], o);
   }
   for (u64 x = 0; x < perm.nodes(); ++x) {
-    const std::vector<u32> sigma = localMap(perm, x);
     const int hx = transposeHalfDistance(n, x);
     if (hx == 0) continue;
-    const std::vector<u32> order = sendingOrder(sigma);
+    std::vector<u32> order = sendingOrder(localMap(perm, x));
+    std::erase_if(order, [&](u32 l) { return !perm.participates({x, l}); });
+    plan.virtual_slots += perm.slots() - order.size();
     const auto paths = mptPaths(n, x);
     const u64 size = size_for[static_cast<size_t>(hx)];
-    const u64 packets = ceilDiv(k, size);
+    const u64 count = order.size();
+    const u64 packets = ceilDiv(count, size);
     for (u64 j = 0; j < packets; ++j) {
       PacketRoute r;
       r.source = x;
       r.step_cycles = o.tau + packetCycles(size, o.lanes);
-      for (u64 i = j * size; i < std::min(k, (j + 1) * size); ++i) {
+      for (u64 i = j * size; i < std::min(count, (j + 1) * size); ++i) {
         r.slots.push_back(order[i]);
       }
       switch (o.algo) {

@@ -9,6 +9,13 @@
 // H(x) = Hamming(x_r, x_c) and Hamming(x, tr(x)) = 2H(x). Row dimension i + n/2 pairs with
 // column dimension i.
 //
+// Virtual elements (Definition 2; §5: "Virtual elements need not be communicated, and the
+// complexity of the transposition is reduced accordingly, but the basic algorithms apply"): the
+// plan takes only the real elements of each node into its packets, so node x sends R_x <= K
+// elements in ceil(R_x/B) packets on the same paths and with the same launch pattern. Nodes then
+// differ, and the time is that of the busiest path: the §6.1 formulas with PQ/N replaced by R_x
+// and the path length n by x's own, maximised over the nodes (transpose2dRealCycles).
+//
 // Time model (one packet step = WAIT τ, then ceil(B/b) element cycles): in store-and-forward
 // mode a packet crosses one edge per step and waits in a scratch slot of every intermediate
 // node; in cut-through mode (SPT and DPT) it pays τ once at its source and every intermediate
@@ -102,14 +109,17 @@ struct Transpose2dPlan {
   u64 slots = 1;  ///< K = PQ / N
   Transpose2dOptions options;
   std::vector<PacketRoute> packets;
-  u64 steps = 0;  ///< packet steps until the last packet arrives (1 + the last step used)
+  u64 steps = 0;          ///< packet steps until the last packet arrives (1 + the last step used)
+  u64 virtual_slots = 0;  ///< virtual elements of the sending nodes left out of the packets
 };
 
 /// Builds the packet schedule of `options.algo` for `perm`, which must send every element of
 /// node x to tr(x) (a two-dimensional partitioning with n/2 row and n/2 column node bits and the
-/// same assignment and encoding before and after). Within a node the elements are ordered so
-/// that an arriving element usually finds its destination slot already sent away. Throws Error
-/// naming the option (--n, --packet, --forward, --route) or the permutation when it does not fit.
+/// same assignment and encoding before and after). Only real elements (perm.participates) go
+/// into packets: node x sends ceil(R_x/B) packets (MPT: B of its H(x) class, sized for the
+/// largest R_x of that H). Within a node the elements are ordered so that an arriving element
+/// usually finds its destination slot already sent away. Throws Error naming the option (--n,
+/// --packet, --forward, --route) or the permutation when it does not fit.
 Transpose2dPlan planTranspose2d(const PermutationSpec& perm, const Transpose2dOptions& options);
 
 /// Tables of a plan and what lowering them needed.
@@ -158,6 +168,29 @@ u64 mptPerClassCycles(int n, u64 slots, u64 packet, u64 tau, int lanes = 1);
 /// Steps node classes with H(x) = h need in the MPT schedule with m packets per node.
 u64 mptStepsForHalfDistance(int h, u64 packets);
 
+/// R_x for every node x: the real elements (Definition 2) node x sends to tr(x), i.e. those of
+/// its K slots `perm` marks as taking part; 0 for the diagonal nodes (H(x) = 0), which keep
+/// their block. Without virtual elements K for every off-diagonal node. Throws Error (as
+/// planTranspose2d) unless `perm` sends node x to tr(x).
+std::vector<u64> realElementsSent(const PermutationSpec& perm);
+
+/// The time of the plan of `o` when node x sends real[x] = R_x elements (planTranspose2d with
+/// virtual elements), the busiest path's, with S = τ + ceil(B/b) and over the nodes with R_x > 0:
+///   SPT store:  max_x (ceil(R_x/B)  + d_x - 1) S          (§6.1.1 with PQ/N -> R_x, n -> d_x)
+///   DPT store:  max_x (ceil(R_x/2B) + d_x - 1) S          (§6.1.2)
+///   cut-through: max_x ceil(R_x/B) S + d_x - 1 (DPT: ceil(R_x/2B))
+/// where d_x = 2H(x) with greedy routing and n - 2 i_0(x) with --route sync (the full order ends
+/// with x's lowest differing pair i_0); MPT: max over H = 1..n/2 with nodes of that H of
+///   mptStepsForHalfDistance(H, ceil(R_H/B_H)) (τ + ceil(B_H/b)),
+/// R_H = max R_x over H(x) = H, B_H = B for H = n/2 (every H with uniform sizing), otherwise
+/// mptClassPacket(H, R_H). With R_x = K for every off-diagonal node this is exactly
+/// sptFormulaCycles, dptFormulaCycles, cutThroughFormulaCycles, mptPerClassCycles or
+/// mptScheduleCycles. Like those it counts full packet steps (a short last packet ends early).
+u64 transpose2dRealCycles(int n, const std::vector<u64>& real, const Transpose2dOptions& o);
+/// The packet size MPT gives the nodes with H(x) = h when the largest of them sends `real`
+/// elements: B for h = n/2 or uniform sizing, otherwise mptClassPacket(h, real, τ, b).
+u64 mptPacketForHalfDistance(int n, int h, u64 real, const Transpose2dOptions& o);
+
 /// Theorem 2 (as printed; "approximately"), the MPT time for the optimal packet size.
 double mptTheorem2(int n, u64 slots, u64 tau);
 /// Packet sizes the paper gives as optimal: §6.1.1, §6.1.2 and Theorem 2.
@@ -166,5 +199,20 @@ double dptOptimalPacket(int n, u64 slots, u64 tau);
 double mptOptimalPacket(int n, u64 slots, u64 tau);
 /// Theorem 3: at least max(n τ, PQ/(2N) t_c) cycles (PQ/(2N) rounded up, divided by b lanes).
 u64 transposeLowerBound(int n, u64 slots, u64 tau, int lanes = 1);
+
+/// Theorem 3's argument counted over the real elements (Definition 2): at least
+/// max(d τ, ceil(R_q / (b N/2)), ceil(R_max / (b n))) cycles, d the longest distance 2H(x) of a
+/// node with R_x > 0, R_q the real elements of the busier of the two off-diagonal quadrants (row
+/// and column high node bits 0 and 1, or 1 and 0), whose N/4 nodes reach the rest of the cube by
+/// N/2 links and whose every element goes to the other quadrant, and R_max the most real
+/// elements one node sends through its n links. Without virtual elements the third term is at
+/// most the second and this is transposeLowerBound.
+struct RealLowerBound {
+  u64 cycles = 0;
+  int distance = 0;  ///< d
+  u64 quadrant = 0;  ///< R_q
+  u64 busiest = 0;   ///< R_max
+};
+RealLowerBound transposeRealLowerBound(const PermutationSpec& perm, u64 tau, int lanes = 1);
 
 }  // namespace hcube
