@@ -187,11 +187,19 @@ MoveSchedule jhPipelinedAapcs(const MultiAapcShape& shape, MultiAapcAlignment al
 // local axis, this sequence gives the same permutation as 1, 2, .., s (two AAPCs more, on axes
 // q and 1, and no local permutation; the shortest sequences other than 1, .., s are s + 2
 // long, by parity). The same scheduler places these chains (no barrier). d = 3, K = 32:
-// s = 5: 24 (Theorem 2: 24; pipeline 28), s = 6: 27 (27; 31); not met for s = 4: 24 against
-// Theorem 2's 22 (pipeline 25; the list scheduler over these routes, and over every other
-// sequence of s + 2 exchanges starting on axes 2..s with up to 5 alternates, finds no better). For
-// d = 5, s >= 4 needs n >= 20 and k >= 10 (2^30 elements, the cube allows 2^28); for d = 6, s >= 4
-// needs n >= 24 > 20. With s <= 3 Theorem 2 is the pipeline's count, which the pipeline meets.
+// s = 5: 24 (Theorem 2: 24; pipeline 28), s = 6: 27 (27; 31).
+// Not met: d = 3, s = 4, K = 32 (k = 5 < 2d): 24 against Theorem 2's 22 (pipeline 25), and no
+// schedule of this kind does better. Exhaustive check, outside the build: an integer program
+// (time-indexed counts of the chains of each route starting each AAPC in each step; at most d
+// AAPCs at once per axis, each d consecutive steps; a chain's next AAPC after its previous one
+// ends) over every mix of the 177 exchange sequences of length s, s + 2 and s + 4 (no axis twice
+// in a row) that give the
+// permutation, for the 16 chains, solved by CBC: infeasible in 23 steps (hence in 22), feasible
+// in 24. The model leaves out chains whose AAPCs are spread over more than d steps and
+// schedules that differ between subcubes, so this is no bound for the hardware as such.
+// For d = 5, s >= 4 needs n >= 20 and k >= 10 (2^30 elements, the cube allows 2^28); for d = 6,
+// s >= 4 needs n >= 24 > 20. With s <= 3 Theorem 2 is the pipeline's count, which the pipeline
+// meets.
 
 /// What jhConcurrentAapcs chose and what it costs.
 struct ConcurrentAapcPlan {
