@@ -193,10 +193,9 @@ MoveSchedule jhPipelinedAapcs(const MultiAapcShape& shape, MultiAapcAlignment al
 // (time-indexed counts of the chains of each route starting each AAPC in each step; at most d
 // AAPCs at once per axis, each d consecutive steps; a chain's next AAPC after its previous one
 // ends) over every mix of the 177 exchange sequences of length s, s + 2 and s + 4 (no axis twice
-// in a row) that give the
-// permutation, for the 16 chains, solved by CBC: infeasible in 23 steps (hence in 22), feasible
-// in 24. The model leaves out chains whose AAPCs are spread over more than d steps and
-// schedules that differ between subcubes, so this is no bound for the hardware as such.
+// in a row) that give the permutation, for the 16 chains, solved by CBC: infeasible in 23 steps
+// (hence in 22), feasible in 24. The model leaves out chains whose AAPCs are spread over more than
+// d steps and schedules that differ between subcubes, so this is no bound for the hardware as such.
 // For d = 5, s >= 4 needs n >= 20 and k >= 10 (2^30 elements, the cube allows 2^28); for d = 6,
 // s >= 4 needs n >= 24 > 20. With s <= 3 Theorem 2 is the pipeline's count, which the pipeline
 // meets.
