@@ -14,7 +14,12 @@
 // plan takes only the real elements of each node into its packets, so node x sends R_x <= K
 // elements in ceil(R_x/B) packets on the same paths and with the same launch pattern. Nodes then
 // differ, and the time is that of the busiest path: the §6.1 formulas with PQ/N replaced by R_x
-// and the path length n by x's own, maximised over the nodes (transpose2dRealCycles).
+// and the path length n by x's own, maximised over the nodes (transpose2dRealCycles). With
+// --virtual needed the extension only adds node index bits, so every node is all real or all
+// virtual (R_x = K or 0); the time then equals the extended matrix's unless both indices are
+// short of n/2 bits (no real node at distance n). With --virtual square nodes hold both kinds and
+// the time falls with R_x (2 x 64 as 64 x 64 on 16 nodes, B = 1: SPT 35 cycles; packets timed
+// for the extended matrix took 245).
 //
 // Time model (one packet step = WAIT τ, then ceil(B/b) element cycles): in store-and-forward
 // mode a packet crosses one edge per step and waits in a scratch slot of every intermediate
