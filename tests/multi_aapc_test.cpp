@@ -186,13 +186,123 @@ TEST(MultiAapcTable3, SlotChoiceReplacesTheAlignmentPhases) {
   EXPECT_EQ(full.local_cycles, 0U);
 }
 
-// Above d = 7 no sliding group is searched: d = 9, K = 512 (256 pairs = 28 blocks of 9 and 4)
-// falls back to blocks only, 9 * 29 + 9 = 270 instead of 256 + 9 = 265.
-TEST(MultiAapcBounds, PipelineFallsBackToBlocksAboveSevenBits) {
+/// Checks a sliding group directly, without running it (d = 9 needs n = 18): "" if it is
+/// sound, else the first problem. Sound: M pairs of complementary slots (distinct over all
+/// copies, inside the K slots) that leave a multiple of d pairs for the blocks; every slot's
+/// window of d steps inside the group's M steps; and for every subcube offset Y, each slot's
+/// element crosses exactly the dimensions of its relative address (slot ^ Y, low d bits), each
+/// once, inside its window, at most one move per slot and at most one per dimension (one
+/// element per link direction at every node) in every step.
+std::string slidingGroupProblem(const MultiAapcShape& sh, const SlidingGroup& g) {
+  const u32 mask = (u32{1} << sh.d) - 1U;
+  const u64 m = g.steps;
+  if (g.copies < 1 || m < static_cast<u64>(sh.d)) return "group of " + std::to_string(m);
+  if (g.slots.size() != 2 * m || g.starts.size() != 2 * m) return "slot count";
+  if (g.copies * m > sh.slots() / 2 || (sh.slots() / 2 - g.copies * m) % sh.d != 0) {
+    return "the rest is no multiple of d";
+  }
+  std::vector<bool> taken(sh.slots(), false);
+  for (u64 c = 0; c < g.copies; ++c) {
+    for (u32 slot : g.slots) {
+      const u64 at = slot + (c << sh.d);
+      if (at >= sh.slots() || taken[at]) return "slot " + std::to_string(at) + " twice or outside";
+      taken[at] = true;
+    }
+  }
+  for (size_t i = 0; i < g.slots.size(); i += 2) {
+    if ((g.slots[i] ^ g.slots[i + 1]) != mask) return "slot " + std::to_string(i) + " unpaired";
+  }
+  for (size_t i = 0; i < g.starts.size(); ++i) {
+    if (g.starts[i] < 0 || static_cast<u64>(g.starts[i] + sh.d) > m) {
+      return "window of slot " + std::to_string(i);
+    }
+  }
+  if (g.moves.size() != (size_t{1} << sh.d)) return "offset count";
+  for (u32 y = 0; y <= mask; ++y) {
+    const std::string at = "Y = " + std::to_string(y) + ": ";
+    std::vector<u32> rem;
+    for (u32 slot : g.slots) rem.push_back((slot ^ y) & mask);
+    if (g.moves[y].size() != m) return at + "step count";
+    for (u64 t = 0; t < m; ++t) {
+      u32 dims_used = 0;
+      std::vector<bool> moved(g.slots.size(), false);
+      for (const auto& [j, i] : g.moves[y][t]) {
+        const std::string mv = at + "step " + std::to_string(t) + ", slot " + std::to_string(i) +
+                               ", dimension " + std::to_string(j) + ": ";
+        if (j < 0 || j >= sh.d || i >= g.slots.size()) return mv + "out of range";
+        if ((dims_used >> j) & 1U) return mv + "link used twice";
+        if (moved[i]) return mv + "slot moves twice";
+        if (t < static_cast<u64>(g.starts[i]) || t >= static_cast<u64>(g.starts[i] + sh.d)) {
+          return mv + "outside the window";
+        }
+        if (((rem[i] >> j) & 1U) == 0) return mv + "not needed (or crossed before)";
+        dims_used |= u32{1} << j;
+        moved[i] = true;
+        rem[i] &= ~(u32{1} << j);
+      }
+    }
+    for (size_t i = 0; i < rem.size(); ++i) {
+      if (rem[i] != 0) return at + "slot " + std::to_string(i) + " does not arrive";
+    }
+  }
+  return "";
+}
+
+// d = 9 (the only d above 7 the cube allows with s >= 2: n = 18): the group comes from a code
+// of pairs at pair distance >= 3. K = 512 (256 pairs = 28 blocks of 9 and 4): one group of 13
+// pairs in 13 steps, 256 + 9 = 265 (blocks only: 9 * 29 + 9 = 270). K = 1024 (r = 8): two
+// copies of it, one per repetition, 512 + 9 = 521 (blocks: 522).
+TEST(MultiAapcSlidingGroup, NineBitAxesMeetCorollary2) {
   const MultiAapcShape sh = shape(18, 9, 2, 9);
-  EXPECT_EQ(pipelinedAapcSteps(sh), 270U);
+  SlidingGroup g;
+  ASSERT_TRUE(pipelinedSlidingGroup(sh, g));
+  EXPECT_EQ(slidingGroupProblem(sh, g), "");
+  EXPECT_EQ(g.copies, 1U);
+  EXPECT_EQ(g.steps, 13U);
+  const std::vector<u32> firsts{0, 7, 25, 30, 98, 101, 123, 124, 168, 175, 177, 182, 202};
+  for (size_t u = 0; u < firsts.size(); ++u) {
+    EXPECT_EQ(g.slots.at(2 * u), firsts[u]);
+    EXPECT_EQ(g.starts.at(2 * u), u < 7 ? 0 : 4);
+  }
+  EXPECT_EQ(pipelinedAapcSteps(sh), 265U);
   EXPECT_EQ(corollary2Steps(sh), 265U);
+  const MultiAapcShape twice = shape(18, 9, 2, 10);
+  ASSERT_TRUE(pipelinedSlidingGroup(twice, g));
+  EXPECT_EQ(slidingGroupProblem(twice, g), "");
+  EXPECT_EQ(g.copies, 2U);
+  EXPECT_EQ(g.steps, 13U);
+  EXPECT_EQ(pipelinedAapcSteps(twice), 521U);
+  EXPECT_EQ(corollary2Steps(twice), 521U);
   EXPECT_EQ(pipelinedAapcSteps(shape(16, 8, 2, 8)), 128U + 8U);  // 8 divides 128: blocks only
+  EXPECT_FALSE(pipelinedSlidingGroup(shape(16, 8, 2, 8), g));
+}
+
+// The same check on the groups of smaller d (which the table executor also runs in full), and
+// the checker against broken groups.
+TEST(MultiAapcSlidingGroup, GroupsOfSmallerAxesAndBrokenGroups) {
+  for (const MultiAapcShape& sh : {shape(6, 3, 2, 3), shape(6, 3, 2, 4), shape(10, 5, 2, 5),
+                                   shape(10, 5, 2, 7), shape(12, 6, 2, 6), shape(14, 7, 2, 7)}) {
+    SlidingGroup g;
+    ASSERT_TRUE(pipelinedSlidingGroup(sh, g)) << "d = " << sh.d << ", k = " << sh.k;
+    EXPECT_EQ(slidingGroupProblem(sh, g), "") << "d = " << sh.d << ", k = " << sh.k;
+  }
+  const MultiAapcShape sh = shape(10, 5, 2, 5);
+  SlidingGroup good;
+  ASSERT_TRUE(pipelinedSlidingGroup(sh, good));
+  SlidingGroup g = good;
+  g.moves[3][0].front().first = (g.moves[3][0].front().first + 1) % 5;  // another dimension
+  EXPECT_NE(slidingGroupProblem(sh, g), "");
+  g = good;
+  g.moves[7].back().pop_back();  // one element stops short
+  EXPECT_NE(slidingGroupProblem(sh, g), "");
+  g = good;
+  g.starts[0] += 1;  // a window that no longer holds the slot's moves (or leaves the group)
+  EXPECT_NE(slidingGroupProblem(sh, g), "");
+  g = good;
+  g.slots[1] ^= 1U;  // no longer the complement of slot 0
+  EXPECT_NE(slidingGroupProblem(sh, g), "");
+  EXPECT_FALSE(pipelinedSlidingGroup(shape(8, 2, 2, 4), g));  // 2 divides K/2: no group
+  EXPECT_FALSE(pipelinedSlidingGroup(shape(3, 3, 1, 3), g));  // s = 1: Algorithm 4
 }
 
 TEST(MultiAapcBounds, FormulasOfCorollary2AndTheorem2) {

@@ -88,7 +88,8 @@ std::vector<AlgorithmEntry> multiAapcAlgorithms() {
       {{"jh4-pipelined",
         "--axes s AAPCs of --d bits (default n/s) on successive axes, pipelined: Corollary 2's "
         "K/2+(s-1)d steps (complement-pair blocks; a leading sliding group searched at build "
-        "time when d does not divide K/2, for d <= 7; blocks only, d*ceil(K/2d)+(s-1)d, if none)",
+        "time when d does not divide K/2, for every d the cube allows; blocks only, "
+        "d*ceil(K/2d)+(s-1)d, if none)",
         "Johnsson & Ho 1992, sections 2.3 and 4.1, Corollary 2"},
        buildPipelined},
       {{"jh5",

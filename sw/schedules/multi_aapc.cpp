@@ -54,27 +54,18 @@ void exchangePair(const MultiAapcShape& sh, MultiAapcAlignment a, int t, int dim
   }
 }
 
-/// Largest d for which the leading group is searched (2^d subcube offsets); larger d use the
-/// plain blocks.
-constexpr int kSlidingGroupMaxDims = 7;
-/// Search nodes per subcube offset before the group search gives up.
+/// Largest d for which the leading group is searched (2^(d-1) subcube offsets up to
+/// complement); 9 is the largest d the cube allows with s >= 2 (s * d <= n <= 20, k >= d,
+/// n + k <= 28).
+constexpr int kSlidingGroupMaxDims = 9;
+/// Largest d for which the group's pairs are the first pairs or the light ones (and copies of
+/// a group of d + 1 pairs); above it they come from a code (see pairCodePick).
+constexpr int kListPickMaxDims = 7;
+/// Search nodes per subcube offset before the group search gives up: for the list picks, and
+/// for the code pick (d = 9, K = 512 needs about 500000 for one offset and far fewer for the
+/// others; all 256 offsets take about 0.3 s).
 constexpr u64 kGroupSearchBudget = 200000;
-
-/// The leading group of the pipelined schedule when d does not divide the K/2 complement pairs
-/// (see the file comment of multi_aapc.h): M = d + r pairs (r = (K/2) mod d) in M steps, every
-/// slot inside a window of d consecutive steps that is the same in every subcube.
-struct SlidingGroup {
-  /// The group is run this many times, copy c in steps c * steps .. (c + 1) * steps - 1 on the
-  /// slots with c added to the repetition index (c << d); copies > 1 only for a group of slots
-  /// of repetition 0.
-  u64 copies = 1;
-  u64 steps = 0;            ///< M = d + r (d + 1 for copies > 1)
-  std::vector<u32> slots;   ///< the 2M aligned slots: pair u is slots 2u and 2u + 1
-  std::vector<int> starts;  ///< window start of each slot (steps start .. start + d - 1)
-  /// moves[Y][step]: (dimension, index into slots) for the subcubes whose axes other than the
-  /// current one XOR to Y: that slot's element crosses that dimension of the axis.
-  std::vector<std::vector<std::vector<std::pair<int, u32>>>> moves;
-};
+constexpr u64 kCodeGroupSearchBudget = 4000000;
 
 /// Depth-first search for one subcube offset Y: step by step, a slot for every dimension
 /// (each dimension is used in every step, each slot at most once per step, only inside its
@@ -197,9 +188,11 @@ enum class WindowLayout { kHalves, kSpread };
 
 /// Builds the leading group from the given complement pairs (their first members, M = d + r of
 /// them) with the given window layout. Returns false if the search does not find a schedule
-/// for some Y within its budget.
+/// for some Y within its budget. Only Y < 2^(d-1) are searched: offset ~Y gives every slot the
+/// relative address of its partner (m ^ ~Y = ~m ^ Y), so its schedule is Y's with the two
+/// members of every pair swapped.
 bool buildSlidingGroup(int d, u64 r, const std::vector<u32>& group_pairs, WindowLayout layout,
-                       SlidingGroup& g) {
+                       u64 budget, SlidingGroup& g) {
   const size_t m = group_pairs.size();
   g.steps = m;
   g.slots.clear();
@@ -216,11 +209,64 @@ bool buildSlidingGroup(int d, u64 r, const std::vector<u32>& group_pairs, Window
     g.starts.push_back(start);
   }
   g.moves.assign(size_t{1} << d, {});
-  for (u32 y = 0; y < (u32{1} << d); ++y) {
-    GroupSearch search(d, g, y, kGroupSearchBudget);
+  for (u32 y = 0; y < (u32{1} << (d - 1)); ++y) {
+    GroupSearch search(d, g, y, budget);
     if (!search.run(g.moves[y])) return false;
+    auto& mirror = g.moves[y ^ lowMask(d)];
+    mirror = g.moves[y];
+    for (auto& step : mirror) {
+      for (auto& move : step) move.second ^= 1U;  // slots 2u and 2u + 1 are partners
+    }
   }
   return true;
+}
+
+/// Pair weight of a d-bit address: its distance to the nearer of 0 and ~0.
+int pairWeight(int d, u32 a) { return std::min(popcount(a), d - popcount(a)); }
+
+/// A group pick for d > kListPickMaxDims: m complement pairs whose first members form (with 0)
+/// a linear code in which any two pairs are at pair distance >= 3 (the pair weight of the XOR
+/// of their members). Then no offset Y gives two pairs of the group relative addresses of pair
+/// weight <= 1 — such a pair can move both members in one step at most once, and the 0 pair
+/// never — which is what makes the list picks (0 and the unit vectors, or the first pairs, all
+/// close to each other) hard for d = 9. The basis is the lexicographically first found by
+/// backtracking over pair representatives (high bit clear); the pairs are the code words in
+/// the order of their coordinates (word i = XOR of the basis vectors of the bits of i), the
+/// first m of them. d = 9, m = 13: basis 7, 25, 98, 168; pairs 0, 7, 25, 30, 98, 101, 123, 124,
+/// 168, 175, 177, 182, 202. Empty if there is no such code with m words.
+std::vector<u32> pairCodePick(int d, size_t m) {
+  const u32 reps = u32{1} << (d - 1);
+  auto rep = [&](u32 a) { return bitOf(a, d - 1) ? a ^ lowMask(d) : a; };
+  std::vector<u32> span{0};
+  std::vector<bool> in_span(reps, false);
+  in_span[0] = true;
+  // Backtracking: extend(v0) tries basis vectors v >= v0 not yet in the span.
+  auto extend = [&](auto&& self, u32 v0) -> bool {
+    if (span.size() >= m) return true;
+    for (u32 v = v0; v < reps; ++v) {
+      if (in_span[v]) continue;
+      bool ok = true;
+      for (u32 w : span) {
+        if (pairWeight(d, w ^ v) < 3) {
+          ok = false;
+          break;
+        }
+      }
+      if (!ok) continue;
+      const size_t old = span.size();
+      for (size_t i = 0; i < old; ++i) {
+        span.push_back(rep(span[i] ^ v));
+        in_span[span.back()] = true;
+      }
+      if (self(self, v + 1)) return true;
+      for (size_t i = old; i < span.size(); ++i) in_span[span[i]] = false;
+      span.resize(old);
+    }
+    return false;
+  };
+  if (!extend(extend, 1)) return {};
+  span.resize(m);
+  return span;
 }
 
 /// The K/2 complement pairs (h, i) / (h, ~i), i < 2^(d-1), repetition by repetition.
@@ -240,7 +286,9 @@ std::vector<u32> complementPairList(const MultiAapcShape& sh) {
 /// d + 1 pairs (r = 1 each), one per repetition, are tried. Then one group of d + r pairs: the
 /// first d + r pairs, or the pairs of the addresses of weight <= 1 (0 and the unit vectors with
 /// their complements, d + 1 pairs, then the next pairs in list order), each with the kHalves
-/// and the kSpread windows. For the copies, the same two pair choices (of d + 1 pairs).
+/// and the kSpread windows. For the copies, the same two pair choices (of d + 1 pairs). Those
+/// are for d <= kListPickMaxDims; above it, the code pick (pairCodePick) in c copies (see
+/// below).
 bool slidingGroupFor(const MultiAapcShape& sh, SlidingGroup& g, std::vector<u32>& rest) {
   const u64 r = (sh.slots() / 2) % static_cast<u64>(sh.d);
   if (sh.s < 2 || r == 0 || sh.d > kSlidingGroupMaxDims) return false;
@@ -263,9 +311,19 @@ bool slidingGroupFor(const MultiAapcShape& sh, SlidingGroup& g, std::vector<u32>
   auto attempt = [&](u64 group_r, u64 copies) {
     const size_t m = static_cast<size_t>(sh.d) + static_cast<size_t>(group_r);
     if (all.size() < m * copies) return false;
-    for (const std::vector<u32>& pick : picksOf(m)) {
+    const bool code = sh.d > kListPickMaxDims;
+    std::vector<std::vector<u32>> picks;
+    if (code) {
+      picks.push_back(pairCodePick(sh.d, m));
+      if (picks.back().size() != m) return false;
+    } else {
+      const auto list = picksOf(m);
+      picks.assign(list.begin(), list.end());
+    }
+    for (const std::vector<u32>& pick : picks) {
       for (WindowLayout layout : {WindowLayout::kHalves, WindowLayout::kSpread}) {
-        if (!buildSlidingGroup(sh.d, group_r, pick, layout, g)) continue;
+        const u64 budget = code ? kCodeGroupSearchBudget : kGroupSearchBudget;
+        if (!buildSlidingGroup(sh.d, group_r, pick, layout, budget, g)) continue;
         g.copies = copies;
         std::vector<u32> used;
         for (u64 c = 0; c < copies; ++c) {
@@ -280,6 +338,14 @@ bool slidingGroupFor(const MultiAapcShape& sh, SlidingGroup& g, std::vector<u32>
     }
     return false;
   };
+  if (sh.d > kListPickMaxDims) {
+    // One group of the code pick, or copies of it on the repetitions (one per repetition
+    // index) when that makes it smaller: the most copies c <= K/2^d that divide r, each a
+    // group of d + r/c pairs. d = 9: K = 512 (r = 4) one group of 13; K = 1024 (r = 8) two.
+    u64 copies = std::min(r, reps);
+    while (r % copies != 0) --copies;
+    return attempt(r / copies, copies);
+  }
   if (r >= 2 && r <= reps && attempt(1, r)) return true;
   return attempt(r, 1);
 }
@@ -342,6 +408,12 @@ u64 pipelinedAapcSteps(const MultiAapcShape& sh) {
   if ((sh.slots() / 2) % d == 0 || slidingGroupFor(sh, group, rest)) return corollary2Steps(sh);
   const u64 blocks = (sh.slots() / 2 + d - 1) / d;
   return d * blocks + static_cast<u64>(sh.s - 1) * d;
+}
+
+bool pipelinedSlidingGroup(const MultiAapcShape& sh, SlidingGroup& group) {
+  checkMultiAapcShape(sh);
+  std::vector<u32> rest;
+  return slidingGroupFor(sh, group, rest);
 }
 
 u64 theorem2Steps(const MultiAapcShape& sh) {

@@ -40,29 +40,39 @@
 // starts with a sliding group of M = d + r pairs in M steps, each slot with a window of d
 // consecutive steps inside them, and within a window both members of a pair may move in one
 // step. Which member holds which bits depends on the subcube, so each subcube offset Y gets its
-// own schedule of the group (found by a depth-first search at build time, 2^d of them; the
-// windows are the same for every Y). The group's pairs and windows are the first that work of:
-// the first M pairs or the pairs of the addresses of weight <= 1 (0 and the unit vectors, d + 1
-// pairs, filled up in list order), each with windows starting at 0 for the first half of the
-// pairs and at r for the rest, or spread over 0 .. r. When K > 2^d and 2 <= r <= K/2^d, r copies
-// of a group of d + 1 pairs (r = 1), one per repetition index, are tried first. The rest of the
-// pairs follow in blocks of d. This meets K/2 + (s - 1)d in every case tried (d = 3, 5, 6, 7
-// with K = 2^d .. 2^min(d+7, 16); d = 1, 2, 4 need no group; the search takes up to about 2 s
-// for d = 6 with r = 4, where the copies fail first). The search is tried for d <= 7
-// only; for larger d, or if it finds no group within its budget, the schedule falls back to
-// blocks only: d*ceil(K/2d) + (s - 1)d steps, the paper's count for
-// pipelined Algorithm 1 (§3.4). The paper states Corollary 2 without a proof ("follows from
-// Theorem 1", i.e. from Algorithm 4's span d) and without a condition on d and K; Algorithm 4's
-// span d is per relative address and does not by itself give the window condition, which is
-// why a different leading group is used here. Why the per-slot view is forced: an element with
-// relative address r on axis t has relative address r ^ Z on axis t + 1, Z the XOR of its node's
-// axes t and t + 1 when the AAPC on axis t + 1 starts; Z takes every value within one subcube of
-// that AAPC, so a schedule that times each relative address alike in every subcube cannot
-// overlap two AAPCs at all. For s = 1 there is nothing to pipeline and Algorithm 4 itself
-// (jhAlgorithm4, K/2 steps) is used.
+// own schedule of the group (found by a depth-first search at build time for the 2^(d-1)
+// offsets Y < 2^(d-1); offset ~Y swaps the members of every pair, so its schedule is Y's with
+// the members swapped; the windows are the same for every Y). For d <= 7 the group's pairs and
+// windows are the first that work of: the first M pairs or the pairs of the addresses of weight
+// <= 1 (0 and the unit vectors, d + 1 pairs, filled up in list order), each with windows
+// starting at 0 for the first half of the pairs and at r for the rest, or spread over 0 .. r.
+// When K > 2^d and 2 <= r <= K/2^d, r copies of a group of d + 1 pairs (r = 1), one per
+// repetition index, are tried first. For d = 9 (the only larger d the cube allows with s >= 2:
+// n = 18, K = 512 or 1024) those picks put pairs close together, so that some offsets make
+// several of them nearly all-zero relative addresses, which cannot move both members in one
+// step, and the search does not finish in minutes; there the pairs are the first M words of a
+// linear code of pairs at pair distance >= 3 (min(w, d - w) for the weight w of the XOR of
+// their members), with halves windows: K = 512 (r = 4) one group of 13 pairs in 13 steps,
+// 0.3 s; K = 1024 (r = 8) two copies of it, one per repetition. The rest of the pairs follow in
+// blocks of d. This meets K/2 + (s - 1)d in every case tried (d = 3, 5, 6, 7 with K = 2^d ..
+// 2^min(d+7, 16), d = 9 with K = 512 and 1024; d = 1, 2, 4, 8 need no group; the search takes
+// up to about 2.7 s for d = 6, K = 256, where the copies fail first). If the search finds no
+// group within its budget, the schedule falls back to blocks only: d*ceil(K/2d) + (s - 1)d
+// steps, the paper's count for pipelined Algorithm 1 (§3.4). The d = 9 groups are checked
+// directly (every offset, every move; tests/multi_aapc_test.cpp), not by a full run: n = 18
+// with K = 512 is 2^27 elements, beyond the table executor's memory here. The paper states
+// Corollary 2 without a proof ("follows from Theorem 1", i.e. from Algorithm 4's span d) and
+// without a condition on d and K; Algorithm 4's span d is per relative address and does not by
+// itself give the window condition, which is why a different leading group is used here. Why the
+// per-slot view is forced: an element with relative address r on axis t has relative address r ^ Z
+// on axis t + 1, Z the XOR of its node's axes t and t + 1 when the AAPC on axis t + 1 starts; Z
+// takes every value within one subcube of that AAPC, so a schedule that times each relative address
+// alike in every subcube cannot overlap two AAPCs at all. For s = 1 there is nothing to pipeline
+// and Algorithm 4 itself (jhAlgorithm4, K/2 steps) is used.
 #pragma once
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "address.h"
@@ -115,6 +125,26 @@ u64 pipelinedAapcSteps(const MultiAapcShape& shape);
 /// K/2 + (s-1)d if s <= 3 or K <= 8d; (s + 3)d if 8d <= K <= 2(s + 1)d; K/2 + 2d if
 /// K >= 2(s + 1)d.
 u64 theorem2Steps(const MultiAapcShape& shape);
+
+/// The leading group of the pipelined schedule when d does not divide the K/2 complement pairs
+/// (see the file comment): M = d + r pairs (r = (K/2) mod d, or r/c for c copies) in M steps,
+/// every slot inside a window of d consecutive steps that is the same in every subcube.
+struct SlidingGroup {
+  /// The group is run this many times, copy c in steps c * steps .. (c + 1) * steps - 1 on the
+  /// slots with c added to the repetition index (c << d); copies > 1 only for a group of slots
+  /// of repetition 0.
+  u64 copies = 1;
+  u64 steps = 0;            ///< M
+  std::vector<u32> slots;   ///< the 2M aligned slots: pair u is slots 2u and 2u + 1
+  std::vector<int> starts;  ///< window start of each slot (steps start .. start + d - 1)
+  /// moves[Y][step]: (dimension, index into slots) for the subcubes whose axes other than the
+  /// current one XOR to Y (Y < 2^d): that slot's element crosses that dimension of the axis.
+  std::vector<std::vector<std::vector<std::pair<int, u32>>>> moves;
+};
+
+/// The sliding group jhPipelinedAapcs uses for this shape (runs its search); false, and `group`
+/// unspecified, when it uses none (s = 1, d divides K/2, or no group found: blocks only).
+bool pipelinedSlidingGroup(const MultiAapcShape& shape, SlidingGroup& group);
 
 /// The pipelined schedule of §4.1 (see the file comment) as a per-node move schedule; with
 /// kExplicit, the local alignment steps come first and last. `lanes` is the channel width the
