@@ -42,16 +42,17 @@ std::string virtualBoundSource(const Transpose2dPlan& plan, const PermutationSpe
   const Transpose2dOptions& o = plan.options;
   const int n = plan.n;
   const u64 k = plan.slots;
-  const RealLowerBound lb = transposeRealLowerBound(perm, o.tau, o.lanes);
+  const RealLowerBound lb = transposeRealLowerBound(perm, o.tau, o.lanes, o.cut_through);
   std::string s =
-      "Johnsson & Ho 1987 Theorem 3 over the real elements (Definition 2), "
-      "max(d*tau, R_q/(N/2), R_max/n) with d = " +
-      std::to_string(lb.distance) +
+      std::string("Johnsson & Ho 1987 Theorem 3 over the real elements (Definition 2), ") +
+      std::string(o.cut_through ? "max(tau+d, R_q/(N/2), R_max/n) (cut-through: one start-up)"
+                                : "max(d*tau, R_q/(N/2), R_max/n)") +
+      " with d = " + std::to_string(lb.distance) +
       " the longest real distance, R_q = " + std::to_string(lb.quadrant) +
       " real elements in the busier off-diagonal quadrant, R_max = " + std::to_string(lb.busiest) +
-      " on the busiest node (extended matrix: "
-      "max(n*tau, PQ/2N) = " +
-      std::to_string(transposeLowerBound(n, k, o.tau, o.lanes)) + "); ";
+      " on the busiest node (extended matrix: " +
+      std::string(o.cut_through ? "max(tau+n, PQ/2N)" : "max(n*tau, PQ/2N)") + " = " +
+      std::to_string(transposeLowerBound(n, k, o.tau, o.lanes, o.cut_through)) + "); ";
   std::string formula;
   u64 extended = 0;
   const std::string hops = o.synchronous ? "n-2i0(x)" : "2H(x)";
@@ -152,10 +153,10 @@ BuiltCase buildTranspose2d(const CaseSpec& spec, Transpose2dAlgo algo) {
   c.perm = perm;
   c.tables = std::move(lowered.tables);
   c.tables.header.algo = spec.algo;
-  c.lower_bound = transposeLowerBound(n, k, o.tau, o.lanes);
+  c.lower_bound = transposeLowerBound(n, k, o.tau, o.lanes, o.cut_through);
   if (virtuals) {
     c.bound_source = virtualBoundSource(plan, perm, busiest, b_opt);
-    c.lower_bound = transposeRealLowerBound(perm, o.tau, o.lanes).cycles;
+    c.lower_bound = transposeRealLowerBound(perm, o.tau, o.lanes, o.cut_through).cycles;
     if (lowered.local_tail > 0) {
       c.bound_source += "; +" + std::to_string(lowered.local_tail) + " local-copy cycles";
     }
@@ -181,8 +182,12 @@ BuiltCase buildTranspose2d(const CaseSpec& spec, Transpose2dAlgo algo) {
                   ? "section 6.1.3 schedule, max over H of steps(H)*(B_H+tau), B_{n/2} = B"
                   : "section 6.1.3 schedule, max over H of steps(H)*(B+tau)";
   }
-  c.bound_source = "Johnsson & Ho 1987 Theorem 3, max(n*tau, PQ/2N); " + formula + " = " +
-                   std::to_string(formula_cycles) + " cycles";
+  c.bound_source =
+      std::string(o.cut_through ? "Johnsson & Ho 1987 Theorem 3 with cut-through forwarding "
+                                  "(one start-up per element, not one per hop), "
+                                  "max(tau+n, PQ/2N); "
+                                : "Johnsson & Ho 1987 Theorem 3, max(n*tau, PQ/2N); ") +
+      formula + " = " + std::to_string(formula_cycles) + " cycles";
   if (algo == Transpose2dAlgo::kMpt) {
     c.bound_source += ", Theorem 2 ~ " + fixed1(mptTheorem2(n, k, o.tau));
   }

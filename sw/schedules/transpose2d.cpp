@@ -254,8 +254,10 @@ double mptOptimalPacket(int n, u64 slots, u64 tau) {
   return std::ceil(k / (n + 2.0));
 }
 
-u64 transposeLowerBound(int n, u64 slots, u64 tau, int lanes) {
-  return std::max(static_cast<u64>(n) * tau, ceilDiv(ceilDiv(slots, 2), static_cast<u64>(lanes)));
+u64 transposeLowerBound(int n, u64 slots, u64 tau, int lanes, bool cut_through) {
+  const u64 hops = static_cast<u64>(n);
+  return std::max(cut_through ? tau + hops : hops * tau,
+                  ceilDiv(ceilDiv(slots, 2), static_cast<u64>(lanes)));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -398,7 +400,8 @@ u64 transpose2dRealCycles(int n, const std::vector<u64>& real, const Transpose2d
   return cycles;
 }
 
-RealLowerBound transposeRealLowerBound(const PermutationSpec& perm, u64 tau, int lanes) {
+RealLowerBound transposeRealLowerBound(const PermutationSpec& perm, u64 tau, int lanes,
+                                       bool cut_through) {
   const int n = perm.n();
   if (lanes < 1) throw Error("--width " + std::to_string(lanes) + ": must be >= 1");
   const std::vector<u64> real = realElementsSent(perm);
@@ -414,7 +417,8 @@ RealLowerBound transposeRealLowerBound(const PermutationSpec& perm, u64 tau, int
   }
   b.quadrant = std::max(quadrant[0], quadrant[1]);
   const u64 links = perm.nodes() / 2 * static_cast<u64>(lanes);
-  b.cycles = std::max({static_cast<u64>(b.distance) * tau, ceilDiv(b.quadrant, links),
+  const u64 hops = static_cast<u64>(b.distance);
+  b.cycles = std::max({cut_through ? tau + hops : hops * tau, ceilDiv(b.quadrant, links),
                        ceilDiv(b.busiest, static_cast<u64>(n) * static_cast<u64>(lanes))});
   return b;
 }

@@ -203,7 +203,10 @@ double sptOptimalPacket(int n, u64 slots, u64 tau);
 double dptOptimalPacket(int n, u64 slots, u64 tau);
 double mptOptimalPacket(int n, u64 slots, u64 tau);
 /// Theorem 3: at least max(n τ, PQ/(2N) t_c) cycles (PQ/(2N) rounded up, divided by b lanes).
-u64 transposeLowerBound(int n, u64 slots, u64 tau, int lanes = 1);
+/// The n τ term charges a start-up on every one of the n hops (store-and-forward, the paper's
+/// model). With cut-through forwarding an element pays τ once, at its source, and then one cycle
+/// per hop, so the term becomes τ + n.
+u64 transposeLowerBound(int n, u64 slots, u64 tau, int lanes = 1, bool cut_through = false);
 
 /// Theorem 3's argument counted over the real elements (Definition 2): at least
 /// max(d τ, ceil(R_q / (b N/2)), ceil(R_max / (b n))) cycles, d the longest distance 2H(x) of a
@@ -211,13 +214,15 @@ u64 transposeLowerBound(int n, u64 slots, u64 tau, int lanes = 1);
 /// and column high node bits 0 and 1, or 1 and 0), whose N/4 nodes reach the rest of the cube by
 /// N/2 links and whose every element goes to the other quadrant, and R_max the most real
 /// elements one node sends through its n links. Without virtual elements the third term is at
-/// most the second and this is transposeLowerBound.
+/// most the second and this is transposeLowerBound. With cut-through forwarding the first term
+/// is τ + d (one start-up at the source, one cycle per hop).
 struct RealLowerBound {
   u64 cycles = 0;
   int distance = 0;  ///< d
   u64 quadrant = 0;  ///< R_q
   u64 busiest = 0;   ///< R_max
 };
-RealLowerBound transposeRealLowerBound(const PermutationSpec& perm, u64 tau, int lanes = 1);
+RealLowerBound transposeRealLowerBound(const PermutationSpec& perm, u64 tau, int lanes = 1,
+                                       bool cut_through = false);
 
 }  // namespace hcube
