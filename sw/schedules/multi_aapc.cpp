@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <array>
+#include <functional>
 
 #include "alignment.h"
 #include "error.h"
@@ -425,17 +426,9 @@ u64 theorem2Steps(const MultiAapcShape& sh) {
   return K / 2 + 2 * d;
 }
 
-MoveSchedule jhPipelinedAapcs(const MultiAapcShape& sh, MultiAapcAlignment alignment, int lanes) {
+void forEachPipelinedTransferStep(const MultiAapcShape& sh, MultiAapcAlignment alignment,
+                                  const std::function<void(std::vector<Move>&)>& emit) {
   checkMultiAapcShape(sh);
-  MoveSchedule out;
-  out.algo = "jh4-pipelined";
-  out.dims = sh.n;
-  const size_t channels = static_cast<size_t>(sh.n) * static_cast<size_t>(std::max(lanes, 1));
-  std::vector<std::vector<Move>> align;
-  if (alignment == MultiAapcAlignment::kExplicit) {
-    align = localPermutationSteps(alignmentPermutation(sh), channels);
-    out.steps = align;  // phase 1
-  }
   const u64 reps = u64{1} << (sh.k - sh.d);
   if (sh.s == 1) {
     // Nothing to pipeline: Algorithm 4 (§3.5, Theorem 1) once per repetition of the AAPC.
@@ -452,52 +445,67 @@ MoveSchedule jhPipelinedAapcs(const MultiAapcShape& sh, MultiAapcAlignment align
                             physicalSlot(sh, alignment, neighbour(x, j), m)});
           }
         }
-        out.steps.push_back(std::move(step));
+        emit(step);
       }
     }
-  } else {
-    // The K/2 complement pairs: when d does not divide K/2, first the sliding group (its first
-    // d + r pairs, d + r steps), then the rest in blocks of d; all of it runs on axis t shifted
-    // by (t - 1)d steps (§4.1). Every slot stays inside a window of d steps per axis, so axis
-    // t + 1 never touches a slot before axis t is done with it in every subcube.
-    SlidingGroup group;
-    std::vector<u32> pairs;
-    const bool sliding = slidingGroupFor(sh, group, pairs);
-    if (!sliding) pairs = complementPairList(sh);
-    const u64 lead = sliding ? group.steps * group.copies : 0;
-    const u64 d = static_cast<u64>(sh.d);
-    const u64 blocks = (pairs.size() + d - 1) / d;
-    const u64 per_axis = lead + blocks * d;
-    const u64 steps = per_axis + static_cast<u64>(sh.s - 1) * d;
-    for (u64 step = 0; step < steps; ++step) {
-      std::vector<Move> moves;
-      for (int t = 1; t <= sh.s; ++t) {
-        const u64 offset = static_cast<u64>(t - 1) * d;
-        if (step < offset || step - offset >= per_axis) continue;
-        const u64 local = step - offset;
-        if (local < lead) {
-          for (u64 x = 0; x < sh.nodes(); ++x) {
-            const u32 y = axesXor(sh, x) ^ axisOf(sh, x, t);
-            const u64 copy = local / group.steps;
-            for (const auto& [j, idx] : group.moves[y][local % group.steps]) {
-              const u32 m = group.slots[idx] + static_cast<u32>(copy << sh.d);
-              const int gd = (t - 1) * sh.d + j;
-              moves.push_back({x, physicalSlot(sh, alignment, x, m), gd,
-                               physicalSlot(sh, alignment, neighbour(x, gd), m)});
-            }
-          }
-          continue;
-        }
-        const u64 b = (local - lead) / d;
-        const int r = static_cast<int>((local - lead) % d);
-        for (u64 u = 0; u < d && b * d + u < pairs.size(); ++u) {
-          const int dim = static_cast<int>((u + static_cast<u64>(r)) % d);
-          exchangePair(sh, alignment, t, dim, pairs[b * d + u], moves);
-        }
-      }
-      out.steps.push_back(std::move(moves));
-    }
+    return;
   }
+  // The K/2 complement pairs: when d does not divide K/2, first the sliding group (its first
+  // d + r pairs, d + r steps), then the rest in blocks of d; all of it runs on axis t shifted
+  // by (t - 1)d steps (§4.1). Every slot stays inside a window of d steps per axis, so axis
+  // t + 1 never touches a slot before axis t is done with it in every subcube.
+  SlidingGroup group;
+  std::vector<u32> pairs;
+  const bool sliding = slidingGroupFor(sh, group, pairs);
+  if (!sliding) pairs = complementPairList(sh);
+  const u64 lead = sliding ? group.steps * group.copies : 0;
+  const u64 d = static_cast<u64>(sh.d);
+  const u64 blocks = (pairs.size() + d - 1) / d;
+  const u64 per_axis = lead + blocks * d;
+  const u64 steps = per_axis + static_cast<u64>(sh.s - 1) * d;
+  for (u64 step = 0; step < steps; ++step) {
+    std::vector<Move> moves;
+    for (int t = 1; t <= sh.s; ++t) {
+      const u64 offset = static_cast<u64>(t - 1) * d;
+      if (step < offset || step - offset >= per_axis) continue;
+      const u64 local = step - offset;
+      if (local < lead) {
+        for (u64 x = 0; x < sh.nodes(); ++x) {
+          const u32 y = axesXor(sh, x) ^ axisOf(sh, x, t);
+          const u64 copy = local / group.steps;
+          for (const auto& [j, idx] : group.moves[y][local % group.steps]) {
+            const u32 m = group.slots[idx] + static_cast<u32>(copy << sh.d);
+            const int gd = (t - 1) * sh.d + j;
+            moves.push_back({x, physicalSlot(sh, alignment, x, m), gd,
+                             physicalSlot(sh, alignment, neighbour(x, gd), m)});
+          }
+        }
+        continue;
+      }
+      const u64 b = (local - lead) / d;
+      const int r = static_cast<int>((local - lead) % d);
+      for (u64 u = 0; u < d && b * d + u < pairs.size(); ++u) {
+        const int dim = static_cast<int>((u + static_cast<u64>(r)) % d);
+        exchangePair(sh, alignment, t, dim, pairs[b * d + u], moves);
+      }
+    }
+    emit(moves);
+  }
+}
+
+MoveSchedule jhPipelinedAapcs(const MultiAapcShape& sh, MultiAapcAlignment alignment, int lanes) {
+  checkMultiAapcShape(sh);
+  MoveSchedule out;
+  out.algo = "jh4-pipelined";
+  out.dims = sh.n;
+  const size_t channels = static_cast<size_t>(sh.n) * static_cast<size_t>(std::max(lanes, 1));
+  std::vector<std::vector<Move>> align;
+  if (alignment == MultiAapcAlignment::kExplicit) {
+    align = localPermutationSteps(alignmentPermutation(sh), channels);
+    out.steps = align;  // phase 1
+  }
+  forEachPipelinedTransferStep(
+      sh, alignment, [&](std::vector<Move>& step) { out.steps.push_back(std::move(step)); });
   if (alignment == MultiAapcAlignment::kExplicit) {
     out.steps.insert(out.steps.end(), align.begin(), align.end());  // phase 3 = phase 1
   }

@@ -71,6 +71,7 @@
 // and Algorithm 4 itself (jhAlgorithm4, K/2 steps) is used.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -151,6 +152,12 @@ bool pipelinedSlidingGroup(const MultiAapcShape& shape, SlidingGroup& group);
 /// local permutations are packed for (n * lanes copies per PERMUTE cycle).
 MoveSchedule jhPipelinedAapcs(const MultiAapcShape& shape, MultiAapcAlignment alignment,
                               int lanes = 1);
+
+/// The transfer steps of jhPipelinedAapcs (without the local alignment steps of kExplicit), one
+/// at a time: emit(step) is called with each step's moves, in order, and may take them. For
+/// shapes whose whole move list would not fit in memory (d = 9: n = 18).
+void forEachPipelinedTransferStep(const MultiAapcShape& shape, MultiAapcAlignment alignment,
+                                  const std::function<void(std::vector<Move>&)>& emit);
 
 // ---------------------------------------------------------------------------------------------
 // Algorithm 5 (§4.2): multiple concurrent AAPCs
