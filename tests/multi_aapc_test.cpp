@@ -502,7 +502,7 @@ TEST(MultiAapcPipelined, StreamedRunOfSmallShapes) {
 }
 
 // d = 9 over the whole cube (n = 18, K = 512: 2^27 elements, 1.2 * 10^9 moves, about 1.2 GB
-// and 1.5 minutes): 265 steps, every element where the reference model says.
+// and 1.5 to 2.5 minutes): 265 steps, every element where the reference model says.
 TEST(MultiAapcPipelined, NineBitAxesStreamedOverTheWholeCube_Long) {
   expectStreamed(shape(18, 9, 2, 9));
 }

@@ -59,9 +59,11 @@
 // up to about 2.7 s for d = 6, K = 256, where the copies fail first). If the search finds no
 // group within its budget, the schedule falls back to blocks only: d*ceil(K/2d) + (s - 1)d
 // steps, the paper's count for pipelined Algorithm 1 (§3.4). The d = 9 groups are checked
-// directly (every offset, every move; tests/multi_aapc_test.cpp), not by a full run: n = 18
-// with K = 512 is 2^27 elements, beyond the table executor's memory here. The paper states
-// Corollary 2 without a proof ("follows from Theorem 1", i.e. from Algorithm 4's span d) and
+// directly (every offset, every move; tests/multi_aapc_test.cpp), and the whole n = 18 schedule
+// by an element-level run that takes the steps one at a time (forEachPipelinedTransferStep;
+// K = 512 in a long test, 2^27 elements, every one where the reference model says; K = 1024
+// once by hand), not by the table executor, which needs about 50 GB for 2^27 elements. The paper
+// states Corollary 2 without a proof ("follows from Theorem 1", i.e. from Algorithm 4's span d) and
 // without a condition on d and K; Algorithm 4's span d is per relative address and does not by
 // itself give the window condition, which is why a different leading group is used here. Why the
 // per-slot view is forced: an element with relative address r on axis t has relative address r ^ Z
