@@ -10,6 +10,7 @@
 #include <fstream>
 #include <iostream>
 #include <map>
+#include <new>
 #include <optional>
 #include <set>
 #include <sstream>
@@ -442,6 +443,12 @@ int main(int argc, char** argv) {
     return hcube::dispatch(argc, argv);
   } catch (const hcube::Error& e) {
     std::cerr << "hcube: error: " << e.what() << "\n";
+    return 2;
+  } catch (const std::bad_alloc&) {
+    // The case's schedule, tables or memories do not fit this machine's memory: the cube limits
+    // (N K <= 2^28 words) admit cases whose per-node tables need tens of GB.
+    std::cerr << "hcube: error: out of memory building or running this case; its schedule, "
+                 "per-node tables and memories do not fit (use a smaller --n or --k)\n";
     return 2;
   } catch (const std::exception& e) {
     std::cerr << "hcube: internal error: " << e.what() << "\n";

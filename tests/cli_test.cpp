@@ -88,6 +88,20 @@ TEST_F(Cli, UnknownAlgorithmIsAnError) {
   EXPECT_NE(known.find("edelman, jh1, jh2, jh3, jh4"), std::string::npos);
 }
 
+// A case inside the cube limits whose tables do not fit the memory the process may use: a clear
+// error (exit 2), not a crash or an "internal error". The address-space limit (1 GiB, set by the
+// shell) stands in for a machine too small for n = 16, K = 256 (about 6.5 GB).
+TEST_F(Cli, CaseTooBigForMemoryIsAnError) {
+  const ProcessResult r =
+      runProcess({"/bin/sh", "-c",
+                  "ulimit -v 1048576 && exec \"$0\" run --algo jh4-pipelined --n 16 --axes 2 --k "
+                  "256",
+                  HCUBE_TOOL});
+  EXPECT_EQ(r.status, 2) << r.output;
+  EXPECT_NE(r.output.find("out of memory building or running this case"), std::string::npos)
+      << r.output;
+}
+
 TEST_F(Cli, ImpossibleNAndKAreErrors) {
   Outcome o = tool({"run", "--algo", "edelman", "--n", "0"});
   EXPECT_EQ(o.status, 2);
