@@ -51,9 +51,9 @@
 // every move of a virtual element (sw/virtual_elements.h): virtual elements are never sent.
 // The one-token form of an extended layout names both shapes: 8x1024(64x1024)/row-cyclic/binary.
 // An algorithm accepts virtual elements by asking for them (LayoutDefaults::allow_virtual): the
-// transposes that build move schedules (sw/cases/transpose.cpp) and SPT / DPT / MPT, whose
-// packets lose their virtual slots (sw/cases/transpose2d.cpp). Without it, a layout that leaves
-// nodes empty is an Error naming the option and the algorithm.
+// transposes that build move schedules (sw/cases/transpose.cpp) and SPT / DPT / MPT, which
+// never put a virtual element into a packet (planTranspose2d, sw/schedules/transpose2d.h). Without
+// it, a layout that leaves nodes empty is an Error naming the option and the algorithm.
 #pragma once
 
 #include <string>
