@@ -64,14 +64,15 @@ bool realFieldsOverlap(const TransposeLayouts& t) {
 // §5 and §2: every one-dimensional layout pair (row/column, consecutive/cyclic, binary/Gray, and
 // a combined field) on n = 2 and 3. Disjoint real fields: the transpose is an AAPC, done in
 // exactly K/2 transfer cycles by Edelman's schedule and n x K/2 by the exchange algorithm (with
-// and without local shuffles, one-port); overlapping real fields are refused with an error that
-// names the options.
+// and without local shuffles, one-port); overlapping real fields are no AAPC (refused with an error
+// naming the options) and go by default through the dimension permutation of §7.
 TEST(Transpose1d, EveryOneDimensionalLayoutPair) {
   const char* partitions[] = {"row-consecutive", "row-cyclic", "col-consecutive", "col-cyclic",
                               "u4,u0"};
   const char* encodings[] = {"binary", "gray"};
   int aapc_cases = 0;
   int refused = 0;
+  int dimperm_cases = 0;
   for (int n : {2, 3}) {
     const std::string matrix = n == 2 ? "32x32" : "16x64";
     for (const char* pb : partitions) {
@@ -96,10 +97,29 @@ TEST(Transpose1d, EveryOneDimensionalLayoutPair) {
             CaseParams cp(spec);
             const TransposeLayouts t = transposeLayoutsFromParams(cp, spec, "row-consecutive");
             if (realFieldsOverlap(t)) {
-              const std::string e = errorOf([&] { runCase("transpose-1d", n, params); });
+              // No AAPC: --method aapc is refused naming the options ...
+              auto as_aapc = params;
+              as_aapc["method"] = "aapc";
+              const std::string e = errorOf([&] { runCase("transpose-1d", n, as_aapc); });
               EXPECT_TRUE(contains(e, "--partition / --to-partition")) << e;
               EXPECT_TRUE(contains(e, "I is not empty")) << e;
               ++refused;
+              // ... and the default is the dimension permutation of §7, which binary fields
+              // always are; Gray fields that mix address bits are refused naming the encodings.
+              std::string why;
+              try {
+                const Outcome d = runCase("transpose-1d", n, params);
+                expectClean(d);
+                EXPECT_TRUE(d.built.tables.header.algo.ends_with(":dimperm"))
+                    << d.built.tables.header.algo;
+                ++dimperm_cases;
+              } catch (const Error& err) {
+                why = err.what();
+                EXPECT_TRUE(contains(why, "--encoding / --to-encoding")) << why;
+              }
+              if (std::string(eb) == "binary" && std::string(ea) == "binary") {
+                EXPECT_EQ(why, "") << "binary layouts are a dimension permutation";
+              }
               continue;
             }
             const u64 k = t.before.slots();
@@ -126,6 +146,7 @@ TEST(Transpose1d, EveryOneDimensionalLayoutPair) {
   // Both kinds occur: rows before and rows of the transpose after use disjoint index bits.
   EXPECT_GT(aapc_cases, 40);
   EXPECT_GT(refused, 20);
+  EXPECT_GT(dimperm_cases, 20);
 }
 
 // The command: hcube run --algo transpose-1d --matrix 128x128 --n 5 --partition
@@ -213,9 +234,15 @@ TEST(StorageConvert, ConsecutiveCyclicIsAnAapcWhenPIsAtLeastNSquared) {
     EXPECT_EQ(c.run.transfer_cycles, 64U) << describeOutcome(c);
   }
   const std::string e = errorOf([] {
-    runCase("storage-convert", 3, {{"matrix", "32x8"}, {"to-partition", "row-cyclic"}});
+    runCase("storage-convert", 3,
+            {{"matrix", "32x8"}, {"to-partition", "row-cyclic"}, {"method", "aapc"}});
   });
   EXPECT_TRUE(contains(e, "I is not empty")) << e;
+  // Overlapping real fields by default: a dimension permutation (§7), every element in place.
+  const Outcome dp =
+      runCase("storage-convert", 3, {{"matrix", "32x8"}, {"to-partition", "row-cyclic"}});
+  expectClean(dp);
+  EXPECT_TRUE(dp.built.tables.header.algo.ends_with(":dimperm")) << dp.built.tables.header.algo;
 }
 
 // §6.3: the paper's case table of the combined transpose / Gray conversion. For the node

@@ -4,9 +4,15 @@
 // transposition combined with binary <-> Gray conversion (§6.3).
 //
 // Options (sw/matrix/layout.h): --matrix PxQ, --partition, --encoding, --to-partition,
-// --to-encoding; transpose-1d and storage-convert also --method aapc|exchange,
+// --to-encoding; transpose-1d and storage-convert also --method aapc|exchange|dimperm,
 // --aapc edelman|jh1|jh2|jh3|jh4 (method aapc), --shuffle yes|no (method exchange);
 // transpose-gray also --pipelined yes|no.
+//
+// Layouts whose real processor fields overlap (I is not empty, e.g. a one-dimensional partitioning
+// before and a two-dimensional one after) are no AAPC. With binary encodings such a transpose is
+// still a dimension permutation of the address bits, and --method dimperm (the default for
+// them) performs it by §7's exchange round and Lemma 15's parallel swappings (the dimperm
+// family, sw/schedules/dimperm.h). Gray-coded fields that overlap are refused with an error.
 //
 // Every algorithm here takes matrices extended with virtual elements (Johnsson & Ho 1987
 // Definition 2; --virtual needed|square, sw/matrix/layout.h) when a layout would leave nodes
@@ -14,10 +20,13 @@
 // dropped before compiling (sw/virtual_elements.h), so they are never sent (§3.3, §5).
 #include "schedules/transpose.h"
 
+#include <bit>
+
 #include "compiler.h"
 #include "error.h"
 #include "families.h"
 #include "matrix/layout.h"
+#include "schedules/dimperm.h"
 #include "schedules/edelman.h"
 #include "schedules/johnsson_ho.h"
 #include "virtual_elements.h"
@@ -130,8 +139,69 @@ BuiltCase compileCase(const TransposeSchedule& s, const PermutationSpec& perm, c
   return built;
 }
 
-/// transpose-1d and storage-convert: an AAPC through one of the relative AAPC schedules, or the
-/// exchange algorithm of the §5 pseudo-code.
+/// Whether the destination node of an element depends on its source node (the real fields
+/// before and after share dimensions, I is not empty): then the transpose is no AAPC.
+bool realFieldsOverlap(const PermutationSpec& perm) {
+  for (int i = 0; i < perm.n(); ++i) {
+    if (perm.dest({u64{1} << i, 0}).node != 0) return true;
+  }
+  return false;
+}
+
+/// The dimension permutation a linear map whose rows are single bits is (delta[b] = where
+/// source bit b goes), or an empty vector if some destination bit mixes several source bits
+/// (Gray codes).
+std::vector<int> asDimensionPermutation(const PermutationSpec& perm) {
+  const int bits = perm.n() + perm.localBits();
+  std::vector<int> delta(static_cast<size_t>(bits), -1);
+  for (int b = 0; b < bits; ++b) {
+    const u64 row = perm.rows()[static_cast<size_t>(b)];
+    if (std::popcount(row) != 1) return {};
+    delta[static_cast<size_t>(std::countr_zero(row))] = b;
+  }
+  return delta;
+}
+
+/// --method dimperm: the transpose as a dimension permutation of the address bits, by the exchange
+/// round and parallel swappings of §7 (Lemma 15), with virtual elements dropped as for the other
+/// methods.
+BuiltCase buildByDimensionPermutation(const CaseSpec& c, const PermutationSpec& perm,
+                                      const std::string& header) {
+  const std::vector<int> delta = asDimensionPermutation(perm);
+  if (delta.empty()) {
+    throw Error(
+        "--encoding / --to-encoding: " + c.algo +
+        " --method dimperm: with these Gray-coded fields the transpose mixes address bits (a "
+        "linear map over GF(2), not a dimension permutation); use binary encodings, or layouts "
+        "whose real fields are disjoint (then --method aapc or exchange)");
+  }
+  const int n = perm.n();
+  const int k = perm.localBits();
+  bool node_node = false;
+  for (int b = k; b < n + k; ++b) node_node = node_node || (delta[b] >= k && delta[b] != b);
+  if (node_node && k == 0) {
+    throw Error("--matrix: " + c.algo +
+                " --method dimperm permutes node bits among themselves, which goes through a "
+                "local address bit; it needs K >= 2 elements per node");
+  }
+  const DimPermPlan plan = planDimensionPermutation(n, k, delta);
+  const int copies = n * c.lanes;
+  TransposeSchedule s;
+  s.moves = dimensionPermutationSchedule(plan, c.one_port, copies, c.algo);
+  s.scratch = localScratchSlots(plan, copies);
+  return compileCase(
+      s, perm, c, header, distanceBound(perm, c),
+      distanceBoundSource(
+          c, perm.hasVirtual(),
+          "dimension permutation (§7, Lemma 15): " + std::to_string(plan.exchangeRounds()) +
+              " exchange round(s), " + std::to_string(plan.swappings.size()) +
+              " parallel swapping(s) = " + std::to_string(plan.transferCycles(c.one_port)) +
+              " transfer cycles before virtual elements are dropped"));
+}
+
+/// transpose-1d and storage-convert: an AAPC through one of the relative AAPC schedules, the
+/// exchange algorithm of the §5 pseudo-code, or (overlapping real fields) a dimension
+/// permutation.
 BuiltCase buildAllToAll(const CaseSpec& c, bool transpose) {
   checkDims(c);
   CaseParams params(c);
@@ -142,9 +212,17 @@ BuiltCase buildAllToAll(const CaseSpec& c, bool transpose) {
     defaults.tall = true;
   }
   const TransposeLayouts layouts = layoutsFromParams(params, c, defaults);
-  const std::string method = params.text("method").value_or(c.one_port ? "exchange" : "aapc");
+  const PermutationSpec perm = transpose ? transposePermutation(layouts.before, layouts.after)
+                                         : relayoutPermutation(layouts.before, layouts.after);
+  const std::string method = params.text("method").value_or(realFieldsOverlap(perm) ? "dimperm"
+                                                            : c.one_port            ? "exchange"
+                                                                                    : "aapc");
   std::string aapc;
   bool shuffle = true;
+  if (method == "dimperm") {
+    params.finish();
+    return buildByDimensionPermutation(c, perm, c.algo + ":" + layouts.str() + ":dimperm");
+  }
   if (method == "aapc") {
     aapc = params.text("aapc").value_or("edelman");
   } else if (method == "exchange") {
@@ -152,11 +230,9 @@ BuiltCase buildAllToAll(const CaseSpec& c, bool transpose) {
     if (sh != "yes" && sh != "no") throw Error("--shuffle '" + sh + "': must be yes or no");
     shuffle = sh == "yes";
   } else {
-    throw Error("--method '" + method + "': must be aapc or exchange");
+    throw Error("--method '" + method + "': must be aapc, exchange or dimperm");
   }
   params.finish();
-  const PermutationSpec perm = transpose ? transposePermutation(layouts.before, layouts.after)
-                                         : relayoutPermutation(layouts.before, layouts.after);
   const std::string header = c.algo + ":" + layouts.str() + ":" +
                              (method == "aapc" ? "aapc-" + aapc
                                                : std::string(shuffle ? "exchange"
