@@ -185,6 +185,24 @@ u64 PermutationSpec::participating() const {
   return elements() >> (n_ - l_);  // 2^l of the 2^n source or destination nodes
 }
 
+std::vector<u64> PermutationSpec::participatingPerNode() const {
+  std::vector<u64> count(nodes(), 0);
+  for (u64 x = 0; x < nodes(); ++x) {
+    for (u64 l = 0; l < slots_; ++l) count[x] += participates({x, l}) ? 1 : 0;
+  }
+  return count;
+}
+
+u64 PermutationSpec::participatingDistance() const {
+  u64 hops = 0;
+  for (u64 x = 0; x < nodes(); ++x) {
+    for (u64 l = 0; l < slots_; ++l) {
+      if (participates({x, l})) hops += static_cast<u64>(hammingDistance(x, dest({x, l}).node));
+    }
+  }
+  return hops;
+}
+
 PermutationSpec PermutationSpec::parse(std::string_view text) {
   std::istringstream in{std::string(text)};
   std::string kind;

@@ -83,6 +83,11 @@ class PermutationSpec {
   /// The elements that take part (every element, the real ones of a linear permutation with
   /// virtual elements, or those inside the subcube of a personalized communication).
   u64 participating() const;
+  /// The elements that take part, per source node (entry x: those that start in node x).
+  std::vector<u64> participatingPerNode() const;
+  /// Sum over the elements that take part of the Hamming distance from their source node to
+  /// their destination node: the fewest words any schedule puts on the links.
+  u64 participatingDistance() const;
 
   /// Where the element that starts at address a must end.
   GlobalAddress dest(GlobalAddress a) const;

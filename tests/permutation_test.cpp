@@ -15,6 +15,19 @@ TEST(Permutation, AapcExchangesNodeAndLocalAddress) {
   EXPECT_EQ(p.dest({0, 0}), (GlobalAddress{0, 0}));
 }
 
+// Elements that take part per node and their total distance, counted by hand. AAPC on the
+// 2-cube: slot i of node x goes to node i, so the distances are popcount(x ^ i): 16 pairs, eight
+// at distance 1 and four at distance 2, 16 in all. A scatter from node 2 (l = 0): only node 2's
+// four elements take part, at distances 1, 2, 0, 1 to nodes 0..3.
+TEST(Permutation, ParticipatingElementsPerNodeAndTheirDistance) {
+  const PermutationSpec a = PermutationSpec::aapc(2, 1);
+  EXPECT_EQ(a.participatingPerNode(), (std::vector<u64>{4, 4, 4, 4}));
+  EXPECT_EQ(a.participatingDistance(), 16U);
+  const PermutationSpec s = PermutationSpec::personalized(2, 1, false, 0, 2);
+  EXPECT_EQ(s.participatingPerNode(), (std::vector<u64>{0, 0, 4, 0}));
+  EXPECT_EQ(s.participatingDistance(), 4U);
+}
+
 TEST(Permutation, AapcRepeatedKeepsTheHighLocalBits) {
   // K = 3 * 2^2: slot l = (h, i), (j | h, i) -> (i | h, j).
   const PermutationSpec p = PermutationSpec::aapc(2, 3);

@@ -417,18 +417,6 @@ PermutationSpec extended(int real_p, int real_q, int p, int q, int n, const std:
       MatrixLayout::makeExtended(real_q, real_p, q, p, n, partition, encoding));
 }
 
-/// Sum over the real elements of the distance from their node to tr(node).
-u64 realHops(const PermutationSpec& perm) {
-  u64 hops = 0;
-  for (u64 x = 0; x < perm.nodes(); ++x) {
-    for (u64 l = 0; l < perm.slots(); ++l) {
-      if (perm.participates({x, l}))
-        hops += static_cast<u64>(hammingDistance(x, perm.dest({x, l}).node));
-    }
-  }
-  return hops;
-}
-
 TEST(Transpose2dVirtual, RealFormulaAndBoundAreThePapersWithoutVirtualElements) {
   // With every element real, R_x = K for every off-diagonal node and some node is at distance
   // n: transpose2dRealCycles is the §6.1 formula and transposeRealLowerBound Theorem 3.
@@ -582,7 +570,7 @@ TEST(Transpose2dVirtual, CyclesFollowTheBusiestRealPath) {
     EXPECT_EQ(formula, row.transfer);
     EXPECT_EQ(r.lowered.transfer_end, row.transfer);
     EXPECT_EQ(r.run.cycles, row.transfer + r.lowered.local_tail);
-    EXPECT_EQ(r.run.words, realHops(row.perm));
+    EXPECT_EQ(r.run.words, row.perm.participatingDistance());
     const RealLowerBound lb = transposeRealLowerBound(row.perm, row.o.tau, row.o.lanes);
     EXPECT_EQ(lb.cycles, row.bound);
     // Theorem 3's d tau counts a start-up per hop: store-and-forward only (cut-through pays one).
@@ -697,7 +685,7 @@ TEST(Transpose2dCase, VirtualElementsReportTheRealFormulaAndBound) {
   }
   const testing::CheckedRun r = testing::runChecked(c);
   testing::expectCleanRun(r, 128, "spt 2x64 square");
-  EXPECT_EQ(r.run.words, realHops(c.perm));
+  EXPECT_EQ(r.run.words, c.perm.participatingDistance());
   // The default B is B_opt for the busiest node's R_x = 16 (sqrt(16 * 9 / 3) = 6.9 -> 7), not
   // for K = 256 (27.7).
   spec.params = {

@@ -32,17 +32,6 @@ BuiltCase build(const std::string& algo, int n, std::map<std::string, std::strin
   return buildCase(testing::caseSpec(algo, n, 0, 1, one_port, std::move(params)));
 }
 
-/// Sum over the real elements of the Hamming distance from source to destination node.
-u64 realHops(const PermutationSpec& p) {
-  u64 hops = 0;
-  for (u64 x = 0; x < p.nodes(); ++x) {
-    for (u64 l = 0; l < p.slots(); ++l) {
-      if (p.participates({x, l})) hops += hammingDistance(x, p.dest({x, l}).node);
-    }
-  }
-  return hops;
-}
-
 struct Expect {
   u64 cycles;
   u64 transfer;
@@ -61,7 +50,7 @@ testing::CheckedRun expectVirtualCase(const BuiltCase& c, const Expect& e,
   EXPECT_EQ(r.run.cycles, e.cycles) << what;
   EXPECT_EQ(r.run.transfer_cycles, e.transfer) << what;
   EXPECT_EQ(r.run.local_cycles, e.local) << what;
-  EXPECT_EQ(r.run.words, realHops(c.perm)) << what;
+  EXPECT_EQ(r.run.words, c.perm.participatingDistance()) << what;
   EXPECT_GE(r.run.transfer_cycles, c.lower_bound) << what;
   return r;
 }
@@ -238,7 +227,7 @@ TEST(VirtualTranspose, TwoDimensionalPacketTransposesSendOnlyRealElements) {
     const testing::CheckedRun r = testing::runChecked(c);
     testing::expectCleanRun(r, 128, algo + " 2x64");
     EXPECT_EQ(r.run.cycles, cycles) << algo;
-    EXPECT_EQ(r.run.words, realHops(c.perm)) << algo;
+    EXPECT_EQ(r.run.words, c.perm.participatingDistance()) << algo;
     EXPECT_EQ(r.run.words, 256U) << algo;
     // 128 virtual elements, 32 of them on the two diagonal nodes with row bit u1 = 1 (they stay
     // and are not copied): 96 leave the packets.
@@ -362,7 +351,7 @@ TEST(VirtualTranspose, EveryLayoutPairWithVirtualElementsOnTheFourCube) {
             const testing::CheckedRun r = testing::runChecked(c);
             testing::expectCleanRun(r, c.perm.participating(), what);
             if (f.minimal_paths) {
-              EXPECT_EQ(r.run.words, realHops(c.perm)) << what;
+              EXPECT_EQ(r.run.words, c.perm.participatingDistance()) << what;
             }
           }
         }

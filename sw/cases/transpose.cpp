@@ -43,18 +43,6 @@ void checkDims(const CaseSpec& spec) {
   }
 }
 
-/// Sum over all elements that take part (virtual ones are never sent) of the distance they
-/// travel (Hamming distance of source and destination node).
-u64 elementHops(const PermutationSpec& spec) {
-  u64 hops = 0;
-  for (u64 x = 0; x < spec.nodes(); ++x) {
-    for (u64 l = 0; l < spec.slots(); ++l) {
-      if (spec.participates({x, l})) hops += hammingDistance(x, spec.dest({x, l}).node);
-    }
-  }
-  return hops;
-}
-
 /// The matrix options of every algorithm of this family: virtual elements allowed.
 LayoutDefaults familyDefaults() {
   LayoutDefaults d;
@@ -68,7 +56,7 @@ LayoutDefaults familyDefaults() {
 u64 distanceBound(const PermutationSpec& spec, const CaseSpec& c) {
   const u64 per_node = static_cast<u64>(c.one_port ? 1 : spec.n()) * static_cast<u64>(c.lanes);
   const u64 per_cycle = spec.nodes() * per_node;
-  u64 bound = (elementHops(spec) + per_cycle - 1) / per_cycle;
+  u64 bound = (spec.participatingDistance() + per_cycle - 1) / per_cycle;
   if (spec.hasVirtual()) {
     // Some-to-all and all-to-some (§3.3): the real elements leaving (entering) one node all
     // cross its ports, at most per_node a cycle.

@@ -346,11 +346,10 @@ int lowestDifferingPair(int n, u64 x) {
 std::vector<u64> realElementsSent(const PermutationSpec& perm) {
   const int n = perm.n();
   requireEvenDims("--n", n);
-  std::vector<u64> real(perm.nodes(), 0);
+  std::vector<u64> real = perm.participatingPerNode();
   for (u64 x = 0; x < perm.nodes(); ++x) {
     localMap(perm, x);  // every element of x must go to tr(x)
-    if (transposeHalfDistance(n, x) == 0) continue;
-    for (u64 l = 0; l < perm.slots(); ++l) real[x] += perm.participates({x, l}) ? 1 : 0;
+    if (transposeHalfDistance(n, x) == 0) real[x] = 0;
   }
   return real;
 }
