@@ -446,6 +446,22 @@ TEST(Transpose1d, BadInputNamesTheOption) {
                          runCase("transpose-1d", 3, {{"matrix", "16x16"}, {"method", "fft"}});
                        }),
                        "--method 'fft'"));
+  // --method dimperm with one element per node cannot swap node bits (no local bit to go
+  // through), and Gray fields that mix address bits are no dimension permutation.
+  const std::string k1 = errorOf([] {
+    runCase("transpose-1d", 4,
+            {{"matrix", "4x4"}, {"partition", "2d-consecutive"}, {"method", "dimperm"}});
+  });
+  EXPECT_TRUE(contains(k1, "--matrix: transpose-1d --method dimperm")) << k1;
+  EXPECT_TRUE(contains(k1, "K >= 2 slots per node")) << k1;
+  const std::string gray = errorOf([] {
+    runCase("transpose-1d", 4,
+            {{"matrix", "16x16"},
+             {"partition", "row-consecutive"},
+             {"to-partition", "2d-cyclic"},
+             {"to-encoding", "gray"}});
+  });
+  EXPECT_TRUE(contains(gray, "--encoding / --to-encoding")) << gray;
   EXPECT_TRUE(contains(errorOf([] {
                          runCase("transpose-1d", 3, {{"matrix", "16x16"}, {"aapc", "x"}});
                        }),

@@ -163,17 +163,13 @@ BuiltCase buildByDimensionPermutation(const CaseSpec& c, const PermutationSpec& 
         "linear map over GF(2), not a dimension permutation); use binary encodings, or layouts "
         "whose real fields are disjoint (then --method aapc or exchange)");
   }
-  const int n = perm.n();
-  const int k = perm.localBits();
-  bool node_node = false;
-  for (int b = k; b < n + k; ++b) node_node = node_node || (delta[b] >= k && delta[b] != b);
-  if (node_node && k == 0) {
-    throw Error("--matrix: " + c.algo +
-                " --method dimperm permutes node bits among themselves, which goes through a "
-                "local address bit; it needs K >= 2 elements per node");
+  DimPermPlan plan;
+  try {
+    plan = planDimensionPermutation(perm.n(), perm.localBits(), delta);
+  } catch (const Error& e) {
+    throw Error("--matrix: " + c.algo + " --method dimperm: " + e.what());
   }
-  const DimPermPlan plan = planDimensionPermutation(n, k, delta);
-  const int copies = n * c.lanes;
+  const int copies = perm.n() * c.lanes;
   TransposeSchedule s;
   s.moves = dimensionPermutationSchedule(plan, c.one_port, copies, c.algo);
   s.scratch = localScratchSlots(plan, copies);
