@@ -1,5 +1,5 @@
 // hcube: the compiler — lowers an abstract schedule for a hardware configuration into per-node
-// tables of the instructions of docs/hardware.md (DESIGN §3 "compile").
+// tables of the instructions of docs/hardware.md (docs/architecture.md §3 "compile").
 #pragma once
 
 #include "permutation.h"

@@ -5,7 +5,7 @@
 // PERMUTE (the same channel fields; a MEM/MEM channel copies one local slot into another, §2.1),
 // WAIT c, END. A channel is one lane of one port: channel = port * lanes + lane. A slot may be
 // relative (XOR the node's address), so one table can serve every node of a homogeneous
-// schedule (Edelman 1991 Theorem 3.2; DESIGN §4).
+// schedule (Edelman 1991 Theorem 3.2; docs/architecture.md §4).
 #pragma once
 
 #include <string>
