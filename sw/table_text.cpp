@@ -19,11 +19,13 @@ std::string formatSlot(u32 slot, bool rel) { return (rel ? "m^" : "m") + std::to
 
 class Parser {
  public:
-  Parser(std::istream& in, std::string source) : in_(in), source_(std::move(source)) {}
+  Parser(std::istream& in, std::string source, HeaderOrigin* origin)
+      : in_(in), source_(std::move(source)), origin_(origin) {}
 
   TableSet parse() {
     TableSet set;
     TableHeader& h = set.header;
+    if (origin_ != nullptr) *origin_ = HeaderOrigin{source_, {}};
     std::vector<std::string> tok;
     if (!next(tok)) fail("empty input, expected '" + std::string(kMagic) + " 1'");
     if (tok.size() != 2 || tok[0] != kMagic) fail("expected '" + std::string(kMagic) + " 1'");
@@ -43,6 +45,7 @@ class Parser {
       if (key < 0) fail("unknown header field '" + tok[0] + "'");
       if (have[key]) fail("header field '" + tok[0] + "' given twice");
       have[key] = true;
+      if (origin_ != nullptr) origin_->lines[tok[0]] = line_;
       if (key == 1) {
         perm_text = rest_;
         perm_line = line_;
@@ -248,6 +251,7 @@ class Parser {
 
   std::istream& in_;
   std::string source_;
+  HeaderOrigin* origin_;
   int line_ = 0;
   std::string rest_;
 };
@@ -328,14 +332,14 @@ void writeTableTextFile(const std::string& path, const TableSet& set) {
   if (!out) throw Error(path + ": write failed");
 }
 
-TableSet readTableText(std::istream& in, const std::string& source) {
-  return Parser(in, source).parse();
+TableSet readTableText(std::istream& in, const std::string& source, HeaderOrigin* origin) {
+  return Parser(in, source, origin).parse();
 }
 
-TableSet readTableTextFile(const std::string& path) {
+TableSet readTableTextFile(const std::string& path, HeaderOrigin* origin) {
   std::ifstream in(path);
   if (!in) throw Error(path + ": cannot open for reading");
-  return readTableText(in, path);
+  return readTableText(in, path, origin);
 }
 
 }  // namespace hcube

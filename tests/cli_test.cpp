@@ -241,6 +241,111 @@ TEST_F(Cli, AlignmentOptionsOnTheWrongAlgorithmOrCodeAreErrors) {
       << o.output;
 }
 
+// Issue 16: options the parser cannot place are errors, never silently ignored.
+TEST_F(Cli, SingleDashOptionsAndStrayWordsAreErrors) {
+  Outcome o = tool({"run", "--algo", "jh4", "--n", "3", "-backend", "rtl"});
+  EXPECT_EQ(o.status, 2);
+  EXPECT_EQ(o.output, "hcube: error: '-backend': options start with two dashes (--backend)\n");
+  const std::string out = (dir_ / "d").string();
+  o = tool({"tables", "--algo", "jh4", "--n", "3", "--out", out, "extra", "words"});
+  EXPECT_EQ(o.status, 2);
+  EXPECT_EQ(o.output, "hcube: error: unexpected word 'extra' (see hcube --help)\n");
+  EXPECT_FALSE(fs::exists(out));
+  o = tool({"verify", "a.hct", "b.hct"});
+  EXPECT_EQ(o.status, 2);
+  EXPECT_EQ(o.output, "hcube: error: unexpected word 'b.hct' (see hcube --help)\n");
+}
+
+TEST_F(Cli, RepeatedOptionIsAnError) {
+  Outcome o = tool({"run", "--algo", "edelman", "--n", "3", "--n", "4"});
+  EXPECT_EQ(o.status, 2);
+  EXPECT_EQ(o.output, "hcube: error: option --n given twice\n");
+  o = tool({"run", "--algo", "edelman", "--n", "3", "--json", "--json"});
+  EXPECT_EQ(o.status, 2);
+  EXPECT_EQ(o.output, "hcube: error: option --json given twice\n");
+}
+
+TEST_F(Cli, NegativeAndEqualsFormsParse) {
+  Outcome o = tool({"run", "--algo", "edelman", "--n", "-1"});
+  EXPECT_EQ(o.status, 2);
+  EXPECT_EQ(o.output, "hcube: error: --n -1: must be 1..20\n");
+  o = tool({"run", "--algo=edelman", "--n=3", "--json"});
+  EXPECT_EQ(o.status, 0) << o.output;
+  EXPECT_NE(o.output.find("\"n\":3"), std::string::npos) << o.output;
+  o = tool({"run", "--algo", "edelman", "--n=", "--json"});
+  EXPECT_EQ(o.status, 2);
+  EXPECT_EQ(o.output, "hcube: error: option --n '' is not an integer\n");
+  o = tool({"run", "--algo", "edelman", "--n", "--json"});
+  EXPECT_EQ(o.status, 2);
+  EXPECT_EQ(o.output, "hcube: error: option --n needs a value\n");
+  o = tool({"run", "--algo", "edelman", "--n", "3", "--json=yes"});
+  EXPECT_EQ(o.status, 2);
+  EXPECT_EQ(o.output, "hcube: error: option --json takes no value ('--json=yes')\n");
+}
+
+TEST_F(Cli, TablesCannotBeCombinedWithCaseOptions) {
+  const std::string out = (dir_ / "t3").string();
+  ASSERT_EQ(tool({"tables", "--algo", "edelman", "--n", "3", "--out", out}).status, 0);
+  Outcome o = tool({"run", "--algo", "edelman", "--tables", out});
+  EXPECT_EQ(o.status, 2);
+  EXPECT_EQ(o.output,
+            "hcube: error: --tables cannot be combined with --algo (the tables fix the algorithm "
+            "and the case)\n");
+  o = tool({"run", "--tables", out, "--k", "16"});
+  EXPECT_EQ(o.status, 2);
+  EXPECT_EQ(o.output,
+            "hcube: error: --tables cannot be combined with --k (the tables fix the algorithm and "
+            "the case)\n");
+  o = tool({"compare", "--tables", out, "--tau", "3"});
+  EXPECT_EQ(o.status, 2);
+  EXPECT_EQ(o.output,
+            "hcube: error: --tables cannot be combined with --tau (the tables fix the algorithm "
+            "and the case)\n");
+  o = tool({"run", "--tables", out, "--n", "-5"});
+  EXPECT_EQ(o.status, 2);
+  EXPECT_EQ(o.output, "hcube: error: --n -5: must be 1..20\n");
+  o = tool({"run", "--tables", out, "--n", "3"});
+  EXPECT_EQ(o.status, 0) << o.output;
+}
+
+TEST_F(Cli, MatrixTooLargeSaysSo) {
+  const Outcome o =
+      tool({"run", "--algo", "transpose-1d", "--n", "2", "--matrix", "4294967296x4294967296"});
+  EXPECT_EQ(o.status, 2);
+  EXPECT_EQ(o.output,
+            "hcube: error: --matrix '4294967296x4294967296': too large, at most 2^30 rows and "
+            "columns\n");
+}
+
+TEST_F(Cli, TraceFileErrorsAreTheSameOnEveryBackend) {
+  for (const char* backend : {"rtl", "tlm"}) {
+    Outcome o = tool({"run", "--algo", "edelman", "--n", "2", "--backend", backend, "--trace",
+                      (dir_ / "nodir" / "t.vcd").string()});
+    EXPECT_EQ(o.status, 2) << backend;
+    EXPECT_EQ(o.output, "hcube: error: --trace " + (dir_ / "nodir" / "t.vcd").string() +
+                            ": directory '" + (dir_ / "nodir").string() + "' does not exist\n")
+        << backend;
+    o = tool({"run", "--algo", "edelman", "--n", "2", "--backend", backend, "--trace", ""});
+    EXPECT_EQ(o.status, 2) << backend;
+    EXPECT_EQ(o.output, "hcube: error: --trace '': needs a file name\n") << backend;
+  }
+}
+
+TEST_F(Cli, HelpOnEveryCommand) {
+  Outcome o = tool({"--help"});
+  EXPECT_EQ(o.status, 0);
+  for (const char* cmd : {"list", "tables", "verify", "run", "compare", "build-model"}) {
+    EXPECT_NE(o.output.find(std::string("  hcube ") + cmd), std::string::npos) << cmd;
+    const Outcome c = tool({cmd, "--help"});
+    EXPECT_EQ(c.status, 0) << cmd << ": " << c.output;
+    EXPECT_EQ(c.output.rfind(std::string("usage:\n  hcube ") + cmd, 0), 0U) << c.output;
+    EXPECT_NE(c.output.find("3 internal error"), std::string::npos) << c.output;
+  }
+  o = tool({"run", "--help"});
+  EXPECT_NE(o.output.find("[--backend table|tlm|rtl]"), std::string::npos) << o.output;
+  EXPECT_EQ(o.output.find("hcube verify"), std::string::npos) << o.output;
+}
+
 TEST(RtlResult, LocalCyclesLineIsReadWhenTheRunnerWritesIt) {
   const std::string body =
       "cycles 7\ntransfer-cycles 1\nwords 2\ntimeout 0\nwall-seconds 0.5\nspan 1\n"
