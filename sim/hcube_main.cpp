@@ -294,7 +294,10 @@ void requireBackendLimits(const BuiltCase& c, const std::string& backend,
                           const HeaderOrigin& origin) {
   if (backend == "table") requireWithinLimits(tableExecutorEstimate(c.tables), &origin);
   if (backend == "tlm") requireWithinLimits(tlmEstimate(c.tables), &origin);
-  if (backend == "rtl") requireRtlDimension(c.tables.header.n);
+  if (backend == "rtl") {
+    requireRtlDimension(c.tables.header.n);
+    requireWithinLimits(rtlRunEstimate(c.tables), &origin);
+  }
 }
 
 RunReport reportFor(const BuiltCase& c) {

@@ -330,7 +330,7 @@ RunResult runOnRtl(const TableSet& set, const RtlOptions& options) {
   }
   if (options.progress) {
     *options.progress << "hcube: running " << set.cycles() << " cycles on the RTL cube ("
-                      << set.header.nodes() << " nodes)\n"
+                      << set.header.nodes() << " nodes), " << rtlRunForecast(set) << "\n"
                       << std::flush;
   }
   // The runner reports progress of long runs on lines starting with "progress:".

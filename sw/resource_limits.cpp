@@ -9,25 +9,39 @@
 namespace hcube {
 namespace {
 
-// Measured costs (RelWithDebInfo build, see the report of issue 16 for the commands):
-//   verifier: bytes per node-channel of state (four latch arrays of 8 bytes), per word of
-//     memory (the symbolic memory, the copy counts and the reference), and ns per node-channel
-//     step;
-//   table executor: the same latch arrays, the initial and final memories and the reference;
-//   TLM: the module tree of one node (sockets, processes, memories) and ns per node-cycle.
+// Measured costs, by `/usr/bin/time -f "%M KB %e s"` on this project's RelWithDebInfo build, on
+// a 2-core machine shared with other builds (load average 7..10, so the times are about twice
+// an idle machine's; being too high only refuses earlier):
+//   verifier:  hcube verify on a table set with an empty schedule (dim N, slots 1): N = 16, 18,
+//              20 used 44 MB, 165 MB, 701 MB = 2^N x (32 B per channel + 37 B); edelman n = 8,
+//              K = 4096 (2048 steps x 256 nodes x 8 channels) took 0.42 s: 100 ns per
+//              node-channel step.
+//   executor:  hcube run --no-verify on the same sets: 66 MB, 262 MB, 1119 MB (about 1070 B per
+//              node at N = 20); edelman n = 8, K = 4096 took 0.59 s: 150 ns per node-channel
+//              cycle.
+//   TLM:       hcube run --backend tlm on the empty schedules: N = 10, 12, 14 used 53 MB,
+//              223 MB, 1002 MB and 0.86 s, 3.0 s, 12.8 s (50 KB + 1.2 KB per port per node,
+//              0.8 ms per node); lanes 4 at N = 12 added 9 MB; edelman n = 8, K = 4096 took
+//              0.89 s (about 1 us per node-cycle with traffic).
+//   RTL:       hcube run --backend rtl on edelman tables with a WAIT appended: n = 6 with
+//              200032 cycles took 2.82 s, n = 3 with 2000004 cycles 3.79 s: about 4 million
+//              node-cycles per second (the Verilated cube simulates every cycle).
+constexpr double kVerifierBytesPerNode = 24;  // the sequencer
 constexpr double kVerifierBytesPerChannel = 32;
 constexpr double kVerifierBytesPerWord = 4;
 constexpr double kVerifierBytesPerSlot = 9;  // copy count and reference word, filled bit
-constexpr double kVerifierNsPerChannelStep = 4;
+constexpr double kVerifierNsPerChannelStep = 100;
+constexpr double kExecutorBytesPerNode = 400;
 constexpr double kExecutorBytesPerChannel = 32;
 constexpr double kExecutorBytesPerWord = 8;  // initial and final memory
 constexpr double kExecutorBytesPerSlot = 5;  // reference word, filled bit
-constexpr double kExecutorNsPerChannelCycle = 4;
-constexpr double kTlmBytesPerNode = 70e3;
-constexpr double kTlmBytesPerChannel = 2e3;
+constexpr double kExecutorNsPerChannelCycle = 150;
+constexpr double kTlmBytesPerNode = 50e3;
+constexpr double kTlmBytesPerChannel = 1.2e3;
 constexpr double kTlmBytesPerWord = 8;
-constexpr double kTlmNsPerNode = 700e3;  // elaboration and teardown
+constexpr double kTlmNsPerNode = 0.8e6;  // elaboration and teardown
 constexpr double kTlmNsPerNodeCycle = 1e3;
+constexpr double kRtlNodeCyclesPerSecond = 4e6;
 
 // Cycles a run steps through one by one when WAITs are skipped: one per XFER/PERMUTE and one
 // per WAIT, in the longest table.
@@ -92,7 +106,7 @@ std::string HeaderOrigin::where(const std::string& field) const {
 
 ResourceEstimate verifierEstimate(const TableSet& set) {
   const TableHeader& h = set.header;
-  ResourceEstimate e = estimate("verification", h, 24, kVerifierBytesPerChannel,
+  ResourceEstimate e = estimate("verification", h, kVerifierBytesPerNode, kVerifierBytesPerChannel,
                                 kVerifierBytesPerWord, kVerifierBytesPerSlot);
   e.seconds = static_cast<double>(steps(set)) * static_cast<double>(h.nodes()) *
               static_cast<double>(h.channels()) * kVerifierNsPerChannelStep * 1e-9;
@@ -101,8 +115,9 @@ ResourceEstimate verifierEstimate(const TableSet& set) {
 
 ResourceEstimate tableExecutorEstimate(const TableSet& set) {
   const TableHeader& h = set.header;
-  ResourceEstimate e = estimate("the table executor", h, 100, kExecutorBytesPerChannel,
-                                kExecutorBytesPerWord, kExecutorBytesPerSlot);
+  ResourceEstimate e =
+      estimate("the table executor", h, kExecutorBytesPerNode, kExecutorBytesPerChannel,
+               kExecutorBytesPerWord, kExecutorBytesPerSlot);
   e.seconds = static_cast<double>(set.cycles()) * static_cast<double>(h.nodes()) *
               static_cast<double>(h.channels()) * kExecutorNsPerChannelCycle * 1e-9;
   return e;
@@ -117,6 +132,21 @@ ResourceEstimate tlmEstimate(const TableSet& set) {
       (nodes * kTlmNsPerNode + static_cast<double>(set.cycles()) * nodes * kTlmNsPerNodeCycle) *
       1e-9;
   return e;
+}
+
+ResourceEstimate rtlRunEstimate(const TableSet& set) {
+  ResourceEstimate e;
+  e.consumer = "the RTL run";
+  e.seconds = static_cast<double>(set.cycles()) * static_cast<double>(set.header.nodes()) /
+              kRtlNodeCyclesPerSecond;
+  e.field = "dim";
+  return e;
+}
+
+std::string rtlRunForecast(const TableSet& set) {
+  return "about " + formatSeconds(rtlRunEstimate(set).seconds) + " at the measured " +
+         std::to_string(static_cast<long long>(kRtlNodeCyclesPerSecond / 1e6)) +
+         " million node-cycles per second (the RTL simulates every cycle, waits included)";
 }
 
 void requireWithinLimits(const ResourceEstimate& e, const HeaderOrigin* origin) {

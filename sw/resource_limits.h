@@ -52,6 +52,11 @@ ResourceEstimate tableExecutorEstimate(const TableSet& set);
 /// The SystemC-TLM backend on `set` (one module tree per node; waits cycle by cycle).
 ResourceEstimate tlmEstimate(const TableSet& set);
 
+/// The Verilated RTL cube on `set`: time only (it simulates every cycle, waits included).
+ResourceEstimate rtlRunEstimate(const TableSet& set);
+/// "about 3.2 s at the measured ... node-cycles per second ...", said before an RTL run.
+std::string rtlRunForecast(const TableSet& set);
+
 /// Throws Error if `e` exceeds kMaxSimulatedWords, kMaxEstimatedBytes or kMaxEstimatedSeconds,
 /// naming the estimate, the limit and (through `origin`, if given) the file and line of `e.field`.
 void requireWithinLimits(const ResourceEstimate& e, const HeaderOrigin* origin = nullptr);

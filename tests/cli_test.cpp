@@ -9,6 +9,7 @@
 
 #include "algorithms.h"
 #include "error.h"
+#include "hc_tlm_run.h"
 #include "process.h"
 #include "rtl_backend.h"
 
@@ -344,6 +345,117 @@ TEST_F(Cli, HelpOnEveryCommand) {
   o = tool({"run", "--help"});
   EXPECT_NE(o.output.find("[--backend table|tlm|rtl]"), std::string::npos) << o.output;
   EXPECT_EQ(o.output.find("hcube verify"), std::string::npos) << o.output;
+}
+
+// A table set with an empty schedule on a dim-N cube with one slot per node.
+std::string emptySchedule(int n, const std::string& extra = "W 1\n", int lines = 0) {
+  std::string delta;
+  for (int b = 0; b < n; ++b) delta += (b ? "," : "") + std::to_string(b);
+  std::string body;
+  for (int i = 0; i < lines; ++i) body += extra;
+  return "hcube-table 1\nalgo t\nperm dim n=" + std::to_string(n) + " k=0 delta=" + delta +
+         "\ndim " + std::to_string(n) + "\nslots 1\nscratch 0\nlanes 1\nports all\ntable *\n" +
+         body + "E\nend\n";
+}
+
+// Issue 16: sizes are estimated from the header before anything large is allocated and refused
+// with the estimate, the limit and the file and line of the field that decided it.
+TEST_F(Cli, VerifierRefusesADim24FileAtOnce) {
+  const std::string f = write("d24.hct", emptySchedule(24));
+  const Outcome o = tool({"verify", f});
+  EXPECT_EQ(o.status, 2);
+  EXPECT_EQ(o.output, "hcube: error: " + f +
+                          ":4: verification would need about 13.5 GB (2^24 nodes: 403 MB of "
+                          "per-node state, 12.9 GB of per-channel state (24 channels), 218 MB of "
+                          "memory (1 words)), more than the limit of 4.3 GB\n");
+}
+
+TEST_F(Cli, HugeScratchNamesFileAndLine) {
+  const std::string f =
+      write("scratch.hct",
+            "hcube-table 1\nalgo t\nperm aapc n=2 m=1\ndim 2\nslots 4\nscratch 4294967296\n"
+            "lanes 1\nports all\ntable *\nE\nend\n");
+  const Outcome o = tool({"verify", f});
+  EXPECT_EQ(o.status, 2);
+  EXPECT_EQ(o.output, "hcube: error: " + f +
+                          ":6: verification: 4 nodes x 4294967300 words (slots 4 + scratch "
+                          "4294967296) is more than the 268435456 words this tool simulates\n");
+}
+
+TEST_F(Cli, VerifierRefusesWhatWouldTakeHours) {
+  // 2000 one-cycle waits on a 20-cube: 2000 steps x 2^20 nodes x 20 channels.
+  const std::string f = write("slow.hct", emptySchedule(20, "W 1\n", 2000));
+  const Outcome o = tool({"verify", f});
+  EXPECT_EQ(o.status, 2);
+  EXPECT_EQ(o.output, "hcube: error: " + f +
+                          ":4: verification would take about 1.2 h, more than the limit of 1.0 "
+                          "h\n");
+}
+
+TEST_F(Cli, TlmBackendRefusesA16CubeBeforeElaborating) {
+  const std::string f = write("d16.hct", emptySchedule(16));
+  const Outcome o = tool({"run", "--tables", f, "--backend", "tlm"});
+  EXPECT_EQ(o.status, 2);
+  EXPECT_EQ(o.output, "hcube: error: " + f +
+                          ":4: the TLM backend would need about 4.5 GB (2^16 nodes: 3.3 GB of "
+                          "per-node state, 1.3 GB of per-channel state (16 channels), 852 KB of "
+                          "memory (1 words)), more than the limit of 4.3 GB\n");
+}
+
+TEST_F(Cli, RtlLimitsAreCheckedBeforeAnyTablesAreBuilt) {
+  // Before the fix: 163 s of schedule building and verification, then the refusal.
+  Outcome o = tool({"run", "--algo", "edelman", "--n", "13", "--backend", "rtl"});
+  EXPECT_EQ(o.status, 2);
+  EXPECT_EQ(o.output,
+            "hcube: error: RTL backend: n = 13 is beyond the RTL cube's supported 1..10 (use "
+            "--backend table)\n");
+  o = tool({"compare", "--algo", "edelman", "--n", "13", "--backends", "table,rtl"});
+  EXPECT_EQ(o.status, 2);
+  EXPECT_EQ(o.output,
+            "hcube: error: RTL backend: n = 13 is beyond the RTL cube's supported 1..10 (use "
+            "--backend table)\n");
+  // The RTL simulates every cycle of a wait: 4 * 10^9 cycles on 8 nodes are refused with the
+  // time they would take.
+  const std::string f =
+      write("wait.hct",
+            kHeader3 +
+                "table *\nX m^3>m^3 m^6>m^6 m^4>m^4\nX m^1>m^1 m^7>m^7 m^6>m^6\n"
+                "X m^7>m^7 m^2>m^2 m^5>m^5\nX m^5>m^5 m^3>m^3 m^7>m^7\nW 4000000000\nE\nend\n");
+  o = tool({"run", "--tables", f, "--backend", "rtl"});
+  EXPECT_EQ(o.status, 2);
+  EXPECT_EQ(o.output, "hcube: error: " + f +
+                          ":4: the RTL run would take about 2.2 h, more than the limit "
+                          "of 1.0 h\n");
+}
+
+TEST_F(Cli, OutOfMemoryMessageFitsVerify) {
+  // Verifying a 20-cube needs about 700 MB, within the tool's limit, more than the 300 MB of
+  // address space the shell allows here.
+  const std::string f = write("d20.hct", emptySchedule(20));
+  const ProcessResult r =
+      runProcess({"/bin/sh", "-c", "ulimit -v 307200 && exec \"$0\" verify \"$1\"", HCUBE_TOOL, f});
+  EXPECT_EQ(r.status, 2) << r.output;
+  EXPECT_EQ(r.output, "hcube: error: out of memory reading or verifying " + f +
+                          "; its tables do not fit this machine's memory\n");
+}
+
+TEST(TlmChild, InternalFaultsAreToldApartFromBadInput) {
+  try {
+    runInChildProcess([]() -> RunResult { throw Error("bad table"); });
+    FAIL() << "no exception";
+  } catch (const Error& e) {
+    EXPECT_STREQ(e.what(), "bad table");
+  }
+  try {
+    runInChildProcess([]() -> RunResult { throw std::logic_error("broken invariant"); });
+    FAIL() << "no exception";
+  } catch (const Error& e) {
+    FAIL() << "an internal fault reported as bad input: " << e.what();
+  } catch (const std::runtime_error& e) {
+    EXPECT_STREQ(e.what(),
+                 "TLM backend: internal error in the simulation process: broken invariant");
+  }
+  EXPECT_THROW(runInChildProcess([]() -> RunResult { throw std::bad_alloc(); }), std::bad_alloc);
 }
 
 TEST(RtlResult, LocalCyclesLineIsReadWhenTheRunnerWritesIt) {
