@@ -3,6 +3,8 @@
 #include <cstdio>
 #include <sstream>
 
+#include "utf8.h"
+
 namespace hcube {
 namespace {
 
@@ -22,7 +24,21 @@ double ratio(const RunReport& r) {
 
 std::string jsonEscape(const std::string& s) {
   std::string o;
-  for (char c : s) {
+  for (size_t i = 0; i < s.size();) {
+    const char c = s[i];
+    const size_t len = utf8SequenceLength(s, i);
+    if (len == 0) {
+      // Not UTF-8: JSON text must be, so the byte becomes U+FFFD (the replacement character).
+      o += "\\ufffd";
+      ++i;
+      continue;
+    }
+    if (len > 1) {
+      o.append(s, i, len);
+      i += len;
+      continue;
+    }
+    ++i;
     switch (c) {
       case '"':
         o += "\\\"";
@@ -37,7 +53,7 @@ std::string jsonEscape(const std::string& s) {
         o += "\\t";
         break;
       default:
-        if (static_cast<unsigned char>(c) < 0x20) {
+        if (static_cast<unsigned char>(c) < 0x20 || c == 0x7F) {
           char buf[8];
           std::snprintf(buf, sizeof buf, "\\u%04x", c);
           o += buf;

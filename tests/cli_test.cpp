@@ -11,6 +11,7 @@
 #include "error.h"
 #include "hc_tlm_run.h"
 #include "process.h"
+#include "report.h"
 #include "rtl_backend.h"
 
 namespace hcube {
@@ -456,6 +457,16 @@ TEST(TlmChild, InternalFaultsAreToldApartFromBadInput) {
                  "TLM backend: internal error in the simulation process: broken invariant");
   }
   EXPECT_THROW(runInChildProcess([]() -> RunResult { throw std::bad_alloc(); }), std::bad_alloc);
+}
+
+TEST(JsonEscape, OutputIsValidJsonForAnyBytes) {
+  EXPECT_EQ(jsonEscape("t\xff"), "t\\ufffd");
+  EXPECT_EQ(jsonEscape("\xc0\xaf"), "\\ufffd\\ufffd");             // overlong form
+  EXPECT_EQ(jsonEscape("\xed\xa0\x80"), "\\ufffd\\ufffd\\ufffd");  // a surrogate
+  EXPECT_EQ(jsonEscape("\xe2\x82"), "\\ufffd\\ufffd");             // truncated
+  EXPECT_EQ(jsonEscape("d\xc3\xa9j\xc3\xa0 \xf0\x9f\x98\x80"),
+            "d\xc3\xa9j\xc3\xa0 \xf0\x9f\x98\x80");
+  EXPECT_EQ(jsonEscape("a\"b\\c\n\x01\x7f"), "a\\\"b\\\\c\\n\\u0001\\u007f");
 }
 
 TEST(RtlResult, LocalCyclesLineIsReadWhenTheRunnerWritesIt) {
