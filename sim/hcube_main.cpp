@@ -191,14 +191,11 @@ int cmdList(Args& args) {
   const bool json = args.flag("--json");
   args.finish();
   if (json) {
-    std::cout << "[";
-    bool first = true;
+    nlohmann::ordered_json list = nlohmann::ordered_json::array();
     for (const AlgorithmInfo& a : algorithmCatalogue()) {
-      std::cout << (first ? "" : ",") << "{\"name\":\"" << jsonEscape(a.name) << "\",\"summary\":\""
-                << jsonEscape(a.summary) << "\",\"source\":\"" << jsonEscape(a.source) << "\"}";
-      first = false;
+      list.push_back({{"name", a.name}, {"summary", a.summary}, {"source", a.source}});
     }
-    std::cout << "]\n";
+    std::cout << jsonText(list) << "\n";
     return 0;
   }
   for (const AlgorithmInfo& a : algorithmCatalogue()) {
@@ -435,15 +432,12 @@ int cmdCompare(Args& args) {
     }
   }
   if (json) {
-    std::cout << "{\"agree\":" << (problems.empty() ? "true" : "false") << ",\"runs\":[";
-    for (size_t i = 0; i < reports.size(); ++i) {
-      std::cout << (i ? "," : "") << formatReportJson(reports[i]);
-    }
-    std::cout << "],\"problems\":[";
-    for (size_t i = 0; i < problems.size(); ++i) {
-      std::cout << (i ? "," : "") << "\"" << jsonEscape(problems[i]) << "\"";
-    }
-    std::cout << "]}\n";
+    nlohmann::ordered_json j;
+    j["agree"] = problems.empty();
+    j["runs"] = nlohmann::ordered_json::array();
+    for (const RunReport& r : reports) j["runs"].push_back(reportJson(r));
+    j["problems"] = problems;
+    std::cout << jsonText(j) << "\n";
   } else {
     std::printf("hcube compare: %s on a %d-cube, K = %llu (lower bound %llu: %s)\n",
                 c.tables.header.algo.c_str(), c.perm.n(),

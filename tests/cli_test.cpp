@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
 
@@ -62,7 +63,7 @@ TEST_F(Cli, RunJsonReportsTheMeasuredCase) {
   EXPECT_EQ(o.status, 0) << o.output;
   for (const char* field :
        {"\"algo\":\"edelman\"", "\"n\":4", "\"K\":16", "\"backend\":\"table\"", "\"cycles\":8",
-        "\"transfer_cycles\":8", "\"lower_bound\":8", "\"ratio\":1.000000", "\"span\":7",
+        "\"transfer_cycles\":8", "\"lower_bound\":8", "\"ratio\":1.0", "\"span\":7",
         "\"elements\":256", "\"mismatches\":0", "\"verdict\":\"pass\""}) {
     EXPECT_NE(o.output.find(field), std::string::npos) << field << " in " << o.output;
   }
@@ -459,14 +460,84 @@ TEST(TlmChild, InternalFaultsAreToldApartFromBadInput) {
   EXPECT_THROW(runInChildProcess([]() -> RunResult { throw std::bad_alloc(); }), std::bad_alloc);
 }
 
-TEST(JsonEscape, OutputIsValidJsonForAnyBytes) {
-  EXPECT_EQ(jsonEscape("t\xff"), "t\\ufffd");
-  EXPECT_EQ(jsonEscape("\xc0\xaf"), "\\ufffd\\ufffd");             // overlong form
-  EXPECT_EQ(jsonEscape("\xed\xa0\x80"), "\\ufffd\\ufffd\\ufffd");  // a surrogate
-  EXPECT_EQ(jsonEscape("\xe2\x82"), "\\ufffd\\ufffd");             // truncated
-  EXPECT_EQ(jsonEscape("d\xc3\xa9j\xc3\xa0 \xf0\x9f\x98\x80"),
-            "d\xc3\xa9j\xc3\xa0 \xf0\x9f\x98\x80");
-  EXPECT_EQ(jsonEscape("a\"b\\c\n\x01\x7f"), "a\\\"b\\\\c\\n\\u0001\\u007f");
+TEST(JsonText, OutputIsValidJsonForAnyBytes) {
+  const std::string fffd = "\xef\xbf\xbd";  // U+FFFD in UTF-8
+  EXPECT_EQ(jsonText(nlohmann::ordered_json("t\xff")), "\"t" + fffd + "\"");
+  EXPECT_EQ(jsonText(nlohmann::ordered_json("\xc0\xaf")), "\"" + fffd + fffd + "\"");  // overlong
+  EXPECT_EQ(jsonText(nlohmann::ordered_json("d\xc3\xa9j\xc3\xa0")), "\"d\xc3\xa9j\xc3\xa0\"");
+  EXPECT_EQ(jsonText(nlohmann::ordered_json("a\"b\\c\n\x01")), "\"a\\\"b\\\\c\\n\\u0001\"");
+  // Every result parses back.
+  EXPECT_NO_THROW((void)nlohmann::json::parse(jsonText(nlohmann::ordered_json("x\xed\xa0\x80y"))));
+}
+
+// The JSON keys of run, compare and list, in order: scripts rely on them.
+const std::vector<std::string> kRunKeys = {"algo",
+                                           "n",
+                                           "nodes",
+                                           "K",
+                                           "perm",
+                                           "backend",
+                                           "ports",
+                                           "lanes",
+                                           "cycles",
+                                           "transfer_cycles",
+                                           "local_cycles",
+                                           "lower_bound",
+                                           "bound_source",
+                                           "ratio",
+                                           "span",
+                                           "words",
+                                           "link_utilisation",
+                                           "elements",
+                                           "correct",
+                                           "mismatches",
+                                           "hw_errors",
+                                           "timeout",
+                                           "wall_seconds",
+                                           "verdict"};
+
+std::vector<std::string> keysOf(const nlohmann::ordered_json& j) {
+  std::vector<std::string> keys;
+  for (const auto& item : j.items()) keys.push_back(item.key());
+  return keys;
+}
+
+TEST_F(Cli, JsonKeysOfRunCompareAndListArePinned) {
+  Outcome o = tool({"run", "--algo", "edelman", "--n", "3", "--json"});
+  ASSERT_EQ(o.status, 0) << o.output;
+  nlohmann::ordered_json j = nlohmann::ordered_json::parse(o.output);
+  EXPECT_EQ(keysOf(j), kRunKeys);
+  EXPECT_EQ(keysOf(j["link_utilisation"]), (std::vector<std::string>{"min", "mean", "max"}));
+  EXPECT_EQ(j["cycles"], 4);
+  EXPECT_EQ(j["ratio"], 1.0);
+  EXPECT_EQ(j["verdict"], "pass");
+
+  o = tool({"compare", "--algo", "edelman", "--n", "2", "--backends", "table,tlm", "--json"});
+  ASSERT_EQ(o.status, 0) << o.output;
+  j = nlohmann::ordered_json::parse(o.output);
+  EXPECT_EQ(keysOf(j), (std::vector<std::string>{"agree", "runs", "problems"}));
+  EXPECT_EQ(j["agree"], true);
+  ASSERT_EQ(j["runs"].size(), 2U);
+  EXPECT_EQ(keysOf(j["runs"][0]), kRunKeys);
+  EXPECT_EQ(j["runs"][1]["backend"], "tlm");
+  EXPECT_TRUE(j["problems"].empty());
+
+  o = tool({"list", "--json"});
+  ASSERT_EQ(o.status, 0) << o.output;
+  j = nlohmann::ordered_json::parse(o.output);
+  ASSERT_EQ(j.size(), algorithmCatalogue().size());
+  for (const auto& a : j) {
+    EXPECT_EQ(keysOf(a), (std::vector<std::string>{"name", "summary", "source"}));
+  }
+  EXPECT_EQ(j[0]["name"], algorithmCatalogue()[0].name);
+}
+
+TEST_F(Cli, JsonIsValidForAnAlgoNameThatIsNotUtf8InTheReport) {
+  // The reader refuses such a name; a report built in memory still writes valid JSON.
+  RunReport r;
+  r.algo = "bad\xff";
+  const nlohmann::json j = nlohmann::json::parse(formatReportJson(r));
+  EXPECT_EQ(j["algo"], "bad\xef\xbf\xbd");
 }
 
 TEST(RtlResult, LocalCyclesLineIsReadWhenTheRunnerWritesIt) {
