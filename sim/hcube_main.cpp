@@ -25,6 +25,7 @@
 #include "report.h"
 #include "resource_limits.h"
 #include "rtl_backend.h"
+#include "table_diff.h"
 #include "table_image.h"
 #include "table_text.h"
 #include "tlm_backend.h"
@@ -182,9 +183,54 @@ std::vector<std::string> caseOptions(const Args& args) {
   return found;
 }
 
-std::string tablesPath(const std::string& path) {
-  if (fs::is_directory(path)) return (fs::path(path) / "tables.hct").string();
-  return path;
+// A table file in either format: the image if its first line is 'hcube-image', else the text
+// format.
+TableSet readTablesFile(const std::string& path, HeaderOrigin* origin) {
+  std::ifstream in(path);
+  if (!in) throw Error(path + ": cannot open for reading");
+  std::string first;
+  while (std::getline(in, first) && first.find_first_not_of(" \t\r") == std::string::npos) {
+  }
+  const size_t start = first.find_first_not_of(" \t");
+  if (start != std::string::npos && first.compare(start, 11, "hcube-image") == 0) {
+    return readImageFile(path, origin);
+  }
+  return readTableTextFile(path, origin);
+}
+
+// Tables given as a path: a .hct or .hex file, or a directory holding tables.hct, tables.hex or
+// both. With both, the image is read too and compared with the text, instruction by
+// instruction: `image_diff` says where they part.
+struct LoadedTables {
+  std::string path;  ///< the file read (tables.hct when a directory holds both)
+  TableSet set;
+  HeaderOrigin origin;
+  TableDiff image_diff;
+};
+
+LoadedTables loadTables(const std::string& path) {
+  LoadedTables t;
+  if (!fs::is_directory(path)) {
+    t.path = path;
+    t.set = readTablesFile(path, &t.origin);
+    return t;
+  }
+  const std::string hct = (fs::path(path) / "tables.hct").string();
+  const std::string hex = (fs::path(path) / "tables.hex").string();
+  const bool have_hct = fs::exists(hct);
+  const bool have_hex = fs::exists(hex);
+  if (!have_hct && !have_hex) throw Error(path + ": holds neither tables.hct nor tables.hex");
+  t.path = have_hct ? hct : hex;
+  t.set = readTablesFile(t.path, &t.origin);
+  if (have_hct && have_hex) {
+    t.image_diff = diffTables(t.set, readImageFile(hex), "tables.hct", "tables.hex");
+  }
+  return t;
+}
+
+void printDiff(const TableDiff& d, std::ostream& out) {
+  for (const std::string& line : d.shown) out << "  " << line << "\n";
+  if (d.total > d.shown.size()) out << "  ... and " << (d.total - d.shown.size()) << " more\n";
 }
 
 int cmdList(Args& args) {
@@ -251,10 +297,31 @@ int cmdVerify(Args& args) {
   args.finish(1);
   if (args.positional().size() != 1)
     throw Error("verify takes one PATH (a .hct file or a directory)");
-  const std::string path = tablesPath(args.positional()[0]);
-  HeaderOrigin origin;
-  const TableSet set = readTableTextFile(path, &origin);
-  return printVerify(verifyTables(set, kShownErrors, &origin), path);
+  const LoadedTables t = loadTables(args.positional()[0]);
+  if (!t.image_diff.same()) {
+    std::cerr << args.positional()[0] << ": tables.hct and tables.hex describe different tables ("
+              << t.image_diff.total << " difference(s)):\n";
+    printDiff(t.image_diff, std::cerr);
+    return 1;
+  }
+  return printVerify(verifyTables(t.set, kShownErrors, &t.origin), t.path);
+}
+
+int cmdDiff(Args& args) {
+  args.finish(2);
+  if (args.positional().size() != 2) {
+    throw Error("diff takes two tables (a .hct or .hex file, or a directory)");
+  }
+  const std::string& a = args.positional()[0];
+  const std::string& b = args.positional()[1];
+  const TableDiff d = diffTables(loadTables(a).set, loadTables(b).set, a, b);
+  if (d.same()) {
+    std::cout << a << " and " << b << " describe the same tables\n";
+    return 0;
+  }
+  std::cout << a << " and " << b << " differ (" << d.total << " difference(s)):\n";
+  printDiff(d, std::cout);
+  return 1;
 }
 
 // The case of a run or compare: built from --algo/--n/... or read from --tables (then
@@ -271,7 +338,13 @@ BuiltCase loadCase(Args& args, const std::vector<std::string>& backends, HeaderO
       throw Error("--tables cannot be combined with " + o +
                   " (the tables fix the algorithm and the case)");
     }
-    c = caseFromTables(readTableTextFile(tablesPath(*tables_path), &origin));
+    LoadedTables t = loadTables(*tables_path);
+    if (!t.image_diff.same()) {
+      throw Error(*tables_path + ": tables.hct and tables.hex describe different tables (" +
+                  t.image_diff.shown.front() + "; hcube diff lists them all)");
+    }
+    origin = t.origin;
+    c = caseFromTables(std::move(t.set));
     if (n && *n != c.tables.header.n) {
       throw Error(*tables_path + ": the tables are for n = " + std::to_string(c.tables.header.n) +
                   ", not --n " + std::to_string(*n));
@@ -513,7 +586,8 @@ constexpr Command kCommands[] = {
 )",
      cmdTables},
     {"verify", R"(  hcube verify PATH
-      statically verify tables (a .hct file, or a directory holding tables.hct)
+      statically verify tables: a .hct file, a .hex image, or a directory holding tables.hct
+      and/or tables.hex (with both, they must describe the same tables)
 )",
      cmdVerify},
     {"run", R"(  hcube run (--algo A --n N [--k K] [--width B] [--ports all|one] | --tables PATH)
@@ -536,6 +610,11 @@ constexpr Command kCommands[] = {
       --memory / --depth make it at least that large, so that it serves bigger cases too
 )",
      cmdBuildModel},
+    {"diff", R"(  hcube diff A B
+      compare two tables (each a .hct file, a .hex image or a directory) instruction by
+      instruction, naming node, step and channel of every difference; exit 1 if they differ
+)",
+     cmdDiff},
 };
 
 constexpr const char* kOptionsNote = R"(

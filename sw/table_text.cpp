@@ -19,6 +19,73 @@ constexpr int kVersion = 1;
 
 std::string formatSlot(u32 slot, bool rel) { return (rel ? "m^" : "m") + std::to_string(slot); }
 
+// Fails if `text` is a number above `hi` (PermutationSpec would cut it to 32 bits).
+u64 permNumber(const std::string& name, const std::string& text, u64 hi, bool field = true) {
+  const std::string what = "perm " + (field ? name + "=" + text : name + " '" + text + "'");
+  u64 v = 0;
+  const char* end = text.data() + text.size();
+  auto [ptr, ec] = std::from_chars(text.data(), end, v);
+  if (text.empty() || ptr != end || (ec != std::errc() && ec != std::errc::result_out_of_range)) {
+    return 0;  // not a number at all: PermutationSpec names it
+  }
+  if (ec == std::errc::result_out_of_range || v > hi) {
+    throw Error(what + ": out of range (0.." + std::to_string(hi) + ")");
+  }
+  return v;
+}
+
+// The fields of a 'perm' line before PermutationSpec reads them: each belongs to the kind,
+// appears once, and every number is in range (none is cut to 32 bits).
+void checkPermFields(const std::string& text) {
+  std::istringstream in(text);
+  std::string kind;
+  in >> kind;
+  std::vector<std::string> allowed;
+  if (kind == "aapc") {
+    allowed = {"n", "m"};
+  } else if (kind == "scatter" || kind == "gather") {
+    allowed = {"n", "m", "l", "root"};
+  } else if (kind == "dim") {
+    allowed = {"n", "k", "delta"};
+  } else if (kind == "linear") {
+    allowed = {"n", "k", "rows", "virtual"};
+  } else {
+    return;  // PermutationSpec names the unknown kind
+  }
+  std::vector<std::string> seen;
+  std::string field;
+  while (in >> field) {
+    const auto eq = field.find('=');
+    if (eq == std::string::npos) return;  // PermutationSpec names the malformed field
+    const std::string name = field.substr(0, eq);
+    const std::string value = field.substr(eq + 1);
+    if (std::find(allowed.begin(), allowed.end(), name) == allowed.end()) {
+      std::string list;
+      for (const std::string& a : allowed) list += (list.empty() ? "" : ", ") + a + "=";
+      throw Error("perm: field '" + name + "' does not belong to a '" + kind +
+                  "' permutation (it takes " + list + ")");
+    }
+    if (std::find(seen.begin(), seen.end(), name) != seen.end()) {
+      throw Error("perm: field '" + name + "' given twice");
+    }
+    seen.push_back(name);
+    if (name == "n" || name == "k" || name == "l") {
+      permNumber(name, value, 64);
+    } else if (name == "m") {
+      permNumber(name, value, u64{1} << 32);
+    } else if (name == "root") {
+      permNumber(name, value, ~u64{0});
+    } else {
+      // Lists: delta entries are bit positions, rows and virtual entries bit masks.
+      std::istringstream items(value);
+      std::string item;
+      while (std::getline(items, item, ',')) {
+        permNumber(name + "= entry", item, name == "delta" ? 127 : ~u64{0}, false);
+      }
+    }
+  }
+}
+
 class Parser {
  public:
   Parser(std::istream& in, std::string source, HeaderOrigin* origin)
@@ -86,9 +153,8 @@ class Parser {
       // Errors name the 'perm' line, not the first 'table'.
       const int table_line = line_;
       line_ = perm_line;
-      checkPermFields(perm_text);
       try {
-        h.perm = PermutationSpec::parse(perm_text);
+        h.perm = parsePermText(perm_text);
       } catch (const Error& e) {
         fail(e.what());
       }
@@ -184,74 +250,6 @@ class Parser {
     return v;
   }
 
-  // The fields of a 'perm' line before PermutationSpec reads them: each belongs to the kind,
-  // appears once, and every number is in range (none is cut to 32 bits).
-  void checkPermFields(const std::string& text) const {
-    std::istringstream in(text);
-    std::string kind;
-    in >> kind;
-    std::vector<std::string> allowed;
-    if (kind == "aapc") {
-      allowed = {"n", "m"};
-    } else if (kind == "scatter" || kind == "gather") {
-      allowed = {"n", "m", "l", "root"};
-    } else if (kind == "dim") {
-      allowed = {"n", "k", "delta"};
-    } else if (kind == "linear") {
-      allowed = {"n", "k", "rows", "virtual"};
-    } else {
-      return;  // PermutationSpec names the unknown kind
-    }
-    std::vector<std::string> seen;
-    std::string field;
-    while (in >> field) {
-      const auto eq = field.find('=');
-      if (eq == std::string::npos) return;  // PermutationSpec names the malformed field
-      const std::string name = field.substr(0, eq);
-      const std::string value = field.substr(eq + 1);
-      if (std::find(allowed.begin(), allowed.end(), name) == allowed.end()) {
-        std::string list;
-        for (const std::string& a : allowed) list += (list.empty() ? "" : ", ") + a + "=";
-        fail("perm: field '" + name + "' does not belong to a '" + kind +
-             "' permutation (it takes " + list + ")");
-      }
-      if (std::find(seen.begin(), seen.end(), name) != seen.end()) {
-        fail("perm: field '" + name + "' given twice");
-      }
-      seen.push_back(name);
-      if (name == "n" || name == "k" || name == "l") {
-        permNumber(name, value, 64);
-      } else if (name == "m") {
-        permNumber(name, value, u64{1} << 32);
-      } else if (name == "root") {
-        permNumber(name, value, ~u64{0});
-      } else {
-        // Lists: delta entries are bit positions, rows and virtual entries bit masks.
-        std::istringstream items(value);
-        std::string item;
-        while (std::getline(items, item, ',')) {
-          permNumber(name + "= entry", item, name == "delta" ? 127 : ~u64{0}, false);
-        }
-      }
-    }
-  }
-
-  // Fails if `text` is a number above `hi` (PermutationSpec would cut it to 32 bits).
-  u64 permNumber(const std::string& name, const std::string& text, u64 hi,
-                 bool field = true) const {
-    const std::string what = "perm " + (field ? name + "=" + text : name + " '" + text + "'");
-    u64 v = 0;
-    const char* end = text.data() + text.size();
-    auto [ptr, ec] = std::from_chars(text.data(), end, v);
-    if (text.empty() || ptr != end || (ec != std::errc() && ec != std::errc::result_out_of_range)) {
-      return 0;  // not a number at all: PermutationSpec names it
-    }
-    if (ec == std::errc::result_out_of_range || v > hi) {
-      fail(what + ": out of range (0.." + std::to_string(hi) + ")");
-    }
-    return v;
-  }
-
   // "m5" / "m^5" -> slot, rel.
   void slotField(const std::string& text, u32& slot, bool& rel) const {
     rel = text.size() > 1 && text[1] == '^';
@@ -341,6 +339,11 @@ class Parser {
 };
 
 }  // namespace
+
+PermutationSpec parsePermText(const std::string& text) {
+  checkPermFields(text);
+  return PermutationSpec::parse(text);
+}
 
 std::string formatChannel(const Channel& ch) {
   std::string s;

@@ -19,6 +19,10 @@ void writeTableTextFile(const std::string& path, const TableSet& set);
 TableSet readTableText(std::istream& in, const std::string& source, HeaderOrigin* origin = nullptr);
 TableSet readTableTextFile(const std::string& path, HeaderOrigin* origin = nullptr);
 
+/// The value of a 'perm' line (docs/table-format.md): every field belongs to the kind, appears
+/// once and is in range (nothing is cut to 32 bits). Throws Error without a location.
+PermutationSpec parsePermText(const std::string& text);
+
 /// Text of one channel cell, e.g. "m^3>m^3", "f1>.", ".>p".
 std::string formatChannel(const Channel& ch);
 

@@ -14,6 +14,8 @@
 #include "process.h"
 #include "report.h"
 #include "rtl_backend.h"
+#include "table_image.h"
+#include "table_text.h"
 
 namespace hcube {
 namespace {
@@ -337,7 +339,7 @@ TEST_F(Cli, TraceFileErrorsAreTheSameOnEveryBackend) {
 TEST_F(Cli, HelpOnEveryCommand) {
   Outcome o = tool({"--help"});
   EXPECT_EQ(o.status, 0);
-  for (const char* cmd : {"list", "tables", "verify", "run", "compare", "build-model"}) {
+  for (const char* cmd : {"list", "tables", "verify", "run", "compare", "build-model", "diff"}) {
     EXPECT_NE(o.output.find(std::string("  hcube ") + cmd), std::string::npos) << cmd;
     const Outcome c = tool({cmd, "--help"});
     EXPECT_EQ(c.status, 0) << cmd << ": " << c.output;
@@ -441,6 +443,93 @@ TEST_F(Cli, OutOfMemoryMessageFitsVerify) {
                           "; its tables do not fit this machine's memory\n");
 }
 
+// Issue 15 part 1: the image is an input like the text tables.
+std::string readFile(const fs::path& p) {
+  std::ifstream in(p);
+  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+TEST_F(Cli, ImageVerifiesAndRunsLikeTheTextTables) {
+  const std::string out = (dir_ / "t").string();
+  ASSERT_EQ(tool({"tables", "--algo", "edelman", "--n", "3", "--out", out}).status, 0);
+  Outcome o = tool({"verify", out + "/tables.hex"});
+  EXPECT_EQ(o.status, 0) << o.output;
+  EXPECT_EQ(o.output,
+            out + "/tables.hex: OK (4 cycles, every element where the reference model says)\n");
+  o = tool({"run", "--tables", out + "/tables.hex", "--json"});
+  EXPECT_EQ(o.status, 0) << o.output;
+  EXPECT_NE(o.output.find("\"perm\":\"aapc n=3 m=1\""), std::string::npos) << o.output;
+  EXPECT_NE(o.output.find("\"mismatches\":0"), std::string::npos) << o.output;
+  o = tool({"diff", out + "/tables.hct", out + "/tables.hex"});
+  EXPECT_EQ(o.status, 0);
+  EXPECT_EQ(o.output, out + "/tables.hct and " + out + "/tables.hex describe the same tables\n");
+}
+
+TEST_F(Cli, ADirectoryWhoseImageDiffersFromItsTextIsNamed) {
+  const std::string out = (dir_ / "t").string();
+  ASSERT_EQ(tool({"tables", "--algo", "edelman", "--n", "3", "--out", out}).status, 0);
+  // Step 1 of the shared table sends relative slot 7 on port 1; the image is rewritten to send
+  // slot 5 there.
+  TableSet set = readTableTextFile(out + "/tables.hct");
+  ASSERT_EQ(formatChannel(set.tables[0][1].channels[1]), "m^7>m^7");
+  set.tables[0][1].channels[1].out.idx = 5;
+  writeImageFile(out + "/tables.hex", set);
+  const std::string hex = readFile(fs::path(out) / "tables.hex");
+  Outcome o = tool({"verify", out});
+  EXPECT_EQ(o.status, 1);
+  EXPECT_EQ(o.output, out +
+                          ": tables.hct and tables.hex describe different tables (1 "
+                          "difference(s)):\n  shared table, step 1, channel 1 (port 1 lane 0): "
+                          "tables.hct m^7>m^7, tables.hex m^5>m^7\n");
+  o = tool({"run", "--tables", out});
+  EXPECT_EQ(o.status, 2);
+  EXPECT_EQ(o.output, "hcube: error: " + out +
+                          ": tables.hct and tables.hex describe different tables (shared table, "
+                          "step 1, channel 1 (port 1 lane 0): tables.hct m^7>m^7, tables.hex "
+                          "m^5>m^7; hcube diff lists them all)\n");
+  // A truncated image beside good text tables no longer passes: the header and one word.
+  size_t cut = 0;
+  for (int line = 0; line < 11; ++line) cut = hex.find('\n', cut) + 1;
+  std::ofstream(fs::path(out) / "tables.hex") << hex.substr(0, cut);
+  o = tool({"verify", out});
+  EXPECT_EQ(o.status, 2);
+  EXPECT_EQ(o.output, "hcube: error: " + out +
+                          "/tables.hex:11: unexpected end of input: 4 more table word(s) "
+                          "expected\n");
+}
+
+TEST_F(Cli, DiffNamesNodeStepAndChannel) {
+  const std::string a = (dir_ / "a").string();
+  const std::string b = (dir_ / "b").string();
+  ASSERT_EQ(tool({"tables", "--algo", "edelman", "--n", "2", "--out", a}).status, 0);
+  ASSERT_EQ(tool({"tables", "--algo", "edelman", "--n", "2", "--alignment", "explicit", "--out", b})
+                .status,
+            0);
+  Outcome o = tool({"diff", a, a + "/tables.hex"});
+  EXPECT_EQ(o.status, 0) << o.output;
+  o = tool({"diff", a + "/tables.hex", b + "/tables.hct"});
+  EXPECT_EQ(o.status, 1);
+  EXPECT_EQ(o.output.rfind(a + "/tables.hex and " + b + "/tables.hct differ (27 difference(s)):\n" +
+                               "  node 0, step 0: " + a + "/tables.hex 'X m^3>m^3 m^2>m^2', " + b +
+                               "/tables.hct 'W 2'\n" +
+                               "  node 0, step 1, channel 0 (port 0 lane 0): " + a +
+                               "/tables.hex m^1>m^1, " + b + "/tables.hct m3>m3\n",
+                           0),
+            0U)
+      << o.output;
+  EXPECT_NE(o.output.find("  node 1, step 3: only " + b +
+                          "/tables.hct has an instruction ('X "
+                          "m1>m1 m3>m3'; " +
+                          a + "/tables.hex's table has 3)\n"),
+            std::string::npos)
+      << o.output;
+  EXPECT_NE(o.output.find("\n  ... and 7 more\n"), std::string::npos) << o.output;
+  o = tool({"diff", a});
+  EXPECT_EQ(o.status, 2);
+  EXPECT_EQ(o.output,
+            "hcube: error: diff takes two tables (a .hct or .hex file, or a directory)\n");
+}
+
 TEST(TlmChild, InternalFaultsAreToldApartFromBadInput) {
   try {
     runInChildProcess([]() -> RunResult { throw Error("bad table"); });
@@ -467,7 +556,8 @@ TEST(JsonText, OutputIsValidJsonForAnyBytes) {
   EXPECT_EQ(jsonText(nlohmann::ordered_json("d\xc3\xa9j\xc3\xa0")), "\"d\xc3\xa9j\xc3\xa0\"");
   EXPECT_EQ(jsonText(nlohmann::ordered_json("a\"b\\c\n\x01")), "\"a\\\"b\\\\c\\n\\u0001\"");
   // Every result parses back.
-  EXPECT_NO_THROW((void)nlohmann::json::parse(jsonText(nlohmann::ordered_json("x\xed\xa0\x80y"))));
+  const auto parsed = nlohmann::json::parse(jsonText(nlohmann::ordered_json("x\xed\xa0\x80y")));
+  EXPECT_EQ(parsed, "x" + fffd + fffd + fffd + "y");
 }
 
 // The JSON keys of run, compare and list, in order: scripts rely on them.
