@@ -425,6 +425,13 @@ void checkTracePath(const std::string& trace) {
     throw Error("--trace " + trace + ": directory '" + dir.string() + "' does not exist");
   }
   if (fs::is_directory(trace, ec)) throw Error("--trace " + trace + ": is a directory");
+  // The backends create the file only after the run has started; find out now whether it can
+  // be written (a SystemC or Verilator error later would not say it was the option).
+  const bool existed = fs::exists(trace, ec);
+  if (!std::ofstream(trace, std::ios::app)) {
+    throw Error("--trace " + trace + ": cannot be written");
+  }
+  if (!existed) fs::remove(trace, ec);
 }
 
 int cmdRun(Args& args) {

@@ -333,6 +333,10 @@ TEST_F(Cli, TraceFileErrorsAreTheSameOnEveryBackend) {
     o = tool({"run", "--algo", "edelman", "--n", "2", "--backend", backend, "--trace", ""});
     EXPECT_EQ(o.status, 2) << backend;
     EXPECT_EQ(o.output, "hcube: error: --trace '': needs a file name\n") << backend;
+    o = tool({"run", "--algo", "edelman", "--n", "2", "--backend", backend, "--trace",
+              "/proc/hcube.vcd"});
+    EXPECT_EQ(o.status, 2) << backend;
+    EXPECT_EQ(o.output, "hcube: error: --trace /proc/hcube.vcd: cannot be written\n") << backend;
   }
 }
 
@@ -372,6 +376,18 @@ TEST_F(Cli, VerifierRefusesADim24FileAtOnce) {
                           ":4: verification would need about 13.5 GB (2^24 nodes: 403 MB of "
                           "per-node state, 12.9 GB of per-channel state (24 channels), 218 MB of "
                           "memory (1 words)), more than the limit of 4.3 GB\n");
+}
+
+TEST_F(Cli, TheLongestWaitVerifiesAtOnce) {
+  // A 1-cube exchange, then the longest WAIT the format allows: one step of the verifier.
+  const std::string f =
+      write("wait.hct",
+            "hcube-table 1\nalgo t\nperm aapc n=1 m=1\ndim 1\nslots 2\nscratch 0\nlanes 1\n"
+            "ports all\ntable *\nX m^1>m^1\nW 4294967295\nE\nend\n");
+  const Outcome o = tool({"verify", f});
+  EXPECT_EQ(o.status, 0) << o.output;
+  EXPECT_EQ(o.output,
+            f + ": OK (4294967296 cycles, every element where the reference model says)\n");
 }
 
 TEST_F(Cli, HugeScratchNamesFileAndLine) {
