@@ -10,6 +10,7 @@ packages=(
   googletest libgtest-dev    # the tests
   gtkwave                    # waveforms, and fst2vcd for VCD output
   clang-format               # formatting (.clang-format)
+  nlohmann-json3-dev         # JSON output of the tool
 )
 
 missing=()

@@ -2,7 +2,8 @@
 // tables, and runs a case on a backend (the C++ table executor or the Verilated RTL cube),
 // reporting measured cycles beside the paper's bound and the verdict against the reference.
 //
-// Exit status: 0 success; 1 a run or verification that found a problem; 2 bad input.
+// Exit status: 0 success; 1 a run or verification that found a problem; 2 bad input; 3 an
+// internal error.
 #include <algorithm>
 #include <bit>
 #include <cstdio>
@@ -22,7 +23,9 @@
 #include "executor.h"
 #include "reference.h"
 #include "report.h"
+#include "resource_limits.h"
 #include "rtl_backend.h"
+#include "table_diff.h"
 #include "table_image.h"
 #include "table_text.h"
 #include "tlm_backend.h"
@@ -33,43 +36,43 @@ namespace fs = std::filesystem;
 namespace hcube {
 namespace {
 
-constexpr const char* kUsage = R"(usage:
-  hcube list [--json]
-      the algorithms, each with a one-line description and its paper section
-  hcube tables --algo A --n N [--k K] [--width B] [--ports all|one] [--PARAM V ...] --out DIR
-      write DIR/tables.hct (text tables, docs/table-format.md) and DIR/tables.hex (RTL image);
-      --PARAM V are the algorithm's own parameters (e.g. --tau 20; hcube list names them)
-  hcube verify PATH
-      statically verify tables (a .hct file, or a directory holding tables.hct)
-  hcube run (--algo A --n N [--k K] [--width B] [--ports all|one] | --tables PATH)
-            [--backend table|tlm|rtl] [--trace FILE] [--json] [--no-verify]
-            [--max-cycles C] [--cache DIR]
-      run a case and check every element against the reference model; --trace writes an
-      FST (or .vcd) waveform and a GTKWave save file from the RTL, or a VCD from the TLM model
-  hcube compare (--algo A --n N [--k K] [--width B] [--ports all|one] | --tables PATH)
-            [--backends table,tlm,rtl] [--json] [--cache DIR]
-      run one case on several backends, print cycles, mismatches and wall time side by side;
-      exit 1 on any disagreement between them or with the reference model
-  hcube build-model --algo A --n N [--k K] [--width B] [--memory M] [--depth D] [--cache DIR]
-      build (or find in the cache) the Verilated cube for a case, without running it;
-      --memory / --depth make it at least that large, so that it serves bigger cases too
-)";
-
+// The command line of one subcommand: "--name value", "--name=value", boolean flags and
+// positional words. Everything it cannot place is an error, never silently ignored: a
+// single-dash option, a repeated option, a flag given a value, a word the command does not take.
 class Args {
  public:
   Args(int argc, char** argv, int first) {
     for (int i = first; i < argc; ++i) {
-      std::string a = argv[i];
+      const std::string a = argv[i];
+      if (a.size() > 1 && a[0] == '-' && a.rfind("--", 0) != 0) {
+        throw Error("'" + a + "': options start with two dashes (--" + a.substr(1) + ")");
+      }
       if (a.rfind("--", 0) != 0) {
         positional_.push_back(a);
         continue;
       }
-      if (a == "--json" || a == "--no-verify") {
-        flags_[a] = "1";
+      std::string name = a;
+      std::optional<std::string> value;
+      if (const auto eq = a.find('='); eq != std::string::npos) {
+        name = a.substr(0, eq);
+        value = a.substr(eq + 1);
+      }
+      if (name == "--") throw Error("'" + a + "': not an option");
+      if (flags_.count(name) != 0) throw Error("option " + name + " given twice");
+      if (name == "--json" || name == "--no-verify" || name == "--help") {
+        if (value) throw Error("option " + name + " takes no value ('" + a + "')");
+        flags_[name] = "1";
         continue;
       }
-      if (i + 1 >= argc) throw Error("option " + a + " needs a value");
-      flags_[a] = argv[++i];
+      if (!value) {
+        // The next word is the value, even if it starts with one dash (--n -1), but not if it
+        // is another option.
+        if (i + 1 >= argc || std::string(argv[i + 1]).rfind("--", 0) == 0) {
+          throw Error("option " + name + " needs a value");
+        }
+        value = argv[++i];
+      }
+      flags_[name] = *value;
     }
   }
   std::optional<std::string> get(const std::string& name) {
@@ -78,10 +81,11 @@ class Args {
     if (it == flags_.end()) return std::nullopt;
     return it->second;
   }
+  bool has(const std::string& name) const { return flags_.count(name) != 0; }
   bool flag(const std::string& name) { return get(name).has_value(); }
-  long long number(const std::string& name, long long fallback) {
+  std::optional<long long> number(const std::string& name) {
     auto v = get(name);
-    if (!v) return fallback;
+    if (!v) return std::nullopt;
     try {
       size_t used = 0;
       const long long x = std::stoll(*v, &used);
@@ -91,7 +95,16 @@ class Args {
       throw Error("option " + name + " '" + *v + "' is not an integer");
     }
   }
+  long long number(const std::string& name, long long fallback) {
+    return number(name).value_or(fallback);
+  }
   const std::vector<std::string>& positional() const { return positional_; }
+  /// The options given, by name.
+  std::vector<std::string> names() const {
+    std::vector<std::string> all;
+    for (const auto& [name, value] : flags_) all.push_back(name);
+    return all;
+  }
   /// Claims every option not in `reserved` and not read yet: the algorithm's own parameters.
   std::map<std::string, std::string> claimRest(const std::set<std::string>& reserved) {
     std::map<std::string, std::string> rest;
@@ -103,12 +116,15 @@ class Args {
     }
     return rest;
   }
-  /// Rejects options that the command did not ask for.
-  void finish() const {
+  /// Rejects options that the command did not ask for, and positional words beyond `words`.
+  void finish(size_t words = 0) const {
     for (const auto& [name, value] : flags_) {
       if (std::find(used_.begin(), used_.end(), name) == used_.end()) {
         throw Error("unknown option " + name + " for this command (see hcube --help)");
       }
+    }
+    if (positional_.size() > words) {
+      throw Error("unexpected word '" + positional_[words] + "' (see hcube --help)");
     }
   }
 
@@ -118,15 +134,31 @@ class Args {
   std::vector<std::string> used_;
 };
 
+// Options of the commands themselves; every other option describes the case to build.
+const std::set<std::string> kCommandOptions = {
+    "--out",   "--backend",  "--json",   "--no-verify", "--trace",  "--max-cycles",
+    "--cache", "--backends", "--tables", "--help",      "--memory", "--depth"};
+
+// --n, when given: an integer 1..20.
+std::optional<int> optionalDimension(Args& args) {
+  const std::optional<long long> n = args.number("--n");
+  if (!n) return std::nullopt;
+  if (*n < 1 || *n > 20) throw Error("--n " + std::to_string(*n) + ": must be 1..20");
+  return static_cast<int>(*n);
+}
+
+int cubeDimension(Args& args) {
+  const std::optional<int> n = optionalDimension(args);
+  if (!n) throw Error("--n is required");
+  return *n;
+}
+
 CaseSpec caseFrom(Args& args) {
   CaseSpec c;
   auto algo = args.get("--algo");
   if (!algo) throw Error("--algo is required (hcube list shows the algorithms)");
   c.algo = *algo;
-  const long long n = args.number("--n", -1);
-  if (n < 0) throw Error("--n is required");
-  if (n < 1 || n > 20) throw Error("--n " + std::to_string(n) + ": must be 1..20");
-  c.n = static_cast<int>(n);
+  c.n = cubeDimension(args);
   const long long k = args.number("--k", 0);
   if (k < 0) throw Error("--k " + std::to_string(k) + ": must be positive");
   c.slots = static_cast<u64>(k);
@@ -138,28 +170,78 @@ CaseSpec caseFrom(Args& args) {
   c.one_port = ports == "one";
   // Every other option except the commands' own is a parameter of the algorithm; buildCase
   // rejects the ones the algorithm does not take.
-  c.params = args.claimRest({"--out", "--backend", "--json", "--no-verify", "--trace",
-                             "--max-cycles", "--cache", "--backends", "--tables"});
+  c.params = args.claimRest(kCommandOptions);
   return c;
 }
 
-std::string tablesPath(const std::string& path) {
-  if (fs::is_directory(path)) return (fs::path(path) / "tables.hct").string();
-  return path;
+// The options given that describe a case to build (--algo, --k, ..., an algorithm's own).
+std::vector<std::string> caseOptions(const Args& args) {
+  std::vector<std::string> found;
+  for (const std::string& o : args.names()) {
+    if (kCommandOptions.count(o) == 0 && o != "--n") found.push_back(o);
+  }
+  return found;
+}
+
+// A table file in either format: the image if its first line is 'hcube-image', else the text
+// format.
+TableSet readTablesFile(const std::string& path, HeaderOrigin* origin) {
+  std::ifstream in(path);
+  if (!in) throw Error(path + ": cannot open for reading");
+  std::string first;
+  while (std::getline(in, first) && first.find_first_not_of(" \t\r") == std::string::npos) {
+  }
+  const size_t start = first.find_first_not_of(" \t");
+  if (start != std::string::npos && first.compare(start, 11, "hcube-image") == 0) {
+    return readImageFile(path, origin);
+  }
+  return readTableTextFile(path, origin);
+}
+
+// Tables given as a path: a .hct or .hex file, or a directory holding tables.hct, tables.hex or
+// both. With both, the image is read too and compared with the text, instruction by
+// instruction: `image_diff` says where they part.
+struct LoadedTables {
+  std::string path;  ///< the file read (tables.hct when a directory holds both)
+  TableSet set;
+  HeaderOrigin origin;
+  TableDiff image_diff;
+};
+
+LoadedTables loadTables(const std::string& path) {
+  LoadedTables t;
+  if (!fs::is_directory(path)) {
+    t.path = path;
+    t.set = readTablesFile(path, &t.origin);
+    return t;
+  }
+  const std::string hct = (fs::path(path) / "tables.hct").string();
+  const std::string hex = (fs::path(path) / "tables.hex").string();
+  const bool have_hct = fs::exists(hct);
+  const bool have_hex = fs::exists(hex);
+  if (!have_hct && !have_hex) throw Error(path + ": holds neither tables.hct nor tables.hex");
+  t.path = have_hct ? hct : hex;
+  t.set = readTablesFile(t.path, &t.origin);
+  if (have_hct && have_hex) {
+    t.image_diff = diffTables(t.set, readImageFile(hex), "tables.hct", "tables.hex");
+  }
+  return t;
+}
+
+void printDiff(const TableDiff& d, std::ostream& out) {
+  for (const std::string& line : d.shown) out << "  " << line << "\n";
+  if (d.total > d.shown.size()) out << "  ... and " << (d.total - d.shown.size()) << " more\n";
 }
 
 int cmdList(Args& args) {
   const bool json = args.flag("--json");
   args.finish();
   if (json) {
-    std::cout << "[";
-    bool first = true;
+    nlohmann::ordered_json list = nlohmann::ordered_json::array();
     for (const AlgorithmInfo& a : algorithmCatalogue()) {
-      std::cout << (first ? "" : ",") << "{\"name\":\"" << jsonEscape(a.name) << "\",\"summary\":\""
-                << jsonEscape(a.summary) << "\",\"source\":\"" << jsonEscape(a.source) << "\"}";
-      first = false;
+      list.push_back({{"name", a.name}, {"summary", a.summary}, {"source", a.source}});
     }
-    std::cout << "]\n";
+    std::cout << jsonText(list) << "\n";
     return 0;
   }
   for (const AlgorithmInfo& a : algorithmCatalogue()) {
@@ -195,6 +277,8 @@ int cmdTables(Args& args) {
   return 0;
 }
 
+constexpr size_t kShownErrors = 20;  // violations printed by verify, run and compare
+
 int printVerify(const VerifyReport& v, const std::string& what) {
   if (v.ok()) {
     std::cout << what << ": OK (" << v.cycles << " cycles, every element where the reference "
@@ -210,30 +294,80 @@ int printVerify(const VerifyReport& v, const std::string& what) {
 }
 
 int cmdVerify(Args& args) {
-  args.finish();
+  args.finish(1);
   if (args.positional().size() != 1)
     throw Error("verify takes one PATH (a .hct file or a directory)");
-  const std::string path = tablesPath(args.positional()[0]);
-  const TableSet set = readTableTextFile(path);
-  return printVerify(verifyTables(set), path);
+  const LoadedTables t = loadTables(args.positional()[0]);
+  if (!t.image_diff.same()) {
+    std::cerr << args.positional()[0] << ": tables.hct and tables.hex describe different tables ("
+              << t.image_diff.total << " difference(s)):\n";
+    printDiff(t.image_diff, std::cerr);
+    return 1;
+  }
+  return printVerify(verifyTables(t.set, kShownErrors, &t.origin), t.path);
 }
 
-// The case of a run or compare: built from --algo/--n/... or read from --tables.
-BuiltCase loadCase(Args& args) {
+int cmdDiff(Args& args) {
+  args.finish(2);
+  if (args.positional().size() != 2) {
+    throw Error("diff takes two tables (a .hct or .hex file, or a directory)");
+  }
+  const std::string& a = args.positional()[0];
+  const std::string& b = args.positional()[1];
+  const TableDiff d = diffTables(loadTables(a).set, loadTables(b).set, a, b);
+  if (d.same()) {
+    std::cout << a << " and " << b << " describe the same tables\n";
+    return 0;
+  }
+  std::cout << a << " and " << b << " differ (" << d.total << " difference(s)):\n";
+  printDiff(d, std::cout);
+  return 1;
+}
+
+// The case of a run or compare: built from --algo/--n/... or read from --tables (then
+// `origin` says where its header fields are). `backends` are those the case will run on: their
+// limits that the case spec alone decides are checked before any tables are built.
+BuiltCase loadCase(Args& args, const std::vector<std::string>& backends, HeaderOrigin& origin) {
   const auto tables_path = args.get("--tables");
   BuiltCase c;
   if (tables_path) {
-    c = caseFromTables(readTableTextFile(tablesPath(*tables_path)));
-    // --n given with --tables must agree with the file.
-    const long long n = args.number("--n", -1);
-    if (n >= 0 && n != c.tables.header.n) {
+    // The tables fix the case: options that build one cannot be combined with them (only --n,
+    // which must agree with the file).
+    const std::optional<int> n = optionalDimension(args);
+    for (const std::string& o : caseOptions(args)) {
+      throw Error("--tables cannot be combined with " + o +
+                  " (the tables fix the algorithm and the case)");
+    }
+    LoadedTables t = loadTables(*tables_path);
+    if (!t.image_diff.same()) {
+      throw Error(*tables_path + ": tables.hct and tables.hex describe different tables (" +
+                  t.image_diff.shown.front() + "; hcube diff lists them all)");
+    }
+    origin = t.origin;
+    c = caseFromTables(std::move(t.set));
+    if (n && *n != c.tables.header.n) {
       throw Error(*tables_path + ": the tables are for n = " + std::to_string(c.tables.header.n) +
-                  ", not --n " + std::to_string(n));
+                  ", not --n " + std::to_string(*n));
     }
   } else {
-    c = buildCase(caseFrom(args));
+    const CaseSpec spec = caseFrom(args);
+    if (std::find(backends.begin(), backends.end(), "rtl") != backends.end()) {
+      requireRtlDimension(spec.n);
+    }
+    c = buildCase(spec);
   }
   return c;
+}
+
+// The limits of one backend on a case, checked before it allocates anything (resource_limits.h).
+void requireBackendLimits(const BuiltCase& c, const std::string& backend,
+                          const HeaderOrigin& origin) {
+  if (backend == "table") requireWithinLimits(tableExecutorEstimate(c.tables), &origin);
+  if (backend == "tlm") requireWithinLimits(tlmEstimate(c.tables), &origin);
+  if (backend == "rtl") {
+    requireRtlDimension(c.tables.header.n);
+    requireWithinLimits(rtlRunEstimate(c.tables), &origin);
+  }
 }
 
 RunReport reportFor(const BuiltCase& c) {
@@ -282,6 +416,24 @@ RunResult runOn(const BuiltCase& c, const BackendRun& b, std::string* gtkw) {
   throw Error("backend '" + b.backend + "': must be table, tlm or rtl");
 }
 
+// The same checks of a --trace file name on every backend, before anything runs.
+void checkTracePath(const std::string& trace) {
+  if (trace.empty()) throw Error("--trace '': needs a file name");
+  const fs::path dir = fs::path(trace).parent_path();
+  std::error_code ec;
+  if (!dir.empty() && !fs::is_directory(dir, ec)) {
+    throw Error("--trace " + trace + ": directory '" + dir.string() + "' does not exist");
+  }
+  if (fs::is_directory(trace, ec)) throw Error("--trace " + trace + ": is a directory");
+  // The backends create the file only after the run has started; find out now whether it can
+  // be written (a SystemC or Verilator error later would not say it was the option).
+  const bool existed = fs::exists(trace, ec);
+  if (!std::ofstream(trace, std::ios::app)) {
+    throw Error("--trace " + trace + ": cannot be written");
+  }
+  if (!existed) fs::remove(trace, ec);
+}
+
 int cmdRun(Args& args) {
   const std::string backend = args.get("--backend").value_or("table");
   const bool json = args.flag("--json");
@@ -289,18 +441,21 @@ int cmdRun(Args& args) {
   const auto trace = args.get("--trace");
   const long long max_cycles = args.number("--max-cycles", 0);
   const std::string cache = args.get("--cache").value_or("");
-  const BuiltCase c = loadCase(args);
-  args.finish();
   if (backend != "table" && backend != "rtl" && backend != "tlm") {
     throw Error("--backend '" + backend + "': must be table, tlm or rtl");
   }
+  HeaderOrigin origin;
+  const BuiltCase c = loadCase(args, {backend}, origin);
+  args.finish();
   if (trace && backend == "table") throw Error("--trace needs --backend rtl or tlm");
+  if (trace) checkTracePath(*trace);
   if (trace && backend == "tlm" && fs::path(*trace).extension() != ".vcd") {
     throw Error("--trace " + *trace + ": the TLM model writes VCD (name the file *.vcd)");
   }
   if (max_cycles < 0) throw Error("--max-cycles must be positive");
+  requireBackendLimits(c, backend, origin);
   if (!no_verify) {
-    const VerifyReport v = verifyTables(c.tables);
+    const VerifyReport v = verifyTables(c.tables, kShownErrors, &origin);
     if (!v.ok()) {
       printVerify(v, "static verification of the tables");
       std::cerr << "hcube: not running tables that fail verification (--no-verify runs them)\n";
@@ -320,8 +475,6 @@ int cmdCompare(Args& args) {
   const bool json = args.flag("--json");
   const std::string cache = args.get("--cache").value_or("");
   const std::string list = args.get("--backends").value_or("table,tlm,rtl");
-  const BuiltCase c = loadCase(args);
-  args.finish();
   std::vector<std::string> backends;
   std::stringstream items(list);
   std::string item;
@@ -332,7 +485,11 @@ int cmdCompare(Args& args) {
     backends.push_back(item);
   }
   if (backends.size() < 2) throw Error("--backends: name at least two backends to compare");
-  const VerifyReport v = verifyTables(c.tables);
+  HeaderOrigin origin;
+  const BuiltCase c = loadCase(args, backends, origin);
+  args.finish();
+  for (const std::string& b : backends) requireBackendLimits(c, b, origin);
+  const VerifyReport v = verifyTables(c.tables, kShownErrors, &origin);
   std::vector<RunReport> reports;
   for (const std::string& b : backends) {
     RunReport r = reportFor(c);
@@ -355,15 +512,12 @@ int cmdCompare(Args& args) {
     }
   }
   if (json) {
-    std::cout << "{\"agree\":" << (problems.empty() ? "true" : "false") << ",\"runs\":[";
-    for (size_t i = 0; i < reports.size(); ++i) {
-      std::cout << (i ? "," : "") << formatReportJson(reports[i]);
-    }
-    std::cout << "],\"problems\":[";
-    for (size_t i = 0; i < problems.size(); ++i) {
-      std::cout << (i ? "," : "") << "\"" << jsonEscape(problems[i]) << "\"";
-    }
-    std::cout << "]}\n";
+    nlohmann::ordered_json j;
+    j["agree"] = problems.empty();
+    j["runs"] = nlohmann::ordered_json::array();
+    for (const RunReport& r : reports) j["runs"].push_back(reportJson(r));
+    j["problems"] = problems;
+    std::cout << jsonText(j) << "\n";
   } else {
     std::printf("hcube compare: %s on a %d-cube, K = %llu (lower bound %llu: %s)\n",
                 c.tables.header.algo.c_str(), c.perm.n(),
@@ -401,6 +555,7 @@ int cmdBuildModel(Args& args) {
   CaseSpec spec = caseFrom(args);
   const std::string cache = args.get("--cache").value_or("");
   args.finish();
+  requireRtlDimension(spec.n);
   if (memory < 0 || memory > (1LL << 20)) {
     throw Error("--memory " + std::to_string(memory) + ": must be 0..2^20 words per node");
   }
@@ -418,21 +573,99 @@ int cmdBuildModel(Args& args) {
   return 0;
 }
 
+// One entry per subcommand: its usage text (printed by hcube --help and by hcube CMD --help)
+// and the function that runs it. Adding a subcommand is one entry here and one function.
+struct Command {
+  const char* name;
+  const char* usage;
+  int (*run)(Args& args);
+};
+
+constexpr Command kCommands[] = {
+    {"list", R"(  hcube list [--json]
+      the algorithms, each with a one-line description and its paper section
+)",
+     cmdList},
+    {"tables",
+     R"(  hcube tables --algo A --n N [--k K] [--width B] [--ports all|one] [--PARAM V ...] --out DIR
+      write DIR/tables.hct (text tables, docs/table-format.md) and DIR/tables.hex (RTL image);
+      --PARAM V are the algorithm's own parameters (e.g. --tau 20; hcube list names them)
+)",
+     cmdTables},
+    {"verify", R"(  hcube verify PATH
+      statically verify tables: a .hct file, a .hex image, or a directory holding tables.hct
+      and/or tables.hex (with both, they must describe the same tables)
+)",
+     cmdVerify},
+    {"run", R"(  hcube run (--algo A --n N [--k K] [--width B] [--ports all|one] | --tables PATH)
+            [--backend table|tlm|rtl] [--trace FILE] [--json] [--no-verify]
+            [--max-cycles C] [--cache DIR]
+      run a case and check every element against the reference model; --trace writes an
+      FST (or .vcd) waveform and a GTKWave save file from the RTL, or a VCD from the TLM model
+)",
+     cmdRun},
+    {"compare",
+     R"(  hcube compare (--algo A --n N [--k K] [--width B] [--ports all|one] | --tables PATH)
+            [--backends table,tlm,rtl] [--json] [--cache DIR]
+      run one case on several backends, print cycles, mismatches and wall time side by side;
+      exit 1 on any disagreement between them or with the reference model
+)",
+     cmdCompare},
+    {"build-model",
+     R"(  hcube build-model --algo A --n N [--k K] [--width B] [--memory M] [--depth D] [--cache DIR]
+      build (or find in the cache) the Verilated cube for a case, without running it;
+      --memory / --depth make it at least that large, so that it serves bigger cases too
+)",
+     cmdBuildModel},
+    {"diff", R"(  hcube diff A B
+      compare two tables (each a .hct file, a .hex image or a directory) instruction by
+      instruction, naming node, step and channel of every difference; exit 1 if they differ
+)",
+     cmdDiff},
+};
+
+constexpr const char* kOptionsNote = R"(
+Options are --name VALUE or --name=VALUE, each at most once. Exit status: 0 success, 1 a run
+or verification found a problem, 2 bad input, 3 internal error.
+)";
+
+std::string usage() {
+  std::string u = "usage:\n";
+  for (const Command& c : kCommands) u += c.usage;
+  return u + kOptionsNote;
+}
+
 int dispatch(int argc, char** argv) {
   if (argc < 2 || std::string(argv[1]) == "--help" || std::string(argv[1]) == "-h" ||
       std::string(argv[1]) == "help") {
-    std::cout << kUsage;
+    std::cout << usage();
     return argc < 2 ? 2 : 0;
   }
   const std::string cmd = argv[1];
+  const Command* command = nullptr;
+  for (const Command& c : kCommands) {
+    if (cmd == c.name) command = &c;
+  }
+  if (command == nullptr) throw Error("unknown command '" + cmd + "' (hcube --help lists them)");
   Args args(argc, argv, 2);
-  if (cmd == "list") return cmdList(args);
-  if (cmd == "tables") return cmdTables(args);
-  if (cmd == "verify") return cmdVerify(args);
-  if (cmd == "run") return cmdRun(args);
-  if (cmd == "compare") return cmdCompare(args);
-  if (cmd == "build-model") return cmdBuildModel(args);
-  throw Error("unknown command '" + cmd + "' (hcube --help lists them)");
+  if (args.has("--help")) {
+    std::cout << "usage:\n" << command->usage << kOptionsNote;
+    return 0;
+  }
+  try {
+    return command->run(args);
+  } catch (const std::bad_alloc&) {
+    // The case's schedule, tables or memories do not fit this machine's memory: the estimates
+    // of resource_limits.h catch the large ones, the rest ends here. Say it in the command's
+    // own terms: verify has no --n or --k.
+    if (cmd == "verify") {
+      throw Error("out of memory reading or verifying " + args.positional().front() +
+                  "; its tables do not fit this machine's memory");
+    }
+    throw Error(
+        "out of memory building or running this case; its schedule, per-node tables and "
+        "memories do not fit (use a smaller --n or --k)");
+  }
 }
 
 }  // namespace
@@ -445,10 +678,8 @@ int main(int argc, char** argv) {
     std::cerr << "hcube: error: " << e.what() << "\n";
     return 2;
   } catch (const std::bad_alloc&) {
-    // The case's schedule, tables or memories do not fit this machine's memory: the cube limits
-    // (N K <= 2^28 words) admit cases whose per-node tables need tens of GB.
-    std::cerr << "hcube: error: out of memory building or running this case; its schedule, "
-                 "per-node tables and memories do not fit (use a smaller --n or --k)\n";
+    // Outside a command (dispatch words it for each command).
+    std::cerr << "hcube: error: out of memory\n";
     return 2;
   } catch (const std::exception& e) {
     std::cerr << "hcube: internal error: " << e.what() << "\n";

@@ -15,6 +15,7 @@
 
 #include "error.h"
 #include "process.h"
+#include "resource_limits.h"
 #include "table_image.h"
 
 #ifndef HCUBE_SOURCE_DIR
@@ -104,10 +105,7 @@ RtlModelConfig rtlModelFor(const TableSet& set) {
   c.num_slots = std::max<u64>(2, pow2Ceil(set.header.memoryWords()));
   c.lanes = set.header.lanes;
   c.table_depth = std::max<u64>(16, pow2Ceil(set.depth()));
-  if (c.dim > 10) {
-    throw Error("RTL backend: n = " + std::to_string(c.dim) +
-                " is beyond the RTL cube's supported 1..10 (use --backend table)");
-  }
+  requireRtlDimension(c.dim);
   return c;
 }
 
@@ -332,7 +330,7 @@ RunResult runOnRtl(const TableSet& set, const RtlOptions& options) {
   }
   if (options.progress) {
     *options.progress << "hcube: running " << set.cycles() << " cycles on the RTL cube ("
-                      << set.header.nodes() << " nodes)\n"
+                      << set.header.nodes() << " nodes), " << rtlRunForecast(set) << "\n"
                       << std::flush;
   }
   // The runner reports progress of long runs on lines starting with "progress:".

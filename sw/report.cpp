@@ -1,5 +1,6 @@
 #include "report.h"
 
+#include <cmath>
 #include <cstdio>
 #include <sstream>
 
@@ -19,35 +20,6 @@ double ratio(const RunReport& r) {
 }
 
 }  // namespace
-
-std::string jsonEscape(const std::string& s) {
-  std::string o;
-  for (char c : s) {
-    switch (c) {
-      case '"':
-        o += "\\\"";
-        break;
-      case '\\':
-        o += "\\\\";
-        break;
-      case '\n':
-        o += "\\n";
-        break;
-      case '\t':
-        o += "\\t";
-        break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20) {
-          char buf[8];
-          std::snprintf(buf, sizeof buf, "\\u%04x", c);
-          o += buf;
-        } else {
-          o += c;
-        }
-    }
-  }
-  return o;
-}
 
 std::vector<std::string> runDifferences(const RunResult& a, const RunResult& b) {
   std::vector<std::string> d;
@@ -128,38 +100,50 @@ std::string formatReportText(const RunReport& r) {
   return o.str();
 }
 
-std::string formatReportJson(const RunReport& r) {
-  std::ostringstream o;
+nlohmann::ordered_json reportJson(const RunReport& r) {
   const LinkUtilisation u = linkUtilisation(r.run, r.lanes);
-  o << "{\"algo\":\"" << jsonEscape(r.algo) << "\"";
-  o << ",\"n\":" << r.perm.n() << ",\"nodes\":" << r.perm.nodes() << ",\"K\":" << r.perm.slots();
-  o << ",\"perm\":\"" << jsonEscape(r.perm.str()) << "\"";
-  o << ",\"backend\":\"" << jsonEscape(r.run.backend) << "\"";
-  o << ",\"ports\":\"" << (r.one_port ? "one" : "all") << "\",\"lanes\":" << r.lanes;
-  o << ",\"cycles\":" << r.run.cycles << ",\"transfer_cycles\":" << r.run.transfer_cycles;
-  o << ",\"local_cycles\":" << r.run.local_cycles;
-  o << ",\"lower_bound\":" << r.lower_bound << ",\"bound_source\":\"" << jsonEscape(r.bound_source)
-    << "\"";
-  o << ",\"ratio\":" << fixed(ratio(r), 6);
-  o << ",\"span\":" << r.run.span << ",\"words\":" << r.run.words;
-  o << ",\"link_utilisation\":{\"min\":" << fixed(u.min, 6) << ",\"mean\":" << fixed(u.mean, 6)
-    << ",\"max\":" << fixed(u.max, 6) << "}";
-  o << ",\"elements\":" << r.check.elements << ",\"correct\":" << r.check.correct
-    << ",\"mismatches\":" << r.check.mismatches;
-  if (r.perm.hasVirtual()) o << ",\"virtual\":" << r.perm.elements() - r.perm.participating();
-  o << ",\"hw_errors\":[";
-  for (size_t i = 0; i < r.run.errors.size(); ++i) {
-    const NodeErrorCount& e = r.run.errors[i];
-    o << (i ? "," : "") << "{\"node\":" << e.node << ",\"kind\":\"" << hwErrorName(e.kind)
-      << "\",\"count\":" << e.count << "}";
+  // Fractions keep six decimals, as the text report does.
+  auto six = [](double x) { return std::round(x * 1e6) / 1e6; };
+  nlohmann::ordered_json j;
+  j["algo"] = r.algo;
+  j["n"] = r.perm.n();
+  j["nodes"] = r.perm.nodes();
+  j["K"] = r.perm.slots();
+  j["perm"] = r.perm.str();
+  j["backend"] = r.run.backend;
+  j["ports"] = r.one_port ? "one" : "all";
+  j["lanes"] = r.lanes;
+  j["cycles"] = r.run.cycles;
+  j["transfer_cycles"] = r.run.transfer_cycles;
+  j["local_cycles"] = r.run.local_cycles;
+  j["lower_bound"] = r.lower_bound;
+  j["bound_source"] = r.bound_source;
+  j["ratio"] = six(ratio(r));
+  j["span"] = r.run.span;
+  j["words"] = r.run.words;
+  j["link_utilisation"] = {{"min", six(u.min)}, {"mean", six(u.mean)}, {"max", six(u.max)}};
+  j["elements"] = r.check.elements;
+  j["correct"] = r.check.correct;
+  j["mismatches"] = r.check.mismatches;
+  if (r.perm.hasVirtual()) j["virtual"] = r.perm.elements() - r.perm.participating();
+  j["hw_errors"] = nlohmann::ordered_json::array();
+  for (const NodeErrorCount& e : r.run.errors) {
+    j["hw_errors"].push_back({{"node", e.node}, {"kind", hwErrorName(e.kind)}, {"count", e.count}});
   }
-  o << "]";
-  o << ",\"timeout\":" << (r.run.timeout ? "true" : "false");
-  o << ",\"wall_seconds\":" << fixed(r.run.wall_seconds, 6);
-  if (!r.trace.empty()) o << ",\"trace\":\"" << jsonEscape(r.trace) << "\"";
-  if (!r.gtkw.empty()) o << ",\"gtkw\":\"" << jsonEscape(r.gtkw) << "\"";
-  o << ",\"verdict\":\"" << (r.passed() ? "pass" : "fail") << "\"}";
-  return o.str();
+  j["timeout"] = r.run.timeout;
+  j["wall_seconds"] = six(r.run.wall_seconds);
+  if (!r.trace.empty()) j["trace"] = r.trace;
+  if (!r.gtkw.empty()) j["gtkw"] = r.gtkw;
+  j["verdict"] = r.passed() ? "pass" : "fail";
+  return j;
 }
+
+std::string jsonText(const nlohmann::ordered_json& j) {
+  // Bytes that are not UTF-8 (an algo name from a file) become U+FFFD: the output is always
+  // valid JSON.
+  return j.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
+}
+
+std::string formatReportJson(const RunReport& r) { return jsonText(reportJson(r)); }
 
 }  // namespace hcube

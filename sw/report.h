@@ -3,6 +3,7 @@
 // human-readable text or one JSON object.
 #pragma once
 
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -29,14 +30,15 @@ struct RunReport {
 };
 
 std::string formatReportText(const RunReport& r);
+/// The report as one JSON object, keys in a fixed order (pinned by tests/cli_test.cpp).
+nlohmann::ordered_json reportJson(const RunReport& r);
 std::string formatReportJson(const RunReport& r);
+/// Compact JSON text; bytes that are not UTF-8 are replaced by U+FFFD, so it is always valid.
+std::string jsonText(const nlohmann::ordered_json& j);
 
 /// Differences between two runs of the same tables on two backends (cycles, transfer cycles,
 /// words, timeout, error counters, link counts, span, memory — the first differing word named);
 /// empty if they agree exactly.
 std::vector<std::string> runDifferences(const RunResult& a, const RunResult& b);
-
-/// Escapes a string for a JSON string literal (without the quotes).
-std::string jsonEscape(const std::string& s);
 
 }  // namespace hcube

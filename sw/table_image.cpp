@@ -1,10 +1,16 @@
 #include "table_image.h"
 
 #include <algorithm>
+#include <charconv>
 #include <fstream>
+#include <istream>
+#include <map>
 #include <ostream>
+#include <sstream>
 
 #include "error.h"
+#include "table_text.h"
+#include "utf8.h"
 
 namespace hcube {
 namespace {
@@ -135,6 +141,9 @@ void writeImage(std::ostream& out, const TableSet& set, const ImageLayout& l) {
   }
   const int width = l.tableWidth();
   out << "hcube-image 1\n";
+  // What the tables achieve, for hcube verify / run on the image; the RTL runner skips both.
+  out << "algo " << (set.header.algo.empty() ? "unknown" : set.header.algo) << '\n';
+  out << "perm " << set.header.perm.str() << '\n';
   out << "dim " << l.n << '\n';
   out << "slots " << set.header.slots << '\n';
   out << "memory " << l.memory_words << '\n';
@@ -159,6 +168,177 @@ void writeImageFile(const std::string& path, const TableSet& set, const ImageLay
   if (!out) throw Error(path + ": cannot open for writing");
   writeImage(out, set, layout);
   if (!out) throw Error(path + ": write failed");
+}
+
+TableSet readImage(std::istream& in, const std::string& source, HeaderOrigin* origin) {
+  int line = 0;
+  auto fail = [&](const std::string& msg) -> void {
+    throw Error(source + ":" + std::to_string(line) + ": " + msg);
+  };
+  // The next non-blank line without its comment, split into tokens; false at the end.
+  std::string rest;
+  auto next = [&](std::vector<std::string>& tok) {
+    std::string raw;
+    while (std::getline(in, raw)) {
+      ++line;
+      raw = raw.substr(0, raw.find('#'));
+      std::istringstream words(raw);
+      tok.clear();
+      for (std::string w; words >> w;) tok.push_back(w);
+      if (tok.empty()) continue;
+      rest = raw.substr(raw.find(tok[0]) + tok[0].size());
+      return true;
+    }
+    return false;
+  };
+  auto number = [&](const std::string& text, const std::string& what, u64 lo, u64 hi) {
+    u64 v = 0;
+    const char* end = text.data() + text.size();
+    auto [ptr, ec] = std::from_chars(text.data(), end, v);
+    if (text.empty() || ec != std::errc() || ptr != end || v < lo || v > hi) {
+      fail(what + " '" + text + "' is not an integer in " + std::to_string(lo) + ".." +
+           std::to_string(hi));
+    }
+    return v;
+  };
+
+  std::vector<std::string> tok;
+  if (!next(tok)) fail("empty input, expected 'hcube-image 1'");
+  if (tok.size() != 2 || tok[0] != "hcube-image") fail("expected 'hcube-image 1'");
+  if (tok[1] != "1") fail("unsupported image version " + tok[1]);
+  TableSet set;
+  TableHeader& h = set.header;
+  std::map<std::string, int> lines;
+  std::string perm_text;
+  u64 memory = 0;
+  u64 width = 0;
+  while (true) {
+    if (!next(tok)) fail("unexpected end of input in the header");
+    if (tok[0] == "table" || tok[0] == "end") break;
+    const std::string& key = tok[0];
+    static const char* const kKeys[] = {"algo",   "perm",  "dim",      "slots",
+                                        "memory", "lanes", "one-port", "table-width"};
+    if (std::find(std::begin(kKeys), std::end(kKeys), key) == std::end(kKeys)) {
+      fail("unknown header field '" + key + "'");
+    }
+    if (lines.count(key) != 0) fail("header field '" + key + "' given twice");
+    lines[key] = line;
+    if (key == "perm") {
+      perm_text = rest;
+      continue;
+    }
+    if (tok.size() != 2) fail("header field '" + key + "' takes one value");
+    if (key == "algo") {
+      if (!isValidUtf8(tok[1])) fail("algo name is not UTF-8 text");
+      h.algo = tok[1];
+    } else if (key == "dim") {
+      h.n = static_cast<int>(number(tok[1], "dim", 1, 24));
+    } else if (key == "slots") {
+      h.slots = number(tok[1], "slots", 1, u64{1} << 32);
+    } else if (key == "memory") {
+      memory = number(tok[1], "memory", 1, u64{1} << 33);
+    } else if (key == "lanes") {
+      h.lanes = static_cast<int>(number(tok[1], "lanes", 1, 64));
+    } else if (key == "one-port") {
+      h.one_port = number(tok[1], "one-port", 0, 1) == 1;
+    } else {
+      width = number(tok[1], "table-width", 1, u64{1} << 20);
+    }
+  }
+  for (const char* key : {"dim", "slots", "memory", "lanes", "one-port", "table-width"}) {
+    if (lines.count(key) == 0) fail(std::string("header field '") + key + "' is missing");
+  }
+  if (lines.count("perm") == 0) {
+    fail(
+        "the image names no permutation (no 'perm' line: written by an hcube before images "
+        "carried one); verify the tables.hct beside it");
+  }
+  const int table_line = line;
+  line = lines["perm"];
+  try {
+    h.perm = parsePermText(perm_text);
+  } catch (const Error& e) {
+    fail(e.what());
+  }
+  line = lines["memory"];
+  if (memory < h.slots) {
+    fail("memory " + std::to_string(memory) + " is less than slots " + std::to_string(h.slots));
+  }
+  h.scratch = memory - h.slots;
+  if (h.perm.n() != h.n || h.perm.slots() != h.slots) {
+    line = lines["perm"];
+    fail("permutation '" + h.perm.str() + "' does not match dim " + std::to_string(h.n) +
+         " and slots " + std::to_string(h.slots));
+  }
+  const ImageLayout layout = ImageLayout::of(h);
+  if (width != static_cast<u64>(layout.tableWidth())) {
+    line = lines["table-width"];
+    fail("table-width " + std::to_string(width) + " is not the " +
+         std::to_string(layout.tableWidth()) + " bits of dim " + std::to_string(h.n) + ", lanes " +
+         std::to_string(h.lanes) + ", memory " + std::to_string(memory));
+  }
+  line = table_line;
+  if (origin != nullptr) {
+    origin->file = source;
+    origin->lines = lines;
+    origin->lines["scratch"] = lines["memory"];
+  }
+
+  // Blocks: "table * W" once, or "table <node> W" for every node in order, each followed by W
+  // hex words; then "end".
+  const u64 nodes = h.nodes();
+  while (tok[0] != "end") {
+    if (tok[0] != "table" || tok.size() != 3) {
+      fail("expected 'table * <words>', 'table <node> <words>' or 'end'");
+    }
+    if (tok[1] == "*") {
+      if (!set.tables.empty()) fail("'table *' must be the only table");
+      set.shared = true;
+    } else {
+      const u64 node = number(tok[1], "node", 0, nodes - 1);
+      if (set.tables.empty()) set.shared = false;
+      if (set.shared) fail("'table <node>' after 'table *'");
+      if (node != set.tables.size()) {
+        fail("expected 'table " + std::to_string(set.tables.size()) + "' (tables in node order)");
+      }
+    }
+    const u64 words = number(tok[2], "table length", 1, u64{1} << 32);
+    set.tables.emplace_back();
+    for (u64 i = 0; i < words; ++i) {
+      if (!next(tok)) {
+        fail("unexpected end of input: " + std::to_string(words - i) +
+             " more table word(s) "
+             "expected");
+      }
+      if (tok.size() != 1) fail("expected a hex table word");
+      try {
+        set.tables.back().push_back(
+            decodeInstruction(fromHex(tok[0], layout.tableWidth()), layout));
+      } catch (const Error& e) {
+        fail(e.what());
+      }
+    }
+    if (!next(tok)) fail("unexpected end of input: missing 'end'");
+  }
+  if (tok.size() != 1) fail("'end' takes no value");
+  if (next(tok)) fail("text after 'end'");
+  if (set.tables.empty()) fail("no table");
+  if (!set.shared && set.tables.size() != nodes) {
+    fail("only " + std::to_string(set.tables.size()) + " of " + std::to_string(nodes) +
+         " node tables given");
+  }
+  try {
+    checkTableShape(set);
+  } catch (const Error& e) {
+    throw Error(source + ": " + e.what());
+  }
+  return set;
+}
+
+TableSet readImageFile(const std::string& path, HeaderOrigin* origin) {
+  std::ifstream in(path);
+  if (!in) throw Error(path + ": cannot open for reading");
+  return readImage(in, path, origin);
 }
 
 }  // namespace hcube

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "resource_limits.h"
 #include "table.h"
 
 namespace hcube {
@@ -42,5 +43,14 @@ void writeImage(std::ostream& out, const TableSet& set, const ImageLayout& layou
 void writeImage(std::ostream& out, const TableSet& set);
 void writeImageFile(const std::string& path, const TableSet& set);
 void writeImageFile(const std::string& path, const TableSet& set, const ImageLayout& layout);
+
+/// Reads an image file back into a table set (docs/hardware.md §3): the header gives dim,
+/// lanes, one-port, slots (K) and memory (K + scratch); `table-width` must be the width those
+/// imply; the `perm` line (and `algo`) name what the tables achieve. An image without `perm`
+/// (written before images carried it) is refused: its permutation is unknown. Every error names
+/// `source` and the line. `origin`, if given, receives the line of every header field, under the
+/// names of the text format ("dim", "slots", "scratch" for the memory line, "lanes", "perm").
+TableSet readImage(std::istream& in, const std::string& source, HeaderOrigin* origin = nullptr);
+TableSet readImageFile(const std::string& path, HeaderOrigin* origin = nullptr);
 
 }  // namespace hcube

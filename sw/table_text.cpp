@@ -1,5 +1,6 @@
 #include "table_text.h"
 
+#include <algorithm>
 #include <charconv>
 #include <fstream>
 #include <istream>
@@ -8,6 +9,7 @@
 #include <vector>
 
 #include "error.h"
+#include "utf8.h"
 
 namespace hcube {
 namespace {
@@ -17,13 +19,82 @@ constexpr int kVersion = 1;
 
 std::string formatSlot(u32 slot, bool rel) { return (rel ? "m^" : "m") + std::to_string(slot); }
 
+// Fails if `text` is a number above `hi` (PermutationSpec would cut it to 32 bits).
+u64 permNumber(const std::string& name, const std::string& text, u64 hi, bool field = true) {
+  const std::string what = "perm " + (field ? name + "=" + text : name + " '" + text + "'");
+  u64 v = 0;
+  const char* end = text.data() + text.size();
+  auto [ptr, ec] = std::from_chars(text.data(), end, v);
+  if (text.empty() || ptr != end || (ec != std::errc() && ec != std::errc::result_out_of_range)) {
+    return 0;  // not a number at all: PermutationSpec names it
+  }
+  if (ec == std::errc::result_out_of_range || v > hi) {
+    throw Error(what + ": out of range (0.." + std::to_string(hi) + ")");
+  }
+  return v;
+}
+
+// The fields of a 'perm' line before PermutationSpec reads them: each belongs to the kind,
+// appears once, and every number is in range (none is cut to 32 bits).
+void checkPermFields(const std::string& text) {
+  std::istringstream in(text);
+  std::string kind;
+  in >> kind;
+  std::vector<std::string> allowed;
+  if (kind == "aapc") {
+    allowed = {"n", "m"};
+  } else if (kind == "scatter" || kind == "gather") {
+    allowed = {"n", "m", "l", "root"};
+  } else if (kind == "dim") {
+    allowed = {"n", "k", "delta"};
+  } else if (kind == "linear") {
+    allowed = {"n", "k", "rows", "virtual"};
+  } else {
+    return;  // PermutationSpec names the unknown kind
+  }
+  std::vector<std::string> seen;
+  std::string field;
+  while (in >> field) {
+    const auto eq = field.find('=');
+    if (eq == std::string::npos) return;  // PermutationSpec names the malformed field
+    const std::string name = field.substr(0, eq);
+    const std::string value = field.substr(eq + 1);
+    if (std::find(allowed.begin(), allowed.end(), name) == allowed.end()) {
+      std::string list;
+      for (const std::string& a : allowed) list += (list.empty() ? "" : ", ") + a + "=";
+      throw Error("perm: field '" + name + "' does not belong to a '" + kind +
+                  "' permutation (it takes " + list + ")");
+    }
+    if (std::find(seen.begin(), seen.end(), name) != seen.end()) {
+      throw Error("perm: field '" + name + "' given twice");
+    }
+    seen.push_back(name);
+    if (name == "n" || name == "k" || name == "l") {
+      permNumber(name, value, 64);
+    } else if (name == "m") {
+      permNumber(name, value, u64{1} << 32);
+    } else if (name == "root") {
+      permNumber(name, value, ~u64{0});
+    } else {
+      // Lists: delta entries are bit positions, rows and virtual entries bit masks.
+      std::istringstream items(value);
+      std::string item;
+      while (std::getline(items, item, ',')) {
+        permNumber(name + "= entry", item, name == "delta" ? 127 : ~u64{0}, false);
+      }
+    }
+  }
+}
+
 class Parser {
  public:
-  Parser(std::istream& in, std::string source) : in_(in), source_(std::move(source)) {}
+  Parser(std::istream& in, std::string source, HeaderOrigin* origin)
+      : in_(in), source_(std::move(source)), origin_(origin) {}
 
   TableSet parse() {
     TableSet set;
     TableHeader& h = set.header;
+    if (origin_ != nullptr) *origin_ = HeaderOrigin{source_, {}};
     std::vector<std::string> tok;
     if (!next(tok)) fail("empty input, expected '" + std::string(kMagic) + " 1'");
     if (tok.size() != 2 || tok[0] != kMagic) fail("expected '" + std::string(kMagic) + " 1'");
@@ -43,6 +114,7 @@ class Parser {
       if (key < 0) fail("unknown header field '" + tok[0] + "'");
       if (have[key]) fail("header field '" + tok[0] + "' given twice");
       have[key] = true;
+      if (origin_ != nullptr) origin_->lines[tok[0]] = line_;
       if (key == 1) {
         perm_text = rest_;
         perm_line = line_;
@@ -51,6 +123,7 @@ class Parser {
       if (tok.size() != 2) fail("header field '" + tok[0] + "' takes one value");
       switch (key) {
         case 0:
+          if (!isValidUtf8(tok[1])) fail("algo name is not UTF-8 text");
           h.algo = tok[1];
           break;
         case 2:
@@ -76,11 +149,16 @@ class Parser {
     for (int i = 0; i < 7; ++i) {
       if (!have[i]) fail("header field '" + std::string(keys[i]) + "' is missing");
     }
-    try {
-      h.perm = PermutationSpec::parse(perm_text);
-    } catch (const Error& e) {
-      line_ = perm_line;  // name the 'perm' line, not the first 'table'
-      fail(e.what());
+    {
+      // Errors name the 'perm' line, not the first 'table'.
+      const int table_line = line_;
+      line_ = perm_line;
+      try {
+        h.perm = parsePermText(perm_text);
+      } catch (const Error& e) {
+        fail(e.what());
+      }
+      line_ = table_line;
     }
     if (h.perm.n() != h.n || h.perm.slots() != h.slots) {
       fail("permutation '" + h.perm.str() + "' does not match dim " + std::to_string(h.n) +
@@ -108,10 +186,17 @@ class Parser {
       }
       set.tables.emplace_back();
       Table& table = set.tables.back();
+      const int table_line = line_;
       while (true) {
         if (!next(tok)) fail("unexpected end of input: missing 'end'");
         if (tok[0] == "table" || tok[0] == "end") break;
         table.push_back(instruction(tok, h));
+      }
+      if (table.empty()) {
+        line_ = table_line;
+        fail(
+            "this table has no instructions (a table ends with E; a node with nothing to do "
+            "has the table 'E')");
       }
     }
     if (next(tok)) fail("text after 'end'");
@@ -248,11 +333,17 @@ class Parser {
 
   std::istream& in_;
   std::string source_;
+  HeaderOrigin* origin_;
   int line_ = 0;
   std::string rest_;
 };
 
 }  // namespace
+
+PermutationSpec parsePermText(const std::string& text) {
+  checkPermFields(text);
+  return PermutationSpec::parse(text);
+}
 
 std::string formatChannel(const Channel& ch) {
   std::string s;
@@ -328,14 +419,14 @@ void writeTableTextFile(const std::string& path, const TableSet& set) {
   if (!out) throw Error(path + ": write failed");
 }
 
-TableSet readTableText(std::istream& in, const std::string& source) {
-  return Parser(in, source).parse();
+TableSet readTableText(std::istream& in, const std::string& source, HeaderOrigin* origin) {
+  return Parser(in, source, origin).parse();
 }
 
-TableSet readTableTextFile(const std::string& path) {
+TableSet readTableTextFile(const std::string& path, HeaderOrigin* origin) {
   std::ifstream in(path);
   if (!in) throw Error(path + ": cannot open for reading");
-  return readTableText(in, path);
+  return readTableText(in, path, origin);
 }
 
 }  // namespace hcube

@@ -4,6 +4,7 @@
 #include <iosfwd>
 #include <string>
 
+#include "resource_limits.h"
 #include "table.h"
 
 namespace hcube {
@@ -13,9 +14,14 @@ void writeTableText(std::ostream& out, const TableSet& set);
 void writeTableTextFile(const std::string& path, const TableSet& set);
 
 /// Reads a table set; `source` names the input in error messages ("file:line: ...").
-/// Throws Error on any syntax, range or size problem.
-TableSet readTableText(std::istream& in, const std::string& source);
-TableSet readTableTextFile(const std::string& path);
+/// Throws Error on any syntax, range or size problem. If `origin` is given, it receives the
+/// source and the line of every header field (for later messages about the set's size).
+TableSet readTableText(std::istream& in, const std::string& source, HeaderOrigin* origin = nullptr);
+TableSet readTableTextFile(const std::string& path, HeaderOrigin* origin = nullptr);
+
+/// The value of a 'perm' line (docs/table-format.md): every field belongs to the kind, appears
+/// once and is in range (nothing is cut to 32 bits). Throws Error without a location.
+PermutationSpec parsePermText(const std::string& text);
 
 /// Text of one channel cell, e.g. "m^3>m^3", "f1>.", ".>p".
 std::string formatChannel(const Channel& ch);

@@ -63,13 +63,15 @@ class SymbolicRun {
       const bool pending_pass =
           std::any_of(pass_prev_.begin(), pass_prev_.end(), [](const Held& p) { return p.valid; });
       if (!any_xfer && !pending_pass && skip > 1) {
-        // Every busy node waits: jump to the end of the shortest wait.
-        for (u64 i = 0; i + 1 < skip; ++i) {
-          for (Sequencer& s : seq_) s.advance();
+        // Every busy node waits: jump to the last cycle of the shortest wait at once, so that a
+        // WAIT costs the same as a one-cycle wait however long it is.
+        for (Sequencer& s : seq_) {
+          if (!s.done()) s.skipWait(skip - 1);
         }
         cycle += skip - 1;
       }
       step(cycle);
+      ++report_.steps;
       for (Sequencer& s : seq_) s.advance();
       ++cycle;
     }
@@ -352,9 +354,9 @@ class SymbolicRun {
 
 }  // namespace
 
-VerifyReport verifyTables(const TableSet& set, size_t max_errors) {
+VerifyReport verifyTables(const TableSet& set, size_t max_errors, const HeaderOrigin* origin) {
   checkTableShape(set);
-  requireSimulatable(set.header.nodes(), set.header.memoryWords(), "verification");
+  requireWithinLimits(verifierEstimate(set), origin);
   return SymbolicRun(set, max_errors).run();
 }
 

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "resource_limits.h"
 #include "table.h"
 
 namespace hcube {
@@ -21,9 +22,14 @@ struct VerifyReport {
   std::vector<std::string> errors;  ///< the first `max_errors` violations, in cycle order
   u64 total_errors = 0;             ///< all violations found
   u64 cycles = 0;                   ///< cycles the symbolic run took
+  u64 steps = 0;  ///< cycles simulated one by one (a stretch where every node waits is one step)
   bool ok() const { return total_errors == 0; }
 };
 
-VerifyReport verifyTables(const TableSet& set, size_t max_errors = 20);
+/// Refuses (Error) a set whose verification would exceed the limits of resource_limits.h,
+/// naming the header field through `origin` when the set was read from a file; nothing large
+/// is allocated before that check.
+VerifyReport verifyTables(const TableSet& set, size_t max_errors = 20,
+                          const HeaderOrigin* origin = nullptr);
 
 }  // namespace hcube

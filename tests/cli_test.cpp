@@ -4,13 +4,18 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
 
 #include "algorithms.h"
 #include "error.h"
+#include "hc_tlm_run.h"
 #include "process.h"
+#include "report.h"
 #include "rtl_backend.h"
+#include "table_image.h"
+#include "table_text.h"
 
 namespace hcube {
 namespace {
@@ -60,7 +65,7 @@ TEST_F(Cli, RunJsonReportsTheMeasuredCase) {
   EXPECT_EQ(o.status, 0) << o.output;
   for (const char* field :
        {"\"algo\":\"edelman\"", "\"n\":4", "\"K\":16", "\"backend\":\"table\"", "\"cycles\":8",
-        "\"transfer_cycles\":8", "\"lower_bound\":8", "\"ratio\":1.000000", "\"span\":7",
+        "\"transfer_cycles\":8", "\"lower_bound\":8", "\"ratio\":1.0", "\"span\":7",
         "\"elements\":256", "\"mismatches\":0", "\"verdict\":\"pass\""}) {
     EXPECT_NE(o.output.find(field), std::string::npos) << field << " in " << o.output;
   }
@@ -239,6 +244,406 @@ TEST_F(Cli, AlignmentOptionsOnTheWrongAlgorithmOrCodeAreErrors) {
                           "relative-address AAPC"),
             std::string::npos)
       << o.output;
+}
+
+// Issue 16: options the parser cannot place are errors, never silently ignored.
+TEST_F(Cli, SingleDashOptionsAndStrayWordsAreErrors) {
+  Outcome o = tool({"run", "--algo", "jh4", "--n", "3", "-backend", "rtl"});
+  EXPECT_EQ(o.status, 2);
+  EXPECT_EQ(o.output, "hcube: error: '-backend': options start with two dashes (--backend)\n");
+  const std::string out = (dir_ / "d").string();
+  o = tool({"tables", "--algo", "jh4", "--n", "3", "--out", out, "extra", "words"});
+  EXPECT_EQ(o.status, 2);
+  EXPECT_EQ(o.output, "hcube: error: unexpected word 'extra' (see hcube --help)\n");
+  EXPECT_FALSE(fs::exists(out));
+  o = tool({"verify", "a.hct", "b.hct"});
+  EXPECT_EQ(o.status, 2);
+  EXPECT_EQ(o.output, "hcube: error: unexpected word 'b.hct' (see hcube --help)\n");
+}
+
+TEST_F(Cli, RepeatedOptionIsAnError) {
+  Outcome o = tool({"run", "--algo", "edelman", "--n", "3", "--n", "4"});
+  EXPECT_EQ(o.status, 2);
+  EXPECT_EQ(o.output, "hcube: error: option --n given twice\n");
+  o = tool({"run", "--algo", "edelman", "--n", "3", "--json", "--json"});
+  EXPECT_EQ(o.status, 2);
+  EXPECT_EQ(o.output, "hcube: error: option --json given twice\n");
+}
+
+TEST_F(Cli, NegativeAndEqualsFormsParse) {
+  Outcome o = tool({"run", "--algo", "edelman", "--n", "-1"});
+  EXPECT_EQ(o.status, 2);
+  EXPECT_EQ(o.output, "hcube: error: --n -1: must be 1..20\n");
+  o = tool({"run", "--algo=edelman", "--n=3", "--json"});
+  EXPECT_EQ(o.status, 0) << o.output;
+  EXPECT_NE(o.output.find("\"n\":3"), std::string::npos) << o.output;
+  o = tool({"run", "--algo", "edelman", "--n=", "--json"});
+  EXPECT_EQ(o.status, 2);
+  EXPECT_EQ(o.output, "hcube: error: option --n '' is not an integer\n");
+  o = tool({"run", "--algo", "edelman", "--n", "--json"});
+  EXPECT_EQ(o.status, 2);
+  EXPECT_EQ(o.output, "hcube: error: option --n needs a value\n");
+  o = tool({"run", "--algo", "edelman", "--n", "3", "--json=yes"});
+  EXPECT_EQ(o.status, 2);
+  EXPECT_EQ(o.output, "hcube: error: option --json takes no value ('--json=yes')\n");
+}
+
+TEST_F(Cli, TablesCannotBeCombinedWithCaseOptions) {
+  const std::string out = (dir_ / "t3").string();
+  ASSERT_EQ(tool({"tables", "--algo", "edelman", "--n", "3", "--out", out}).status, 0);
+  Outcome o = tool({"run", "--algo", "edelman", "--tables", out});
+  EXPECT_EQ(o.status, 2);
+  EXPECT_EQ(o.output,
+            "hcube: error: --tables cannot be combined with --algo (the tables fix the algorithm "
+            "and the case)\n");
+  o = tool({"run", "--tables", out, "--k", "16"});
+  EXPECT_EQ(o.status, 2);
+  EXPECT_EQ(o.output,
+            "hcube: error: --tables cannot be combined with --k (the tables fix the algorithm and "
+            "the case)\n");
+  o = tool({"compare", "--tables", out, "--tau", "3"});
+  EXPECT_EQ(o.status, 2);
+  EXPECT_EQ(o.output,
+            "hcube: error: --tables cannot be combined with --tau (the tables fix the algorithm "
+            "and the case)\n");
+  o = tool({"run", "--tables", out, "--n", "-5"});
+  EXPECT_EQ(o.status, 2);
+  EXPECT_EQ(o.output, "hcube: error: --n -5: must be 1..20\n");
+  o = tool({"run", "--tables", out, "--n", "3"});
+  EXPECT_EQ(o.status, 0) << o.output;
+}
+
+TEST_F(Cli, MatrixTooLargeSaysSo) {
+  const Outcome o =
+      tool({"run", "--algo", "transpose-1d", "--n", "2", "--matrix", "4294967296x4294967296"});
+  EXPECT_EQ(o.status, 2);
+  EXPECT_EQ(o.output,
+            "hcube: error: --matrix '4294967296x4294967296': too large, at most 2^30 rows and "
+            "columns\n");
+}
+
+TEST_F(Cli, TraceFileErrorsAreTheSameOnEveryBackend) {
+  for (const char* backend : {"rtl", "tlm"}) {
+    Outcome o = tool({"run", "--algo", "edelman", "--n", "2", "--backend", backend, "--trace",
+                      (dir_ / "nodir" / "t.vcd").string()});
+    EXPECT_EQ(o.status, 2) << backend;
+    EXPECT_EQ(o.output, "hcube: error: --trace " + (dir_ / "nodir" / "t.vcd").string() +
+                            ": directory '" + (dir_ / "nodir").string() + "' does not exist\n")
+        << backend;
+    o = tool({"run", "--algo", "edelman", "--n", "2", "--backend", backend, "--trace", ""});
+    EXPECT_EQ(o.status, 2) << backend;
+    EXPECT_EQ(o.output, "hcube: error: --trace '': needs a file name\n") << backend;
+    o = tool({"run", "--algo", "edelman", "--n", "2", "--backend", backend, "--trace",
+              "/proc/hcube.vcd"});
+    EXPECT_EQ(o.status, 2) << backend;
+    EXPECT_EQ(o.output, "hcube: error: --trace /proc/hcube.vcd: cannot be written\n") << backend;
+  }
+}
+
+TEST_F(Cli, HelpOnEveryCommand) {
+  Outcome o = tool({"--help"});
+  EXPECT_EQ(o.status, 0);
+  for (const char* cmd : {"list", "tables", "verify", "run", "compare", "build-model", "diff"}) {
+    EXPECT_NE(o.output.find(std::string("  hcube ") + cmd), std::string::npos) << cmd;
+    const Outcome c = tool({cmd, "--help"});
+    EXPECT_EQ(c.status, 0) << cmd << ": " << c.output;
+    EXPECT_EQ(c.output.rfind(std::string("usage:\n  hcube ") + cmd, 0), 0U) << c.output;
+    EXPECT_NE(c.output.find("3 internal error"), std::string::npos) << c.output;
+  }
+  o = tool({"run", "--help"});
+  EXPECT_NE(o.output.find("[--backend table|tlm|rtl]"), std::string::npos) << o.output;
+  EXPECT_EQ(o.output.find("hcube verify"), std::string::npos) << o.output;
+}
+
+// A table set with an empty schedule on a dim-N cube with one slot per node.
+std::string emptySchedule(int n, const std::string& extra = "W 1\n", int lines = 0) {
+  std::string delta;
+  for (int b = 0; b < n; ++b) delta += (b ? "," : "") + std::to_string(b);
+  std::string body;
+  for (int i = 0; i < lines; ++i) body += extra;
+  return "hcube-table 1\nalgo t\nperm dim n=" + std::to_string(n) + " k=0 delta=" + delta +
+         "\ndim " + std::to_string(n) + "\nslots 1\nscratch 0\nlanes 1\nports all\ntable *\n" +
+         body + "E\nend\n";
+}
+
+// Issue 16: sizes are estimated from the header before anything large is allocated and refused
+// with the estimate, the limit and the file and line of the field that decided it.
+TEST_F(Cli, VerifierRefusesADim24FileAtOnce) {
+  const std::string f = write("d24.hct", emptySchedule(24));
+  const Outcome o = tool({"verify", f});
+  EXPECT_EQ(o.status, 2);
+  EXPECT_EQ(o.output, "hcube: error: " + f +
+                          ":4: verification would need about 13.5 GB (2^24 nodes: 403 MB of "
+                          "per-node state, 12.9 GB of per-channel state (24 channels), 218 MB of "
+                          "memory (1 words)), more than the limit of 4.3 GB\n");
+}
+
+TEST_F(Cli, TheLongestWaitVerifiesAtOnce) {
+  // A 1-cube exchange, then the longest WAIT the format allows: one step of the verifier.
+  const std::string f =
+      write("wait.hct",
+            "hcube-table 1\nalgo t\nperm aapc n=1 m=1\ndim 1\nslots 2\nscratch 0\nlanes 1\n"
+            "ports all\ntable *\nX m^1>m^1\nW 4294967295\nE\nend\n");
+  const Outcome o = tool({"verify", f});
+  EXPECT_EQ(o.status, 0) << o.output;
+  EXPECT_EQ(o.output,
+            f + ": OK (4294967296 cycles, every element where the reference model says)\n");
+}
+
+TEST_F(Cli, HugeScratchNamesFileAndLine) {
+  const std::string f =
+      write("scratch.hct",
+            "hcube-table 1\nalgo t\nperm aapc n=2 m=1\ndim 2\nslots 4\nscratch 4294967296\n"
+            "lanes 1\nports all\ntable *\nE\nend\n");
+  const Outcome o = tool({"verify", f});
+  EXPECT_EQ(o.status, 2);
+  EXPECT_EQ(o.output, "hcube: error: " + f +
+                          ":6: verification: 4 nodes x 4294967300 words (slots 4 + scratch "
+                          "4294967296) is more than the 268435456 words this tool simulates\n");
+}
+
+TEST_F(Cli, VerifierRefusesWhatWouldTakeHours) {
+  // 2000 one-cycle waits on a 20-cube: 2000 steps x 2^20 nodes x 20 channels.
+  const std::string f = write("slow.hct", emptySchedule(20, "W 1\n", 2000));
+  const Outcome o = tool({"verify", f});
+  EXPECT_EQ(o.status, 2);
+  EXPECT_EQ(o.output, "hcube: error: " + f +
+                          ":4: verification would take about 1.2 h, more than the limit of 1.0 "
+                          "h\n");
+}
+
+TEST_F(Cli, TlmBackendRefusesA16CubeBeforeElaborating) {
+  const std::string f = write("d16.hct", emptySchedule(16));
+  const Outcome o = tool({"run", "--tables", f, "--backend", "tlm"});
+  EXPECT_EQ(o.status, 2);
+  EXPECT_EQ(o.output, "hcube: error: " + f +
+                          ":4: the TLM backend would need about 4.5 GB (2^16 nodes: 3.3 GB of "
+                          "per-node state, 1.3 GB of per-channel state (16 channels), 852 KB of "
+                          "memory (1 words)), more than the limit of 4.3 GB\n");
+}
+
+TEST_F(Cli, RtlLimitsAreCheckedBeforeAnyTablesAreBuilt) {
+  // Before the fix: 163 s of schedule building and verification, then the refusal.
+  Outcome o = tool({"run", "--algo", "edelman", "--n", "13", "--backend", "rtl"});
+  EXPECT_EQ(o.status, 2);
+  EXPECT_EQ(o.output,
+            "hcube: error: RTL backend: n = 13 is beyond the RTL cube's supported 1..10 (use "
+            "--backend table)\n");
+  o = tool({"compare", "--algo", "edelman", "--n", "13", "--backends", "table,rtl"});
+  EXPECT_EQ(o.status, 2);
+  EXPECT_EQ(o.output,
+            "hcube: error: RTL backend: n = 13 is beyond the RTL cube's supported 1..10 (use "
+            "--backend table)\n");
+  // The RTL simulates every cycle of a wait: 4 * 10^9 cycles on 8 nodes are refused with the
+  // time they would take.
+  const std::string f =
+      write("wait.hct",
+            kHeader3 +
+                "table *\nX m^3>m^3 m^6>m^6 m^4>m^4\nX m^1>m^1 m^7>m^7 m^6>m^6\n"
+                "X m^7>m^7 m^2>m^2 m^5>m^5\nX m^5>m^5 m^3>m^3 m^7>m^7\nW 4000000000\nE\nend\n");
+  o = tool({"run", "--tables", f, "--backend", "rtl"});
+  EXPECT_EQ(o.status, 2);
+  EXPECT_EQ(o.output, "hcube: error: " + f +
+                          ":4: the RTL run would take about 2.2 h, more than the limit "
+                          "of 1.0 h\n");
+}
+
+TEST_F(Cli, OutOfMemoryMessageFitsVerify) {
+  // Verifying a 20-cube needs about 700 MB, within the tool's limit, more than the 300 MB of
+  // address space the shell allows here.
+  const std::string f = write("d20.hct", emptySchedule(20));
+  const ProcessResult r =
+      runProcess({"/bin/sh", "-c", "ulimit -v 307200 && exec \"$0\" verify \"$1\"", HCUBE_TOOL, f});
+  EXPECT_EQ(r.status, 2) << r.output;
+  EXPECT_EQ(r.output, "hcube: error: out of memory reading or verifying " + f +
+                          "; its tables do not fit this machine's memory\n");
+}
+
+// Issue 15 part 1: the image is an input like the text tables.
+std::string readFile(const fs::path& p) {
+  std::ifstream in(p);
+  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+TEST_F(Cli, ImageVerifiesAndRunsLikeTheTextTables) {
+  const std::string out = (dir_ / "t").string();
+  ASSERT_EQ(tool({"tables", "--algo", "edelman", "--n", "3", "--out", out}).status, 0);
+  Outcome o = tool({"verify", out + "/tables.hex"});
+  EXPECT_EQ(o.status, 0) << o.output;
+  EXPECT_EQ(o.output,
+            out + "/tables.hex: OK (4 cycles, every element where the reference model says)\n");
+  o = tool({"run", "--tables", out + "/tables.hex", "--json"});
+  EXPECT_EQ(o.status, 0) << o.output;
+  EXPECT_NE(o.output.find("\"perm\":\"aapc n=3 m=1\""), std::string::npos) << o.output;
+  EXPECT_NE(o.output.find("\"mismatches\":0"), std::string::npos) << o.output;
+  o = tool({"diff", out + "/tables.hct", out + "/tables.hex"});
+  EXPECT_EQ(o.status, 0);
+  EXPECT_EQ(o.output, out + "/tables.hct and " + out + "/tables.hex describe the same tables\n");
+}
+
+TEST_F(Cli, ADirectoryWhoseImageDiffersFromItsTextIsNamed) {
+  const std::string out = (dir_ / "t").string();
+  ASSERT_EQ(tool({"tables", "--algo", "edelman", "--n", "3", "--out", out}).status, 0);
+  // Step 1 of the shared table sends relative slot 7 on port 1; the image is rewritten to send
+  // slot 5 there.
+  TableSet set = readTableTextFile(out + "/tables.hct");
+  ASSERT_EQ(formatChannel(set.tables[0][1].channels[1]), "m^7>m^7");
+  set.tables[0][1].channels[1].out.idx = 5;
+  writeImageFile(out + "/tables.hex", set);
+  const std::string hex = readFile(fs::path(out) / "tables.hex");
+  Outcome o = tool({"verify", out});
+  EXPECT_EQ(o.status, 1);
+  EXPECT_EQ(o.output, out +
+                          ": tables.hct and tables.hex describe different tables (1 "
+                          "difference(s)):\n  shared table, step 1, channel 1 (port 1 lane 0): "
+                          "tables.hct m^7>m^7, tables.hex m^5>m^7\n");
+  o = tool({"run", "--tables", out});
+  EXPECT_EQ(o.status, 2);
+  EXPECT_EQ(o.output, "hcube: error: " + out +
+                          ": tables.hct and tables.hex describe different tables (shared table, "
+                          "step 1, channel 1 (port 1 lane 0): tables.hct m^7>m^7, tables.hex "
+                          "m^5>m^7; hcube diff lists them all)\n");
+  // A truncated image beside good text tables no longer passes: the header and one word.
+  size_t cut = 0;
+  for (int line = 0; line < 11; ++line) cut = hex.find('\n', cut) + 1;
+  std::ofstream(fs::path(out) / "tables.hex") << hex.substr(0, cut);
+  o = tool({"verify", out});
+  EXPECT_EQ(o.status, 2);
+  EXPECT_EQ(o.output, "hcube: error: " + out +
+                          "/tables.hex:11: unexpected end of input: 4 more table word(s) "
+                          "expected\n");
+}
+
+TEST_F(Cli, DiffNamesNodeStepAndChannel) {
+  const std::string a = (dir_ / "a").string();
+  const std::string b = (dir_ / "b").string();
+  ASSERT_EQ(tool({"tables", "--algo", "edelman", "--n", "2", "--out", a}).status, 0);
+  ASSERT_EQ(tool({"tables", "--algo", "edelman", "--n", "2", "--alignment", "explicit", "--out", b})
+                .status,
+            0);
+  Outcome o = tool({"diff", a, a + "/tables.hex"});
+  EXPECT_EQ(o.status, 0) << o.output;
+  o = tool({"diff", a + "/tables.hex", b + "/tables.hct"});
+  EXPECT_EQ(o.status, 1);
+  EXPECT_EQ(o.output.rfind(a + "/tables.hex and " + b + "/tables.hct differ (27 difference(s)):\n" +
+                               "  node 0, step 0: " + a + "/tables.hex 'X m^3>m^3 m^2>m^2', " + b +
+                               "/tables.hct 'W 2'\n" +
+                               "  node 0, step 1, channel 0 (port 0 lane 0): " + a +
+                               "/tables.hex m^1>m^1, " + b + "/tables.hct m3>m3\n",
+                           0),
+            0U)
+      << o.output;
+  EXPECT_NE(o.output.find("  node 1, step 3: only " + b +
+                          "/tables.hct has an instruction ('X "
+                          "m1>m1 m3>m3'; " +
+                          a + "/tables.hex's table has 3)\n"),
+            std::string::npos)
+      << o.output;
+  EXPECT_NE(o.output.find("\n  ... and 7 more\n"), std::string::npos) << o.output;
+  o = tool({"diff", a});
+  EXPECT_EQ(o.status, 2);
+  EXPECT_EQ(o.output,
+            "hcube: error: diff takes two tables (a .hct or .hex file, or a directory)\n");
+}
+
+TEST(TlmChild, InternalFaultsAreToldApartFromBadInput) {
+  try {
+    runInChildProcess([]() -> RunResult { throw Error("bad table"); });
+    FAIL() << "no exception";
+  } catch (const Error& e) {
+    EXPECT_STREQ(e.what(), "bad table");
+  }
+  try {
+    runInChildProcess([]() -> RunResult { throw std::logic_error("broken invariant"); });
+    FAIL() << "no exception";
+  } catch (const Error& e) {
+    FAIL() << "an internal fault reported as bad input: " << e.what();
+  } catch (const std::runtime_error& e) {
+    EXPECT_STREQ(e.what(),
+                 "TLM backend: internal error in the simulation process: broken invariant");
+  }
+  EXPECT_THROW(runInChildProcess([]() -> RunResult { throw std::bad_alloc(); }), std::bad_alloc);
+}
+
+TEST(JsonText, OutputIsValidJsonForAnyBytes) {
+  const std::string fffd = "\xef\xbf\xbd";  // U+FFFD in UTF-8
+  EXPECT_EQ(jsonText(nlohmann::ordered_json("t\xff")), "\"t" + fffd + "\"");
+  EXPECT_EQ(jsonText(nlohmann::ordered_json("\xc0\xaf")), "\"" + fffd + fffd + "\"");  // overlong
+  EXPECT_EQ(jsonText(nlohmann::ordered_json("d\xc3\xa9j\xc3\xa0")), "\"d\xc3\xa9j\xc3\xa0\"");
+  EXPECT_EQ(jsonText(nlohmann::ordered_json("a\"b\\c\n\x01")), "\"a\\\"b\\\\c\\n\\u0001\"");
+  // Every result parses back.
+  const auto parsed = nlohmann::json::parse(jsonText(nlohmann::ordered_json("x\xed\xa0\x80y")));
+  EXPECT_EQ(parsed, "x" + fffd + fffd + fffd + "y");
+}
+
+// The JSON keys of run, compare and list, in order: scripts rely on them.
+const std::vector<std::string> kRunKeys = {"algo",
+                                           "n",
+                                           "nodes",
+                                           "K",
+                                           "perm",
+                                           "backend",
+                                           "ports",
+                                           "lanes",
+                                           "cycles",
+                                           "transfer_cycles",
+                                           "local_cycles",
+                                           "lower_bound",
+                                           "bound_source",
+                                           "ratio",
+                                           "span",
+                                           "words",
+                                           "link_utilisation",
+                                           "elements",
+                                           "correct",
+                                           "mismatches",
+                                           "hw_errors",
+                                           "timeout",
+                                           "wall_seconds",
+                                           "verdict"};
+
+std::vector<std::string> keysOf(const nlohmann::ordered_json& j) {
+  std::vector<std::string> keys;
+  for (const auto& item : j.items()) keys.push_back(item.key());
+  return keys;
+}
+
+TEST_F(Cli, JsonKeysOfRunCompareAndListArePinned) {
+  Outcome o = tool({"run", "--algo", "edelman", "--n", "3", "--json"});
+  ASSERT_EQ(o.status, 0) << o.output;
+  nlohmann::ordered_json j = nlohmann::ordered_json::parse(o.output);
+  EXPECT_EQ(keysOf(j), kRunKeys);
+  EXPECT_EQ(keysOf(j["link_utilisation"]), (std::vector<std::string>{"min", "mean", "max"}));
+  EXPECT_EQ(j["cycles"], 4);
+  EXPECT_EQ(j["ratio"], 1.0);
+  EXPECT_EQ(j["verdict"], "pass");
+
+  o = tool({"compare", "--algo", "edelman", "--n", "2", "--backends", "table,tlm", "--json"});
+  ASSERT_EQ(o.status, 0) << o.output;
+  j = nlohmann::ordered_json::parse(o.output);
+  EXPECT_EQ(keysOf(j), (std::vector<std::string>{"agree", "runs", "problems"}));
+  EXPECT_EQ(j["agree"], true);
+  ASSERT_EQ(j["runs"].size(), 2U);
+  EXPECT_EQ(keysOf(j["runs"][0]), kRunKeys);
+  EXPECT_EQ(j["runs"][1]["backend"], "tlm");
+  EXPECT_TRUE(j["problems"].empty());
+
+  o = tool({"list", "--json"});
+  ASSERT_EQ(o.status, 0) << o.output;
+  j = nlohmann::ordered_json::parse(o.output);
+  ASSERT_EQ(j.size(), algorithmCatalogue().size());
+  for (const auto& a : j) {
+    EXPECT_EQ(keysOf(a), (std::vector<std::string>{"name", "summary", "source"}));
+  }
+  EXPECT_EQ(j[0]["name"], algorithmCatalogue()[0].name);
+}
+
+TEST_F(Cli, JsonIsValidForAnAlgoNameThatIsNotUtf8InTheReport) {
+  // The reader refuses such a name; a report built in memory still writes valid JSON.
+  RunReport r;
+  r.algo = "bad\xff";
+  const nlohmann::json j = nlohmann::json::parse(formatReportJson(r));
+  EXPECT_EQ(j["algo"], "bad\xef\xbf\xbd");
 }
 
 TEST(RtlResult, LocalCyclesLineIsReadWhenTheRunnerWritesIt) {

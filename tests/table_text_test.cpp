@@ -158,6 +158,56 @@ TEST(TableText, TablesForTheWrongCubeAreRejected) {
             "bad.hct:9: permutation 'aapc n=3 m=1' does not match dim 2 and slots 4");
 }
 
+// Issue 15's probe: numbers that would wrap modulo 2^32, fields that do not belong to the kind,
+// repeated fields, an algo name that is not UTF-8 and a table without instructions are each an
+// error naming the file and line.
+TEST(TableText, PermNumbersAreNotCutTo32Bits) {
+  const std::string tail = "dim 3\nslots 8\nscratch 0\nlanes 1\nports all\ntable *\nE\nend\n";
+  EXPECT_EQ(errorOf("hcube-table 1\nalgo t\nperm aapc n=4294967299 m=1\n" + tail),
+            "bad.hct:3: perm n=4294967299: out of range (0..64)");
+  EXPECT_EQ(errorOf("hcube-table 1\nalgo t\nperm dim n=3 k=4294967296 delta=0,1,2\n" + tail),
+            "bad.hct:3: perm k=4294967296: out of range (0..64)");
+  EXPECT_EQ(errorOf("hcube-table 1\nalgo t\nperm dim n=3 k=0 delta=0,4294967297,2\n" + tail),
+            "bad.hct:3: perm delta= entry '4294967297': out of range (0..127)");
+  EXPECT_EQ(errorOf("hcube-table 1\nalgo t\nperm aapc n=3 m=99999999999999999999\n" + tail),
+            "bad.hct:3: perm m=99999999999999999999: out of range (0..4294967296)");
+}
+
+TEST(TableText, PermFieldsMustBelongToTheKindAndAppearOnce) {
+  const std::string tail = "dim 3\nslots 8\nscratch 0\nlanes 1\nports all\ntable *\nE\nend\n";
+  EXPECT_EQ(errorOf("hcube-table 1\nalgo t\nperm aapc n=3 m=1 delta=2,1,0 rows=7 k=9\n" + tail),
+            "bad.hct:3: perm: field 'delta' does not belong to a 'aapc' permutation (it takes n=, "
+            "m=)");
+  EXPECT_EQ(errorOf("hcube-table 1\nalgo t\nperm dim n=3 k=0 delta=0,1,2 m=2\n" + tail),
+            "bad.hct:3: perm: field 'm' does not belong to a 'dim' permutation (it takes n=, k=, "
+            "delta=)");
+  EXPECT_EQ(errorOf("hcube-table 1\nalgo t\nperm aapc n=5 n=3 m=1\n" + tail),
+            "bad.hct:3: perm: field 'n' given twice");
+  // scatter and gather take n, m, l and root.
+  std::istringstream ok("hcube-table 1\nalgo t\nperm scatter n=3 m=1 l=0 root=5\n" + tail);
+  EXPECT_EQ(readTableText(ok, "ok.hct").header.perm.str(), "scatter n=3 m=1 l=0 root=5");
+}
+
+TEST(TableText, AlgoNameMustBeUtf8) {
+  const std::string rest =
+      "perm aapc n=2 m=1\ndim 2\nslots 4\nscratch 0\nlanes 1\nports all\ntable *\nE\nend\n";
+  EXPECT_EQ(errorOf("hcube-table 1\nalgo t\xff\n" + rest),
+            "bad.hct:2: algo name is not UTF-8 text");
+  EXPECT_EQ(errorOf("hcube-table 1\nalgo \xc0\xaf\n" + rest),  // an overlong '/'
+            "bad.hct:2: algo name is not UTF-8 text");
+  std::istringstream ok("hcube-table 1\nalgo d\xc3\xa9j\xc3\xa0\n" + rest);
+  EXPECT_EQ(readTableText(ok, "ok.hct").header.algo, "d\xc3\xa9j\xc3\xa0");
+}
+
+TEST(TableText, ATableWithoutInstructionsIsAnError) {
+  EXPECT_EQ(errorOf(kHeader + "table *\nend\n"),
+            "bad.hct:9: this table has no instructions (a table ends with E; a node with nothing "
+            "to do has the table 'E')");
+  EXPECT_EQ(errorOf(kHeader + "table 0\nE\ntable 1\ntable 2\nE\ntable 3\nE\nend\n"),
+            "bad.hct:11: this table has no instructions (a table ends with E; a node with nothing "
+            "to do has the table 'E')");
+}
+
 TEST(TableText, SlotsOutOfRangeAreRejected) {
   EXPECT_EQ(errorOf(kHeader + "table *\nX m4>m1 .>.\nE\nend\n"),
             "bad.hct: shared table, instruction 0, port 0 lane 0: send slot 4 is out of range "

@@ -140,6 +140,50 @@ TableSet alignedAapc1() {
   return set;
 }
 
+// A WAIT costs one step of the symbolic run however long it is (issue 16): the cycles grow with
+// the wait, the work done (steps) does not.
+TEST(VerifierWait, LongestWaitInAOneCubeVerifiesInOneStep) {
+  for (const u32 wait : {1U, 1000U, 4294967295U}) {
+    TableSet set = buildCase({"edelman", 1, 0, 1, false}).tables;
+    ASSERT_EQ(set.tables[0].size(), 2U);  // X, E
+    set.tables[0].insert(set.tables[0].begin() + 1, Instruction::waitFor(wait));
+    const VerifyReport v = verifyTables(set);
+    EXPECT_TRUE(v.ok()) << (v.errors.empty() ? "" : v.errors[0]);
+    EXPECT_EQ(v.cycles, 1 + u64{wait});
+    EXPECT_EQ(v.steps, 2U) << "wait " << wait;
+  }
+}
+
+TEST(VerifierWait, WaitsBetweenTransfersDoNotGrowTheWork) {
+  for (const u32 wait : {2U, 70000U, 4000000000U}) {
+    TableSet set = edelman3();
+    // Between step 0 and step 1, and a second, shorter wait between steps 2 and 3.
+    set.tables[0].insert(set.tables[0].begin() + 3, Instruction::waitFor(3));
+    set.tables[0].insert(set.tables[0].begin() + 1, Instruction::waitFor(wait));
+    const VerifyReport v = verifyTables(set);
+    EXPECT_TRUE(v.ok()) << (v.errors.empty() ? "" : v.errors[0]);
+    EXPECT_EQ(v.cycles, 4 + u64{wait} + 3);
+    EXPECT_EQ(v.steps, 6U) << "wait " << wait;
+  }
+}
+
+TEST(VerifierWait, PerNodeWaitsOfDifferentLengthsAreSkippedTogether) {
+  // Node tables: node x waits 10^9 + x cycles after the exchange; the run lasts as long as the
+  // longest table and takes one step per distinct wait end, plus the exchange.
+  const TableSet shared = buildCase({"edelman", 2, 0, 1, false}).tables;
+  TableSet set = shared;
+  set.shared = false;
+  set.tables.assign(4, shared.tables[0]);
+  for (u64 x = 0; x < 4; ++x) {
+    Table& t = set.tables[x];
+    t.insert(t.end() - 1, Instruction::waitFor(static_cast<u32>(1000000000 + x)));
+  }
+  const VerifyReport v = verifyTables(set);
+  EXPECT_TRUE(v.ok()) << (v.errors.empty() ? "" : v.errors[0]);
+  EXPECT_EQ(v.cycles, 2 + 1000000003U);
+  EXPECT_EQ(v.steps, 2U + 4U);
+}
+
 TEST(VerifierPermute, AlignExchangeRealignVerifies) {
   const VerifyReport v = verifyTables(alignedAapc1());
   EXPECT_TRUE(v.ok()) << (v.errors.empty() ? "" : v.errors[0]);

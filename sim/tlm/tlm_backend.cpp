@@ -10,6 +10,8 @@
 #include <cstring>
 #include <iostream>
 #include <memory>
+#include <new>
+#include <stdexcept>
 #include <systemc>
 
 #include "error.h"
@@ -18,6 +20,7 @@
 #include "hc_tlm_run.h"
 #include "hc_tlm_testbench.h"
 #include "reference.h"
+#include "resource_limits.h"
 
 // libsystemc's own main() calls sc_main; hcube never does (runOnTlm drives the kernel itself),
 // but the symbol must exist for the link.
@@ -275,14 +278,20 @@ RunResult runInChildProcess(const std::function<RunResult()>& simulate) {
     // TlmSimulation).
     ::close(fds[0]);
     Writer out;
+    // The first byte says what happened: '1' a result follows; 'E' bad input (hcube::Error),
+    // 'M' out of memory, 'I' an internal fault (any other exception), each with its message.
     try {
       const RunResult r = simulate();
       out.bytes() = "1";
       serialize(r, out);
+    } catch (const Error& e) {
+      out.bytes() = std::string("E") + e.what();
+    } catch (const std::bad_alloc&) {
+      out.bytes() = "M";
     } catch (const std::exception& e) {
-      out.bytes() = std::string("0") + e.what();
+      out.bytes() = std::string("I") + e.what();
     } catch (...) {
-      out.bytes() = "0unknown exception in the TLM simulation";
+      out.bytes() = "Iunknown exception in the TLM simulation";
     }
     writeAll(fds[1], out.bytes());
     ::close(fds[1]);
@@ -304,15 +313,22 @@ RunResult runInChildProcess(const std::function<RunResult()>& simulate) {
   while (::waitpid(pid, &status, 0) < 0) {
     if (errno != EINTR) throw Error(std::string("TLM backend: waitpid: ") + std::strerror(errno));
   }
+  // Faults of the simulation itself are internal errors (std::runtime_error, exit 3 from the
+  // tool), told apart from bad input (Error, exit 2).
   if (WIFSIGNALED(status)) {
-    throw Error("TLM backend: the simulation process was killed by signal " +
-                std::to_string(WTERMSIG(status)));
+    throw std::runtime_error("TLM backend: the simulation process was killed by signal " +
+                             std::to_string(WTERMSIG(status)));
   }
   if (bytes.empty()) {
-    throw Error("TLM backend: the simulation process exited (status " +
-                std::to_string(WEXITSTATUS(status)) + ") without a result");
+    throw std::runtime_error("TLM backend: the simulation process exited (status " +
+                             std::to_string(WEXITSTATUS(status)) + ") without a result");
   }
-  if (bytes[0] != '1') throw Error(bytes.substr(1));
+  if (bytes[0] == 'E') throw Error(bytes.substr(1));
+  if (bytes[0] == 'M') throw std::bad_alloc();
+  if (bytes[0] != '1') {
+    throw std::runtime_error("TLM backend: internal error in the simulation process: " +
+                             bytes.substr(1));
+  }
   Reader in(bytes, 1);
   return deserialize(in);
 }
@@ -320,6 +336,8 @@ RunResult runInChildProcess(const std::function<RunResult()>& simulate) {
 RunResult runCubeInChildProcess(const TableSet& set, const TlmOptions& options,
                                 const HcTlmCube::NodeFactory& factory, const std::string& backend) {
   checkTableShape(set);  // report a malformed set here, not from the child
+  // Nothing in the TLM model is allocated before its size is estimated (resource_limits.h).
+  requireWithinLimits(tlmEstimate(set));
   return runInChildProcess([&] {
     // Kept until the child _exits: its SystemC objects die with the process (see
     // TlmSimulation).

@@ -77,6 +77,15 @@ std::pair<int, int> parseMatrixShape(std::string_view text, const std::string& o
   int cols = 0;
   if (x == std::string::npos || !parseInt(std::string_view(t).substr(0, x), rows) ||
       !parseInt(std::string_view(t).substr(x + 1), cols)) {
+    // Digits on both sides that do not fit an int are a shape, only too large to be one.
+    auto digits = [](std::string_view s) {
+      return !s.empty() && s.find_first_not_of("0123456789") == std::string_view::npos;
+    };
+    if (x != std::string::npos && digits(std::string_view(t).substr(0, x)) &&
+        digits(std::string_view(t).substr(x + 1))) {
+      throw Error(option + " '" + t + "': too large, at most 2^" + std::to_string(kMaxIndexBits) +
+                  " rows and columns");
+    }
     throw Error(option + " '" + t + "': expected PxQ, e.g. 64x64");
   }
   if (rows < 1 || cols < 1 || !isPowerOfTwo(static_cast<u64>(rows)) ||

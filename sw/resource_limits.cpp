@@ -1,0 +1,202 @@
+#include "resource_limits.h"
+
+#include <algorithm>
+#include <cstdio>
+
+#include "error.h"
+#include "reference.h"
+
+namespace hcube {
+namespace {
+
+// Measured costs, by `/usr/bin/time -f "%M KB %e s"` on this project's RelWithDebInfo build, on
+// a 2-core machine shared with other builds (load average 7..10, so the times are about twice
+// an idle machine's; being too high only refuses earlier):
+//   verifier:  hcube verify on a table set with an empty schedule (dim N, slots 1): N = 16, 18,
+//              20 used 44 MB, 165 MB, 701 MB = 2^N x (32 B per channel + 37 B); edelman n = 8,
+//              K = 4096 (2048 steps x 256 nodes x 8 channels) took 0.42 s: 100 ns per
+//              node-channel step.
+//   executor:  hcube run --no-verify on the same sets: 66 MB, 262 MB, 1119 MB (about 1070 B per
+//              node at N = 20); edelman n = 8, K = 4096 took 0.59 s: 150 ns per node-channel
+//              cycle.
+//   TLM:       hcube run --backend tlm on the empty schedules: N = 10, 12, 14 used 53 MB,
+//              223 MB, 1002 MB and 0.86 s, 3.0 s, 12.8 s (50 KB + 1.2 KB per port per node,
+//              0.8 ms per node); lanes 4 at N = 12 added 9 MB; edelman n = 8, K = 4096 took
+//              0.89 s (about 1 us per node-cycle with traffic).
+//   RTL:       hcube run --backend rtl on edelman tables with a WAIT appended: n = 6 with
+//              200032 cycles took 2.82 s, n = 3 with 2000004 cycles 3.79 s: about 4 million
+//              node-cycles per second (the Verilated cube simulates every cycle).
+constexpr double kVerifierBytesPerNode = 24;  // the sequencer
+constexpr double kVerifierBytesPerChannel = 32;
+constexpr double kVerifierBytesPerWord = 4;
+constexpr double kVerifierBytesPerSlot = 9;  // copy count and reference word, filled bit
+constexpr double kVerifierNsPerChannelStep = 100;
+constexpr double kExecutorBytesPerNode = 400;
+constexpr double kExecutorBytesPerChannel = 32;
+constexpr double kExecutorBytesPerWord = 8;  // initial and final memory
+constexpr double kExecutorBytesPerSlot = 5;  // reference word, filled bit
+constexpr double kExecutorNsPerChannelCycle = 150;
+constexpr double kTlmBytesPerNode = 50e3;
+constexpr double kTlmBytesPerChannel = 1.2e3;
+constexpr double kTlmBytesPerWord = 8;
+constexpr double kTlmNsPerNode = 0.8e6;  // elaboration and teardown
+constexpr double kTlmNsPerNodeCycle = 1e3;
+constexpr double kRtlNodeCyclesPerSecond = 4e6;
+
+// Cycles a run steps through one by one when WAITs are skipped: one per XFER/PERMUTE and one
+// per WAIT, in the longest table.
+u64 steps(const TableSet& set) {
+  u64 best = 0;
+  for (const Table& t : set.tables) {
+    u64 s = 0;
+    for (const Instruction& i : t) {
+      if (i.op == Opcode::kEnd) break;
+      ++s;
+    }
+    best = std::max(best, s);
+  }
+  return best;
+}
+
+// The estimate of a consumer with `per_channel` bytes per node-channel, `per_word` per word of
+// memory (slots + scratch) and `per_slot` per data slot; the field that decides is the one
+// whose term dominates: dim or lanes for per-channel state, scratch or slots for memory.
+ResourceEstimate estimate(const std::string& consumer, const TableHeader& h, double per_node,
+                          double per_channel, double per_word, double per_slot) {
+  const double nodes = static_cast<double>(h.nodes());
+  const double channel_bytes = nodes * static_cast<double>(h.channels()) * per_channel;
+  const double word_bytes = nodes * (static_cast<double>(h.memoryWords()) * per_word +
+                                     static_cast<double>(h.slots) * per_slot);
+  const double node_bytes = nodes * per_node;
+  ResourceEstimate e;
+  e.consumer = consumer;
+  const double total = channel_bytes + word_bytes + node_bytes;
+  e.bytes = total >= 1.8e19 ? ~u64{0} : static_cast<u64>(total);
+  const double words = nodes * static_cast<double>(h.memoryWords());
+  e.words = words >= 1.8e19 ? ~u64{0} : static_cast<u64>(words);
+  e.words_field = h.scratch > h.slots ? "scratch" : "slots";
+  e.words_detail = std::to_string(h.nodes()) + " nodes x " + std::to_string(h.memoryWords()) +
+                   " words (slots " + std::to_string(h.slots) + " + scratch " +
+                   std::to_string(h.scratch) + ")";
+  char text[200];
+  std::snprintf(text, sizeof text,
+                "2^%d nodes: %s of per-node state, %s of per-channel state (%d channels), %s of "
+                "memory (%llu words)",
+                h.n, formatBytes(static_cast<u64>(node_bytes)).c_str(),
+                formatBytes(static_cast<u64>(channel_bytes)).c_str(),
+                static_cast<int>(h.channels()), formatBytes(static_cast<u64>(word_bytes)).c_str(),
+                static_cast<unsigned long long>(h.memoryWords()));
+  e.detail = text;
+  if (word_bytes > channel_bytes && word_bytes > node_bytes) {
+    e.field = h.scratch > h.slots ? "scratch" : "slots";
+  } else {
+    e.field = h.lanes > h.n ? "lanes" : "dim";
+  }
+  return e;
+}
+
+}  // namespace
+
+std::string HeaderOrigin::where(const std::string& field) const {
+  if (file.empty()) return "";
+  const auto it = lines.find(field);
+  if (it == lines.end()) return file + ": ";
+  return file + ":" + std::to_string(it->second) + ": ";
+}
+
+ResourceEstimate verifierEstimate(const TableSet& set) {
+  const TableHeader& h = set.header;
+  ResourceEstimate e = estimate("verification", h, kVerifierBytesPerNode, kVerifierBytesPerChannel,
+                                kVerifierBytesPerWord, kVerifierBytesPerSlot);
+  e.seconds = static_cast<double>(steps(set)) * static_cast<double>(h.nodes()) *
+              static_cast<double>(h.channels()) * kVerifierNsPerChannelStep * 1e-9;
+  return e;
+}
+
+ResourceEstimate tableExecutorEstimate(const TableSet& set) {
+  const TableHeader& h = set.header;
+  ResourceEstimate e =
+      estimate("the table executor", h, kExecutorBytesPerNode, kExecutorBytesPerChannel,
+               kExecutorBytesPerWord, kExecutorBytesPerSlot);
+  e.seconds = static_cast<double>(set.cycles()) * static_cast<double>(h.nodes()) *
+              static_cast<double>(h.channels()) * kExecutorNsPerChannelCycle * 1e-9;
+  return e;
+}
+
+ResourceEstimate tlmEstimate(const TableSet& set) {
+  const TableHeader& h = set.header;
+  ResourceEstimate e = estimate("the TLM backend", h, kTlmBytesPerNode, kTlmBytesPerChannel,
+                                kTlmBytesPerWord, kExecutorBytesPerSlot);
+  const double nodes = static_cast<double>(h.nodes());
+  e.seconds =
+      (nodes * kTlmNsPerNode + static_cast<double>(set.cycles()) * nodes * kTlmNsPerNodeCycle) *
+      1e-9;
+  return e;
+}
+
+ResourceEstimate rtlRunEstimate(const TableSet& set) {
+  ResourceEstimate e;
+  e.consumer = "the RTL run";
+  e.seconds = static_cast<double>(set.cycles()) * static_cast<double>(set.header.nodes()) /
+              kRtlNodeCyclesPerSecond;
+  e.field = "dim";
+  return e;
+}
+
+std::string rtlRunForecast(const TableSet& set) {
+  return "about " + formatSeconds(rtlRunEstimate(set).seconds) + " at the measured " +
+         std::to_string(static_cast<long long>(kRtlNodeCyclesPerSecond / 1e6)) +
+         " million node-cycles per second (the RTL simulates every cycle, waits included)";
+}
+
+void requireWithinLimits(const ResourceEstimate& e, const HeaderOrigin* origin) {
+  if (e.words > kMaxSimulatedWords) {
+    const std::string where = origin ? origin->where(e.words_field) : "";
+    throw Error(where + e.consumer + ": " + e.words_detail + " is more than the " +
+                std::to_string(kMaxSimulatedWords) + " words this tool simulates");
+  }
+  const std::string where = origin ? origin->where(e.field) : "";
+  if (e.bytes > kMaxEstimatedBytes) {
+    throw Error(where + e.consumer + " would need about " + formatBytes(e.bytes) + " (" + e.detail +
+                "), more than the limit of " + formatBytes(kMaxEstimatedBytes));
+  }
+  if (e.seconds > kMaxEstimatedSeconds) {
+    throw Error(where + e.consumer + " would take about " + formatSeconds(e.seconds) +
+                ", more than the limit of " + formatSeconds(kMaxEstimatedSeconds));
+  }
+}
+
+void requireRtlDimension(int n) {
+  if (n < 1 || n > kRtlMaxDim) {
+    throw Error("RTL backend: n = " + std::to_string(n) +
+                " is beyond the RTL cube's supported 1.." + std::to_string(kRtlMaxDim) +
+                " (use --backend table)");
+  }
+}
+
+std::string formatBytes(u64 bytes) {
+  char text[32];
+  const double b = static_cast<double>(bytes);
+  if (b >= 1e9) {
+    std::snprintf(text, sizeof text, "%.1f GB", b / 1e9);
+  } else if (b >= 1e6) {
+    std::snprintf(text, sizeof text, "%.0f MB", b / 1e6);
+  } else {
+    std::snprintf(text, sizeof text, "%.0f KB", b / 1e3);
+  }
+  return text;
+}
+
+std::string formatSeconds(double seconds) {
+  char text[32];
+  if (seconds >= 3600) {
+    std::snprintf(text, sizeof text, "%.1f h", seconds / 3600);
+  } else if (seconds >= 60) {
+    std::snprintf(text, sizeof text, "%.1f min", seconds / 60);
+  } else {
+    std::snprintf(text, sizeof text, "%.1f s", seconds);
+  }
+  return text;
+}
+
+}  // namespace hcube

@@ -1,0 +1,73 @@
+// hcube: how large a case this tool will verify or simulate, and the estimates that decide it
+// before anything large is allocated (issue 16). Every reader and backend asks here: the
+// verifier, the table executor's caller, the TLM backend and the RTL backend. An estimate that
+// exceeds a limit is refused with the estimate, the limit and the header field (file and line,
+// when the tables were read from a file) that made it so large.
+//
+// The constants per node, channel and word are measured, not derived: see limits.cpp for the
+// commands and numbers. They are estimates, meant to refuse what would exhaust the machine
+// (tens of GB, hours) long before it starts, not to predict a run to the percent.
+#pragma once
+
+#include <map>
+#include <string>
+
+#include "table.h"
+
+namespace hcube {
+
+/// Largest memory an estimate may reach: 4 GiB (the machine is shared; a verification or
+/// simulation above this is refused rather than left to the kernel's OOM killer).
+constexpr u64 kMaxEstimatedBytes = u64{4} << 30;
+/// Longest time an estimate may reach: one hour.
+constexpr double kMaxEstimatedSeconds = 3600;
+/// Cube dimensions the RTL cube supports (1..kRtlMaxDim).
+constexpr int kRtlMaxDim = 10;
+
+/// Where the header fields of a table set were read: the file and, per field name ("dim",
+/// "slots", "scratch", "lanes", "perm", ...), its line. Empty when the set was built in memory.
+struct HeaderOrigin {
+  std::string file;
+  std::map<std::string, int> lines;
+  /// "file:line: " for the field, "file: " if its line is unknown, "" without a file.
+  std::string where(const std::string& field) const;
+};
+
+/// What a run of one consumer (the verifier, the TLM backend, ...) would need.
+struct ResourceEstimate {
+  std::string consumer;      ///< e.g. "verification", "the TLM backend"
+  u64 bytes = 0;             ///< peak memory
+  u64 words = 0;             ///< words of cube memory (nodes x (slots + scratch))
+  std::string words_field;   ///< the field that decides `words`: slots or scratch
+  std::string words_detail;  ///< "4 nodes x 4294967300 words (slots 4 + scratch 4294967296)"
+  double seconds = 0;        ///< wall time on an idle core of the reference machine
+  std::string field;         ///< the header field that dominates the estimate
+  std::string detail;        ///< what the bytes are made of, in words
+};
+
+/// The static verifier on `set` (one step per XFER/PERMUTE cycle; a WAIT costs one step).
+ResourceEstimate verifierEstimate(const TableSet& set);
+/// The C++ table executor on `set` (simulates waits cycle by cycle).
+ResourceEstimate tableExecutorEstimate(const TableSet& set);
+/// The SystemC-TLM backend on `set` (one module tree per node; waits cycle by cycle).
+ResourceEstimate tlmEstimate(const TableSet& set);
+
+/// The Verilated RTL cube on `set`: time only (it simulates every cycle, waits included).
+ResourceEstimate rtlRunEstimate(const TableSet& set);
+/// "about 3.2 s at the measured ... node-cycles per second ...", said before an RTL run.
+std::string rtlRunForecast(const TableSet& set);
+
+/// Throws Error if `e` exceeds kMaxSimulatedWords, kMaxEstimatedBytes or kMaxEstimatedSeconds,
+/// naming the estimate, the limit and (through `origin`, if given) the file and line of `e.field`.
+void requireWithinLimits(const ResourceEstimate& e, const HeaderOrigin* origin = nullptr);
+
+/// Throws Error if the RTL cube cannot have dimension `n` (checked from the case, before any
+/// tables are built).
+void requireRtlDimension(int n);
+
+/// "3.2 GB", "640 MB", "12 KB".
+std::string formatBytes(u64 bytes);
+/// "40 s", "3.5 min", "2.1 h".
+std::string formatSeconds(double seconds);
+
+}  // namespace hcube
