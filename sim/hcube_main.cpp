@@ -20,6 +20,7 @@
 #include "algorithms.h"
 #include "error.h"
 #include "executor.h"
+#include "progress.h"
 #include "reference.h"
 #include "report.h"
 #include "rtl_backend.h"
@@ -252,6 +253,7 @@ struct BackendRun {
   std::string trace;
   std::string cache;
   u64 max_cycles = 0;
+  std::ostream* progress = nullptr;  ///< a progress bar on this terminal (sw/progress.h)
 };
 
 RunResult runOn(const BuiltCase& c, const BackendRun& b, std::string* gtkw) {
@@ -259,18 +261,22 @@ RunResult runOn(const BuiltCase& c, const BackendRun& b, std::string* gtkw) {
     ExecOptions opt;
     opt.tagged_elements = c.perm.elements();
     if (b.max_cycles > 0) opt.max_cycles = b.max_cycles;
+    ProgressBar bar(b.progress, "table run", c.tables.cycles());
+    if (b.progress != nullptr) opt.progress = bar.callback();
     return executeTables(c.tables, taggedMemory(c.perm, c.tables.header.memoryWords()), opt);
   }
   if (b.backend == "tlm") {
     TlmOptions opt;
     opt.max_cycles = b.max_cycles;
     opt.vcd = b.trace;
+    opt.progress = b.progress != nullptr;
     return runOnTlm(c.tables, opt);
   }
   if (b.backend == "rtl") {
     RtlOptions opt;
     opt.cache_dir = b.cache;
     opt.progress = &std::cerr;
+    opt.progress_bar = b.progress != nullptr;
     opt.max_cycles = b.max_cycles;
     if (!b.trace.empty()) {
       opt.trace = b.trace;
@@ -289,6 +295,9 @@ int cmdRun(Args& args) {
   const auto trace = args.get("--trace");
   const long long max_cycles = args.number("--max-cycles", 0);
   const std::string cache = args.get("--cache").value_or("");
+  std::ostream* progress = !json && stderrIsTerminal() ? &std::cerr : nullptr;
+  ProgressBar tables(progress, "tables", 0);
+  tables.phase("schedule + compile");
   const BuiltCase c = loadCase(args);
   args.finish();
   if (backend != "table" && backend != "rtl" && backend != "tlm") {
@@ -300,15 +309,18 @@ int cmdRun(Args& args) {
   }
   if (max_cycles < 0) throw Error("--max-cycles must be positive");
   if (!no_verify) {
+    tables.phase("verify");
     const VerifyReport v = verifyTables(c.tables);
+    tables.finish();
     if (!v.ok()) {
       printVerify(v, "static verification of the tables");
       std::cerr << "hcube: not running tables that fail verification (--no-verify runs them)\n";
       return 1;
     }
   }
+  tables.finish();  // before the run forks (TLM) or draws its own bar
   RunReport report = reportFor(c);
-  BackendRun b{backend, trace.value_or(""), cache, static_cast<u64>(max_cycles)};
+  BackendRun b{backend, trace.value_or(""), cache, static_cast<u64>(max_cycles), progress};
   report.run = runOn(c, b, &report.gtkw);
   report.trace = b.trace;
   report.check = checkAgainstReference(c.perm, report.run.memory);
