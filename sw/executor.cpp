@@ -37,7 +37,15 @@ class Engine {
         errors_(nodes_ * kHwErrorKinds, 0),
         monitor_(nodes_, h_.n, opt.tagged_elements) {
     r_.backend = "table";
-    r_.memory = initial;
+    // Relative layout where it costs at most twice the memory (see at()).
+    u64 rows = 1;
+    while (rows < std::max<u64>(words_, nodes_)) rows <<= 1;
+    relative_ = rows <= 2 * words_;
+    mem_.assign(relative_ ? rows * nodes_ : nodes_ * words_, 0);
+    for (u64 x = 0; x < nodes_; ++x) {
+      for (u64 slot = 0; slot < words_; ++slot) mem_[at(x, slot)] = initial.at(x, slot);
+    }
+    r_.memory = {nodes_, words_, {}};
     copied_.resize(channels_);
     for (u64 x = 0; x < nodes_; ++x) {
       pc_[x] = p_.entryOf(x);
@@ -79,6 +87,10 @@ class Engine {
         if (count != 0) r_.errors.push_back({x, static_cast<HwError>(k), count});
       }
     }
+    r_.memory.words.resize(nodes_ * words_);
+    for (u64 x = 0; x < nodes_; ++x) {
+      for (u64 slot = 0; slot < words_; ++slot) r_.memory.at(x, slot) = mem_[at(x, slot)];
+    }
     r_.link_words = monitor_.linkWords();
     r_.span = monitor_.span();
     return std::move(r_);
@@ -86,6 +98,13 @@ class Engine {
 
  private:
   using Kind = ExecStep::Kind;
+
+  /// Where slot `slot` of node x lives in mem_. Node-major (x * M + slot) in general; where
+  /// it costs at most twice the memory, by relative slot (slot XOR x, then x): in a cycle of a
+  /// homogeneous schedule with relative slots every node reads and writes the same relative
+  /// slots, so the sweeps over the nodes run through memory in order instead of jumping to a
+  /// different line for every word.
+  u64 at(u64 x, u64 slot) const { return relative_ ? ((slot ^ x) << h_.n) | x : x * words_ + slot; }
 
   void raise(u64 node, HwError e) {
     if (events_[node] == 0) dirty_.push_back(node);
@@ -162,19 +181,17 @@ class Engine {
   void prefetchSends(u64 x) const {
     const ExecStep& s = p_.steps[pc_[x]];
     if (s.kind != Kind::kXfer) return;
-    const u32* mem = &r_.memory.words[x * words_];
     for (u32 i = s.sends.begin; i < s.sends.end; ++i) {
       const ExecSend& op = p_.sends[i];
-      if (!op.fwd && !op.from.may_overflow) __builtin_prefetch(&mem[op.from.at(x)]);
+      if (!op.fwd && !op.from.may_overflow) __builtin_prefetch(&mem_[at(x, op.from.at(x))]);
     }
   }
   void prefetchReceives(u64 y) const {
     const ExecStep& s = p_.steps[pc_[y]];
     if (s.kind != Kind::kXfer) return;
-    const u32* mem = &r_.memory.words[y * words_];
     for (u32 i = s.receives.begin; i < s.receives.end; ++i) {
       const ExecReceive& op = p_.receives[i];
-      if (!op.pass && !op.to.may_overflow) __builtin_prefetch(&mem[op.to.at(y)], 1);
+      if (!op.pass && !op.to.may_overflow) __builtin_prefetch(&mem_[at(y, op.to.at(y))], 1);
     }
   }
 
@@ -186,7 +203,6 @@ class Engine {
       const ExecStep& s = p_.steps[pc_[x]];
       Latch* pass = &pass_[x * channels_];
       if (s.kind == Kind::kXfer) {
-        const u32* mem = &r_.memory.words[x * words_];
         for (u32 i = s.sends.begin; i < s.sends.end; ++i) {
           const ExecSend& op = p_.sends[i];
           u32 word = 0;
@@ -201,7 +217,7 @@ class Engine {
             if (op.from.may_overflow && slot >= words_) {
               raise(x, HwError::kSlot);  // sends the word 0, as the RTL does
             } else {
-              word = mem[slot];
+              word = mem_[at(x, slot)];
             }
           }
           const u64 y = x ^ (u64{1} << op.port);
@@ -272,7 +288,6 @@ class Engine {
 
   /// An XFER's receives at node y; returns the words it took from the input registers.
   u32 receive(u64 y, const ExecStep& s, u64 cycle) {
-    u32* mem = &r_.memory.words[y * words_];
     Latch* in = &inbox_[y * channels_];
     u32 consumed = 0;
     u32 passes = 0;
@@ -295,7 +310,7 @@ class Engine {
         pass_[y * channels_ + op.channel] = {arriving.data, 1};
         ++passes;
       } else if (slot < words_) {
-        mem[slot] = arriving.data;  // with a conflict, the higher channel's word is kept
+        mem_[at(y, slot)] = arriving.data;  // with a conflict, the higher channel's is kept
         monitor_.store(arriving.data, cycle);
       }
     }
@@ -317,7 +332,6 @@ class Engine {
   /// word is kept.
   void copy(u64 y, const ExecStep& s) {
     if (s.illegal) raise(y, HwError::kIllegal);
-    u32* mem = &r_.memory.words[y * words_];
     for (u32 i = s.copies.begin; i < s.copies.end; ++i) {
       const ExecSlot& from = p_.copies[i].from;
       const u64 slot = from.at(y);
@@ -325,7 +339,7 @@ class Engine {
       if (from.may_overflow && slot >= words_) {
         raise(y, HwError::kSlot);
       } else {
-        word = mem[slot];
+        word = mem_[at(y, slot)];
       }
       copied_[i - s.copies.begin] = word;
     }
@@ -335,7 +349,7 @@ class Engine {
       if (to.may_overflow && slot >= words_) {
         raise(y, HwError::kSlot);
       } else {
-        mem[slot] = copied_[i - s.copies.begin];
+        mem_[at(y, slot)] = copied_[i - s.copies.begin];
       }
     }
     for (u32 k = s.clashes.begin; k < s.clashes.end; ++k) {
@@ -352,6 +366,8 @@ class Engine {
   const size_t channels_;
   const u64 words_;
   RunResult r_;
+  bool relative_ = false;  ///< mem_ is laid out by relative slot (at())
+  std::vector<u32> mem_;   ///< every node's memory
 
   // Per node.
   std::vector<u32> pc_;         ///< current step (index into p_.steps)
