@@ -176,7 +176,6 @@ class Engine {
   // Memory words are read and written at random slots of every node in every cycle: the sweeps
   // ask for the slots of a node a few ahead, so that their cache misses overlap.
   static constexpr u64 kNodesAhead = 4;
-  static constexpr size_t kAhead = 16;  ///< words ahead, in the monitor's batches
 
   void prefetchSends(u64 x) const {
     const ExecStep& s = p_.steps[pc_[x]];
@@ -198,8 +197,9 @@ class Engine {
   /// Rising edge: every node reads its memory and PASS registers as they are at the start of
   /// the cycle and puts its words in its neighbours' input registers.
   void sendPhase(u64 cycle) {
+    bool carried = false;
     for (u64 x = 0; x < nodes_; ++x) {
-      if (x + kNodesAhead < nodes_) prefetchSends(x + kNodesAhead);
+      if (!relative_ && x + kNodesAhead < nodes_) prefetchSends(x + kNodesAhead);
       const ExecStep& s = p_.steps[pc_[x]];
       Latch* pass = &pass_[x * channels_];
       if (s.kind == Kind::kXfer) {
@@ -224,7 +224,8 @@ class Engine {
           inbox_[y * channels_ + op.channel] = {word, 1};
           ++arrivals_[y];
           ++r_.words;
-          sent_.push_back({static_cast<u32>(x), op.port, word});
+          carried = true;
+          monitor_.send(x, static_cast<int>(op.port), word, cycle);
         }
         if (s.one_port) raise(x, HwError::kOnePort);
       } else if (s.kind == Kind::kPermute) {
@@ -232,15 +233,7 @@ class Engine {
       }
       if (pass_held_[x] != 0) dropPassWords(x, s);
     }
-    // The monitor's per-element stamps are read at random: one tight loop of independent
-    // accesses lets their cache misses overlap.
-    for (size_t i = 0; i < sent_.size(); ++i) {
-      if (i + kAhead < sent_.size()) monitor_.prefetch(sent_[i + kAhead].word);
-      const Sent& w = sent_[i];
-      monitor_.send(w.node, static_cast<int>(w.port), w.word, cycle);
-    }
-    if (!sent_.empty()) ++r_.transfer_cycles;
-    sent_.clear();
+    if (carried) ++r_.transfer_cycles;
   }
 
   /// PASS words of the previous cycle that this cycle's instruction does not forward are
@@ -265,7 +258,7 @@ class Engine {
     acting_ = 0;
     shortest_wait_ = ~u64{0};
     for (u64 y = 0; y < nodes_; ++y) {
-      if (y + kNodesAhead < nodes_) prefetchReceives(y + kNodesAhead);
+      if (!relative_ && y + kNodesAhead < nodes_) prefetchReceives(y + kNodesAhead);
       const ExecStep& s = p_.steps[pc_[y]];
       u32 consumed = 0;
       if (s.kind == Kind::kXfer) {
@@ -383,13 +376,6 @@ class Engine {
   std::vector<u32> errors_;
   TrafficMonitor monitor_;
   std::vector<u32> copied_;  ///< a PERMUTE's words, read before any is written
-  /// This cycle's words sent, for the monitor.
-  struct Sent {
-    u32 node;
-    u32 port;
-    u32 word;
-  };
-  std::vector<Sent> sent_;
 
   u64 active_ = 0;               ///< nodes not at END
   u64 acting_ = 0;               ///< nodes whose coming step is neither WAIT nor END
