@@ -4,7 +4,10 @@
 
 #include <gtest/gtest.h>
 
+#include <sstream>
+
 #include "algorithms.h"
+#include "progress.h"
 #include "schedules/edelman.h"
 
 namespace hcube {
@@ -155,6 +158,35 @@ TEST(ExecutorWait, SkippedWaitsKeepOverrunsDropsAndUnequalWaitsExact) {
             (std::vector<NodeErrorCount>{{0, HwError::kDropped, 1}, {1, HwError::kOverrun, 1}}));
   EXPECT_EQ(stats.stepped_cycles, 2U);  // the XFER, and the cycle that drops the PASS word
   EXPECT_EQ(stats.skips, 2U);           // to the end of node 1's wait, then to node 0's
+}
+
+TEST(ExecutorWait, ProgressIsReportedAfterEveryCycleAndEverySkip) {
+  const TableSet set = waitingOneCube(10);
+  std::vector<u64> reported;
+  ExecOptions opt;
+  opt.progress = [&reported](u64 done) { reported.push_back(done); };
+  const RunResult r = executeTables(set, taggedMemory(set.header.perm, 2), opt);
+  EXPECT_EQ(r.cycles, 12U);
+  EXPECT_EQ(reported, (std::vector<u64>{1, 11, 12}));  // XFER, the skipped wait, XFER
+}
+
+TEST(Progress, TheBarLineShowsCyclesDoneOfExpectedElapsedAndRate) {
+  EXPECT_EQ(ProgressBar::line("table run", "", 256, 1024, 2.0),
+            "hcube: table run |#######                       |  25% 256/1024 cycles 2.0 s "
+            "128 cycles/s");
+  EXPECT_EQ(ProgressBar::line("tables", "verify", 0, 0, 3.3), "hcube: tables [verify] 3.3 s");
+  EXPECT_EQ(ProgressBar::line("tlm run", "", 3000000, 3000000, 1.5),
+            "hcube: tlm run |##############################| 100% 3000000/3000000 cycles 1.5 s "
+            "2.00M cycles/s");
+}
+
+TEST(Progress, ABarThatFinishesBeforeItsDelayLeavesTheStreamEmpty) {
+  std::ostringstream out;
+  {
+    ProgressBar bar(&out, "table run", 100, std::chrono::hours(1));
+    bar.update(99);
+  }
+  EXPECT_EQ(out.str(), "");
 }
 
 TEST(Executor, CountsHardwareErrorsLikeTheRtl) {
