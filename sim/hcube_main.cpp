@@ -182,7 +182,10 @@ int cmdTables(Args& args) {
   auto out = args.get("--out");
   args.finish();
   if (!out) throw Error("--out DIR is required");
+  ProgressBar bar(stderrIsTerminal() ? &std::cerr : nullptr, "tables", 0);
+  bar.phase("schedule + compile");
   const BuiltCase c = buildCase(spec);
+  bar.phase("write");
   std::error_code ec;
   fs::create_directories(*out, ec);
   if (ec) throw Error(*out + ": cannot create directory: " + ec.message());
@@ -190,6 +193,7 @@ int cmdTables(Args& args) {
   const std::string image = (fs::path(*out) / "tables.hex").string();
   writeTableTextFile(text, c.tables);
   writeImageFile(image, c.tables);
+  bar.finish();
   std::cout << "wrote " << text << " and " << image << ": " << c.tables.tables.size()
             << (c.tables.shared ? " shared table" : " node tables") << ", " << c.tables.depth()
             << " instructions, " << c.tables.cycles() << " cycles\n";
