@@ -1,46 +1,75 @@
 #!/usr/bin/env bash
-# Benchmarks for the README (run by hand, not in CI; needs scripts/build.sh first):
-#  - table generation (schedule + compile + write text and image) for Edelman, d = 16 and 20;
-#  - Verilator model build time per n (in a fresh cache);
-#  - simulated cycles per second of the table executor, the TLM model and the RTL for the
-#    Edelman AAPC on n = 6, 8, 10 (K = 4 * 2^n for n = 6, 8 to make the runs longer), once
-#    through hcube compare and once interleaved by hcube-tlm-bench --rtl (the fairer comparison
-#    on a machine whose load changes: every backend sees the same moments).
-# Usage: scripts/bench.sh [OUTDIR]   (default out/bench)
+# Simulation speed of the three executors (issue 11 goal 6), for the README's "Simulation speed"
+# table. Run by hand, never in CI; needs scripts/build.sh (or the cmake build) first.
+#
+# For Edelman's AAPC (Edelman 1991 Theorem 3.1) with K = 2^n on n = 6, 8, 10, 12 it runs the
+# table executor, the SystemC-TLM model and the Verilated RTL (`hcube run --json --no-verify`,
+# each backend's own measure of its simulation: RunResult::wall_seconds), R rounds interleaved
+# (table, tlm, rtl, table, ...) so that a machine whose load changes treats them alike, and
+# prints the best round of each as simulated cycles/s, node-cycles/s and words/s. A backend that
+# refuses a size (the RTL above n = 10 today) gets its refusal printed instead of a number. The
+# first RTL run of a size builds the Verilated model (minutes, cached in CACHE) and is not timed.
+#
+# Usage: scripts/bench.sh [-r ROUNDS] [-c CACHE] [N ...]   (default: 3 rounds, N = 6 8 10 12,
+#                                                            CACHE = $HCUBE_CACHE or the default)
+# Microbenchmarks of the hot paths are a separate program: build/bench/hcube-bench.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-out=${1:-out/bench}
-mkdir -p "$out"
-cache=$(mktemp -d)
-trap 'rm -rf "$cache" "$out/tables"' EXIT
 hcube=build/hcube
-
-echo "# table generation (hcube tables --algo edelman --n D --out DIR)"
-for d in 16 20; do
-  /usr/bin/time -f "d=$d: %e s wall, %M KB max RSS" $hcube tables --algo edelman --n "$d" --out "$out/tables" >/dev/null
-  du -sh "$out/tables" | sed "s/^/  files: /"
-  rm -rf "$out/tables"
-done 2>&1
-
-echo "# Verilator model build (hcube build-model, fresh cache) and runs (hcube compare --json)"
-for n in 6 8 10; do
-  k=$((1 << n)); [ "$n" -lt 10 ] && k=$((4 << n))
-  start=$(date +%s%N)
-  $hcube build-model --algo edelman --n "$n" --k "$k" --cache "$cache" >/dev/null 2>"$out/build-n$n.log"
-  end=$(date +%s%N)
-  echo "n=$n K=$k: model build $(( (end - start) / 1000000000 )) s"
-  $hcube compare --algo edelman --n "$n" --k "$k" --cache "$cache" --json >"$out/compare-n$n.json" 2>/dev/null
-  python3 - "$out/compare-n$n.json" <<'PY'
-import json, sys
-d = json.load(open(sys.argv[1]))
-for r in d["runs"]:
-    w = r["wall_seconds"]
-    rate = r["cycles"] / w if w > 0 else float("inf")
-    print(f'  {r["backend"]:5s} cycles {r["cycles"]:5d}  wall {w:9.4f} s  {rate:12.0f} cycles/s  '
-          f'{rate * r["nodes"]:14.0f} node-cycles/s  mismatches {r["mismatches"]}')
-print("  agree:", d["agree"])
-PY
+rounds=3
+cache=()
+while getopts "r:c:" opt; do
+  case $opt in
+    r) rounds=$OPTARG ;;
+    c) cache=(--cache "$OPTARG") ;;
+    *) echo "usage: scripts/bench.sh [-r ROUNDS] [-c CACHE] [N ...]" >&2; exit 2 ;;
+  esac
 done
+shift $((OPTIND - 1))
+sizes=("$@")
+[ ${#sizes[@]} -eq 0 ] && sizes=(6 8 10 12)
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
 
-echo "# executor vs TLM vs RTL, interleaved, best of 3 (hcube-tlm-bench --rtl; sim/tlm/README.md)"
-build/sim/tlm/hcube-tlm-bench --rtl --cache "$cache" --repeat 3 6:256 8:1024 10:1024 2>/dev/null
+echo "# $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores, load before: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "# hcube run --algo edelman --n N --k 2^N --backend B --json --no-verify, best of $rounds"
+printf '%3s %6s %6s %8s %10s | %-5s %12s %14s %14s\n' n K nodes cycles words backend \
+  "cycles/s" "node-cycles/s" "words/s"
+for n in "${sizes[@]}"; do
+  k=$((1 << n))
+  run() {  # backend round -> $out/$backend-$n-$round.json, or .err with the refusal
+    "$hcube" run --algo edelman --n "$n" --k "$k" --backend "$1" --json --no-verify \
+      "${cache[@]}" >"$out/$1-$n-$2.json" 2>"$out/$1-$n-$2.err" || true
+  }
+  run rtl warmup  # builds (or finds) the Verilated model; not timed
+  for round in $(seq 1 "$rounds"); do
+    for backend in table tlm rtl; do run "$backend" "$round"; done
+  done
+  for backend in table tlm rtl; do
+    python3 - "$out" "$backend" "$n" "$k" "$rounds" <<'PY'
+import json, os, sys
+out, backend, n, k, rounds = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5])
+best = None
+refusal = ""
+for r in range(1, rounds + 1):
+    path = f"{out}/{backend}-{n}-{r}.json"
+    text = open(path).read().strip() if os.path.exists(path) else ""
+    if not text:
+        err = open(f"{out}/{backend}-{n}-{r}.err").read().strip().splitlines()
+        refusal = next((l for l in reversed(err) if l.strip()), "no result")
+        continue
+    d = json.loads(text)
+    if best is None or d["wall_seconds"] < best["wall_seconds"]:
+        best = d
+nodes = 1 << n
+if best is None:
+    print(f"{n:3d} {k:6d} {nodes:6d} {'-':>8s} {'-':>10s} | {backend:5s} refused: {refusal}")
+else:
+    w = best["wall_seconds"]
+    rate = best["cycles"] / w
+    print(f"{n:3d} {k:6d} {nodes:6d} {best['cycles']:8d} {best['words']:10d} | {backend:5s} "
+          f"{rate:12.0f} {rate * nodes:14.0f} {best['words'] / w:14.0f}")
+PY
+  done
+done
+echo "# load after: $(cut -d' ' -f1-3 /proc/loadavg)"

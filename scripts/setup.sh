@@ -8,6 +8,7 @@ packages=(
   verilator                  # the RTL cube (Verilator 5.006 on Debian 12)
   libsystemc-dev             # the SystemC-TLM model (SystemC 2.3 with TLM-2.0)
   googletest libgtest-dev    # the tests
+  libbenchmark-dev           # bench/: the microbenchmarks
   gtkwave                    # waveforms, and fst2vcd for VCD output
   clang-format               # formatting (.clang-format)
   nlohmann-json3-dev         # JSON output of the tool

@@ -21,6 +21,7 @@
 #include "algorithms.h"
 #include "error.h"
 #include "executor.h"
+#include "progress.h"
 #include "reference.h"
 #include "report.h"
 #include "resource_limits.h"
@@ -263,7 +264,10 @@ int cmdTables(Args& args) {
   auto out = args.get("--out");
   args.finish();
   if (!out) throw Error("--out DIR is required");
+  ProgressBar bar(stderrIsTerminal() ? &std::cerr : nullptr, "tables", 0);
+  bar.phase("schedule + compile");
   const BuiltCase c = buildCase(spec);
+  bar.phase("write");
   std::error_code ec;
   fs::create_directories(*out, ec);
   if (ec) throw Error(*out + ": cannot create directory: " + ec.message());
@@ -271,6 +275,7 @@ int cmdTables(Args& args) {
   const std::string image = (fs::path(*out) / "tables.hex").string();
   writeTableTextFile(text, c.tables);
   writeImageFile(image, c.tables);
+  bar.finish();
   std::cout << "wrote " << text << " and " << image << ": " << c.tables.tables.size()
             << (c.tables.shared ? " shared table" : " node tables") << ", " << c.tables.depth()
             << " instructions, " << c.tables.cycles() << " cycles\n";
@@ -386,6 +391,7 @@ struct BackendRun {
   std::string trace;
   std::string cache;
   u64 max_cycles = 0;
+  std::ostream* progress = nullptr;  ///< a progress bar on this terminal (sw/progress.h)
 };
 
 RunResult runOn(const BuiltCase& c, const BackendRun& b, std::string* gtkw) {
@@ -393,18 +399,22 @@ RunResult runOn(const BuiltCase& c, const BackendRun& b, std::string* gtkw) {
     ExecOptions opt;
     opt.tagged_elements = c.perm.elements();
     if (b.max_cycles > 0) opt.max_cycles = b.max_cycles;
+    ProgressBar bar(b.progress, "table run", c.tables.cycles());
+    if (b.progress != nullptr) opt.progress = bar.callback();
     return executeTables(c.tables, taggedMemory(c.perm, c.tables.header.memoryWords()), opt);
   }
   if (b.backend == "tlm") {
     TlmOptions opt;
     opt.max_cycles = b.max_cycles;
     opt.vcd = b.trace;
+    opt.progress = b.progress != nullptr;
     return runOnTlm(c.tables, opt);
   }
   if (b.backend == "rtl") {
     RtlOptions opt;
     opt.cache_dir = b.cache;
     opt.progress = &std::cerr;
+    opt.progress_bar = b.progress != nullptr;
     opt.max_cycles = b.max_cycles;
     if (!b.trace.empty()) {
       opt.trace = b.trace;
@@ -444,6 +454,9 @@ int cmdRun(Args& args) {
   if (backend != "table" && backend != "rtl" && backend != "tlm") {
     throw Error("--backend '" + backend + "': must be table, tlm or rtl");
   }
+  std::ostream* progress = !json && stderrIsTerminal() ? &std::cerr : nullptr;
+  ProgressBar tables(progress, "tables", 0);
+  tables.phase("schedule + compile");
   HeaderOrigin origin;
   const BuiltCase c = loadCase(args, {backend}, origin);
   args.finish();
@@ -455,15 +468,18 @@ int cmdRun(Args& args) {
   if (max_cycles < 0) throw Error("--max-cycles must be positive");
   requireBackendLimits(c, backend, origin);
   if (!no_verify) {
+    tables.phase("verify");
     const VerifyReport v = verifyTables(c.tables, kShownErrors, &origin);
+    tables.finish();
     if (!v.ok()) {
       printVerify(v, "static verification of the tables");
       std::cerr << "hcube: not running tables that fail verification (--no-verify runs them)\n";
       return 1;
     }
   }
+  tables.finish();  // before the run forks (TLM) or draws its own bar
   RunReport report = reportFor(c);
-  BackendRun b{backend, trace.value_or(""), cache, static_cast<u64>(max_cycles)};
+  BackendRun b{backend, trace.value_or(""), cache, static_cast<u64>(max_cycles), progress};
   report.run = runOn(c, b, &report.gtkw);
   report.trace = b.trace;
   report.check = checkAgainstReference(c.perm, report.run.memory);

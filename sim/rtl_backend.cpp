@@ -15,6 +15,7 @@
 
 #include "error.h"
 #include "process.h"
+#include "progress.h"
 #include "resource_limits.h"
 #include "table_image.h"
 
@@ -333,12 +334,20 @@ RunResult runOnRtl(const TableSet& set, const RtlOptions& options) {
                       << set.header.nodes() << " nodes), " << rtlRunForecast(set) << "\n"
                       << std::flush;
   }
-  // The runner reports progress of long runs on lines starting with "progress:".
+  // The runner reports progress on lines "progress: cycle N of at most M" a few times a second.
+  ProgressBar bar(options.progress_bar ? options.progress : nullptr, "rtl run", set.cycles());
+  auto last_line = std::chrono::steady_clock::now();
+  const std::string prefix = "progress: cycle ";
   const ProcessResult p = runProcess(argv, [&](const std::string& line) {
-    if (options.progress && line.rfind("progress:", 0) == 0) {
-      *options.progress << "hcube: " << line.substr(9) << '\n' << std::flush;
+    if (options.progress == nullptr || line.rfind(prefix, 0) != 0) return;
+    if (options.progress_bar) {
+      bar.update(std::strtoull(line.c_str() + prefix.size(), nullptr, 10));
+    } else if (std::chrono::steady_clock::now() - last_line > std::chrono::seconds(2)) {
+      last_line = std::chrono::steady_clock::now();
+      *options.progress << "hcube: " << line.substr(10) << '\n' << std::flush;
     }
   });
+  bar.finish();
   if (p.status != 0) {
     throw Error("the RTL runner failed (status " + std::to_string(p.status) + "):\n" +
                 tail(p.output, 15));

@@ -33,6 +33,9 @@ struct RtlOptions {
   std::string gtkw;       ///< GTKWave save file to write beside the trace
   u64 max_cycles = 0;     ///< 0: the tables' own cycle count plus a margin
   std::ostream* progress = nullptr;  ///< where build and run progress goes (nullptr: silent)
+  /// Show the run's progress as a bar (sw/progress.h) on `progress`, which must be a terminal;
+  /// otherwise as a line every few seconds.
+  bool progress_bar = false;
 };
 
 std::string defaultCacheDir();

@@ -3,6 +3,15 @@
 // with the step semantics of docs/hardware.md §2 (PERMUTE: §2.1) and counts the hardware errors
 // of §4 the way the RTL does.
 //
+// How it runs (sw/executor.cpp): every distinct table is decoded once (sw/exec_program.h) into
+// lists of the channels that send and receive, the PASS registers an XFER forwards, the pairs
+// of receive slots that could collide; the state of all nodes lives in flat arrays; a cycle is
+// a sweep that sends (each word goes straight into the neighbour's input register) and a sweep
+// that receives and advances, so the work per cycle is the words that move plus a few
+// operations per node. Cycles in which every node that has not ended waits (and no PASS word is
+// held) are run in one step (issue 16): a WAIT costs the same whatever its length, and every
+// counter and the cycle limit come out as if each cycle had been simulated.
+//
 // PERMUTE in detail (what the TLM and RTL cubes must match): per channel, IDLE/IDLE does
 // nothing; MEM(a)/MEM(b) reads slot a at the start of the cycle (a slot outside the memory is a
 // `slot` error and reads the word 0) and writes slot b at its end (outside the memory: a `slot`
@@ -13,15 +22,27 @@
 // executes a PERMUTE; copies are not link traffic (no words, no span events).
 #pragma once
 
+#include <functional>
+
 #include "hw_errors.h"
 #include "reference.h"
 #include "table.h"
 
 namespace hcube {
 
+/// What a run did, for tests and benchmarks: how many cycles it stepped one by one and how
+/// many stretches of waiting cycles it ran in one step each.
+struct ExecStats {
+  u64 stepped_cycles = 0;
+  u64 skips = 0;
+};
+
 struct ExecOptions {
   u64 max_cycles = u64{1} << 32;  ///< stop with timeout = true after this many cycles
   u64 tagged_elements = 0;        ///< words below this are tags: track their span
+  ExecStats* stats = nullptr;     ///< if set, receives the counts of ExecStats
+  /// If set, called after every cycle (or skipped stretch) with the cycles done so far.
+  std::function<void(u64 cycles_done)> progress;
 };
 
 /// Runs `set` from `initial` (memory of every node, words_per_node = M).

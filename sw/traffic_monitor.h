@@ -17,42 +17,92 @@ class TrafficMonitor {
  public:
   TrafficMonitor(std::uint64_t nodes, int dims, std::uint64_t tagged_elements)
       : dims_(dims),
+        elements_(tagged_elements),
         link_words_(nodes * static_cast<std::uint64_t>(dims), 0),
-        first_send_(tagged_elements, kNever),
-        last_store_(tagged_elements, kNever) {}
+        sent_((tagged_elements + 63) / 64, 0),
+        first_send_(tagged_elements, 0) {}
 
-  /// A word leaves `node` on `port` in `cycle` (0-based cycle after start).
+  /// A word leaves `node` on `port` in `cycle` (0-based cycle after start). Cycles never
+  /// decrease from one call (of send or store) to the next.
   void send(std::uint64_t node, int port, std::uint32_t word, std::uint64_t cycle) {
     ++link_words_[node * static_cast<std::uint64_t>(dims_) + static_cast<std::uint64_t>(port)];
-    if (word < first_send_.size() && first_send_[word] == kNever) first_send_[word] = cycle;
+    if (word >= elements_) return;
+    if (cycle != stores_cycle_) flushStores();
+    std::uint64_t& bits = sent_[word / 64];
+    const std::uint64_t bit = std::uint64_t{1} << (word % 64);
+    if ((bits & bit) != 0) return;  // not its first send
+    bits |= bit;
+    if (cycle >= kNarrowCycles) widen();
+    if (wide_first_.empty()) {
+      first_send_[word] = static_cast<std::uint32_t>(cycle);
+    } else {
+      wide_first_[word] = cycle;
+    }
   }
 
   /// A received word is written into a memory slot at the end of `cycle`.
   void store(std::uint32_t word, std::uint64_t cycle) {
-    if (word < last_store_.size() && (last_store_[word] == kNever || last_store_[word] < cycle)) {
-      last_store_[word] = cycle;
-    }
+    if (word >= elements_) return;
+    if (cycle != stores_cycle_) flushStores();
+    stores_cycle_ = cycle;
+    stores_.push_back(word);
+  }
+
+  /// Hints that send / store of `word` come soon (a caller with a batch of words asks a few
+  /// ahead, so that cache misses overlap).
+  void prefetch(std::uint32_t word) const {
+    if (word < elements_) __builtin_prefetch(&sent_[word / 64]);
   }
 
   const std::vector<std::uint64_t>& linkWords() const { return link_words_; }
 
-  std::uint64_t span() const {
+  std::uint64_t span() const { return std::max(span_, storesSpan()); }
+
+ private:
+  // The span is the largest (store cycle - first send cycle + 1) over the stores of elements
+  // already sent: for each element that is its last store's, as Definition 2 asks. Per
+  // element the monitor keeps whether it was sent (a bit: the check on every send stays in the
+  // cache) and the cycle of its first send (written once, read by the stores). Stores of a
+  // cycle are taken once the cycle is over, after all its sends, whatever order the backend
+  // reports them in. Cycles are kept in four bytes while they fit, eight from the first that
+  // does not.
+  static constexpr std::uint64_t kNarrowCycles = 0xFFFFFFFFu;
+
+  std::uint64_t firstSend(std::uint32_t word) const {
+    return wide_first_.empty() ? first_send_[word] : wide_first_[word];
+  }
+  bool wasSent(std::uint32_t word) const { return ((sent_[word / 64] >> (word % 64)) & 1U) != 0; }
+
+  std::uint64_t storesSpan() const {
     std::uint64_t best = 0;
-    for (std::size_t e = 0; e < first_send_.size(); ++e) {
-      if (first_send_[e] == kNever || last_store_[e] == kNever || last_store_[e] < first_send_[e]) {
-        continue;
+    for (std::size_t i = 0; i < stores_.size(); ++i) {
+      const std::uint32_t word = stores_[i];
+      if (i + 8 < stores_.size() && wide_first_.empty()) {
+        __builtin_prefetch(&first_send_[stores_[i + 8]]);
       }
-      best = std::max(best, last_store_[e] - first_send_[e] + 1);
+      if (!wasSent(word)) continue;  // stored before it was ever sent: not counted
+      best = std::max(best, stores_cycle_ - firstSend(word) + 1);
     }
     return best;
   }
+  void flushStores() {
+    span_ = std::max(span_, storesSpan());
+    stores_.clear();
+  }
+  void widen() {
+    if (!wide_first_.empty() || first_send_.empty()) return;
+    wide_first_.assign(first_send_.begin(), first_send_.end());
+  }
 
- private:
-  static constexpr std::uint64_t kNever = ~std::uint64_t{0};
   int dims_;
+  std::uint64_t elements_;
   std::vector<std::uint64_t> link_words_;
-  std::vector<std::uint64_t> first_send_;
-  std::vector<std::uint64_t> last_store_;
+  std::vector<std::uint64_t> sent_;        ///< per element: sent at least once
+  std::vector<std::uint32_t> first_send_;  ///< per element sent: the cycle of its first send
+  std::vector<std::uint64_t> wide_first_;  ///< first_send_ once widened (else empty)
+  std::vector<std::uint32_t> stores_;      ///< the elements stored in stores_cycle_
+  std::uint64_t stores_cycle_ = 0;
+  std::uint64_t span_ = 0;  ///< the span over the stores taken so far
 };
 
 }  // namespace hcube

@@ -7,7 +7,8 @@
 // traffic monitor (sw/traffic_monitor.h) counts the words per link and the span, reads every
 // memory and error counter back and writes the result file. Exit status 0 after a completed run
 // (errors and timeouts are reported in the file), 2 on bad arguments or a malformed image.
-// Runs longer than a few seconds print "progress: ..." lines on stdout.
+// Runs print "progress: cycle N of at most M" lines on stdout, a few times a second (the
+// backend draws them as a progress bar, sim/rtl_backend.cpp).
 #include <cerrno>
 #include <chrono>
 #include <cinttypes>
@@ -122,7 +123,7 @@ int Run(const Options& opt) {
         [&](int, int, uint32_t w) { monitor.store(w, cycle); });
     if ((cycle & 255) == 255) {
       const auto now = std::chrono::steady_clock::now();
-      if (now - last_progress > std::chrono::seconds(2)) {
+      if (now - last_progress > std::chrono::milliseconds(250)) {
         last_progress = now;
         std::cout << "progress: cycle " << cycle + 1 << " of at most " << max_cycles << std::endl;
       }

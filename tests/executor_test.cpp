@@ -4,7 +4,10 @@
 
 #include <gtest/gtest.h>
 
+#include <sstream>
+
 #include "algorithms.h"
+#include "progress.h"
 #include "schedules/edelman.h"
 
 namespace hcube {
@@ -64,6 +67,126 @@ TEST(Executor, WaitCyclesCount) {
   EXPECT_EQ(r.cycles, 7U);
   EXPECT_EQ(r.transfer_cycles, 2U);
   EXPECT_EQ(checkAgainstReference(c.perm, r.memory).mismatches, 0U);
+}
+
+// Issue 16: cycles in which every node waits are run in one step. A 1-cube whose tables move
+// one word, wait `wait` cycles and move it back: exact cycle count, and the same cycles stepped
+// one by one whatever the wait.
+TableSet waitingOneCube(u32 wait) {
+  TableSet set;
+  set.header.algo = "handmade";
+  set.header.perm = PermutationSpec::aapc(1, 1);
+  set.header.n = 1;
+  set.header.slots = 2;
+  set.shared = true;
+  Instruction there = Instruction::xfer(1);
+  there.channels[0] = {{OutOp::kMem, true, 1}, {InOp::kMem, true, 1}};
+  set.tables = {{there, Instruction::waitFor(wait), there, Instruction::end()}};
+  return set;
+}
+
+ExecStats runWaiting(u32 wait, u64 max_cycles, RunResult* out) {
+  const TableSet set = waitingOneCube(wait);
+  ExecStats stats;
+  ExecOptions opt;
+  opt.tagged_elements = 4;
+  opt.max_cycles = max_cycles;
+  opt.stats = &stats;
+  *out = executeTables(set, taggedMemory(set.header.perm, 2), opt);
+  return stats;
+}
+
+TEST(ExecutorWait, AWaitOfTwoToThe32MinusOneCyclesIsExactAndCostsOneStep) {
+  for (u32 wait : {1U, 10U, 1000000000U, 4294967295U}) {
+    SCOPED_TRACE("wait " + std::to_string(wait));
+    RunResult r;
+    const ExecStats stats = runWaiting(wait, u64{1} << 40, &r);
+    EXPECT_FALSE(r.timeout);
+    EXPECT_EQ(r.cycles, u64{wait} + 2);
+    EXPECT_EQ(r.transfer_cycles, 2U);
+    EXPECT_EQ(r.words, 4U);
+    EXPECT_TRUE(r.errors.empty());
+    // Slot 1 went to the other node and came back: every word where it started.
+    EXPECT_EQ(r.memory.words, (std::vector<u32>{0, 1, 2, 3}));
+    EXPECT_EQ(r.span, u64{wait} + 2);     // sent in cycle 0, last stored in cycle wait + 1
+    EXPECT_EQ(stats.stepped_cycles, 2U);  // the two XFERs; the wait is one skip
+    EXPECT_EQ(stats.skips, 1U);
+  }
+}
+
+TEST(ExecutorWait, TheCycleLimitStopsASkippedWaitExactly) {
+  // The default limit of 2^32 cycles falls inside a wait of 2^32 - 1 cycles (after cycle 0).
+  RunResult r;
+  const ExecStats stats = runWaiting(4294967295U, u64{1} << 32, &r);
+  EXPECT_TRUE(r.timeout);
+  EXPECT_EQ(r.cycles, u64{1} << 32);
+  EXPECT_EQ(r.transfer_cycles, 1U);
+  EXPECT_EQ(stats.stepped_cycles, 1U);
+  EXPECT_EQ(stats.skips, 1U);
+  for (u64 limit : {1U, 2U, 5U, 11U, 12U, 13U}) {
+    SCOPED_TRACE("limit " + std::to_string(limit));
+    runWaiting(10, limit, &r);
+    EXPECT_EQ(r.cycles, std::min<u64>(limit, 12));
+    EXPECT_EQ(r.timeout, limit < 12);
+    EXPECT_EQ(r.transfer_cycles, limit < 12 ? 1U : 2U);
+  }
+}
+
+TEST(ExecutorWait, SkippedWaitsKeepOverrunsDropsAndUnequalWaitsExact) {
+  // Node 0 receives a PASS word and then waits (the word is dropped in the first waiting
+  // cycle, which is stepped, not skipped); node 1 waits 7 cycles and runs off its table (an
+  // overrun at the end of the wait); node 0 waits 1000 and ends.
+  TableSet set;
+  set.header.algo = "handmade";
+  set.header.perm = PermutationSpec::aapc(1, 1);
+  set.header.n = 1;
+  set.header.slots = 2;
+  set.shared = false;
+  Instruction pass = Instruction::xfer(1);
+  pass.channels[0].in = {InOp::kPass, false, 0};
+  Instruction send = Instruction::xfer(1);
+  send.channels[0].out = {OutOp::kMem, false, 1};
+  set.tables = {{pass, Instruction::waitFor(1000), Instruction::end()},
+                {send, Instruction::waitFor(7)}};
+  ExecStats stats;
+  ExecOptions opt;
+  opt.tagged_elements = 4;
+  opt.stats = &stats;
+  const RunResult r = executeTables(set, taggedMemory(set.header.perm, 2), opt);
+  EXPECT_EQ(r.cycles, 1001U);
+  EXPECT_EQ(r.errors,
+            (std::vector<NodeErrorCount>{{0, HwError::kDropped, 1}, {1, HwError::kOverrun, 1}}));
+  EXPECT_EQ(stats.stepped_cycles, 2U);  // the XFER, and the cycle that drops the PASS word
+  EXPECT_EQ(stats.skips, 2U);           // to the end of node 1's wait, then to node 0's
+}
+
+TEST(ExecutorWait, ProgressIsReportedAfterEveryCycleAndEverySkip) {
+  const TableSet set = waitingOneCube(10);
+  std::vector<u64> reported;
+  ExecOptions opt;
+  opt.progress = [&reported](u64 done) { reported.push_back(done); };
+  const RunResult r = executeTables(set, taggedMemory(set.header.perm, 2), opt);
+  EXPECT_EQ(r.cycles, 12U);
+  EXPECT_EQ(reported, (std::vector<u64>{1, 11, 12}));  // XFER, the skipped wait, XFER
+}
+
+TEST(Progress, TheBarLineShowsCyclesDoneOfExpectedElapsedAndRate) {
+  EXPECT_EQ(ProgressBar::line("table run", "", 256, 1024, 2.0),
+            "hcube: table run |#######                       |  25% 256/1024 cycles 2.0 s "
+            "128 cycles/s");
+  EXPECT_EQ(ProgressBar::line("tables", "verify", 0, 0, 3.3), "hcube: tables [verify] 3.3 s");
+  EXPECT_EQ(ProgressBar::line("tlm run", "", 3000000, 3000000, 1.5),
+            "hcube: tlm run |##############################| 100% 3000000/3000000 cycles 1.5 s "
+            "2.00M cycles/s");
+}
+
+TEST(Progress, ABarThatFinishesBeforeItsDelayLeavesTheStreamEmpty) {
+  std::ostringstream out;
+  {
+    ProgressBar bar(&out, "table run", 100, std::chrono::hours(1));
+    bar.update(99);
+  }
+  EXPECT_EQ(out.str(), "");
 }
 
 TEST(Executor, CountsHardwareErrorsLikeTheRtl) {

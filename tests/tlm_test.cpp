@@ -17,6 +17,7 @@
 #include "algorithms.h"
 #include "error.h"
 #include "executor.h"
+#include "hc_tlm_run.h"
 #include "run_compare.h"
 #include "test_util.h"
 #include "tlm_backend.h"
@@ -179,6 +180,61 @@ TEST(TlmSequencer, WaitOfTwentyThousandCyclesIsCountedExactly) {
   EXPECT_EQ(tlm.cycles, 20002U);
   EXPECT_EQ(tlm.transfer_cycles, 2U);
   EXPECT_EQ(tlm.errors, (std::vector<NodeErrorCount>{{1, HwError::kLost, 1}}));
+}
+
+// Issue 16: cycles in which every node only waits are skipped in one step. A 1-cube moves a
+// word, waits, and moves it back.
+TableSet waitingOneCube(u32 wait) {
+  TableSet set = handMade(1, 1, 2);
+  set.shared = true;
+  set.tables.resize(1);
+  set.tables[0].insert(set.tables[0].begin() + 1, Instruction::waitFor(wait));
+  chan(set, 0, 0, 0) = {{OutOp::kMem, true, 1}, {InOp::kMem, true, 1}};
+  chan(set, 0, 2, 0) = chan(set, 0, 0, 0);
+  return set;
+}
+
+/// The run in a child process, with wall_seconds replaced by the SystemC time it took.
+RunResult tlmWithSystemCTime(const TableSet& set) {
+  return runInChildProcess([&set] {
+    RunResult r = runCubeInThisProcess(set, TlmOptions{}, {}, "tlm");
+    r.wall_seconds = sc_core::sc_time_stamp().to_seconds();
+    return r;
+  });
+}
+
+TEST(TlmSequencer, AWaitOfTwoToThe32MinusOneCyclesIsExactAndSkipped) {
+  for (u32 wait : {10U, 1000000000U, 4294967295U}) {
+    SCOPED_TRACE("wait " + std::to_string(wait));
+    const RunResult tlm = expectAgreement(waitingOneCube(wait));
+    EXPECT_FALSE(tlm.timeout);
+    EXPECT_EQ(tlm.cycles, u64{wait} + 2);
+    EXPECT_EQ(tlm.transfer_cycles, 2U);
+    EXPECT_EQ(tlm.span, u64{wait} + 2);
+    EXPECT_TRUE(tlm.errors.empty());
+  }
+  // The simulated SystemC time does not grow with the wait: the waiting cycles are not run.
+  const RunResult short_wait = tlmWithSystemCTime(waitingOneCube(10));
+  const RunResult long_wait = tlmWithSystemCTime(waitingOneCube(1000000000U));
+  EXPECT_EQ(long_wait.cycles, 1000000002U);
+  EXPECT_GT(short_wait.wall_seconds, 0.0);
+  EXPECT_EQ(long_wait.wall_seconds, short_wait.wall_seconds);
+}
+
+TEST(TlmSequencer, SkippedWaitsKeepOverrunsDropsAndTheCycleLimitExact) {
+  TableSet set = handMade(1, 1, 1);
+  set.tables[0] = {Instruction::xfer(1), Instruction::waitFor(1000), Instruction::end()};
+  set.tables[1] = {Instruction::xfer(1), Instruction::waitFor(7)};  // no END: an overrun
+  chan(set, 1, 0, 0).out = {OutOp::kMem, false, 1};
+  chan(set, 0, 0, 0).in = {InOp::kPass, false, 0};  // held, then dropped in the first wait cycle
+  const RunResult tlm = expectAgreement(set);
+  EXPECT_EQ(tlm.cycles, 1001U);
+  EXPECT_EQ(tlm.errors,
+            (std::vector<NodeErrorCount>{{0, HwError::kDropped, 1}, {1, HwError::kOverrun, 1}}));
+  for (u64 limit : {1U, 2U, 3U, 8U, 9U, 10U, 500U, 1000U, 1001U, 1002U}) {
+    SCOPED_TRACE("limit " + std::to_string(limit));
+    expectAgreement(set, limit);
+  }
 }
 
 TEST(TlmSequencer, RunningOffATableWithoutEndIsAnOverrun) {

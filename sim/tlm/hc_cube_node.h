@@ -78,6 +78,17 @@ class HcCubeNode : public sc_core::sc_module {
   virtual void receivePhase() = 0;
   /// The run is over (every node done, or the cycle limit).
   virtual void endRun() {}
+  /// Read where done() is: how many of the coming cycles the node is sure to spend doing
+  /// nothing but count down a WAIT or sit at END, with nothing held to drop (~0 at END). A node
+  /// that cannot tell (a Verilated one) says 0, and the cube never skips a cycle.
+  virtual u64 idleCycles() const { return 0; }
+  /// Instead of running them: the next `cycles` (1 .. idleCycles()) cycles, which the cube
+  /// skips because every node is idle in them (issue 16). `last_cycle` is the 0-based index of
+  /// the last one (where an overrun of a table without END is counted).
+  virtual void skipIdle(u64 cycles, u64 last_cycle) {
+    (void)cycles;
+    (void)last_cycle;
+  }
   /// The node has reached END since the last start (read a fifth of a period after the falling
   /// edge, when the cube's controller decides about the next cycle).
   virtual bool done() const = 0;

@@ -1,5 +1,6 @@
 #include "hc_tlm_cube.h"
 
+#include <algorithm>
 #include <cstring>
 #include <string>
 
@@ -99,6 +100,7 @@ void HcTlmCube::onRisingEdge() {
   m_cycles = 0;
   m_xfer_cycles = 0;
   m_local_cycles = 0;
+  m_skips = 0;
   m_finished = false;
   m_timeout = false;
   m_probe.reset();
@@ -137,25 +139,47 @@ void HcTlmCube::decide() {
       m_run.write(true);
       break;
   }
-  bool busy = false;
-  for (const auto& node : m_nodes) {
-    if (!node->done()) {
-      busy = true;
-      break;
+  for (;;) {
+    bool busy = false;
+    for (const auto& node : m_nodes) {
+      if (!node->done()) {
+        busy = true;
+        break;
+      }
     }
+    if (!busy) {
+      m_state = State::kDraining;
+      m_probe.setCycle(m_cycles);
+      return;
+    }
+    if (m_max_cycles != 0 && m_cycles >= m_max_cycles) {
+      finish(true);
+      return;
+    }
+    // Cycles in which every node only counts down a WAIT (or has ended) are skipped in one
+    // step (issue 16), up to the shortest wait or the cycle limit; every counter comes out as
+    // if they had run. SystemC time does not advance over them, so not while tracing (the
+    // waveform shows every cycle).
+    const u64 idle = m_tracing ? 0 : idleCycles();
+    if (idle == 0) break;
+    const u64 skip = m_max_cycles != 0 ? std::min(idle, m_max_cycles - m_cycles) : idle;
+    for (auto& node : m_nodes) node->skipIdle(skip, m_cycles + skip - 1);
+    m_cycles += skip;
+    ++m_skips;
   }
-  if (!busy) {
-    m_state = State::kDraining;
-    m_probe.setCycle(m_cycles);
-    return;
-  }
-  if (m_max_cycles != 0 && m_cycles >= m_max_cycles) {
-    finish(true);
-    return;
-  }
+  if (m_progress) m_progress(m_cycles);
   m_probe.setCycle(m_cycles);
   ++m_cycles;
   m_state = State::kRunning;
+}
+
+u64 HcTlmCube::idleCycles() const {
+  u64 idle = ~u64{0};
+  for (const auto& node : m_nodes) {
+    idle = std::min(idle, node->idleCycles());
+    if (idle == 0) return 0;
+  }
+  return idle;
 }
 
 void HcTlmCube::finish(bool timeout) {

@@ -69,6 +69,10 @@ class HcTlmCube : public sc_core::sc_module {
   void trace(sc_core::sc_trace_file* tf);
 
   const HcTlmProbe& probe() const { return m_probe; }
+  /// Called with the cycles done after every cycle (or skipped stretch) of a run; empty: none.
+  void setProgress(std::function<void(u64)> progress) { m_progress = std::move(progress); }
+  /// Stretches of idle cycles the last run skipped in one step each (issue 16).
+  u64 skips() const { return m_skips; }
   HcCubeNode& node(u64 x) { return *m_nodes.at(x); }
 
  private:
@@ -79,6 +83,8 @@ class HcTlmCube : public sc_core::sc_module {
   void onFallingEdge();
   void decide();
   void finish(bool timeout);
+  /// The coming cycles in which every node is idle (HcCubeNode::idleCycles), 0 if none.
+  u64 idleCycles() const;
 
   void loadTransport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
   unsigned loadDebug(tlm::tlm_generic_payload& trans);
@@ -108,6 +114,8 @@ class HcTlmCube : public sc_core::sc_module {
   u64 m_cycles = 0;
   u64 m_xfer_cycles = 0;
   u64 m_local_cycles = 0;
+  u64 m_skips = 0;
+  std::function<void(u64)> m_progress;
   bool m_finished = false;
   bool m_timeout = false;
 };

@@ -131,6 +131,31 @@ void HcTlmNode::receivePhase() {
   }
 }
 
+u64 HcTlmNode::idleCycles() const {
+  if (m_pass_held) return 0;  // its next cycle drops PASS words
+  if (m_done) return ~u64{0};
+  return m_seq.waitLeft();  // 0 unless in a WAIT
+}
+
+void HcTlmNode::skipIdle(u64 cycles, u64 last_cycle) {
+  if (m_done) return;
+  const size_t pc_before = m_seq.pc();
+  m_seq.skipWait(cycles);
+  if (m_seq.pc() != pc_before) {
+    // As receivePhase: running off a table without END is an overrun, in the last cycle.
+    if (m_seq.pc() >= m_table->size()) {
+      if (last_cycle != m_events_cycle) {
+        countEvents();
+        m_events_cycle = last_cycle;
+      }
+      m_events |= 1U << static_cast<int>(HwError::kOverrun);
+    }
+    m_done = m_seq.done();
+    m_trace_pc = static_cast<u32>(m_seq.pc());
+    m_trace_done = m_done;
+  }
+}
+
 void HcTlmNode::sendXfer(const Instruction& ins) {
   const int lanes = m_config.lanes;
   int sending_ports = 0;

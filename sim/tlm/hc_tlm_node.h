@@ -49,6 +49,8 @@ class HcTlmNode final : public HcCubeNode {
   void receivePhase() override;
   void endRun() override;
   bool done() const override { return m_done; }
+  u64 idleCycles() const override;
+  void skipIdle(u64 cycles, u64 last_cycle) override;
   void trace(sc_core::sc_trace_file* tf, const std::string& prefix) override;
   void clearTrace() override;
 

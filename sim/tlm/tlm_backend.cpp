@@ -19,6 +19,7 @@
 #include "hc_tlm_cube.h"
 #include "hc_tlm_run.h"
 #include "hc_tlm_testbench.h"
+#include "progress.h"
 #include "reference.h"
 #include "resource_limits.h"
 
@@ -184,7 +185,7 @@ class TlmSimulation {
  public:
   TlmSimulation(const TableSet& set, const TlmOptions& options,
                 const HcTlmCube::NodeFactory& factory, const std::string& backend)
-      : m_vcd(options.vcd), m_backend(backend) {
+      : m_vcd(options.vcd), m_backend(backend), m_progress(options.progress) {
     checkTableShape(set);
     // Before the kernel exists: no banner on stdout.
     ::setenv("SYSC_DISABLE_COPYRIGHT_MESSAGE", "1", 0);
@@ -203,6 +204,7 @@ class TlmSimulation {
     m_config.one_port = h.one_port;
     m_config.tagged_elements = h.perm.elements();
     m_initial = taggedMemory(h.perm, h.memoryWords());
+    m_cycles = set.cycles();
     const u64 max_cycles = options.max_cycles != 0 ? options.max_cycles : set.cycles() + 1000;
 
     m_cube = std::make_unique<HcTlmCube>("cube", m_config, kClockPeriod, kLinkLatency, kLoadLatency,
@@ -222,7 +224,12 @@ class TlmSimulation {
   }
 
   RunResult run() {
+    // The bar's thread is this process's own (the child's, under runOnTlm).
+    ProgressBar bar(m_progress ? &std::cerr : nullptr, m_backend + " run", m_cycles);
+    if (m_progress) m_cube->setProgress(bar.callback());
     sc_core::sc_start();
+    m_cube->setProgress({});
+    bar.finish();
     if (m_trace != nullptr) {
       sc_core::sc_close_vcd_trace_file(m_trace);
       m_trace = nullptr;
@@ -244,6 +251,8 @@ class TlmSimulation {
  private:
   std::string m_vcd;
   std::string m_backend;
+  bool m_progress;
+  u64 m_cycles = 0;
   HcTlmConfig m_config;
   CubeMemory m_initial;
   sc_core::sc_signal<bool> m_done{"done"};

@@ -15,8 +15,9 @@
 namespace hcube {
 
 struct TlmOptions {
-  std::string vcd;     ///< VCD waveform to write (port activity per node and port); empty: none
-  u64 max_cycles = 0;  ///< cycle limit (timeout = true when reached); 0: set.cycles() + 1000
+  std::string vcd;        ///< VCD waveform to write (port activity per node and port); empty: none
+  u64 max_cycles = 0;     ///< cycle limit (timeout = true when reached); 0: set.cycles() + 1000
+  bool progress = false;  ///< a progress bar on stderr (sw/progress.h), drawn by the child
 };
 
 /// Runs `set` on the TLM cube in a child process; throws Error on a malformed table set or a

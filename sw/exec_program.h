@@ -1,0 +1,100 @@
+// hcube: the table executor's decoded programs (sw/executor.h). Every distinct table of a set
+// is decoded once (a shared table once for all nodes) into flat lists of operations, so that
+// the executor's inner loop runs an instruction without re-deciding what the table fixes in
+// advance: which channels send or receive and how, which PASS registers an XFER forwards,
+// which receive slots could ever name one slot, whether the one-port rule is broken, which
+// slots could fall outside the memory at some node, where a table without END overruns.
+//
+// The semantics are those of docs/hardware.md §2 (PERMUTE: §2.1) and §4; nothing here runs a
+// cycle. A new instruction kind (issue 13's accumulating receive, a block multiply-accumulate)
+// gets its own Kind and its own operation list here, and its own case in the executor's step.
+#pragma once
+
+#include <vector>
+
+#include "table.h"
+
+namespace hcube {
+
+/// A memory slot an operation names: `slot` XOR (node AND rel_mask), rel_mask all ones for a
+/// relative slot and 0 for an absolute one.
+struct ExecSlot {
+  u32 slot = 0;
+  u32 rel_mask = 0;
+  bool may_overflow = false;  ///< outside the memory at some node (needs the range check)
+
+  u64 at(u64 node) const { return slot ^ (node & rel_mask); }
+};
+
+/// An XFER channel whose output side sends: MEM reads `from`, FWD sends PASS register `fwd`.
+struct ExecSend {
+  u32 channel = 0;
+  u32 port = 0;
+  bool fwd = false;
+  u32 fwd_channel = 0;
+  ExecSlot from;
+};
+
+/// An XFER channel whose input side takes a word: MEM writes `to`, PASS fills the register.
+struct ExecReceive {
+  u32 channel = 0;
+  bool pass = false;
+  ExecSlot to;
+};
+
+/// A legal PERMUTE channel (MEM/MEM): copies `from` into `to`.
+struct ExecCopy {
+  ExecSlot from;
+  ExecSlot to;
+};
+
+/// Two writes of one instruction (indices into its receives or copies) that name one slot at
+/// some node: the only pairs the conflict check has to compare.
+struct ExecClash {
+  u32 first = 0;
+  u32 second = 0;
+};
+
+/// A half-open range [begin, end) of one of the program's pools.
+struct ExecRange {
+  u32 begin = 0;
+  u32 end = 0;
+  bool empty() const { return begin == end; }
+};
+
+/// One decoded instruction.
+struct ExecStep {
+  enum class Kind : std::uint8_t { kEnd, kXfer, kWait, kPermute };
+  Kind kind = Kind::kEnd;
+  /// The END a sequencer reads past the last word of a table without END: entering it is an
+  /// overrun (docs/hardware.md §4).
+  bool overrun = false;
+  bool one_port = false;  ///< one-port mode and more than one port sends or receives
+  bool illegal = false;   ///< PERMUTE: some channel is neither IDLE/IDLE nor MEM/MEM
+  u32 wait = 0;           ///< WAIT: cycles
+  ExecRange sends;        ///< XFER: into ExecProgram::sends, by channel
+  ExecRange receives;     ///< XFER: into ExecProgram::receives, by channel
+  ExecRange copies;       ///< PERMUTE: into ExecProgram::copies, by channel
+  ExecRange forwarded;    ///< XFER: distinct PASS registers it forwards (ExecProgram::channels)
+  ExecRange clashes;      ///< pairs of its writes that may name one slot (ExecProgram::clashes)
+};
+
+/// The decoded tables of a set: one run of steps per distinct table, each closed by an END.
+struct ExecProgram {
+  std::vector<ExecStep> steps;
+  std::vector<ExecSend> sends;
+  std::vector<ExecReceive> receives;
+  std::vector<ExecCopy> copies;
+  std::vector<u32> channels;
+  std::vector<ExecClash> clashes;
+  /// Per table of the set (one if shared): the index of its first step.
+  std::vector<u32> entry;
+  bool shared = true;
+
+  u32 entryOf(u64 node) const { return shared ? entry[0] : entry[node]; }
+};
+
+/// Decodes `set` (already checked by checkTableShape) for a memory of `words_per_node` words.
+ExecProgram decodeTables(const TableSet& set, u64 words_per_node);
+
+}  // namespace hcube
