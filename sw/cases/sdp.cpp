@@ -1,0 +1,133 @@
+// hcube: stable dimension permutations, Ho & Johnsson 1988 (TR-617), as the catalogue entry
+// `sdp`: --method picks the paper's algorithm, --delta or --cycles the SDP (paper numbering:
+// processor dimensions 0..n-1, storage dimensions n..n+log2 K-1; sw/sdp.h), --tau the start-up
+// cycles per message, --packet B the elements per message. The report's bound is Theorem 1's
+// (Corollary 4's) t_c term; the bound source holds the whole bound with its start-up term, the
+// algorithm's Table 3 formula term by term, and the start-ups and element cycles counted in the
+// schedule, so the measured cycles can be held against both.
+#include "sdp.h"
+
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+
+#include "error.h"
+#include "families.h"
+#include "schedules/sdp_a1.h"
+#include "schedules/sdp_rounds.h"
+
+namespace hcube {
+namespace {
+
+constexpr int kMaxLocalBits = 24;
+
+/// The default SDP of a catalogue run: two real GSHs splitting the processor dimensions
+/// (0..h-1 / h..n-1, h = ceil(n/2)) for n >= 4, one real GSH (0..n-1) for n = 2, 3.
+std::string defaultCycles(int n) {
+  if (n < 2) return "";
+  std::string s;
+  const int h = n >= 4 ? (n + 1) / 2 : n;
+  for (int d = 0; d < n; ++d) s += (d == 0 ? "" : d == h ? "/" : ",") + std::to_string(d);
+  return s;
+}
+
+struct SdpInput {
+  Sdp sdp;
+  std::vector<std::vector<int>> cycles;
+};
+
+SdpInput readSdp(const CaseSpec& spec, CaseParams& params, int k) {
+  const auto delta = params.text("delta");
+  const auto cycles = params.text("cycles");
+  if (delta && cycles) throw Error("--delta and --cycles: give the SDP one way, not both");
+  SdpInput in;
+  if (delta) {
+    in.sdp = Sdp::parseDelta(spec.n, k, *delta);
+    return in;
+  }
+  const std::string text = cycles ? *cycles : defaultCycles(spec.n);
+  if (text.empty()) {
+    throw Error("--n " + std::to_string(spec.n) +
+                ": 'sdp' needs --delta or --cycles (no default SDP on a 1-cube)");
+  }
+  in.sdp = Sdp::fromCycles(spec.n, k, text);
+  in.cycles = parseCycles(text);
+  return in;
+}
+
+BuiltCase buildSdp(const CaseSpec& spec) {
+  CaseParams params(spec);
+  if (spec.n < 1 || spec.n > 16) {
+    throw Error("--n " + std::to_string(spec.n) + ": the cube dimension must be 1..16");
+  }
+  const u64 slots = spec.slots == 0 ? u64{1} << spec.n : spec.slots;
+  if (!isPowerOfTwo(slots) || slots > (u64{1} << kMaxLocalBits)) {
+    throw Error("--k " + std::to_string(slots) + ": an SDP needs K = 2^k elements per node " +
+                "(a power of two, at most 2^" + std::to_string(kMaxLocalBits) + ")");
+  }
+  const int k = log2Exact(slots);
+  const std::string method = params.text("method").value_or("a1");
+  const SdpInput in = readSdp(spec, params, k);
+  const u64 tau = static_cast<u64>(params.integer("tau", 0, 0, 1000000));
+  SdpA1Variant variant;
+  if (method == "a1") {
+    variant = SdpA1Variant::kA1;
+  } else if (method == "a1p") {
+    variant = SdpA1Variant::kA1Prime;
+  } else {
+    throw Error("--method '" + method +
+                "': implemented are a1 and a1p (Ho & Johnsson 1988 Algorithms A1, A1', "
+                "one-port); a2-a6, extended and best are not implemented yet");
+  }
+  // Table 3's optimal packet: K/2 for A1, K for A1'.
+  const u64 default_packet = variant == SdpA1Variant::kA1 ? std::max<u64>(slots / 2, 1) : slots;
+  const u64 packet = static_cast<u64>(
+      params.integer("packet", static_cast<long long>(default_packet), 1, 1LL << 30));
+  params.finish();
+  if (!spec.one_port) {
+    throw Error("--ports all: '" + method + "' is implemented one-port only (the n-port " +
+                "exchange sequences Seq_i of section 4.2.1 are not implemented); use --ports one");
+  }
+  const SdpClass cls = classify(in.sdp, in.cycles);
+  if (cls.sigma_p == 0) {
+    throw Error(
+        "'sdp': the SDP moves no processor dimension (sigma_p = 0), there is nothing to "
+        "communicate; give --delta or --cycles with a processor dimension 0.." +
+        std::to_string(spec.n - 1));
+  }
+  const std::string name = "sdp-" + method;
+  const SdpSchedule s = sdpA1Schedule(in.sdp, cls, variant, packet, spec.lanes, name);
+  BuiltCase c;
+  c.perm = in.sdp.toPermutationSpec();
+  c.tables = compileSdp(s, c.perm, spec.one_port, spec.lanes, tau);
+  const SdpBounds lb = sdpLowerBounds(in.sdp, cls, tau);
+  c.lower_bound = static_cast<u64>(std::ceil(lb.transfer_one_port));
+  const SdpFormula f = sdpA1Formula(in.sdp, cls, variant, packet);
+  std::ostringstream src;
+  src << "sigma_p*K/2, " << lb.source << ": max(" << lb.transfer_one_port << ", " << lb.startups
+      << " tau) = " << lb.one_port << " cycles with tau = " << tau << "; sigma_p = " << cls.sigma_p
+      << ", beta = " << cls.beta << " (real " << cls.beta_real << "), oJ = " << cls.oJ << "; "
+      << (variant == SdpA1Variant::kA1 ? "A1 one-port, Table 3 / section 4.4: "
+                                         "(sigma_p+beta')K/2 + (sigma_p+beta')ceil(K/2B) tau"
+                                       : "A1' one-port, Table 3: sigma_p K + sigma_p ceil(K/B) tau")
+      << " = " << f.transfer_cycles << " + " << f.startups << " tau = " << f.cycles(tau)
+      << " (B = " << packet << "); schedule: " << s.startups << " start-ups, " << s.transfer_cycles
+      << " element cycles, " << s.local_cycles << " PERMUTE cycles, " << s.element_transfers
+      << " element transfers";
+  c.bound_source = src.str();
+  return c;
+}
+
+}  // namespace
+
+std::vector<AlgorithmEntry> sdpAlgorithms() {
+  return {
+      {{"sdp",
+        "stable dimension permutation --delta or --cycles (paper numbering) by --method a1|a1p "
+        "(one-port), --tau start-up cycles per message of --packet B elements",
+        "Ho & Johnsson 1988 (TR-617), sections 2-4"},
+       buildSdp},
+  };
+}
+
+}  // namespace hcube
