@@ -14,6 +14,7 @@
 #include "error.h"
 #include "families.h"
 #include "schedules/sdp_a1.h"
+#include "schedules/sdp_a4.h"
 #include "schedules/sdp_rounds.h"
 
 namespace hcube {
@@ -69,26 +70,32 @@ BuiltCase buildSdp(const CaseSpec& spec) {
   const std::string method = params.text("method").value_or("a1");
   const SdpInput in = readSdp(spec, params, k);
   const u64 tau = static_cast<u64>(params.integer("tau", 0, 0, 1000000));
-  SdpA1Variant variant;
-  if (method == "a1") {
-    variant = SdpA1Variant::kA1;
-  } else if (method == "a1p") {
-    variant = SdpA1Variant::kA1Prime;
-  } else {
+  if (method != "a1" && method != "a1p" && method != "a4") {
     throw Error("--method '" + method +
-                "': implemented are a1 and a1p (Ho & Johnsson 1988 Algorithms A1, A1', "
-                "one-port); a2-a6, extended and best are not implemented yet");
+                "': implemented are a1, a1p (Ho & Johnsson 1988 Algorithms A1, A1', one-port) "
+                "and a4 (Algorithm A4, n-port); a2, a3, a5, a6, extended and best are not "
+                "implemented yet");
   }
-  // Table 3's optimal packet: K/2 for A1, K for A1'.
-  const u64 default_packet = variant == SdpA1Variant::kA1 ? std::max<u64>(slots / 2, 1) : slots;
+  const SdpClass cls = classify(in.sdp, in.cycles);
+  const bool n_port = method == "a4";
+  // Table 3's optimal packet: K/2 for A1, K for A1', K/P for A4 (here 2 ceil(K/2P), what one
+  // routing cycle carries on a link when two sequences share a dimension, Lemma 7).
+  const u64 parts = static_cast<u64>(std::max(cls.sigma_p + cls.beta + cls.sigma_min - 1, 1));
+  const u64 default_packet = method == "a1" ? std::max<u64>(slots / 2, 1)
+                             : method == "a1p"
+                                 ? slots
+                                 : std::max<u64>(2 * ((slots + 2 * parts - 1) / (2 * parts)), 1);
   const u64 packet = static_cast<u64>(
       params.integer("packet", static_cast<long long>(default_packet), 1, 1LL << 30));
   params.finish();
-  if (!spec.one_port) {
+  if (!n_port && !spec.one_port) {
     throw Error("--ports all: '" + method + "' is implemented one-port only (the n-port " +
                 "exchange sequences Seq_i of section 4.2.1 are not implemented); use --ports one");
   }
-  const SdpClass cls = classify(in.sdp, in.cycles);
+  if (n_port && spec.one_port) {
+    throw Error("--ports one: '" + method + "' is an n-port algorithm (section 4.3.3: its " +
+                "sequences use several dimensions in every routing cycle); use --ports all");
+  }
   if (cls.sigma_p == 0) {
     throw Error(
         "'sdp': the SDP moves no processor dimension (sigma_p = 0), there is nothing to "
@@ -96,21 +103,34 @@ BuiltCase buildSdp(const CaseSpec& spec) {
         std::to_string(spec.n - 1));
   }
   const std::string name = "sdp-" + method;
-  const SdpSchedule s = sdpA1Schedule(in.sdp, cls, variant, packet, spec.lanes, name);
+  SdpSchedule s;
+  std::ostringstream formula;
+  if (n_port) {
+    s = sdpA4Schedule(in.sdp, cls, packet, spec.lanes, name);
+    const SdpA4Formula f = sdpA4Formula(in.sdp, cls, packet);
+    formula << "A4 n-port, Table 3: (sigma_p+beta)K/P + (sigma_p+beta)ceil(K/(P B)) tau, P = "
+            << f.parts << ": " << f.transfer_cycles << " + " << f.startups << " tau";
+  } else {
+    const SdpA1Variant variant = method == "a1" ? SdpA1Variant::kA1 : SdpA1Variant::kA1Prime;
+    s = sdpA1Schedule(in.sdp, cls, variant, packet, spec.lanes, name);
+    const SdpFormula f = sdpA1Formula(in.sdp, cls, variant, packet);
+    formula << (variant == SdpA1Variant::kA1
+                    ? "A1 one-port, Table 3 / section 4.4: "
+                      "(sigma_p+beta')K/2 + (sigma_p+beta')ceil(K/2B) tau"
+                    : "A1' one-port, Table 3: sigma_p K + sigma_p ceil(K/B) tau")
+            << " = " << f.transfer_cycles << " + " << f.startups << " tau = " << f.cycles(tau);
+  }
   BuiltCase c;
   c.perm = in.sdp.toPermutationSpec();
   c.tables = compileSdp(s, c.perm, spec.one_port, spec.lanes, tau);
   const SdpBounds lb = sdpLowerBounds(in.sdp, cls, tau);
-  c.lower_bound = static_cast<u64>(std::ceil(lb.transfer_one_port));
-  const SdpFormula f = sdpA1Formula(in.sdp, cls, variant, packet);
+  const double lb_transfer = spec.one_port ? lb.transfer_one_port : lb.transfer_n_port;
+  c.lower_bound = static_cast<u64>(std::ceil(lb_transfer));
   std::ostringstream src;
-  src << "sigma_p*K/2, " << lb.source << ": max(" << lb.transfer_one_port << ", " << lb.startups
-      << " tau) = " << lb.one_port << " cycles with tau = " << tau << "; sigma_p = " << cls.sigma_p
-      << ", beta = " << cls.beta << " (real " << cls.beta_real << "), oJ = " << cls.oJ << "; "
-      << (variant == SdpA1Variant::kA1 ? "A1 one-port, Table 3 / section 4.4: "
-                                         "(sigma_p+beta')K/2 + (sigma_p+beta')ceil(K/2B) tau"
-                                       : "A1' one-port, Table 3: sigma_p K + sigma_p ceil(K/B) tau")
-      << " = " << f.transfer_cycles << " + " << f.startups << " tau = " << f.cycles(tau)
+  src << (spec.one_port ? "sigma_p*K/2, " : "K/2, ") << lb.source << ": max(" << lb_transfer << ", "
+      << lb.startups << " tau) = " << (spec.one_port ? lb.one_port : lb.n_port)
+      << " cycles with tau = " << tau << "; sigma_p = " << cls.sigma_p << ", beta = " << cls.beta
+      << " (real " << cls.beta_real << "), oJ = " << cls.oJ << "; " << formula.str()
       << " (B = " << packet << "); schedule: " << s.startups << " start-ups, " << s.transfer_cycles
       << " element cycles, " << s.local_cycles << " PERMUTE cycles, " << s.element_transfers
       << " element transfers";
@@ -124,7 +144,7 @@ std::vector<AlgorithmEntry> sdpAlgorithms() {
   return {
       {{"sdp",
         "stable dimension permutation --delta or --cycles (paper numbering) by --method a1|a1p "
-        "(one-port), --tau start-up cycles per message of --packet B elements",
+        "(one-port) or a4 (n-port), --tau start-up cycles per message of --packet B elements",
         "Ho & Johnsson 1988 (TR-617), sections 2-4"},
        buildSdp},
   };

@@ -20,21 +20,6 @@ std::vector<const Gsh*> runOrder(const SdpClass& cls) {
   return order;
 }
 
-/// A mixed or virtual GSH with the storage pivot a0: E(a0, a1), ..., E(a0, a(s-1)).
-void pivotCycle(SdpRouter& r, const Gsh& g, u64 packet) {
-  const int n = r.sdp().n;
-  std::vector<int> dims = g.dims;
-  const auto first_storage = std::find_if(dims.begin(), dims.end(), [n](int d) { return d >= n; });
-  std::rotate(dims.begin(), first_storage, dims.end());
-  for (size_t j = 1; j < dims.size(); ++j) {
-    if (dims[j] < n) {
-      r.exchange(dims[0], dims[j], packet);
-    } else {
-      r.localSwap(dims[0], dims[j]);
-    }
-  }
-}
-
 /// A1' on a real GSH: step j crosses a_j iff x_(a_j) != x_(a_(j-1)), x the element's node when
 /// the GSH starts; the scratch slot bit k flips on every crossing.
 void a1PrimeCycle(SdpRouter& r, const Gsh& g, u64 packet) {
@@ -75,7 +60,7 @@ SdpSchedule sdpA1Schedule(const Sdp& sdp, const SdpClass& cls, SdpA1Variant vari
         r.exchange(v, g->dims.front(), packet);
       }
     } else {
-      pivotCycle(r, *g, packet);
+      r.pivotCycle(*g, packet);
     }
   }
   return r.finish();

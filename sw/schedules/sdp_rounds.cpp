@@ -53,9 +53,34 @@ void SdpRouter::linkRound(const Rule& rule, u64 packet) {
     slot_[e] = s.slot;
     ++out_.element_transfers;
   }
+  // Each link sends in the order of the destination slots. In an exchange the partner sends
+  // the same pairs in the order of its source slots, so the two words of a swapped pair cross in
+  // the same cycle and no slot is written before its old content left (checked below).
   size_t longest = 0;
-  for (const auto& l : per_link) longest = std::max(longest, l.size());
+  for (auto& l : per_link) {
+    std::sort(l.begin(), l.end(),
+              [](const Move& a, const Move& b) { return a.to_slot < b.to_slot; });
+    longest = std::max(longest, l.size());
+  }
   const u64 lanes = static_cast<u64>(lanes_);
+  {
+    std::vector<u64> leaves(nodes << (sdp_.k + 1), ~u64{0});  // (node, slot) -> send cycle
+    const u64 words = u64{1} << (sdp_.k + 1);
+    for (const auto& l : per_link) {
+      for (size_t i = 0; i < l.size(); ++i) leaves[l[i].node * words + l[i].slot] = i / lanes;
+    }
+    for (const auto& l : per_link) {
+      for (size_t i = 0; i < l.size(); ++i) {
+        const u64 at = neighbour(l[i].node, l[i].dim) * words + l[i].to_slot;
+        if (leaves[at] != ~u64{0} && leaves[at] > i / lanes) {
+          throw Error("sdp: internal error in " + out_.moves.algo + ": slot " +
+                      std::to_string(l[i].to_slot) + " of node " +
+                      std::to_string(neighbour(l[i].node, l[i].dim)) +
+                      " would be written before its element leaves");
+        }
+      }
+    }
+  }
   const u64 cycles = (longest + lanes - 1) / lanes;
   const u64 b = std::max<u64>(packet, 1);
   for (u64 c = 0; c < cycles; ++c) {
@@ -138,6 +163,21 @@ void SdpRouter::localSwap(int storage_a, int storage_b) {
       out_.moves.steps.push_back(std::move(step));
       out_.message_start.push_back(false);
       ++out_.local_cycles;
+    }
+  }
+}
+
+void SdpRouter::pivotCycle(const Gsh& g, u64 packet) {
+  const int n = sdp_.n;
+  std::vector<int> dims = g.dims;
+  const auto first_storage = std::find_if(dims.begin(), dims.end(), [n](int d) { return d >= n; });
+  if (first_storage == dims.end()) throw Error("sdp: internal error, a real GSH has no pivot");
+  std::rotate(dims.begin(), first_storage, dims.end());
+  for (size_t j = 1; j < dims.size(); ++j) {
+    if (dims[j] < n) {
+      exchange(dims[0], dims[j], packet);
+    } else {
+      localSwap(dims[0], dims[j]);
     }
   }
 }

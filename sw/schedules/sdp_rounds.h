@@ -56,6 +56,10 @@ class SdpRouter {
   void exchange(int storage, int real, u64 packet);
   /// Exchange of two storage dimensions: a local swap of slot bits (PERMUTE cycles).
   void localSwap(int storage_a, int storage_b);
+  /// A mixed or virtual GSH by Algorithm A1 with a storage pivot (§4.4): the cycle rotated to
+  /// start at a storage dimension a0, then E(a0, a1), ..., E(a0, a(s-1)) — exchanges with
+  /// processor dimensions communicate, the others are local swaps.
+  void pivotCycle(const Gsh& g, u64 packet);
 
   /// Node of every element now (index: element id).
   const std::vector<u64>& nodes() const { return node_; }
