@@ -23,6 +23,7 @@
 #include "reference.h"
 #include "report.h"
 #include "rtl_backend.h"
+#include "sdp.h"
 #include "table_image.h"
 #include "table_text.h"
 #include "tlm_backend.h"
@@ -53,6 +54,9 @@ constexpr const char* kUsage = R"(usage:
   hcube build-model --algo A --n N [--k K] [--width B] [--memory M] [--depth D] [--cache DIR]
       build (or find in the cache) the Verilated cube for a case, without running it;
       --memory / --depth make it at least that large, so that it serves bigger cases too
+  hcube sdp --describe --n N [--k K] (--delta D | --cycles C) [--mp M] [--tau T] [--json]
+      a stable dimension permutation (Ho & Johnsson 1988, paper numbering: processor dimensions
+      0..n-1, storage n..): its GSHs, real/virtual/mixed, sigma_p, beta, oJ, every lower bound
 )";
 
 class Args {
@@ -64,7 +68,7 @@ class Args {
         positional_.push_back(a);
         continue;
       }
-      if (a == "--json" || a == "--no-verify") {
+      if (a == "--json" || a == "--no-verify" || a == "--describe") {
         flags_[a] = "1";
         continue;
       }
@@ -418,6 +422,22 @@ int cmdBuildModel(Args& args) {
   return 0;
 }
 
+/// hcube sdp: Ho & Johnsson 1988 §2-3 classification and lower bounds (sw/sdp.h).
+int cmdSdp(Args& args) {
+  const int n = static_cast<int>(args.number("--n", -1));
+  const long long k = args.number("--k", 0);
+  const auto delta = args.get("--delta");
+  const auto cycles = args.get("--cycles");
+  const int mp = static_cast<int>(args.number("--mp", -1));
+  const long long tau = args.number("--tau", 0);
+  const bool json = args.flag("--json");
+  if (!args.flag("--describe")) throw Error("hcube sdp: --describe is the only action");
+  args.finish();
+  const SdpDescription d = describeSdpOptions(n, k, delta, cycles, mp, tau);
+  std::cout << (json ? d.json + "\n" : d.text);
+  return 0;
+}
+
 int dispatch(int argc, char** argv) {
   if (argc < 2 || std::string(argv[1]) == "--help" || std::string(argv[1]) == "-h" ||
       std::string(argv[1]) == "help") {
@@ -432,6 +452,7 @@ int dispatch(int argc, char** argv) {
   if (cmd == "run") return cmdRun(args);
   if (cmd == "compare") return cmdCompare(args);
   if (cmd == "build-model") return cmdBuildModel(args);
+  if (cmd == "sdp") return cmdSdp(args);
   throw Error("unknown command '" + cmd + "' (hcube --help lists them)");
 }
 

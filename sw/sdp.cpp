@@ -305,4 +305,24 @@ SdpDescription describeSdp(const Sdp& sdp, const std::vector<std::vector<int>>& 
   return d;
 }
 
+SdpDescription describeSdpOptions(int n, long long slots, const std::optional<std::string>& delta,
+                                  const std::optional<std::string>& cycles, int mp, long long tau) {
+  if (n < 1 || n > 16) throw Error("--n " + std::to_string(n) + ": must be 1..16");
+  const long long k_slots = slots == 0 ? (1LL << n) : slots;
+  if (k_slots < 1 || (k_slots & (k_slots - 1)) != 0 || k_slots > (1LL << 24)) {
+    throw Error("--k " + std::to_string(k_slots) +
+                ": an SDP needs K = 2^k elements per node (a power of two, at most 2^24)");
+  }
+  if (tau < 0) throw Error("--tau " + std::to_string(tau) + ": must be >= 0");
+  if (delta.has_value() == cycles.has_value()) {
+    throw Error(
+        "hcube sdp: give the SDP by exactly one of --delta d0,d1,... (where each "
+        "dimension goes) and --cycles a,b,c/d,e (its GSH cycles)");
+  }
+  const int k = log2Exact(static_cast<u64>(k_slots));
+  if (delta) return describeSdp(Sdp::parseDelta(n, k, *delta, mp), {}, static_cast<u64>(tau));
+  return describeSdp(Sdp::fromCycles(n, k, *cycles, mp), parseCycles(*cycles),
+                     static_cast<u64>(tau));
+}
+
 }  // namespace hcube

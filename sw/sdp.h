@@ -15,6 +15,7 @@
 // Times are in cycles with t_c = 1 cycle per element and tau cycles per start-up.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -108,6 +109,12 @@ struct SdpDescription {
 
 SdpDescription describeSdp(const Sdp& sdp, const std::vector<std::vector<int>>& cycle_order,
                            u64 tau);
+
+/// `hcube sdp --describe`: the SDP on the n-cube with K slots (0: K = 2^n) given by exactly one
+/// of --delta and --cycles, data on --mp processor dimensions (-1: all), start-up tau. Throws
+/// Error naming the bad option.
+SdpDescription describeSdpOptions(int n, long long slots, const std::optional<std::string>& delta,
+                                  const std::optional<std::string>& cycles, int mp, long long tau);
 
 /// Parses "0,1,2,3/4,5,6/7,8" into cycles (no range checks; see Sdp::fromCycles).
 std::vector<std::vector<int>> parseCycles(const std::string& text);
