@@ -72,7 +72,8 @@ TEST(SdpCli, BadInputExitsTwoNamingWhy) {
   expectError(with({"--method", "a4", "--cycles", "0,3"}), "not separable");
   expectError(with({"--method", "a1", "--cycles", "0,1,2", "--gamma", "3", "--ports", "one"}),
               "gamma");
-  expectError(with({"--method", "a1", "--cycles", "0,1,2"}), "one-port only");
+  expectError(with({"--method", "a1p", "--cycles", "0,1,2"}), "one-port only");
+  expectError(with({"--method", "a5", "--gamma", "1", "--cycles", "0,1,2"}), "--gamma 1");
   expectError(with({"--method", "a2", "--cycles", "0,1,2", "--ports", "one"}), "not implemented");
   expectError({"run", "--algo", "sdp", "--n", "3", "--k", "1", "--method", "a1", "--cycles",
                "0,1,2", "--ports", "one"},

@@ -15,6 +15,8 @@
 #include "families.h"
 #include "schedules/sdp_a1.h"
 #include "schedules/sdp_a4.h"
+#include "schedules/sdp_a5.h"
+#include "schedules/sdp_a6.h"
 #include "schedules/sdp_rounds.h"
 
 namespace hcube {
@@ -70,29 +72,38 @@ BuiltCase buildSdp(const CaseSpec& spec) {
   const std::string method = params.text("method").value_or("a1");
   const SdpInput in = readSdp(spec, params, k);
   const u64 tau = static_cast<u64>(params.integer("tau", 0, 0, 1000000));
-  if (method != "a1" && method != "a1p" && method != "a4") {
+  const SdpClass cls = classify(in.sdp, in.cycles);
+  if (method == "a5") {
+    // --gamma is checked (2 <= gamma <= sigma_max) before the refusal, so a bad value is named.
+    const int gamma = static_cast<int>(params.integer("gamma", 2, -1000000, 1000000));
+    a5Sequences(cls.gshs, gamma);
+    throw Error(
+        "--method a5: Algorithm A5's sequences (Table 2) are computed, but running them "
+        "on the cube is not implemented (the dummy dimensions phi are not settled, see "
+        "sw/schedules/sdp_a5.h)");
+  }
+  if (method != "a1" && method != "a1p" && method != "a4" && method != "a6") {
     throw Error("--method '" + method +
-                "': implemented are a1, a1p (Ho & Johnsson 1988 Algorithms A1, A1', one-port) "
-                "and a4 (Algorithm A4, n-port); a2, a3, a5, a6, extended and best are not "
+                "': implemented are a1 (Algorithm A1: one-port, or n-port with --ports all), a1p "
+                "(A1', one-port), a4 and a6 (n-port); a2, a3, a5, extended and best are not "
                 "implemented yet");
   }
-  const SdpClass cls = classify(in.sdp, in.cycles);
-  const bool n_port = method == "a4";
+  const bool n_port = method == "a4" || method == "a6" || (method == "a1" && !spec.one_port);
   // Table 3's optimal packet: K/2 for A1, K for A1', K/P for A4 (here 2 ceil(K/2P), what one
-  // routing cycle carries on a link when two sequences share a dimension, Lemma 7).
+  // routing cycle carries on a link when two sequences share a dimension, Lemma 7); A6 and the
+  // n-port A1: one message per routing cycle (B = K).
   const u64 parts = static_cast<u64>(std::max(cls.sigma_p + cls.beta + cls.sigma_min - 1, 1));
-  const u64 default_packet = method == "a1" ? std::max<u64>(slots / 2, 1)
-                             : method == "a1p"
-                                 ? slots
-                                 : std::max<u64>(2 * ((slots + 2 * parts - 1) / (2 * parts)), 1);
+  const u64 default_packet = method == "a4"
+                                 ? std::max<u64>(2 * ((slots + 2 * parts - 1) / (2 * parts)), 1)
+                             : method == "a1" && !n_port ? std::max<u64>(slots / 2, 1)
+                                                         : slots;
   const u64 packet = static_cast<u64>(
       params.integer("packet", static_cast<long long>(default_packet), 1, 1LL << 30));
   params.finish();
   if (!n_port && !spec.one_port) {
-    throw Error("--ports all: '" + method + "' is implemented one-port only (the n-port " +
-                "exchange sequences Seq_i of section 4.2.1 are not implemented); use --ports one");
+    throw Error("--ports all: '" + method + "' is implemented one-port only; use --ports one");
   }
-  if (n_port && spec.one_port) {
+  if (n_port && spec.one_port && method != "a1") {
     throw Error("--ports one: '" + method + "' is an n-port algorithm (section 4.3.3: its " +
                 "sequences use several dimensions in every routing cycle); use --ports all");
   }
@@ -105,11 +116,30 @@ BuiltCase buildSdp(const CaseSpec& spec) {
   const std::string name = "sdp-" + method;
   SdpSchedule s;
   std::ostringstream formula;
-  if (n_port) {
+  if (method == "a4") {
     s = sdpA4Schedule(in.sdp, cls, packet, spec.lanes, name);
     const SdpA4Formula f = sdpA4Formula(in.sdp, cls, packet);
     formula << "A4 n-port, Table 3: (sigma_p+beta)K/P + (sigma_p+beta)ceil(K/(P B)) tau, P = "
             << f.parts << ": " << f.transfer_cycles << " + " << f.startups << " tau";
+  } else if (n_port) {
+    const bool flat = method == "a1";
+    s = sdpA6Schedule(in.sdp, cls, flat, packet, spec.lanes, name);
+    const A6Group root = a6Grouping(cls, flat);
+    int s_min = 0;
+    for (const Gsh& g : cls.gshs) {
+      if (g.kind == Gsh::Kind::kReal)
+        s_min = s_min == 0 ? g.sigma() + 1 : std::min(s_min, g.sigma() + 1);
+    }
+    const double transfer = static_cast<double>(s_min) * static_cast<double>(slots) /
+                            (2.0 * static_cast<double>(s_min - 1));
+    if (flat) {
+      formula
+          << "A1 n-port (section 4.1, all GSHs concurrently on split data): beta (sigma_max+1) = "
+          << root.cycles << " start-ups";
+    } else {
+      formula << "A6 n-port, Theorem 2: min(S)K/(2(min(S)-1)) + f(S) tau, S = {sigma_i+1}: "
+              << transfer << " + " << root.cycles << " tau";
+    }
   } else {
     const SdpA1Variant variant = method == "a1" ? SdpA1Variant::kA1 : SdpA1Variant::kA1Prime;
     s = sdpA1Schedule(in.sdp, cls, variant, packet, spec.lanes, name);
@@ -143,8 +173,10 @@ BuiltCase buildSdp(const CaseSpec& spec) {
 std::vector<AlgorithmEntry> sdpAlgorithms() {
   return {
       {{"sdp",
-        "stable dimension permutation --delta or --cycles (paper numbering) by --method a1|a1p "
-        "(one-port) or a4 (n-port), --tau start-up cycles per message of --packet B elements",
+        "stable dimension permutation --delta or --cycles (paper numbering) by --method a1 "
+        "(one-port or "
+        "n-port), a1p (one-port), a4 or a6 (n-port), --tau start-up cycles per message of --packet "
+        "B elements",
         "Ho & Johnsson 1988 (TR-617), sections 2-4"},
        buildSdp},
   };
