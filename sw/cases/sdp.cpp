@@ -14,6 +14,7 @@
 #include "error.h"
 #include "families.h"
 #include "schedules/sdp_a1.h"
+#include "schedules/sdp_a2.h"
 #include "schedules/sdp_a4.h"
 #include "schedules/sdp_a5.h"
 #include "schedules/sdp_a6.h"
@@ -82,21 +83,21 @@ BuiltCase buildSdp(const CaseSpec& spec) {
         "on the cube is not implemented (the dummy dimensions phi are not settled, see "
         "sw/schedules/sdp_a5.h)");
   }
-  if (method != "a1" && method != "a1p" && method != "a4" && method != "a6") {
+  if (method != "a1" && method != "a1p" && method != "a2" && method != "a4" && method != "a6") {
     throw Error("--method '" + method +
                 "': implemented are a1 (Algorithm A1: one-port, or n-port with --ports all), a1p "
-                "(A1', one-port), a4 and a6 (n-port); a2, a3, a5, extended and best are not "
-                "implemented yet");
+                "(A1', one-port), a2 (one-port), a4 and a6 (n-port); a3, a5, extended and best "
+                "are not implemented yet");
   }
   const bool n_port = method == "a4" || method == "a6" || (method == "a1" && !spec.one_port);
   // Table 3's optimal packet: K/2 for A1, K for A1', K/P for A4 (here 2 ceil(K/2P), what one
   // routing cycle carries on a link when two sequences share a dimension, Lemma 7); A6 and the
   // n-port A1: one message per routing cycle (B = K).
   const u64 parts = static_cast<u64>(std::max(cls.sigma_p + cls.beta + cls.sigma_min - 1, 1));
-  const u64 default_packet = method == "a4"
-                                 ? std::max<u64>(2 * ((slots + 2 * parts - 1) / (2 * parts)), 1)
-                             : method == "a1" && !n_port ? std::max<u64>(slots / 2, 1)
-                                                         : slots;
+  const u64 default_packet =
+      method == "a4" ? std::max<u64>(2 * ((slots + 2 * parts - 1) / (2 * parts)), 1)
+      : (method == "a1" && !n_port) || method == "a2" ? std::max<u64>(slots / 2, 1)
+                                                      : slots;
   const u64 packet = static_cast<u64>(
       params.integer("packet", static_cast<long long>(default_packet), 1, 1LL << 30));
   params.finish();
@@ -140,6 +141,13 @@ BuiltCase buildSdp(const CaseSpec& spec) {
       formula << "A6 n-port, Theorem 2: min(S)K/(2(min(S)-1)) + f(S) tau, S = {sigma_i+1}: "
               << transfer << " + " << root.cycles << " tau";
     }
+  } else if (method == "a2") {
+    s = sdpA2Schedule(in.sdp, cls, packet, spec.lanes, name);
+    const u64 half = slots / 2;
+    const u64 sp = static_cast<u64>(cls.sigma_p);
+    const u64 starts = 2 * sp * ((half + packet - 1) / packet);
+    formula << "A2 one-port, Table 3: sigma_p K + 2 sigma_p ceil(K/2B) tau = " << sp * slots
+            << " + " << starts << " tau = " << sp * slots + starts * tau;
   } else {
     const SdpA1Variant variant = method == "a1" ? SdpA1Variant::kA1 : SdpA1Variant::kA1Prime;
     s = sdpA1Schedule(in.sdp, cls, variant, packet, spec.lanes, name);
