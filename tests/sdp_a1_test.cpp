@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <random>
+#include <tuple>
 
 #include "error.h"
 #include "sdp.h"
@@ -121,6 +122,19 @@ TEST(SdpA1, BadInputIsNamed) {
   s = sdpCase(3, 8, "a1", "", 0);
   s.params["delta"] = "1,1,2,3,4,5";
   EXPECT_NE(message(s).find("not a permutation"), std::string::npos);
+}
+
+// --method best, one-port, on one GSH of order 3 with K = 8: A1 takes 4 (K/2 + tau), A1'
+// 3 (K + tau); the paper's break-even (§4.6) is tau = (sigma_p / beta - 1) K / 2 = 8.
+TEST(SdpA1, BestPicksA1BelowTheBreakEvenAndA1PrimeAbove) {
+  for (const auto& [tau, pick, cycles] :
+       std::vector<std::tuple<u64, std::string, u64>>{{7, "a1", 44}, {9, "a1p", 51}}) {
+    const BuiltCase c = buildCase(sdpCase(3, 8, "best", "0,1,2", tau));
+    EXPECT_NE(c.bound_source.find("best chose " + pick), std::string::npos) << c.bound_source;
+    const testing::CheckedRun r = testing::runChecked(c);
+    testing::expectCleanRun(r, 64, "best");
+    EXPECT_EQ(r.run.cycles, cycles);
+  }
 }
 
 // Random SDPs on cubes up to n = 8 (table executor): every element where the reference says,

@@ -59,6 +59,63 @@ SdpInput readSdp(const CaseSpec& spec, CaseParams& params, int k) {
   return in;
 }
 
+/// Table 3's time (t_c = 1) of the implemented methods that apply, each with its optimal
+/// packet; `--method best` takes the least (ties: the first listed).
+std::string bestMethod(const Sdp& sdp, const SdpClass& cls, bool one_port, u64 tau,
+                       std::string& why) {
+  const double kk = static_cast<double>(u64{1} << sdp.k);
+  const double t = static_cast<double>(tau);
+  const double sp = cls.sigma_p;
+  const double b = cls.beta;
+  std::vector<std::pair<std::string, double>> cost;
+  bool free_storage = true;
+  {
+    int in_j_storage = 0;
+    for (const Gsh& g : cls.gshs) in_j_storage += g.sigma() - g.sigma_p;
+    free_storage = sdp.k - in_j_storage >= cls.sigma_p;
+  }
+  if (one_port) {
+    const double bp = cls.sigma_p + cls.beta_real;
+    if (sdp.k >= 1 || cls.beta_real == 0) cost.push_back({"a1", bp * kk / 2 + bp * t});
+    double a1p = 0;
+    for (const Gsh& g : cls.gshs) {
+      if (g.kind == Gsh::Kind::kReal) a1p += g.sigma() * (kk + t);
+      if (g.kind == Gsh::Kind::kMixed) a1p += g.sigma_p * (kk / 2 + t);
+    }
+    cost.push_back({"a1p", a1p});
+    if (free_storage && sdp.k >= 1) cost.push_back({"a2", sp * kk + 2 * sp * t});
+  } else if (cls.separable && sdp.k >= 1) {
+    const double p = sp + b + cls.sigma_min - 1;
+    cost.push_back({"a4", (sp + b) * kk / p + (sp + b) * t});
+    int s_min = 0;
+    for (const Gsh& g : cls.gshs) {
+      if (g.kind == Gsh::Kind::kReal) {
+        s_min = s_min == 0 ? g.sigma() + 1 : std::min(s_min, g.sigma() + 1);
+      }
+    }
+    cost.push_back({"a6", s_min * kk / (2.0 * (s_min - 1)) + a6Grouping(cls, false).cycles * t});
+    double a1 = 0;
+    for (const Gsh& g : cls.gshs) {
+      if (g.kind != Gsh::Kind::kReal) continue;
+      const double s = g.sigma();
+      a1 = std::max(a1, (s + 1) * kk / (2 * s * b) + (s + 1) * t);
+    }
+    cost.push_back({"a1", b * a1});
+  }
+  if (cost.empty()) {
+    throw Error(
+        "--method best: no implemented n-port method applies (the n-port methods need a "
+        "separable SDP and K >= 2); try --ports one");
+  }
+  const auto best = std::min_element(
+      cost.begin(), cost.end(), [](const auto& x, const auto& y) { return x.second < y.second; });
+  std::ostringstream o;
+  o << "--method best chose " << best->first << " by Table 3 / Theorem 2 (tau = " << tau << "):";
+  for (const auto& [m, c] : cost) o << " " << m << " " << c;
+  why = o.str();
+  return best->first;
+}
+
 BuiltCase buildSdp(const CaseSpec& spec) {
   CaseParams params(spec);
   if (spec.n < 1 || spec.n > 16) {
@@ -70,10 +127,13 @@ BuiltCase buildSdp(const CaseSpec& spec) {
                 "(a power of two, at most 2^" + std::to_string(kMaxLocalBits) + ")");
   }
   const int k = log2Exact(slots);
-  const std::string method = params.text("method").value_or("a1");
+  const std::string asked = params.text("method").value_or("a1");
   const SdpInput in = readSdp(spec, params, k);
   const u64 tau = static_cast<u64>(params.integer("tau", 0, 0, 1000000));
   const SdpClass cls = classify(in.sdp, in.cycles);
+  std::string chosen_by;
+  const std::string method =
+      asked == "best" ? bestMethod(in.sdp, cls, spec.one_port, tau, chosen_by) : asked;
   if (method == "a5") {
     // --gamma is checked (2 <= gamma <= sigma_max) before the refusal, so a bad value is named.
     const int gamma = static_cast<int>(params.integer("gamma", 2, -1000000, 1000000));
@@ -86,8 +146,9 @@ BuiltCase buildSdp(const CaseSpec& spec) {
   if (method != "a1" && method != "a1p" && method != "a2" && method != "a4" && method != "a6") {
     throw Error("--method '" + method +
                 "': implemented are a1 (Algorithm A1: one-port, or n-port with --ports all), a1p "
-                "(A1', one-port), a2 (one-port), a4 and a6 (n-port); a3, a5, extended and best "
-                "are not implemented yet");
+                "(A1', one-port), a2 (one-port), a4 and a6 (n-port), and best (the least Table 3 "
+                "time of those); a3, a5 "
+                "and extended are not implemented yet");
   }
   const bool n_port = method == "a4" || method == "a6" || (method == "a1" && !spec.one_port);
   // Table 3's optimal packet: K/2 for A1, K for A1', K/P for A4 (here 2 ceil(K/2P), what one
@@ -172,6 +233,7 @@ BuiltCase buildSdp(const CaseSpec& spec) {
       << " (B = " << packet << "); schedule: " << s.startups << " start-ups, " << s.transfer_cycles
       << " element cycles, " << s.local_cycles << " PERMUTE cycles, " << s.element_transfers
       << " element transfers";
+  if (!chosen_by.empty()) src << "; " << chosen_by;
   c.bound_source = src.str();
   return c;
 }
@@ -183,7 +245,8 @@ std::vector<AlgorithmEntry> sdpAlgorithms() {
       {{"sdp",
         "stable dimension permutation --delta or --cycles (paper numbering) by --method a1 "
         "(one-port or "
-        "n-port), a1p (one-port), a4 or a6 (n-port), --tau start-up cycles per message of --packet "
+        "n-port), a1p, a2 (one-port), a4, a6 (n-port) or best, --tau start-up cycles per message "
+        "of --packet "
         "B elements",
         "Ho & Johnsson 1988 (TR-617), sections 2-4"},
        buildSdp},
