@@ -26,6 +26,7 @@
 #include "report.h"
 #include "resource_limits.h"
 #include "rtl_backend.h"
+#include "sdp.h"
 #include "table_diff.h"
 #include "table_image.h"
 #include "table_text.h"
@@ -60,7 +61,8 @@ class Args {
       }
       if (name == "--") throw Error("'" + a + "': not an option");
       if (flags_.count(name) != 0) throw Error("option " + name + " given twice");
-      if (name == "--json" || name == "--no-verify" || name == "--help") {
+      if (name == "--json" || name == "--no-verify" || name == "--help" ||
+          name == "--describe") {
         if (value) throw Error("option " + name + " takes no value ('" + a + "')");
         flags_[name] = "1";
         continue;
@@ -589,6 +591,22 @@ int cmdBuildModel(Args& args) {
   return 0;
 }
 
+/// hcube sdp: Ho & Johnsson 1988 §2-3 classification and lower bounds (sw/sdp.h).
+int cmdSdp(Args& args) {
+  const int n = static_cast<int>(args.number("--n", -1));
+  const long long k = args.number("--k", 0);
+  const auto delta = args.get("--delta");
+  const auto cycles = args.get("--cycles");
+  const int mp = static_cast<int>(args.number("--mp", -1));
+  const long long tau = args.number("--tau", 0);
+  const bool json = args.flag("--json");
+  if (!args.flag("--describe")) throw Error("hcube sdp: --describe is the only action");
+  args.finish();
+  const SdpDescription d = describeSdpOptions(n, k, delta, cycles, mp, tau);
+  std::cout << (json ? d.json + "\n" : d.text);
+  return 0;
+}
+
 // One entry per subcommand: its usage text (printed by hcube --help and by hcube CMD --help)
 // and the function that runs it. Adding a subcommand is one entry here and one function.
 struct Command {
@@ -638,6 +656,11 @@ constexpr Command kCommands[] = {
       instruction, naming node, step and channel of every difference; exit 1 if they differ
 )",
      cmdDiff},
+    {"sdp", R"(  hcube sdp --describe --n N [--k K] (--delta D | --cycles C) [--mp M] [--tau T] [--json]
+      a stable dimension permutation (Ho & Johnsson 1988, paper numbering: processor dimensions
+      0..n-1, storage n..): its GSHs, real/virtual/mixed, sigma_p, beta, oJ, every lower bound
+)",
+     cmdSdp},
 };
 
 constexpr const char* kOptionsNote = R"(

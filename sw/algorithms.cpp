@@ -12,7 +12,7 @@ const std::vector<AlgorithmEntry>& registry() {
   static const std::vector<AlgorithmEntry> kRegistry = [] {
     std::vector<AlgorithmEntry> all;
     for (auto family : {aapcAlgorithms, permutationAlgorithms, transpose2dAlgorithms,
-                        multiAapcAlgorithms, transposeAlgorithms}) {
+                        multiAapcAlgorithms, transposeAlgorithms, sdpAlgorithms}) {
       for (AlgorithmEntry& e : family()) all.push_back(std::move(e));
     }
     return all;

@@ -74,6 +74,34 @@ struct CatalogueCase {
   std::string name;  ///< "<algo> n = <n>"
   BuiltCase built;
 };
+
+/// Ho & Johnsson 1988 SDPs (`sdp`, a1/a1p/a2 one-port, tau = 2 so the start-up WAITs run too):
+/// every implemented --method on its default SDP (real GSHs; a4, a6 and "a1 n-port" all-port), and
+/// A1 on a mixed GSH (0 n 1) with a virtual GSH (n+1 n+2) beside it. Names "sdp <method>[ mixed] n
+/// = <n>".
+inline std::vector<std::pair<std::string, CaseSpec>> sdpCatalogueSpecs(int n) {
+  std::vector<std::pair<std::string, CaseSpec>> specs;
+  const std::string at = " n = " + std::to_string(n);
+  for (const char* method : {"a1", "a1p", "a2"}) {
+    specs.push_back({std::string("sdp ") + method + at,
+                     caseSpec("sdp", n, 0, 1, true, {{"method", method}, {"tau", "2"}})});
+  }
+  if (n >= 2) {
+    for (const char* method : {"a4", "a6"}) {
+      specs.push_back({std::string("sdp ") + method + at,
+                       caseSpec("sdp", n, 0, 1, false, {{"method", method}, {"tau", "2"}})});
+    }
+    specs.push_back(
+        {"sdp a1 n-port" + at, caseSpec("sdp", n, 0, 1, false, {{"method", "a1"}, {"tau", "2"}})});
+  }
+  std::string mixed = n == 1 ? "0,1" : "0," + std::to_string(n) + ",1";
+  if (n >= 3) mixed += "/" + std::to_string(n + 1) + "," + std::to_string(n + 2);
+  specs.push_back(
+      {"sdp a1 mixed" + at,
+       caseSpec("sdp", n, 0, 1, true, {{"method", "a1"}, {"tau", "2"}, {"cycles", mixed}})});
+  return specs;
+}
+
 inline std::vector<CatalogueCase> catalogueCases(int n, std::vector<std::string>* skipped) {
   std::vector<CatalogueCase> cases;
   for (const AlgorithmInfo& algo : algorithmCatalogue()) {
@@ -83,11 +111,15 @@ inline std::vector<CatalogueCase> catalogueCases(int n, std::vector<std::string>
       for (int b = 0; b < 2 * n; ++b) delta += (b ? "," : "") + std::to_string((b + 1) % (2 * n));
       spec.params["delta"] = delta;
     }
-    const std::string name = algo.name + " n = " + std::to_string(n);
-    try {
-      cases.push_back({name, buildCase(spec)});
-    } catch (const Error& e) {
-      if (skipped != nullptr) skipped->push_back(name + ": " + e.what());
+    std::vector<std::pair<std::string, CaseSpec>> specs{
+        {algo.name + " n = " + std::to_string(n), spec}};
+    if (algo.name == "sdp") specs = sdpCatalogueSpecs(n);
+    for (const auto& [name, s] : specs) {
+      try {
+        cases.push_back({name, buildCase(s)});
+      } catch (const Error& e) {
+        if (skipped != nullptr) skipped->push_back(name + ": " + e.what());
+      }
     }
   }
   return cases;
@@ -102,6 +134,12 @@ inline std::vector<std::string> requiredCatalogueCases(int first, int last) {
     for (const char* algo : {"edelman", "jh1", "jh2", "jh3", "jh4", "exchange", "sbnt", "dimperm",
                              "bit-reversal", "one-to-all", "jh4-pipelined", "transpose-1d"}) {
       names.push_back(std::string(algo) + " n = " + std::to_string(n));
+    }
+    names.push_back("sdp a1 mixed n = " + std::to_string(n));
+    if (n >= 2) {
+      for (const char* method : {"a1", "a1p", "a2", "a4", "a6", "a1 n-port"}) {
+        names.push_back(std::string("sdp ") + method + " n = " + std::to_string(n));
+      }
     }
     if (n % 2 != 0) continue;
     for (const char* algo : {"spt", "dpt", "mpt", "transpose-gray", "transpose-assign1"}) {

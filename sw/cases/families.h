@@ -24,4 +24,7 @@ std::vector<AlgorithmEntry> multiAapcAlgorithms();
 /// by exchange, storage conversions, change of assignment, combined with Gray conversion).
 std::vector<AlgorithmEntry> transposeAlgorithms();
 
+/// Ho & Johnsson 1988 (TR-617) sections 2-4: stable dimension permutations (--method a1|a1p|a4).
+std::vector<AlgorithmEntry> sdpAlgorithms();
+
 }  // namespace hcube

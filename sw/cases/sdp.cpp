@@ -1,0 +1,256 @@
+// hcube: stable dimension permutations, Ho & Johnsson 1988 (TR-617), as the catalogue entry
+// `sdp`: --method picks the paper's algorithm, --delta or --cycles the SDP (paper numbering:
+// processor dimensions 0..n-1, storage dimensions n..n+log2 K-1; sw/sdp.h), --tau the start-up
+// cycles per message, --packet B the elements per message. The report's bound is Theorem 1's
+// (Corollary 4's) t_c term; the bound source holds the whole bound with its start-up term, the
+// algorithm's Table 3 formula term by term, and the start-ups and element cycles counted in the
+// schedule, so the measured cycles can be held against both.
+#include "sdp.h"
+
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+
+#include "error.h"
+#include "families.h"
+#include "schedules/sdp_a1.h"
+#include "schedules/sdp_a2.h"
+#include "schedules/sdp_a4.h"
+#include "schedules/sdp_a5.h"
+#include "schedules/sdp_a6.h"
+#include "schedules/sdp_rounds.h"
+
+namespace hcube {
+namespace {
+
+constexpr int kMaxLocalBits = 24;
+
+/// The default SDP of a catalogue run: two real GSHs splitting the processor dimensions
+/// (0..h-1 / h..n-1, h = ceil(n/2)) for n >= 4, one real GSH (0..n-1) for n = 2, 3.
+std::string defaultCycles(int n) {
+  if (n < 2) return "";
+  std::string s;
+  const int h = n >= 4 ? (n + 1) / 2 : n;
+  for (int d = 0; d < n; ++d) s += (d == 0 ? "" : d == h ? "/" : ",") + std::to_string(d);
+  return s;
+}
+
+struct SdpInput {
+  Sdp sdp;
+  std::vector<std::vector<int>> cycles;
+};
+
+SdpInput readSdp(const CaseSpec& spec, CaseParams& params, int k) {
+  const auto delta = params.text("delta");
+  const auto cycles = params.text("cycles");
+  if (delta && cycles) throw Error("--delta and --cycles: give the SDP one way, not both");
+  SdpInput in;
+  if (delta) {
+    in.sdp = Sdp::parseDelta(spec.n, k, *delta);
+    return in;
+  }
+  const std::string text = cycles ? *cycles : defaultCycles(spec.n);
+  if (text.empty()) {
+    throw Error("--n " + std::to_string(spec.n) +
+                ": 'sdp' needs --delta or --cycles (no default SDP on a 1-cube)");
+  }
+  in.sdp = Sdp::fromCycles(spec.n, k, text);
+  in.cycles = parseCycles(text);
+  return in;
+}
+
+/// Table 3's time (t_c = 1) of the implemented methods that apply, each with its optimal
+/// packet; `--method best` takes the least (ties: the first listed).
+std::string bestMethod(const Sdp& sdp, const SdpClass& cls, bool one_port, u64 tau,
+                       std::string& why) {
+  const double kk = static_cast<double>(u64{1} << sdp.k);
+  const double t = static_cast<double>(tau);
+  const double sp = cls.sigma_p;
+  const double b = cls.beta;
+  std::vector<std::pair<std::string, double>> cost;
+  bool free_storage = true;
+  {
+    int in_j_storage = 0;
+    for (const Gsh& g : cls.gshs) in_j_storage += g.sigma() - g.sigma_p;
+    free_storage = sdp.k - in_j_storage >= cls.sigma_p;
+  }
+  if (one_port) {
+    const double bp = cls.sigma_p + cls.beta_real;
+    if (sdp.k >= 1 || cls.beta_real == 0) cost.push_back({"a1", bp * kk / 2 + bp * t});
+    double a1p = 0;
+    for (const Gsh& g : cls.gshs) {
+      if (g.kind == Gsh::Kind::kReal) a1p += g.sigma() * (kk + t);
+      if (g.kind == Gsh::Kind::kMixed) a1p += g.sigma_p * (kk / 2 + t);
+    }
+    cost.push_back({"a1p", a1p});
+    if (free_storage && sdp.k >= 1) cost.push_back({"a2", sp * kk + 2 * sp * t});
+  } else if (cls.separable && sdp.k >= 1) {
+    const double p = sp + b + cls.sigma_min - 1;
+    cost.push_back({"a4", (sp + b) * kk / p + (sp + b) * t});
+    int s_min = 0;
+    for (const Gsh& g : cls.gshs) {
+      if (g.kind == Gsh::Kind::kReal) {
+        s_min = s_min == 0 ? g.sigma() + 1 : std::min(s_min, g.sigma() + 1);
+      }
+    }
+    cost.push_back({"a6", s_min * kk / (2.0 * (s_min - 1)) + a6Grouping(cls, false).cycles * t});
+    double a1 = 0;
+    for (const Gsh& g : cls.gshs) {
+      if (g.kind != Gsh::Kind::kReal) continue;
+      const double s = g.sigma();
+      a1 = std::max(a1, (s + 1) * kk / (2 * s * b) + (s + 1) * t);
+    }
+    cost.push_back({"a1", b * a1});
+  }
+  if (cost.empty()) {
+    throw Error(
+        "--method best: no implemented n-port method applies (the n-port methods need a "
+        "separable SDP and K >= 2); try --ports one");
+  }
+  const auto best = std::min_element(
+      cost.begin(), cost.end(), [](const auto& x, const auto& y) { return x.second < y.second; });
+  std::ostringstream o;
+  o << "--method best chose " << best->first << " by Table 3 / Theorem 2 (tau = " << tau << "):";
+  for (const auto& [m, c] : cost) o << " " << m << " " << c;
+  why = o.str();
+  return best->first;
+}
+
+BuiltCase buildSdp(const CaseSpec& spec) {
+  CaseParams params(spec);
+  if (spec.n < 1 || spec.n > 16) {
+    throw Error("--n " + std::to_string(spec.n) + ": the cube dimension must be 1..16");
+  }
+  const u64 slots = spec.slots == 0 ? u64{1} << spec.n : spec.slots;
+  if (!isPowerOfTwo(slots) || slots > (u64{1} << kMaxLocalBits)) {
+    throw Error("--k " + std::to_string(slots) + ": an SDP needs K = 2^k elements per node " +
+                "(a power of two, at most 2^" + std::to_string(kMaxLocalBits) + ")");
+  }
+  const int k = log2Exact(slots);
+  const std::string asked = params.text("method").value_or("a1");
+  const SdpInput in = readSdp(spec, params, k);
+  const u64 tau = static_cast<u64>(params.integer("tau", 0, 0, 1000000));
+  const SdpClass cls = classify(in.sdp, in.cycles);
+  std::string chosen_by;
+  const std::string method =
+      asked == "best" ? bestMethod(in.sdp, cls, spec.one_port, tau, chosen_by) : asked;
+  if (method == "a5") {
+    // --gamma is checked (2 <= gamma <= sigma_max) before the refusal, so a bad value is named.
+    const int gamma = static_cast<int>(params.integer("gamma", 2, -1000000, 1000000));
+    a5Sequences(cls.gshs, gamma);
+    throw Error(
+        "--method a5: Algorithm A5's sequences (Table 2) are computed, but running them "
+        "on the cube is not implemented (the dummy dimensions phi are not settled, see "
+        "sw/schedules/sdp_a5.h)");
+  }
+  if (method != "a1" && method != "a1p" && method != "a2" && method != "a4" && method != "a6") {
+    throw Error("--method '" + method +
+                "': implemented are a1 (Algorithm A1: one-port, or n-port with --ports all), a1p "
+                "(A1', one-port), a2 (one-port), a4 and a6 (n-port), and best (the least Table 3 "
+                "time of those); a3, a5 "
+                "and extended are not implemented yet");
+  }
+  const bool n_port = method == "a4" || method == "a6" || (method == "a1" && !spec.one_port);
+  // Table 3's optimal packet: K/2 for A1, K for A1', K/P for A4 (here 2 ceil(K/2P), what one
+  // routing cycle carries on a link when two sequences share a dimension, Lemma 7); A6 and the
+  // n-port A1: one message per routing cycle (B = K).
+  const u64 parts = static_cast<u64>(std::max(cls.sigma_p + cls.beta + cls.sigma_min - 1, 1));
+  const u64 default_packet =
+      method == "a4" ? std::max<u64>(2 * ((slots + 2 * parts - 1) / (2 * parts)), 1)
+      : (method == "a1" && !n_port) || method == "a2" ? std::max<u64>(slots / 2, 1)
+                                                      : slots;
+  const u64 packet = static_cast<u64>(
+      params.integer("packet", static_cast<long long>(default_packet), 1, 1LL << 30));
+  params.finish();
+  if (!n_port && !spec.one_port) {
+    throw Error("--ports all: '" + method + "' is implemented one-port only; use --ports one");
+  }
+  if (n_port && spec.one_port && method != "a1") {
+    throw Error("--ports one: '" + method + "' is an n-port algorithm (section 4.3.3: its " +
+                "sequences use several dimensions in every routing cycle); use --ports all");
+  }
+  if (cls.sigma_p == 0) {
+    throw Error(
+        "'sdp': the SDP moves no processor dimension (sigma_p = 0), there is nothing to "
+        "communicate; give --delta or --cycles with a processor dimension 0.." +
+        std::to_string(spec.n - 1));
+  }
+  const std::string name = "sdp-" + method;
+  SdpSchedule s;
+  std::ostringstream formula;
+  if (method == "a4") {
+    s = sdpA4Schedule(in.sdp, cls, packet, spec.lanes, name);
+    const SdpA4Formula f = sdpA4Formula(in.sdp, cls, packet);
+    formula << "A4 n-port, Table 3: (sigma_p+beta)K/P + (sigma_p+beta)ceil(K/(P B)) tau, P = "
+            << f.parts << ": " << f.transfer_cycles << " + " << f.startups << " tau";
+  } else if (n_port) {
+    const bool flat = method == "a1";
+    s = sdpA6Schedule(in.sdp, cls, flat, packet, spec.lanes, name);
+    const A6Group root = a6Grouping(cls, flat);
+    int s_min = 0;
+    for (const Gsh& g : cls.gshs) {
+      if (g.kind == Gsh::Kind::kReal)
+        s_min = s_min == 0 ? g.sigma() + 1 : std::min(s_min, g.sigma() + 1);
+    }
+    const double transfer = static_cast<double>(s_min) * static_cast<double>(slots) /
+                            (2.0 * static_cast<double>(s_min - 1));
+    if (flat) {
+      formula
+          << "A1 n-port (section 4.1, all GSHs concurrently on split data): beta (sigma_max+1) = "
+          << root.cycles << " start-ups";
+    } else {
+      formula << "A6 n-port, Theorem 2: min(S)K/(2(min(S)-1)) + f(S) tau, S = {sigma_i+1}: "
+              << transfer << " + " << root.cycles << " tau";
+    }
+  } else if (method == "a2") {
+    s = sdpA2Schedule(in.sdp, cls, packet, spec.lanes, name);
+    const u64 half = slots / 2;
+    const u64 sp = static_cast<u64>(cls.sigma_p);
+    const u64 starts = 2 * sp * ((half + packet - 1) / packet);
+    formula << "A2 one-port, Table 3: sigma_p K + 2 sigma_p ceil(K/2B) tau = " << sp * slots
+            << " + " << starts << " tau = " << sp * slots + starts * tau;
+  } else {
+    const SdpA1Variant variant = method == "a1" ? SdpA1Variant::kA1 : SdpA1Variant::kA1Prime;
+    s = sdpA1Schedule(in.sdp, cls, variant, packet, spec.lanes, name);
+    const SdpFormula f = sdpA1Formula(in.sdp, cls, variant, packet);
+    formula << (variant == SdpA1Variant::kA1
+                    ? "A1 one-port, Table 3 / section 4.4: "
+                      "(sigma_p+beta')K/2 + (sigma_p+beta')ceil(K/2B) tau"
+                    : "A1' one-port, Table 3: sigma_p K + sigma_p ceil(K/B) tau")
+            << " = " << f.transfer_cycles << " + " << f.startups << " tau = " << f.cycles(tau);
+  }
+  BuiltCase c;
+  c.perm = in.sdp.toPermutationSpec();
+  c.tables = compileSdp(s, c.perm, spec.one_port, spec.lanes, tau);
+  const SdpBounds lb = sdpLowerBounds(in.sdp, cls, tau);
+  const double lb_transfer = spec.one_port ? lb.transfer_one_port : lb.transfer_n_port;
+  c.lower_bound = static_cast<u64>(std::ceil(lb_transfer));
+  std::ostringstream src;
+  src << (spec.one_port ? "sigma_p*K/2, " : "K/2, ") << lb.source << ": max(" << lb_transfer << ", "
+      << lb.startups << " tau) = " << (spec.one_port ? lb.one_port : lb.n_port)
+      << " cycles with tau = " << tau << "; sigma_p = " << cls.sigma_p << ", beta = " << cls.beta
+      << " (real " << cls.beta_real << "), oJ = " << cls.oJ << "; " << formula.str()
+      << " (B = " << packet << "); schedule: " << s.startups << " start-ups, " << s.transfer_cycles
+      << " element cycles, " << s.local_cycles << " PERMUTE cycles, " << s.element_transfers
+      << " element transfers";
+  if (!chosen_by.empty()) src << "; " << chosen_by;
+  c.bound_source = src.str();
+  return c;
+}
+
+}  // namespace
+
+std::vector<AlgorithmEntry> sdpAlgorithms() {
+  return {
+      {{"sdp",
+        "stable dimension permutation --delta or --cycles (paper numbering) by --method a1 "
+        "(one-port or "
+        "n-port), a1p, a2 (one-port), a4, a6 (n-port) or best, --tau start-up cycles per message "
+        "of --packet "
+        "B elements",
+        "Ho & Johnsson 1988 (TR-617), sections 2-4"},
+       buildSdp},
+  };
+}
+
+}  // namespace hcube

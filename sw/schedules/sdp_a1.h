@@ -1,0 +1,49 @@
+// hcube: Algorithms A1 and A1' of Ho & Johnsson 1988 §4.2.1 (from Johnsson & Ho, "Shuffle
+// Permutations on Boolean Cubes", RR-653, where they are A2 / A2'), one-port, for an SDP done
+// GSH after GSH (Lemma 5, Corollary 3; §4.4 for the mixed GSHs).
+//
+// A1, real GSH (a0 a1 ... a(s-1)) (dimension a_j goes to a_(j+1)): exchanges E(v, a0),
+// E(v, a1), ..., E(v, a(s-1)), E(v, a0) with one storage dimension v; each moves K/2 elements
+// across one processor dimension, s + 1 start-ups (one per message of up to B elements).
+//
+// Mixed GSH (§4.4: "Algorithm A1 should be used for the mixed cycles"): the cycle is rotated to
+// start at a storage dimension a0, which serves as v: E(a0, a1), ..., E(a0, a(s-1)) realise the
+// cycle (a_(j+1) receives a_j's content, a0 the last one's). Exchanges with a processor
+// dimension are communications (sigma_p of them); exchanges of two storage dimensions are local
+// swaps (PERMUTE cycles, the local data movement the paper ignores). A virtual GSH is local only.
+// Together: (sigma_p + beta') exchanges of K/2 elements, beta' the real GSHs, as §4.4 states.
+//
+// A1' (real GSH; the paper's v in Q_s - Gamma_s, a storage dimension holding no data): we give
+// every node K scratch slots, slot bit k is v. Step j crosses a_j, every dimension once (all
+// shortest paths), sigma steps. The paper leaves the slot bookkeeping to [9]; we derived it: an
+// element that started at node x crosses a_j in step j iff x_(a_j) != x_(a_(j-1)) (a_(-1) =
+// a_(s-1)), and flips v when it crosses, so v is the parity of its crossings so far, which is
+// x_(a_j) xor x_(a_(s-1)) after step j — the missing bit x_(a_j) is recoverable (the slots never
+// collide) and v is 0 again after the last step (the element is home in slot < K).
+#pragma once
+
+#include <string>
+
+#include "schedules/sdp_rounds.h"
+#include "sdp.h"
+
+namespace hcube {
+
+enum class SdpA1Variant { kA1, kA1Prime };
+
+/// The one-port A1 or A1' schedule of `sdp`, GSH after GSH in the order of `cls.gshs` (real
+/// GSHs first, then mixed, then virtual). Throws Error when the algorithm does not apply: A1
+/// with a real GSH and no storage dimension (K = 1) to exchange with.
+SdpSchedule sdpA1Schedule(const Sdp& sdp, const SdpClass& cls, SdpA1Variant variant, u64 packet,
+                          int lanes, const std::string& algo);
+
+/// Table 3 / §4.4, one-port, t_c = 1: A1 (sigma_p + beta')(K/2 + ceil(K/2B) tau); A1'
+/// sigma_p(K + ceil(K/B) tau) for the real GSHs plus A1's cost for the mixed ones.
+struct SdpFormula {
+  u64 startups = 0;
+  u64 transfer_cycles = 0;
+  u64 cycles(u64 tau) const { return transfer_cycles + startups * tau; }
+};
+SdpFormula sdpA1Formula(const Sdp& sdp, const SdpClass& cls, SdpA1Variant variant, u64 packet);
+
+}  // namespace hcube

@@ -1,0 +1,57 @@
+// hcube: Algorithm A4 of Ho & Johnsson 1988 §4.3.3 ("combining generalized shuffle
+// permutations"), n-port, for a real SDP, and the machinery it shares with the n-port A1
+// (§4.2.1, Seq_i = L^i(J), a_i): the data set is split into parts, part i runs Algorithm A1's
+// exchanges E(v, d) along its own exchange sequence Seq_i, all parts at the same time, one
+// routing cycle (one message of up to B elements per link, one start-up) per sequence entry.
+//
+// A4's sequences (Table 1): Seq_0 = J0, a00, J1, a10, ..., J(beta-1), a(beta-1)0 (A1's one-port
+// order), and Seq_(k+1) is Seq_k rotated left by one with delta applied to the entry that wrapped
+// around, for sigma_p + beta + sigma_min - 1 sequences. Lemma 7: no processor dimension is used by
+// more than two sequences in any routing cycle, so a cycle carries at most 2 K/(2P) elements per
+// link when the K elements of a node are split into P parts.
+//
+// Parts: v is the lowest storage dimension (slot bit 0); the K/2 slot pairs {2m, 2m+1} (which an
+// exchange with v keeps together) are dealt to the parts round robin, pair m to part m mod P.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "schedules/sdp_rounds.h"
+#include "sdp.h"
+
+namespace hcube {
+
+/// Table 1: A4's sigma_p + beta + sigma_min - 1 exchange sequences for the real GSHs of `cls`
+/// (in their order), each sigma_p + beta processor dimensions long.
+std::vector<std::vector<int>> a4Sequences(const Sdp& sdp, const SdpClass& cls);
+
+/// §4.2.1: the n-port A1 sequences of one GSH, Seq_i = L^i(J), a_i, 0 <= i < sigma.
+std::vector<std::vector<int>> a1NPortSequences(const Gsh& g);
+
+/// The most sequences using one dimension in one routing cycle (Lemma 7: 2 for A4).
+int maxSequencesPerDimension(const std::vector<std::vector<int>>& seqs);
+
+/// Runs the sequences concurrently (part i of the data along seqs[i]; all the same length),
+/// each routing cycle cut into messages of at most `packet` elements. Requires the SDP's real
+/// GSHs only to need the exchanges (virtual GSHs follow as local swaps) and K >= 2.
+SdpSchedule sdpConcurrentSequences(const Sdp& sdp, const SdpClass& cls,
+                                   const std::vector<std::vector<int>>& seqs, u64 packet, int lanes,
+                                   const std::string& algo);
+
+/// The A4 schedule (n-port). Throws Error naming why when it does not apply: a mixed GSH
+/// (A4 is for separable SDPs) or K = 1 (no storage dimension for A1's exchanges).
+SdpSchedule sdpA4Schedule(const Sdp& sdp, const SdpClass& cls, u64 packet, int lanes,
+                          const std::string& algo);
+
+/// Table 3's A4 complexity with t_c = 1: (sigma_p + beta) K / P element cycles and
+/// (sigma_p + beta) ceil(K / (P B)) start-ups, P = sigma_p + beta + sigma_min - 1 (exact when
+/// 2P divides K; rounded up otherwise).
+struct SdpA4Formula {
+  u64 parts = 0;
+  double transfer_cycles = 0;
+  u64 startups = 0;
+};
+SdpA4Formula sdpA4Formula(const Sdp& sdp, const SdpClass& cls, u64 packet);
+
+}  // namespace hcube

@@ -1,0 +1,90 @@
+// hcube: the building blocks every stable-dimension-permutation algorithm of Ho & Johnsson 1988
+// (§4) is made of — rounds of dimension exchanges, each one message (or ceil(M/B) messages of
+// at most B elements) per link, with a start-up of tau cycles per message — and their lowering
+// to tables with WAIT tau before every message (the start-ups made real, DESIGN §6).
+//
+// SdpRouter follows every element (its node and slot) through the rounds, so a round's moves
+// are exactly the elements that cross, a round's length is the largest number of elements any
+// link carries in it, and at the end every element is checked against the reference model
+// before anything is compiled. Dimensions are in the paper's numbering (sw/sdp.h).
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "compiler.h"
+#include "permutation.h"
+#include "schedule.h"
+#include "sdp.h"
+#include "table.h"
+
+namespace hcube {
+
+/// A lowered SDP schedule and what it costs, counted from the schedule itself.
+struct SdpSchedule {
+  MoveSchedule moves;
+  std::vector<bool> message_start;  ///< per step of `moves`: a message (start-up) begins here
+  u64 startups = 0;                 ///< start-ups in sequence (each tau cycles)
+  u64 transfer_cycles = 0;          ///< element cycles of the link rounds (t_c = 1)
+  u64 local_cycles = 0;             ///< PERMUTE cycles (local data movement)
+  u64 element_transfers = 0;        ///< element-link crossings, all links
+  u64 scratch = 0;                  ///< scratch slots per node the schedule needs
+};
+
+class SdpRouter {
+ public:
+  /// `scratch_bit`: slots K .. 2K-1 (slot bit k) are available as a virtual dimension not used
+  /// by the data (Algorithm A1', §4.2.1).
+  SdpRouter(const Sdp& sdp, bool scratch_bit, bool one_port, int lanes, std::string algo);
+
+  /// Where an element goes in a round: the processor dimension it crosses (-1: stays) and its
+  /// new slot. Called with the element's id (its initial project global address), current node
+  /// and slot.
+  struct Step {
+    int dim = -1;
+    u32 slot = 0;
+  };
+  using Rule = std::function<Step(u64 element, u64 node, u32 slot)>;
+
+  /// One round of concurrent exchanges: every element crosses at most one link. Its length is
+  /// the largest number of elements on one directed link; it is cut into messages of at most
+  /// `packet` elements, one start-up each.
+  void linkRound(const Rule& rule, u64 packet);
+  /// Exchange of processor dimension `real` with storage dimension `storage` (E(v, a) of §4.2):
+  /// every element whose node bit differs from its slot bit crosses and flips the slot bit.
+  void exchange(int storage, int real, u64 packet);
+  /// Exchange of two storage dimensions: a local swap of slot bits (PERMUTE cycles).
+  void localSwap(int storage_a, int storage_b);
+  /// A mixed or virtual GSH by Algorithm A1 with a storage pivot (§4.4): the cycle rotated to
+  /// start at a storage dimension a0, then E(a0, a1), ..., E(a0, a(s-1)) — exchanges with
+  /// processor dimensions communicate, the others are local swaps.
+  void pivotCycle(const Gsh& g, u64 packet);
+
+  /// Node of every element now (index: element id).
+  const std::vector<u64>& nodes() const { return node_; }
+  const std::vector<u32>& slots() const { return slot_; }
+  const Sdp& sdp() const { return sdp_; }
+
+  /// Checks every element is where the reference model says (Error naming the first that is
+  /// not: an internal error of the algorithm) and returns the schedule.
+  SdpSchedule finish();
+
+ private:
+  Sdp sdp_;
+  PermutationSpec perm_;
+  int channels_;
+  bool one_port_;
+  int lanes_;
+  u64 scratch_ = 0;
+  std::vector<u64> node_;
+  std::vector<u32> slot_;
+  SdpSchedule out_;
+};
+
+/// Compiles an SDP schedule: compileMoves, then WAIT tau before the XFER of every step that
+/// starts a message (every node waits at the same time; the start-up is on the critical path).
+TableSet compileSdp(const SdpSchedule& s, const PermutationSpec& perm, bool one_port, int lanes,
+                    u64 tau);
+
+}  // namespace hcube

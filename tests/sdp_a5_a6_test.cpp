@@ -1,0 +1,228 @@
+// Ho & Johnsson 1988 Algorithms A5 and A6 (sw/schedules/sdp_a5.h, sdp_a6.h): Table 2, A5's
+// start-up counts, the partition example, Lemma 11's example, Table 4, and A6 / the n-port A1
+// on the table executor.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <numeric>
+
+#include "error.h"
+#include "schedules/sdp_a4.h"
+#include "schedules/sdp_a5.h"
+#include "schedules/sdp_a6.h"
+#include "sdp.h"
+#include "test_util.h"
+
+namespace hcube {
+namespace {
+
+constexpr int P = kSdpDummy;
+
+/// Real GSHs of the given orders on consecutive processor dimensions.
+std::vector<Gsh> gshsOfOrders(const std::vector<int>& orders) {
+  std::vector<Gsh> out;
+  int d = 0;
+  for (const int o : orders) {
+    Gsh g;
+    for (int i = 0; i < o; ++i) g.dims.push_back(d++);
+    g.sigma_p = o;
+    out.push_back(g);
+  }
+  return out;
+}
+
+SdpClass classOfOrders(const std::vector<int>& orders) {
+  // The classification only (Table 4's third example needs 18 processor dimensions, more than
+  // a cube we build).
+  Sdp sdp;
+  sdp.k = 1;
+  std::string cycles;
+  for (const int o : orders) {
+    cycles += cycles.empty() ? "" : "/";
+    for (int i = 0; i < o; ++i) cycles += (i ? "," : "") + std::to_string(sdp.n++);
+  }
+  sdp.mp = sdp.n;
+  sdp.delta.resize(static_cast<size_t>(sdp.n + 1));
+  for (int i = 0; i <= sdp.n; ++i) sdp.delta[static_cast<size_t>(i)] = i;
+  for (const auto& c : parseCycles(cycles)) {
+    for (size_t j = 0; j < c.size(); ++j)
+      sdp.delta[static_cast<size_t>(c[j])] = c[(j + 1) % c.size()];
+  }
+  return classify(sdp, parseCycles(cycles));
+}
+
+// §4.3.3's partition example: J0 = 0..7, J1 = 8..10, gamma = 3.
+TEST(SdpA5, PartitionExample) {
+  const auto blocks = a5Blocks(gshsOfOrders({8, 3}), 3);
+  const std::vector<std::vector<std::vector<int>>> want = {{{0, 1, 2}, {3, 4, 5}, {6, 7, P}},
+                                                           {{8, 9, 10}}};
+  EXPECT_EQ(blocks, want);
+  EXPECT_EQ(a5Mu(gshsOfOrders({8, 3}), 3), 4);
+}
+
+// Table 2, as printed (phi = kSdpDummy).
+TEST(SdpA5, Table2Sequences) {
+  const std::vector<std::vector<int>> table2 = {{0, 3, 6, 8, 1, 4, 7, 9, 2, 5, P, 10, 3, 6, 0, 8},
+                                                {3, 6, 8, 0, 4, 7, 9, 1, 5, P, 10, 2, 6, 0, 8, 3},
+                                                {6, 8, 0, 3, 7, 9, 1, 4, P, 10, 2, 5, 0, 8, 3, 6},
+                                                {8, 0, 3, 6, 9, 1, 4, 7, 10, 2, 5, P, 8, 3, 6, 0},
+                                                {1, 4, 7, 9, 2, 5, P, 10, 3, 6, 0, 8, 4, 7, 1, 9},
+                                                {4, 7, 9, 1, 5, P, 10, 2, 6, 0, 8, 3, 7, 1, 9, 4},
+                                                {7, 9, 1, 4, P, 10, 2, 5, 0, 8, 3, 6, 1, 9, 4, 7},
+                                                {9, 1, 4, 7, 10, 2, 5, P, 8, 3, 6, 0, 9, 4, 7, 1},
+                                                {2, 5, P, 10, 3, 6, 0, 8, 4, 7, 1, 9, 5, P, 2, 10},
+                                                {5, P, 10, 2, 6, 0, 8, 3, 7, 1, 9, 4, P, 2, 10, 5},
+                                                {P, 10, 2, 5, 0, 8, 3, 6, 1, 9, 4, 7, 2, 10, 5, P},
+                                                {10, 2, 5, P, 8, 3, 6, 0, 9, 4, 7, 1, 10, 5, P, 2}};
+  EXPECT_EQ(a5Sequences(gshsOfOrders({8, 3}), 3), table2);
+}
+
+// §4.3.3: start-ups 21, 20, 20, 18, 20 for gamma = 2, 3, 4, 5, 9 (sigma = 9, 4) and 15, 16, 15,
+// 14 for gamma = 2, 3, 4, 6 (sigma = 6, 4).
+TEST(SdpA5, StartupCounts) {
+  const auto a = gshsOfOrders({9, 4});
+  EXPECT_EQ(a5Startups(a, 2), 21);
+  EXPECT_EQ(a5Startups(a, 3), 20);
+  EXPECT_EQ(a5Startups(a, 4), 20);
+  EXPECT_EQ(a5Startups(a, 5), 18);
+  EXPECT_EQ(a5Startups(a, 9), 20);
+  const auto b = gshsOfOrders({6, 4});
+  EXPECT_EQ(a5Startups(b, 2), 15);
+  EXPECT_EQ(a5Startups(b, 3), 16);
+  EXPECT_EQ(a5Startups(b, 4), 15);
+  EXPECT_EQ(a5Startups(b, 6), 14);
+  // Every sequence is (gamma + 1) mu routing cycles long; gamma mu of them.
+  const auto seqs = a5Sequences(a, 3);
+  EXPECT_EQ(seqs.size(), 15U);
+  for (const auto& s : seqs) EXPECT_EQ(s.size(), 20U);
+  EXPECT_THROW(a5Sequences(a, 1), Error);
+  EXPECT_THROW(a5Sequences(a, 10), Error);
+}
+
+// The proof of Lemma 11: S(3) = {8, 9, 11, 13, 14, 17, 21} -> S(4) = {18, 26, 16, 17, 21}.
+TEST(SdpA6, Lemma11PairingExample) {
+  EXPECT_EQ(lemma11PairingStep({8, 9, 11, 13, 14, 17, 21}, 3),
+            (std::vector<int>{18, 26, 16, 17, 21}));
+}
+
+TEST(SdpA6, Lemma11BoundsHold) {
+  for (const std::vector<int>& s : std::vector<std::vector<int>>{
+           {3, 4}, {3, 3, 6}, {3, 6, 12}, {4, 7}, {3, 3, 3}, {5, 5, 5, 5}, {3, 4, 5, 6, 7}}) {
+    int sum = 0;
+    for (const int x : s) sum += x;
+    const int f = lemma11F(s);
+    EXPECT_GE(f, sum);
+    EXPECT_LT(f, 2 * sum);
+  }
+}
+
+// Table 4: A4, A5 and A6 for sigma_i = {3, 6}, {2, 2, 5}, {2, 5, 11} (t_c coefficient as a
+// fraction, start-up count).
+TEST(SdpA456, Table4) {
+  struct Row {
+    std::vector<int> orders;
+    std::pair<int, int> a4_tc;
+    int a4_tau;
+    int g1;
+    std::pair<int, int> a5_tc1;
+    int a5_tau1;
+    int g2;
+    std::pair<int, int> a5_tc2;
+    int a5_tau2;
+    std::pair<int, int> a6_tc;
+    int a6_tau;
+  };
+  const Row rows[] = {{{3, 6}, {11, 13}, 11, 3, {2, 3}, 12, 6, {7, 12}, 14, {2, 3}, 14},
+                      {{2, 2, 5}, {12, 13}, 12, 2, {3, 4}, 15, 3, {2, 3}, 16, {3, 4}, 12},
+                      {{2, 5, 11}, {21, 22}, 21, 6, {7, 12}, 28, 11, {6, 11}, 36, {3, 4}, 24}};
+  auto reduced = [](int num, int den) {
+    const int g = std::gcd(num, den);
+    return std::pair<int, int>{num / g, den / g};
+  };
+  for (const Row& r : rows) {
+    const SdpClass cls = classOfOrders(r.orders);
+    // A4: (sigma_p + beta) / (sigma_p + beta + sigma_min - 1) K t_c + (sigma_p + beta) tau.
+    EXPECT_EQ(reduced(cls.sigma_p + cls.beta, cls.sigma_p + cls.beta + cls.sigma_min - 1), r.a4_tc);
+    EXPECT_EQ(cls.sigma_p + cls.beta, r.a4_tau);
+    // A5: (gamma + 1) / (2 gamma) K t_c + (gamma + 1) mu tau.
+    EXPECT_EQ(reduced(r.g1 + 1, 2 * r.g1), r.a5_tc1);
+    EXPECT_EQ(a5Startups(cls.gshs, r.g1), r.a5_tau1);
+    EXPECT_EQ(reduced(r.g2 + 1, 2 * r.g2), r.a5_tc2);
+    EXPECT_EQ(a5Startups(cls.gshs, r.g2), r.a5_tau2);
+    // A6 (Theorem 2): min(S) / (2 (min(S) - 1)) K t_c + f(S) tau, S = {sigma_i + 1}; the
+    // grouping tree has f(S) routing cycles.
+    std::vector<int> s;
+    for (const int o : r.orders) s.push_back(o + 1);
+    const int m = *std::min_element(s.begin(), s.end());
+    EXPECT_EQ(reduced(m, 2 * (m - 1)), r.a6_tc);
+    EXPECT_EQ(lemma11F(s), r.a6_tau);
+    EXPECT_EQ(a6Grouping(cls, false).cycles, r.a6_tau);
+  }
+}
+
+BuiltCase nPortCase(int n, u64 slots, const std::string& method, const std::string& cycles,
+                    u64 tau) {
+  CaseSpec s;
+  s.algo = "sdp";
+  s.n = n;
+  s.slots = slots;
+  s.params["method"] = method;
+  s.params["cycles"] = cycles;
+  s.params["tau"] = std::to_string(tau);
+  return buildCase(s);
+}
+
+// A6 runs f(S) routing cycles, the n-port A1 beta (sigma_max + 1), one start-up each; every
+// element checked. {2, 2, 5} is Table 4's second example (f = 12).
+TEST(SdpA6, RunsWithFOfSStartups) {
+  struct Case {
+    int n;
+    const char* cycles;
+    u64 a6, a1;
+  };
+  for (const Case& cs : {Case{9, "0,1/2,3/4,5,6,7,8", 12, 18}, Case{5, "0,1,2,3,4", 6, 6},
+                         Case{6, "0,1/2,3,4,5", 10, 10}, Case{7, "0,1,2/3,4/5,6", 12, 12}}) {
+    for (const char* method : {"a6", "a1"}) {
+      const BuiltCase c = nPortCase(cs.n, 32, method, cs.cycles, 5);
+      const testing::CheckedRun r = testing::runChecked(c);
+      testing::expectCleanRun(r, c.perm.elements(), cs.cycles);
+      const u64 startups = std::string(method) == "a6" ? cs.a6 : cs.a1;
+      EXPECT_EQ(r.run.cycles, r.run.transfer_cycles + 5 * startups) << method << " " << cs.cycles;
+    }
+  }
+}
+
+// One GSH of order 3, K = 12 would balance; with K = 2^k the n-port A1 on (0 1 2 3), K = 16:
+// 4 sequences of 5 cycles, 2 pairs each, one crossing per pair and link: 5 * 2 = 10 cycles.
+TEST(SdpA6, NPortA1OnOneGshIsExact) {
+  const BuiltCase c = nPortCase(4, 16, "a1", "0,1,2,3", 0);
+  const testing::CheckedRun r = testing::runChecked(c);
+  testing::expectCleanRun(r, c.perm.elements(), "a1 n-port");
+  EXPECT_EQ(r.run.cycles, 10U);  // Table 3: (sigma + 1) K / (2 sigma) = 5 * 16 / 8
+}
+
+TEST(SdpA5, MethodIsRefusedNamingWhy) {
+  CaseSpec s;
+  s.algo = "sdp";
+  s.n = 5;
+  s.slots = 8;
+  s.params["method"] = "a5";
+  s.params["cycles"] = "0,1,2,3,4";
+  s.params["gamma"] = "9";
+  try {
+    buildCase(s);
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("--gamma 9"), std::string::npos) << e.what();
+  }
+  s.params["gamma"] = "2";
+  try {
+    buildCase(s);
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("not implemented"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace hcube
