@@ -169,6 +169,12 @@ def synthesize(top, params, work, ice40=True, generic=True):
         result["carry"] = types.get("SB_CARRY", 0)
         result["bram"] = types.get("SB_RAM40_4K", 0)
         result["mac16"] = types.get("SB_MAC16", 0)
+        # memory_libmap's own words: "using FF mapping for memory M" or "mapping memory M via C".
+        maps = []
+        for m in re.finditer(r"using FF mapping for memory \S+\.(\w+)|"
+                             r"mapping memory \S+\.(\w+) via (\S+)", text):
+            maps.append(f"{m.group(1)}: FF" if m.group(1) else f"{m.group(2)}: {m.group(3)}")
+        result["memories"] = ", ".join(dict.fromkeys(maps))
     return result
 
 
@@ -207,13 +213,14 @@ def place_and_route(device, package, params, work):
 
 
 def print_row(name, r):
-    cols = [name] + [str(r.get(k, "")) for k in GENERIC_KEYS + ICE40_KEYS] + [str(r["seconds"])]
+    cols = [name] + [str(r.get(k, "")) for k in GENERIC_KEYS + ICE40_KEYS + ["memories"]]
+    cols.append(str(r["seconds"]))
     print("| " + " | ".join(cols) + " |", flush=True)
 
 
 def print_header():
     cols = ["configuration", "cells (synth)", "FF bits (synth)", "SB_LUT4", "SB_DFF*",
-            "SB_CARRY", "SB_RAM40_4K", "SB_MAC16", "yosys s"]
+            "SB_CARRY", "SB_RAM40_4K", "SB_MAC16", "memories (iCE40)", "yosys s"]
     print("| " + " | ".join(cols) + " |")
     print("|" + "---|" * len(cols), flush=True)
 
