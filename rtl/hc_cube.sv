@@ -6,7 +6,6 @@
 // readout.
 
 module hc_cube
-  import hc_pkg::*;
 #(
   /// Cube dimensions n; the cube has 2^Dim nodes.
   parameter int unsigned Dim = 3,
@@ -23,11 +22,11 @@ module hc_cube
   /// Number of nodes N = 2^Dim.
   localparam int unsigned NumNodes = 1 << Dim,
   /// SlotBits = max(1, clog2(NumSlots)).
-  localparam int unsigned SlotBits = hc_bits(NumSlots),
+  localparam int unsigned SlotBits = hc_pkg::hc_bits(NumSlots),
   /// TableWidth = max(34, 2 + Dim * Lanes * ChanBits).
-  localparam int unsigned TableWidth = hc_table_width(Dim, Lanes, NumSlots),
+  localparam int unsigned TableWidth = hc_pkg::hc_table_width(Dim, Lanes, NumSlots),
   /// Width of a table address.
-  localparam int unsigned DepthBits = hc_bits(TableDepth)
+  localparam int unsigned DepthBits = hc_pkg::hc_bits(TableDepth)
 ) (
   /// Clock.
   input  logic                               clk_i,
@@ -65,47 +64,53 @@ module hc_cube
   /// Every node has reached END since the last start.
   output logic                               done_o,
   /// Cycles after start in which at least one node had not reached END.
-  output logic [CountBits-1:0]               cycles_o,
+  output logic [hc_pkg::CountBits-1:0]       cycles_o,
   /// Of those, cycles in which at least one channel carried a word.
-  output logic [CountBits-1:0]               xfer_cycles_o,
+  output logic [hc_pkg::CountBits-1:0]       xfer_cycles_o,
   /// Words sent (channel-cycles carrying a word).
-  output logic [CountBits-1:0]               words_o,
+  output logic [hc_pkg::CountBits-1:0]       words_o,
   /// Cycles in which at least one node executed a PERMUTE (docs/hardware.md §2.1).
-  output logic [CountBits-1:0]               local_cycles_o,
+  output logic [hc_pkg::CountBits-1:0]       local_cycles_o,
 
   /// Per error kind: OR over all nodes of "counter non-zero".
-  output logic [NumErrKinds-1:0]             err_any_o,
+  output logic [hc_pkg::NumErrKinds-1:0]     err_any_o,
   /// The node whose error counters err_count_o shows.
   input  logic [Dim-1:0]                     err_node_i,
   /// Error counters of node err_node_i, kind k at [k*ErrCountBits +: ErrCountBits].
-  output logic [NumErrKinds*ErrCountBits-1:0] err_count_o
+  output logic [hc_pkg::NumErrKinds*hc_pkg::ErrCountBits-1:0] err_count_o
 );
 
   localparam int unsigned NumChans = Dim * Lanes;  // derived
   // Assertion classes: the error kinds, with two of them split by case: a lost word or an
   // illegal channel in a PERMUTE cycle has its own assertion (and message).
-  localparam int unsigned AssertPermuteLost    = NumErrKinds;      // derived
-  localparam int unsigned AssertPermuteIllegal = NumErrKinds + 1;  // derived
-  localparam int unsigned NumAsserts           = NumErrKinds + 2;  // derived
+  localparam int unsigned AssertPermuteLost    = hc_pkg::NumErrKinds;      // derived
+  localparam int unsigned AssertPermuteIllegal = hc_pkg::NumErrKinds + 1;  // derived
+  localparam int unsigned NumAsserts           = hc_pkg::NumErrKinds + 2;  // derived
 
   // ---------------------------------------------------------------------------
   // Nodes and links
   // ---------------------------------------------------------------------------
 
   // Not traced: the nodes trace their own traffic. The testbench's traffic monitor reads what
-  // every node sends and stores each cycle from the public_flat_rd arrays.
+  // every node sends and stores each cycle from the public_flat_rd arrays. Per-node values are
+  // arrays indexed by node (one C++ array for Verilator, cheap to build for 1024 nodes); they are
+  // wires, not memories, which (* mem2reg *) tells yosys (hc_pkg.sv).
   /* verilator tracing_off */
-  logic [NumNodes-1:0]                node_done;
-  logic [NumNodes-1:0]                node_permute;
-  logic [NumChans-1:0]                node_out_valid [NumNodes] /* verilator public_flat_rd */;
-  logic [NumChans-1:0][WordWidth-1:0] node_out_data  [NumNodes] /* verilator public_flat_rd */;
-  logic [NumChans-1:0]                node_store     [NumNodes] /* verilator public_flat_rd */;
-  logic [NumChans-1:0]                node_in_valid  [NumNodes];
-  logic [NumChans-1:0][WordWidth-1:0] node_in_data   [NumNodes];
-  logic [NumErrKinds-1:0]             node_err_event [NumNodes];
-  logic [NumErrKinds-1:0]             node_err_flags [NumNodes];
-  logic [NumErrKinds-1:0][ErrCountBits-1:0] node_err_count [NumNodes];
-  logic [WordWidth-1:0]               node_rdata     [NumNodes];
+  localparam int unsigned NumErrKinds = hc_pkg::NumErrKinds;                 // derived
+  localparam int unsigned ErrBits     = NumErrKinds * hc_pkg::ErrCountBits;  // derived
+  localparam int unsigned ChanWords   = NumChans * WordWidth;                // derived
+
+  logic [NumNodes-1:0]                  node_done;
+  logic [NumNodes-1:0]                  node_permute;
+  (* mem2reg *) logic [NumChans-1:0]    node_out_valid [NumNodes] /* verilator public_flat_rd */;
+  (* mem2reg *) logic [ChanWords-1:0]   node_out_data  [NumNodes] /* verilator public_flat_rd */;
+  (* mem2reg *) logic [NumChans-1:0]    node_store     [NumNodes] /* verilator public_flat_rd */;
+  (* mem2reg *) logic [NumChans-1:0]    node_in_valid  [NumNodes];
+  (* mem2reg *) logic [ChanWords-1:0]   node_in_data   [NumNodes];
+  (* mem2reg *) logic [NumErrKinds-1:0] node_err_event [NumNodes];
+  (* mem2reg *) logic [NumErrKinds-1:0] node_err_flags [NumNodes];
+  (* mem2reg *) logic [ErrBits-1:0]     node_err_count [NumNodes];
+  (* mem2reg *) logic [WordWidth-1:0]   node_rdata     [NumNodes];
 
   for (genvar x = 0; x < NumNodes; x++) begin : g_node
     logic tbl_we;  // this node's table write enable (not traced)
@@ -150,7 +155,8 @@ module hc_cube
     for (genvar d = 0; d < Dim; d++) begin : g_dim
       localparam int unsigned Neighbour = x ^ (1 << d);  // derived
       assign node_in_valid[x][d*Lanes +: Lanes] = node_out_valid[Neighbour][d*Lanes +: Lanes];
-      assign node_in_data[x][d*Lanes +: Lanes]  = node_out_data[Neighbour][d*Lanes +: Lanes];
+      assign node_in_data[x][d*Lanes*WordWidth +: Lanes*WordWidth] =
+          node_out_data[Neighbour][d*Lanes*WordWidth +: Lanes*WordWidth];
     end
     /* verilator tracing_on */
   end
@@ -158,6 +164,8 @@ module hc_cube
   // ---------------------------------------------------------------------------
   // Counters (docs/hardware.md §2: cycle count)
   // ---------------------------------------------------------------------------
+
+  localparam int unsigned CountBits = hc_pkg::CountBits;  // derived
 
   logic                  running_q;             // started since reset
   logic [CountBits-1:0]  cycles_q;
@@ -175,41 +183,12 @@ module hc_cube
   logic [CountBits-1:0]  local_cycles_d;
   /* verilator tracing_on */
 
-  // For the assertions: per error kind, the nodes that show it for the first time since start
-  // (lost and illegal split into XFER/WAIT cycles and PERMUTE cycles).
-  logic [NumAsserts-1:0]  first_err;                     // some node
-  int unsigned            first_err_node  [NumAsserts];  // the lowest such node
-  int unsigned            first_err_nodes [NumAsserts];  // how many
-
   always_comb begin : summary
     cycle_words = '0;
     err_any_o   = '0;
-    first_err   = '0;
-    for (int unsigned k = 0; k < NumAsserts; k++) begin
-      first_err_node[k]  = 0;
-      first_err_nodes[k] = 0;
-    end
     for (int unsigned x = 0; x < NumNodes; x++) begin
-      logic [NumAsserts-1:0] first;
       cycle_words = cycle_words + CountBits'($countones(node_out_valid[x]));
       err_any_o   = err_any_o | node_err_flags[x];
-      first       = '0;
-      if (running_q && !start_i) first[NumErrKinds-1:0] = node_err_event[x] & ~node_err_flags[x];
-      if (first != '0) begin
-        if (node_permute[x]) begin
-          first[AssertPermuteLost]    = first[ErrLost];
-          first[AssertPermuteIllegal] = first[ErrIllegal];
-          first[ErrLost]              = 1'b0;
-          first[ErrIllegal]           = 1'b0;
-        end
-        for (int unsigned k = 0; k < NumAsserts; k++) begin
-          if (first[k]) begin
-            if (!first_err[k]) first_err_node[k] = x;
-            first_err_nodes[k] = first_err_nodes[k] + 1;
-          end
-        end
-        first_err = first_err | first;
-      end
     end
   end
 
@@ -274,31 +253,76 @@ module hc_cube
   // node; the error counters count every occurrence. A first `lost` or `illegal` in a PERMUTE
   // cycle (§2.1) fires PermuteLost_A or PermuteChannel_A instead of LostWord_A or LegalInstr_A.
   // They live here rather than in hc_node so that the node's code stays shared by all instances
-  // (see hc_node.sv).
+  // (see hc_node.sv). Verilator reads them (--assert); yosys does not read concurrent
+  // assertions with `disable iff` and action blocks, and they check the simulation anyway, so
+  // synthesis skips the whole block (read_verilog defines SYNTHESIS; see hc_pkg.sv).
   // ---------------------------------------------------------------------------
 
-  LostWord_A: assert property (@(posedge clk_i) disable iff (!rst_ni) !first_err[ErrLost])
+`ifndef SYNTHESIS
+  // Per error kind, the nodes that show it for the first time since start (lost and illegal
+  // split into XFER/WAIT cycles and PERMUTE cycles).
+  logic [NumAsserts-1:0]  first_err;                     // some node
+  int unsigned            first_err_node  [NumAsserts];  // the lowest such node
+  int unsigned            first_err_nodes [NumAsserts];  // how many
+
+  always_comb begin : first_errors
+    first_err = '0;
+    for (int unsigned k = 0; k < NumAsserts; k++) begin
+      first_err_node[k]  = 0;
+      first_err_nodes[k] = 0;
+    end
+    for (int unsigned x = 0; x < NumNodes; x++) begin
+      logic [NumAsserts-1:0] first;
+      first = '0;
+      if (running_q && !start_i) begin
+        first[NumErrKinds-1:0] = node_err_event[x] & ~node_err_flags[x];
+      end
+      if (first != '0) begin
+        if (node_permute[x]) begin
+          first[AssertPermuteLost]    = first[hc_pkg::ErrLost];
+          first[AssertPermuteIllegal] = first[hc_pkg::ErrIllegal];
+          first[hc_pkg::ErrLost]      = 1'b0;
+          first[hc_pkg::ErrIllegal]   = 1'b0;
+        end
+        for (int unsigned k = 0; k < NumAsserts; k++) begin
+          if (first[k]) begin
+            if (!first_err[k]) first_err_node[k] = x;
+            first_err_nodes[k] = first_err_nodes[k] + 1;
+          end
+        end
+        first_err = first_err | first;
+      end
+    end
+  end
+
+  LostWord_A: assert property (@(posedge clk_i) disable iff (!rst_ni)
+                               !first_err[hc_pkg::ErrLost])
     else $error("node %0d (of %0d nodes): a word arrived on an IDLE input side (lost)",
-                first_err_node[ErrLost], first_err_nodes[ErrLost]);
-  NoData_A: assert property (@(posedge clk_i) disable iff (!rst_ni) !first_err[ErrNodata])
+                first_err_node[hc_pkg::ErrLost], first_err_nodes[hc_pkg::ErrLost]);
+  NoData_A: assert property (@(posedge clk_i) disable iff (!rst_ni)
+                             !first_err[hc_pkg::ErrNodata])
     else $error("node %0d (of %0d nodes): input side MEM/PASS but no word arrived (nodata)",
-                first_err_node[ErrNodata], first_err_nodes[ErrNodata]);
-  FwdSource_A: assert property (@(posedge clk_i) disable iff (!rst_ni) !first_err[ErrFwd])
+                first_err_node[hc_pkg::ErrNodata], first_err_nodes[hc_pkg::ErrNodata]);
+  FwdSource_A: assert property (@(posedge clk_i) disable iff (!rst_ni)
+                                !first_err[hc_pkg::ErrFwd])
     else $error("node %0d (of %0d nodes): FWD without a PASS word on its source channel (fwd)",
-                first_err_node[ErrFwd], first_err_nodes[ErrFwd]);
-  SlotRange_A: assert property (@(posedge clk_i) disable iff (!rst_ni) !first_err[ErrSlot])
+                first_err_node[hc_pkg::ErrFwd], first_err_nodes[hc_pkg::ErrFwd]);
+  SlotRange_A: assert property (@(posedge clk_i) disable iff (!rst_ni)
+                                !first_err[hc_pkg::ErrSlot])
     else $error("node %0d (of %0d nodes): slot out of range (slot)",
-                first_err_node[ErrSlot], first_err_nodes[ErrSlot]);
+                first_err_node[hc_pkg::ErrSlot], first_err_nodes[hc_pkg::ErrSlot]);
   TableOverrun_A: assert property (@(posedge clk_i) disable iff (!rst_ni)
-                                   !first_err[ErrOverrun])
+                                   !first_err[hc_pkg::ErrOverrun])
     else $error("node %0d (of %0d nodes): pc ran past the table without END (overrun)",
-                first_err_node[ErrOverrun], first_err_nodes[ErrOverrun]);
-  OnePort_A: assert property (@(posedge clk_i) disable iff (!rst_ni) !first_err[ErrOneport])
+                first_err_node[hc_pkg::ErrOverrun], first_err_nodes[hc_pkg::ErrOverrun]);
+  OnePort_A: assert property (@(posedge clk_i) disable iff (!rst_ni)
+                              !first_err[hc_pkg::ErrOneport])
     else $error("node %0d (of %0d nodes): two ports send or receive in one-port mode (oneport)",
-                first_err_node[ErrOneport], first_err_nodes[ErrOneport]);
-  LegalInstr_A: assert property (@(posedge clk_i) disable iff (!rst_ni) !first_err[ErrIllegal])
+                first_err_node[hc_pkg::ErrOneport], first_err_nodes[hc_pkg::ErrOneport]);
+  LegalInstr_A: assert property (@(posedge clk_i) disable iff (!rst_ni)
+                                 !first_err[hc_pkg::ErrIllegal])
     else $error("node %0d (of %0d nodes): WAIT 0 or channel op 3 (illegal)",
-                first_err_node[ErrIllegal], first_err_nodes[ErrIllegal]);
+                first_err_node[hc_pkg::ErrIllegal], first_err_nodes[hc_pkg::ErrIllegal]);
   PermuteChannel_A: assert property (@(posedge clk_i) disable iff (!rst_ni)
                                      !first_err[AssertPermuteIllegal])
     else $error("node %0d (of %0d nodes): PERMUTE channel not IDLE/IDLE or MEM/MEM (illegal)",
@@ -308,11 +332,14 @@ module hc_cube
     else $error("node %0d (of %0d nodes): a word arrived during a PERMUTE (lost)",
                 first_err_node[AssertPermuteLost], first_err_nodes[AssertPermuteLost]);
   WriteConflict_A: assert property (@(posedge clk_i) disable iff (!rst_ni)
-                                    !first_err[ErrConflict])
+                                    !first_err[hc_pkg::ErrConflict])
     else $error("node %0d (of %0d nodes): two channels write the same slot (conflict)",
-                first_err_node[ErrConflict], first_err_nodes[ErrConflict]);
-  PassDropped_A: assert property (@(posedge clk_i) disable iff (!rst_ni) !first_err[ErrDropped])
+                first_err_node[hc_pkg::ErrConflict], first_err_nodes[hc_pkg::ErrConflict]);
+  PassDropped_A: assert property (@(posedge clk_i) disable iff (!rst_ni)
+                                  !first_err[hc_pkg::ErrDropped])
     else $error("node %0d (of %0d nodes): a PASS word was not forwarded (dropped)",
-                first_err_node[ErrDropped], first_err_nodes[ErrDropped]);
+                first_err_node[hc_pkg::ErrDropped], first_err_nodes[hc_pkg::ErrDropped]);
+
+`endif  // SYNTHESIS
 
 endmodule

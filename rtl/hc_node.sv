@@ -21,7 +21,6 @@
 //   each error condition on err_event_o and hc_cube asserts on them, naming the node.
 
 module hc_node
-  import hc_pkg::*;
 #(
   /* verilator tracing_off */  // parameters, ports and localparams are not traced (see below)
   /// Cube dimensions n: the node has Dim ports, port j links to node node_id_i ^ (1 << j).
@@ -39,15 +38,15 @@ module hc_node
   /// Channels per direction: Dim * Lanes.
   localparam int unsigned NumChans = Dim * Lanes,
   /// SlotBits = max(1, clog2(NumSlots)).
-  localparam int unsigned SlotBits = hc_bits(NumSlots),
+  localparam int unsigned SlotBits = hc_pkg::hc_bits(NumSlots),
   /// IdxBits = max(SlotBits, PortBits + LaneBits).
-  localparam int unsigned IdxBits = hc_idx_bits(Dim, Lanes, NumSlots),
+  localparam int unsigned IdxBits = hc_pkg::hc_idx_bits(Dim, Lanes, NumSlots),
   /// ChanBits = 6 + IdxBits + SlotBits.
-  localparam int unsigned ChanBits = hc_chan_bits(Dim, Lanes, NumSlots),
+  localparam int unsigned ChanBits = hc_pkg::hc_chan_bits(Dim, Lanes, NumSlots),
   /// TableWidth = max(34, 2 + NumChans * ChanBits).
-  localparam int unsigned TableWidth = hc_table_width(Dim, Lanes, NumSlots),
+  localparam int unsigned TableWidth = hc_pkg::hc_table_width(Dim, Lanes, NumSlots),
   /// Width of a table address.
-  localparam int unsigned DepthBits = hc_bits(TableDepth)
+  localparam int unsigned DepthBits = hc_pkg::hc_bits(TableDepth)
 ) (
   /// Clock.
   input  logic                                clk_i,
@@ -83,56 +82,63 @@ module hc_node
   output logic [NumChans-1:0]                 out_valid_o,
   /// Output channels: the words sent (zero where out_valid_o is low, except in a PERMUTE: the
   /// word a MEM/MEM channel copies, which the neighbour ignores as out_valid_o is low).
-  output logic [NumChans-1:0][WordWidth-1:0]  out_data_o,
+  output logic [NumChans*WordWidth-1:0]       out_data_o,
   /// Input channels: a word arrives on channel c this cycle.
   input  logic [NumChans-1:0]                 in_valid_i /* verilator public_flat_rd */,
   /// Input channels: the words arriving.
-  input  logic [NumChans-1:0][WordWidth-1:0]  in_data_i /* verilator public_flat_rd */,
+  input  logic [NumChans*WordWidth-1:0]       in_data_i /* verilator public_flat_rd */,
   /// Input channels: the arriving word is stored in memory at the end of this cycle.
   output logic [NumChans-1:0]                 store_o,
   /// The node executes a PERMUTE this cycle (the cube counts these cycles as local cycles).
   output logic                                permute_o,
 
   /// Per error kind: the condition holds this cycle (hc_cube's assertions check it).
-  output logic [NumErrKinds-1:0]              err_event_o,
+  output logic [hc_pkg::NumErrKinds-1:0]      err_event_o,
   /// Per error kind: the node's counter is non-zero.
-  output logic [NumErrKinds-1:0]              err_flags_o,
+  output logic [hc_pkg::NumErrKinds-1:0]      err_flags_o,
   /// Per error kind: sticky saturating counter, kind k at [k].
-  output logic [NumErrKinds-1:0][ErrCountBits-1:0] err_count_o
+  output logic [hc_pkg::NumErrKinds*hc_pkg::ErrCountBits-1:0] err_count_o
 );
   /* verilator no_inline_module */
 
   // derived
-  localparam int unsigned PcBits      = $clog2(TableDepth + 1);  // derived: pc reaches TableDepth
-  localparam int unsigned ChanIdxBits = hc_bits(NumChans);        // derived
-  localparam int unsigned AddrBits    = hc_max(IdxBits, Dim);     // derived: slot after XOR
+  localparam int unsigned PcBits      = $clog2(TableDepth + 1);        // derived: pc reaches D
+  localparam int unsigned ChanIdxBits = hc_pkg::hc_bits(NumChans);     // derived
+  localparam int unsigned AddrBits    = hc_pkg::hc_max(IdxBits, Dim);  // derived: slot after XOR
+  localparam int unsigned WaitBits    = hc_pkg::WaitBits;              // derived
+  localparam int unsigned CntBits     = hc_pkg::ErrCountBits;          // derived
+  localparam int unsigned NumErrKinds = hc_pkg::NumErrKinds;           // derived
 
   // Signals kept in the waveform: mem_q (Verilator traces arrays of up to 32 words), active_q,
   // pc_q, wait_cnt_q, pass_valid_q, err_cnt_q, done, opcode and, per channel,
   // g_port[j].g_lane[l].out_valid / out_data / in_valid / in_data. The ports, the table and the
   // decode temporaries are left out so that the trace of a big cube stays small.
+  //
+  // Per-channel values are packed into flat vectors, channel c at [c*Width +: Width] (the subset
+  // of hc_pkg.sv: no packed arrays of more than one dimension, no whole-array assignments).
 
   // ---------------------------------------------------------------------------
   // State
   // ---------------------------------------------------------------------------
 
   /* verilator tracing_on */
-  logic [WordWidth-1:0]  mem_q [NumSlots];  // written by mem_write and g_lane.chan_write
+  logic [WordWidth-1:0]             mem_q [NumSlots];  // written by mem_write and g_lane.chan_write
 
-  logic                                     active_q;      // started since reset
-  logic                                     one_port_q;    // one_port_i at the last start
-  logic [PcBits-1:0]                        pc_q;          // program counter
-  logic [WaitBits-1:0]                      wait_cnt_q;    // cycles of the current WAIT done
-  logic [NumChans-1:0]                      pass_valid_q;  // a PASS word is held
-  logic [NumErrKinds-1:0][ErrCountBits-1:0] err_cnt_q;     // sticky saturating counters
-  logic                                     done;          // = done_o
-  opcode_e                                  opcode;        // opcode executed this cycle
+  logic                             active_q;      // started since reset
+  logic                             one_port_q;    // one_port_i at the last start
+  logic [PcBits-1:0]                pc_q;          // program counter
+  logic [WaitBits-1:0]              wait_cnt_q;    // cycles of the current WAIT done
+  logic [NumChans-1:0]              pass_valid_q;  // a PASS word is held
+  logic [NumErrKinds*CntBits-1:0]   err_cnt_q;     // sticky saturating counters, kind k at [k]
+  logic                             done;          // = done_o
+  logic [hc_pkg::OpcodeBits-1:0]    opcode;        // opcode executed this cycle (hc_pkg::opcode_e)
 
   // Not traced from here on, except the per-channel traffic.
   /* verilator tracing_off */
-  logic [TableWidth-1:0]                    tbl_q [TableDepth];  // written by tbl_write
-  logic [WordWidth-1:0]                     pass_data_q [NumChans];
-  logic [PcBits-1:0]                        tbl_len_q;     // words loaded since reset
+  logic [TableWidth-1:0]            tbl_q [TableDepth];  // written by tbl_ram
+  logic [TableWidth-1:0]            tbl_rdata_q;   // tbl_q[pc_q], read at the edge before (tbl_ram)
+  logic [NumChans*WordWidth-1:0]    pass_data_q;   // the word held on channel c at [c]
+  logic [PcBits-1:0]                tbl_len_q;     // words loaded since reset
 
   // ---------------------------------------------------------------------------
   // Sequencer
@@ -149,44 +155,69 @@ module hc_node
   logic                  overrun;     // pc moves past the loaded table
 
   assign halted     = pc_q >= tbl_len_q;
-  assign instr      = halted ? '0 : tbl_q[pc_q[DepthBits-1:0]];
-  assign opcode     = opcode_e'(instr[OpcodeBits-1:0]);
-  assign executing  = active_q && opcode != OpEnd;
+  assign instr      = halted ? '0 : tbl_rdata_q;
+  assign opcode     = instr[hc_pkg::OpcodeBits-1:0];
+  assign executing  = active_q && opcode != hc_pkg::OpEnd;
   // XFER (1) and PERMUTE (3) are the opcodes with bit 0 set.
   assign chan_instr = executing && instr[0];
   assign permute    = chan_instr && instr[1];
-  assign wait_len   = instr[OpcodeBits +: WaitBits];
+  assign wait_len   = instr[hc_pkg::OpcodeBits +: WaitBits];
   // WAIT 0 is illegal and takes one cycle, like WAIT 1.
   assign wait_last  = wait_cnt_q + WaitBits'(1) >= wait_len;
-  assign advance    = executing && (opcode != OpWait || wait_last);
+  assign advance    = executing && (opcode != hc_pkg::OpWait || wait_last);
   assign overrun    = advance && pc_q + PcBits'(1) >= tbl_len_q;
-  assign done       = active_q && opcode == OpEnd;
+  assign done       = active_q && opcode == hc_pkg::OpEnd;
   assign done_o     = done;
 
   // ---------------------------------------------------------------------------
   // Channel decode and output side (from the instruction and the state only)
   // ---------------------------------------------------------------------------
 
-  logic [NumChans-1:0][ChanBits-1:0] chan_field;
-  logic [NumChans-1:0]               chan_out_valid;
-  logic [WordWidth-1:0]              chan_out_data [NumChans];  // sent (XFER), copied (PERMUTE)
-  logic [NumChans-1:0]               copy;         // PERMUTE: a MEM/MEM copy writes its slot
-  logic [NumChans-1:0]               expect_word;  // input side is MEM or PASS
-  logic [NumChans-1:0]               in_not_idle;  // input side is not IDLE (op 3 included)
-  logic [NumChans-1:0]               wr_slot;      // input side is MEM with a slot in range
-  logic [NumChans-1:0]               pass_slot;    // input side is PASS
-  logic [SlotBits-1:0]               wr_addr [NumChans];
-  logic [NumChans-1:0]               fwd_used;     // PASS register c is forwarded this cycle
-  logic [Dim-1:0]                    port_sends;   // some lane's output side is not IDLE
-  logic [Dim-1:0]                    port_recvs;   // some lane's input side is not IDLE
-  logic                              any_fwd_err;
-  logic                              any_slot_err;
-  logic                              any_illegal;
-  logic                              conflict;
+  logic [NumChans*ChanBits-1:0]  chan_field;
+  logic [NumChans-1:0]           chan_out_valid;
+  logic [NumChans*WordWidth-1:0] chan_out_data;  // sent (XFER), copied (PERMUTE)
+  logic [NumChans-1:0]           copy;           // PERMUTE: a MEM/MEM copy writes its slot
+  logic [NumChans-1:0]           expect_word;    // input side is MEM or PASS
+  logic [NumChans-1:0]           in_not_idle;    // input side is not IDLE (op 3 included)
+  logic [NumChans-1:0]           wr_slot;        // input side is MEM with a slot in range
+  logic [NumChans-1:0]           pass_slot;      // input side is PASS
+  logic [NumChans*SlotBits-1:0]  wr_addr;        // the slot channel c writes
+  logic [NumChans-1:0]           fwd_used;       // PASS register c is forwarded this cycle
+  logic [Dim-1:0]                port_sends;     // some lane's output side is not IDLE
+  logic [Dim-1:0]                port_recvs;     // some lane's input side is not IDLE
+  logic                          any_fwd_err;
+  logic                          any_slot_err;
+  logic                          any_illegal;
+  logic                          conflict;
 
-  assign chan_field = instr[OpcodeBits +: NumChans * ChanBits];
+  assign chan_field = instr[hc_pkg::OpcodeBits +: NumChans * ChanBits];
 
   always_comb begin : decode
+    // Per-channel temporaries, declared here and given defaults (not declared in the loops):
+    // yosys keeps a loop's variables as static signals and would infer latches for them.
+    logic [ChanBits-1:0]    field;
+    logic [1:0]             out_op;    // hc_pkg::out_op_e
+    logic [IdxBits-1:0]     out_idx;   // MEM: slot; FWD: source channel
+    logic [1:0]             in_op;     // hc_pkg::in_op_e
+    logic [AddrBits-1:0]    out_addr;  // slots after the relative XOR
+    logic [AddrBits-1:0]    in_addr;
+    logic                   out_addr_ok;
+    logic                   in_addr_ok;
+    logic [ChanIdxBits-1:0] fwd_src;
+    logic                   fwd_ready;  // FWD source exists and holds a PASS word
+    int unsigned            c;
+
+    field          = '0;
+    out_op         = '0;
+    out_idx        = '0;
+    in_op          = '0;
+    out_addr       = '0;
+    in_addr        = '0;
+    out_addr_ok    = 1'b0;
+    in_addr_ok     = 1'b0;
+    fwd_src        = '0;
+    fwd_ready      = 1'b0;
+    c              = 0;
     fwd_used       = '0;
     port_sends     = '0;
     port_recvs     = '0;
@@ -195,15 +226,13 @@ module hc_node
     any_illegal    = 1'b0;
     conflict       = 1'b0;
     chan_out_valid = '0;
+    chan_out_data  = '0;
     copy           = '0;
     expect_word    = '0;
     in_not_idle    = '0;
     wr_slot        = '0;
     pass_slot      = '0;
-    for (int unsigned c = 0; c < NumChans; c++) begin
-      chan_out_data[c] = '0;
-      wr_addr[c]       = '0;
-    end
+    wr_addr        = '0;
 
     // Only XFER and PERMUTE have channel fields (skipping them also keeps idle nodes cheap to
     // simulate). The two have loops of their own, so that an XFER costs what it did before
@@ -214,57 +243,46 @@ module hc_node
       // conflict-checked. No port is used: nothing is sent or expected, every arriving word is
       // lost and one-port mode does not apply. The word copied travels in chan_out_data with
       // chan_out_valid low, so the neighbour ignores it.
-      for (int unsigned c = 0; c < NumChans; c++) begin : l_copy
-        logic [ChanBits-1:0] field;
-        logic [AddrBits-1:0] rd_addr;  // slots after the relative XOR
-        logic [AddrBits-1:0] cp_addr;
-
-        field      = chan_field[c];
-        rd_addr    = AddrBits'(field[3 +: IdxBits]) ^ (field[2] ? AddrBits'(node_id_i) : '0);
-        cp_addr    = AddrBits'(field[6 + IdxBits +: SlotBits]) ^
-                     (field[5 + IdxBits] ? AddrBits'(node_id_i) : '0);
-        wr_addr[c] = cp_addr[SlotBits-1:0];
-        if (out_op_e'(field[1:0]) == OutMem && in_op_e'(field[3 + IdxBits +: 2]) == InMem) begin
-          if (32'(rd_addr) < NumSlots) begin
-            chan_out_data[c] = mem_q[rd_addr[SlotBits-1:0]];
+      // out_addr is the slot copied from, in_addr the slot copied to.
+      for (int unsigned k = 0; k < NumChans; k++) begin : l_copy
+        field    = chan_field[k*ChanBits +: ChanBits];
+        out_addr = AddrBits'(field[3 +: IdxBits]) ^ (field[2] ? AddrBits'(node_id_i) : '0);
+        in_addr  = AddrBits'(field[6 + IdxBits +: SlotBits]) ^
+                   (field[5 + IdxBits] ? AddrBits'(node_id_i) : '0);
+        wr_addr[k*SlotBits +: SlotBits] = in_addr[SlotBits-1:0];
+        if (field[1:0] == hc_pkg::OutMem && field[3 + IdxBits +: 2] == hc_pkg::InMem) begin
+          if (32'(out_addr) < NumSlots) begin
+            chan_out_data[k*WordWidth +: WordWidth] = mem_q[out_addr[SlotBits-1:0]];
           end else begin
             any_slot_err = 1'b1;
           end
-          if (32'(cp_addr) < NumSlots) begin
-            copy[c] = 1'b1;
+          if (32'(in_addr) < NumSlots) begin
+            copy[k] = 1'b1;
           end else begin
             any_slot_err = 1'b1;
           end
-        end else if (field[1:0] != 2'(OutIdle) || field[3 + IdxBits +: 2] != 2'(InIdle)) begin
+        end else if (field[1:0] != hc_pkg::OutIdle || field[3 + IdxBits +: 2] != hc_pkg::InIdle)
+        begin
           any_illegal = 1'b1;
         end
       end
 
       for (int unsigned a = 0; a < NumChans; a++) begin
         for (int unsigned b = a + 1; b < NumChans; b++) begin
-          if (copy[a] && copy[b] && wr_addr[a] == wr_addr[b]) conflict = 1'b1;
+          if (copy[a] && copy[b] &&
+              wr_addr[a*SlotBits +: SlotBits] == wr_addr[b*SlotBits +: SlotBits]) begin
+            conflict = 1'b1;
+          end
         end
       end
     end else if (chan_instr) begin
       for (int unsigned p = 0; p < Dim; p++) begin
         for (int unsigned l = 0; l < Lanes; l++) begin : l_chan
-          int unsigned            c;
-          logic [ChanBits-1:0]    field;
-          out_op_e                out_op;
-          logic [IdxBits-1:0]     out_idx;
-          in_op_e                 in_op;
-          logic [AddrBits-1:0]    out_addr;  // slots after the relative XOR
-          logic [AddrBits-1:0]    in_addr;
-          logic                   out_addr_ok;
-          logic                   in_addr_ok;
-          logic [ChanIdxBits-1:0] fwd_src;
-          logic                   fwd_ready;  // FWD source exists and holds a PASS word
-
           c           = p * Lanes + l;
-          field       = chan_field[c];
-          out_op      = out_op_e'(field[1:0]);
+          field       = chan_field[c*ChanBits +: ChanBits];
+          out_op      = field[1:0];
           out_idx     = field[3 +: IdxBits];
-          in_op       = in_op_e'(field[3 + IdxBits +: 2]);
+          in_op       = field[3 + IdxBits +: 2];
           out_addr    = AddrBits'(out_idx) ^ (field[2] ? AddrBits'(node_id_i) : '0);
           in_addr     = AddrBits'(field[6 + IdxBits +: SlotBits]) ^
                         (field[5 + IdxBits] ? AddrBits'(node_id_i) : '0);
@@ -276,43 +294,47 @@ module hc_node
           // Output side: the word read from memory as at the start of the cycle, or the PASS
           // register. An out-of-range slot sends the word 0.
           case (out_op)
-            OutMem: begin
+            hc_pkg::OutMem: begin
               chan_out_valid[c] = 1'b1;
               if (out_addr_ok) begin
-                chan_out_data[c] = mem_q[out_addr[SlotBits-1:0]];
+                chan_out_data[c*WordWidth +: WordWidth] = mem_q[out_addr[SlotBits-1:0]];
               end else begin
                 any_slot_err = 1'b1;
               end
             end
-            OutFwd: begin
+            hc_pkg::OutFwd: begin
               if (fwd_ready) begin
                 chan_out_valid[c] = 1'b1;
-                chan_out_data[c]  = pass_data_q[fwd_src];
+                chan_out_data[c*WordWidth +: WordWidth] =
+                    pass_data_q[fwd_src*WordWidth +: WordWidth];
                 fwd_used[fwd_src] = 1'b1;
               end else begin
                 any_fwd_err = 1'b1;
               end
             end
-            OutIllegal: any_illegal = 1'b1;
+            hc_pkg::OutIllegal: any_illegal = 1'b1;
             default: ;
           endcase
-          if (out_op != OutIdle) port_sends[p] = 1'b1;
-          if (in_op != InIdle) port_recvs[p] = 1'b1;
-          if (in_op == InMem && !in_addr_ok) any_slot_err = 1'b1;
-          if (in_op == InReserved) any_illegal = 1'b1;
+          if (out_op != hc_pkg::OutIdle) port_sends[p] = 1'b1;
+          if (in_op != hc_pkg::InIdle) port_recvs[p] = 1'b1;
+          if (in_op == hc_pkg::InMem && !in_addr_ok) any_slot_err = 1'b1;
+          if (in_op == hc_pkg::InReserved) any_illegal = 1'b1;
 
           // Input side as the instruction describes it (the arriving words are checked below).
-          expect_word[c] = in_op == InMem || in_op == InPass;
-          in_not_idle[c] = in_op != InIdle;
-          wr_slot[c]     = in_op == InMem && in_addr_ok;
-          pass_slot[c]   = in_op == InPass;
-          wr_addr[c]     = in_addr[SlotBits-1:0];
+          expect_word[c] = in_op == hc_pkg::InMem || in_op == hc_pkg::InPass;
+          in_not_idle[c] = in_op != hc_pkg::InIdle;
+          wr_slot[c]     = in_op == hc_pkg::InMem && in_addr_ok;
+          pass_slot[c]   = in_op == hc_pkg::InPass;
+          wr_addr[c*SlotBits +: SlotBits] = in_addr[SlotBits-1:0];
         end
       end
 
       for (int unsigned a = 0; a < NumChans; a++) begin
         for (int unsigned b = a + 1; b < NumChans; b++) begin
-          if (wr_slot[a] && wr_slot[b] && wr_addr[a] == wr_addr[b]) conflict = 1'b1;
+          if (wr_slot[a] && wr_slot[b] &&
+              wr_addr[a*SlotBits +: SlotBits] == wr_addr[b*SlotBits +: SlotBits]) begin
+            conflict = 1'b1;
+          end
         end
       end
     end
@@ -322,10 +344,9 @@ module hc_node
   // Channels: names for the waveform, memory writes
   // ---------------------------------------------------------------------------
 
-  logic [NumChans-1:0]  store;     // an arriving word is stored in memory (never in a PERMUTE)
-  logic [NumChans-1:0]  wr_en;     // the channel's memory write port writes (store or copy)
-  logic [NumChans-1:0]  pass_now;  // an arriving word is held for a FWD
-  logic [WordWidth-1:0] chan_in_data [NumChans];
+  logic [NumChans-1:0] store;     // an arriving word is stored in memory (never in a PERMUTE)
+  logic [NumChans-1:0] wr_en;     // the channel's memory write port writes (store or copy)
+  logic [NumChans-1:0] pass_now;  // an arriving word is held for a FWD
 
   assign store = wr_slot & in_valid_i;
   assign wr_en = store | copy;
@@ -341,20 +362,20 @@ module hc_node
       logic                 in_valid;
       logic [WordWidth-1:0] in_data;
       /* verilator tracing_off */
+      logic [SlotBits-1:0]  wr_slot_addr;
 
-      assign out_valid          = chan_out_valid[Chan];
-      assign out_data           = chan_out_data[Chan];
-      assign out_valid_o[Chan]  = out_valid;
-      assign out_data_o[Chan]   = out_data;
-      assign in_valid           = in_valid_i[Chan];
-      assign in_data            = in_data_i[Chan];
-      assign pass_now[Chan]     = pass_slot[Chan] && in_valid;
-      assign chan_in_data[Chan] = in_data;
+      assign out_valid         = chan_out_valid[Chan];
+      assign out_data          = chan_out_data[Chan*WordWidth +: WordWidth];
+      assign out_valid_o[Chan] = out_valid;
+      assign in_valid          = in_valid_i[Chan];
+      assign in_data           = in_data_i[Chan*WordWidth +: WordWidth];
+      assign pass_now[Chan]    = pass_slot[Chan] && in_valid;
+      assign wr_slot_addr      = wr_addr[Chan*SlotBits +: SlotBits];
 
       // One memory write port per channel; they follow mem_write, so the scan port loses to a
       // channel and a higher channel wins over a lower one (a conflict is an error anyway).
       always_ff @(posedge clk_i) begin : chan_write
-        if (wr_en[Chan]) mem_q[wr_addr[Chan]] <= copy[Chan] ? out_data : in_data;
+        if (wr_en[Chan]) mem_q[wr_slot_addr] <= copy[Chan] ? out_data : in_data;
       end
     end
   end
@@ -366,31 +387,31 @@ module hc_node
   logic [NumErrKinds-1:0] err_event;  // the condition of each error kind holds this cycle
 
   always_comb begin : checks
-    err_event              = '0;
-    err_event[ErrLost]     = active_q && |(in_valid_i & ~in_not_idle);
-    err_event[ErrNodata]   = |(expect_word & ~in_valid_i);
-    err_event[ErrFwd]      = any_fwd_err;
-    err_event[ErrSlot]     = any_slot_err;
-    err_event[ErrOverrun]  = overrun;
-    err_event[ErrOneport]  = one_port_q && ($countones(port_sends) > 1 ||
-                                            $countones(port_recvs) > 1);
-    err_event[ErrIllegal]  = any_illegal || (executing && opcode == OpWait && wait_len == '0);
-    err_event[ErrConflict] = conflict;
-    err_event[ErrDropped]  = |(pass_valid_q & ~fwd_used);
+    err_event                      = '0;
+    err_event[hc_pkg::ErrLost]     = active_q && |(in_valid_i & ~in_not_idle);
+    err_event[hc_pkg::ErrNodata]   = |(expect_word & ~in_valid_i);
+    err_event[hc_pkg::ErrFwd]      = any_fwd_err;
+    err_event[hc_pkg::ErrSlot]     = any_slot_err;
+    err_event[hc_pkg::ErrOverrun]  = overrun;
+    err_event[hc_pkg::ErrOneport]  = one_port_q && ($countones(port_sends) > 1 ||
+                                                    $countones(port_recvs) > 1);
+    err_event[hc_pkg::ErrIllegal]  = any_illegal ||
+                                     (executing && opcode == hc_pkg::OpWait && wait_len == '0);
+    err_event[hc_pkg::ErrConflict] = conflict;
+    err_event[hc_pkg::ErrDropped]  = |(pass_valid_q & ~fwd_used);
   end
 
   // ---------------------------------------------------------------------------
   // Next state
   // ---------------------------------------------------------------------------
 
-  logic                                     active_d;
-  logic                                     one_port_d;
-  logic [PcBits-1:0]                        pc_d, pc_run;
-  logic [WaitBits-1:0]                      wait_cnt_d, wait_cnt_run;
-  logic [NumChans-1:0]                      pass_valid_d;
-  logic [WordWidth-1:0]                     pass_data_d [NumChans];
-  logic [NumErrKinds-1:0][ErrCountBits-1:0] err_cnt_d, err_cnt_run;
-  logic [PcBits-1:0]                        tbl_len_d;
+  logic                           active_d;
+  logic                           one_port_d;
+  logic [PcBits-1:0]              pc_d, pc_run;
+  logic [WaitBits-1:0]            wait_cnt_d, wait_cnt_run;
+  logic [NumChans-1:0]            pass_valid_d;
+  logic [NumErrKinds*CntBits-1:0] err_cnt_d, err_cnt_run;
+  logic [PcBits-1:0]              tbl_len_d;
 
   // Next state while running. The start pulse and the one-port input enter only through the
   // small muxes of next_state: Verilator re-evaluates logic that reads a top-level input on every
@@ -400,11 +421,13 @@ module hc_node
     wait_cnt_run = wait_cnt_q;
     err_cnt_run  = err_cnt_q;
     if (advance) pc_run = pc_q + PcBits'(1);
-    if (executing && opcode == OpWait) begin
+    if (executing && opcode == hc_pkg::OpWait) begin
       wait_cnt_run = wait_last ? '0 : wait_cnt_q + WaitBits'(1);
     end
     for (int unsigned k = 0; k < NumErrKinds; k++) begin
-      if (err_event[k] && err_cnt_q[k] != '1) err_cnt_run[k] = err_cnt_q[k] + ErrCountBits'(1);
+      if (err_event[k] && err_cnt_q[k*CntBits +: CntBits] != '1) begin
+        err_cnt_run[k*CntBits +: CntBits] = err_cnt_q[k*CntBits +: CntBits] + CntBits'(1);
+      end
     end
   end
 
@@ -415,7 +438,6 @@ module hc_node
     wait_cnt_d   = start_i ? '0 : wait_cnt_run;
     pass_valid_d = start_i ? '0 : pass_now;
     err_cnt_d    = start_i ? '0 : err_cnt_run;
-    pass_data_d  = chan_in_data;
   end
 
   // The table's length is one past the highest address written since reset.
@@ -446,17 +468,39 @@ module hc_node
     end
   end
 
+  // The word arriving on every channel, held one cycle for a FWD (pass_valid_q says which count).
   always_ff @(posedge clk_i) begin : pass_data_regs
-    pass_data_q <= pass_data_d;
+    pass_data_q <= in_data_i;
   end
 
-  // Memories, written like RAM macros.
+  // ---------------------------------------------------------------------------
+  // Memories, written like RAM macros (docs/hardware.md §7)
+  // ---------------------------------------------------------------------------
+
+  // Data memory: the scan port's write port here, one write port per channel in g_lane; the
+  // reads are combinational (decode, scan port), so it is built from flip-flops.
   always_ff @(posedge clk_i) begin : mem_write
     if (mem_we_i && 32'(mem_addr_i) < NumSlots) mem_q[mem_addr_i] <= mem_wdata_i;
   end
 
-  always_ff @(posedge clk_i) begin : tbl_write
-    if (tbl_we_i && 32'(tbl_addr_i) < TableDepth) tbl_q[tbl_addr_i] <= tbl_wdata_i;
+  // Table memory: one write port (the load port) and one registered read port, so that it maps
+  // to a block RAM. The read address is the pc of the next cycle (pc_d, 0 in reset), so
+  // tbl_rdata_q holds tbl_q[pc_q] in every cycle, exactly the word an asynchronous read of
+  // tbl_q[pc_q] would give; a word written to that address at the same edge is passed through
+  // (write-first), so a table written while the node runs reads the same as well.
+  logic                 tbl_we;
+  logic [DepthBits-1:0] tbl_raddr;
+
+  assign tbl_we    = tbl_we_i && 32'(tbl_addr_i) < TableDepth;
+  assign tbl_raddr = rst_ni ? pc_d[DepthBits-1:0] : '0;
+
+  always_ff @(posedge clk_i) begin : tbl_ram
+    if (tbl_we) tbl_q[tbl_addr_i] <= tbl_wdata_i;
+    if (tbl_we && tbl_addr_i == tbl_raddr) begin
+      tbl_rdata_q <= tbl_wdata_i;
+    end else begin
+      tbl_rdata_q <= tbl_q[tbl_raddr];
+    end
   end
 
   // ---------------------------------------------------------------------------
@@ -464,13 +508,14 @@ module hc_node
   // ---------------------------------------------------------------------------
 
   assign mem_rdata_o = (32'(mem_addr_i) < NumSlots) ? mem_q[mem_addr_i] : '0;
+  assign out_data_o  = chan_out_data;
   assign store_o     = store;
   assign permute_o   = permute;
   assign err_event_o = err_event;
   assign err_count_o = err_cnt_q;
   always_comb begin : err_flags
     for (int unsigned k = 0; k < NumErrKinds; k++) begin
-      err_flags_o[k] = |err_cnt_q[k];
+      err_flags_o[k] = |err_cnt_q[k*CntBits +: CntBits];
     end
   end
 

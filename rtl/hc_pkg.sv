@@ -1,4 +1,29 @@
 // hcube RTL: shared types, encodings and width functions (docs/hardware.md §1, §3, §4).
+//
+// The RTL subset. Every file under rtl/ is read by Verilator (-Wall clean) and by Debian's yosys
+// 0.23 (read_verilog -sv; synth, synth_ice40), whose SystemVerilog front end is small. The forms
+// below are what 0.23 reads, found by trying each construct (docs/hardware.md §7). Cores with a
+// richer SystemVerilog (lowRISC Ibex, PULP) put sv2v in front of yosys; hcube keeps to the
+// subset instead, so that the Debian tools read the sources as they are. New modules (router,
+// arithmetic unit) follow it; scripts/synth.sh and the `synth` test check every rtl/*.sv.
+// * Functions give their result by assigning to the function name: `return` is a syntax error.
+// * Package items are named with an explicit scope, hc_pkg::Name. An import, in the module
+//   header or at file level, is a syntax error in 0.23.
+// * Packed arrays have one dimension. A per-channel (per-kind) vector is flat, element c at
+//   [c*Width +: Width]; `logic [N-1:0][W-1:0]` is a syntax error. Verilator lays both out the
+//   same way, so the C++ testbench sees the same bits.
+// * Ports are packed vectors (no unpacked-array ports), and unpacked arrays are assigned element
+//   by element (no whole-array assignment). An unpacked array that is really a bundle of wires
+//   (hc_cube's per-node arrays) is marked (* mem2reg *) so that yosys does not build a memory.
+// * The enums below document the encodings; the RTL compares fields with the enum constants
+//   (hc_pkg::OutMem) but does not cast to an enum type (hc_pkg::out_op_e'(x) is a syntax error).
+// * A variable declared inside a loop of an always_comb is a static signal to yosys: it must be
+//   assigned on every path, or yosys infers a latch. hc_node declares them once at the top of the
+//   block with defaults.
+// * Concurrent assertions (assert property ... disable iff ... else $error) are for Verilator
+//   only: they sit inside `ifndef SYNTHESIS (read_verilog defines SYNTHESIS).
+// * Memories are written in always_ff blocks like RAM macros; a memory that should become block
+//   RAM has a registered read (hc_node's table).
 
 package hc_pkg;
 
@@ -73,31 +98,31 @@ package hc_pkg;
 
   /// max(a, b)
   function automatic int unsigned hc_max(int unsigned a, int unsigned b);
-    return (a > b) ? a : b;
+    hc_max = (a > b) ? a : b;
   endfunction
 
   /// max(1, clog2(n)): bits of an index into n things, at least one.
   function automatic int unsigned hc_bits(int unsigned n);
-    return hc_max(1, $clog2(n));
+    hc_bits = hc_max(1, $clog2(n));
   endfunction
 
   /// IdxBits = max(SlotBits, PortBits + LaneBits): width of out_idx (slot or FWD channel).
   function automatic int unsigned hc_idx_bits(int unsigned dim, int unsigned lanes,
                                               int unsigned num_slots);
-    return hc_max(hc_bits(num_slots), hc_bits(dim) + hc_bits(lanes));
+    hc_idx_bits = hc_max(hc_bits(num_slots), hc_bits(dim) + hc_bits(lanes));
   endfunction
 
   /// ChanBits = 6 + IdxBits + SlotBits: bits of one channel's field in an XFER.
   function automatic int unsigned hc_chan_bits(int unsigned dim, int unsigned lanes,
                                                int unsigned num_slots);
-    return 6 + hc_idx_bits(dim, lanes, num_slots) + hc_bits(num_slots);
+    hc_chan_bits = 6 + hc_idx_bits(dim, lanes, num_slots) + hc_bits(num_slots);
   endfunction
 
   /// TableWidth = max(34, 2 + n*b*ChanBits).
   function automatic int unsigned hc_table_width(int unsigned dim, int unsigned lanes,
                                                  int unsigned num_slots);
-    return hc_max(MinTableWidth,
-                  OpcodeBits + dim * lanes * hc_chan_bits(dim, lanes, num_slots));
+    hc_table_width = hc_max(MinTableWidth,
+                            OpcodeBits + dim * lanes * hc_chan_bits(dim, lanes, num_slots));
   endfunction
 
 endpackage

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Lints the hcube RTL with `verilator --lint-only -Wall` for Dim = 1, 3, 6, 10 and Lanes = 1, 3
-# (NumSlots = 2^Dim, TableDepth = 2^(Dim-1) + 1) and a few odd sizes. Exits non-zero on any
-# warning. Waivers live only in rtl/hc_lint.vlt.
+# (NumSlots = 2^Dim, TableDepth = 2^(Dim-1) + 1) and a few odd sizes, then every other module
+# under rtl/ (hc_fpga, and modules added later) as the top with its default parameters. Reads
+# rtl/*_pkg.sv first, then every other rtl/*.sv. Exits non-zero on any warning. Waivers live only
+# in rtl/hc_lint.vlt.
 #
 #   scripts/lint-rtl.sh            # the full matrix (about two minutes, Dim = 10 dominates)
 #   scripts/lint-rtl.sh --quick    # Dim <= 6 only
@@ -11,20 +13,30 @@ rtl="$root/rtl"
 dims="1 3 6 10"
 [ "${1:-}" = "--quick" ] && dims="1 3 6"
 
+shopt -s nullglob
+pkgs=("$rtl"/*_pkg.sv)
+srcs=()
+for f in "$rtl"/*.sv; do [[ $f == *_pkg.sv ]] || srcs+=("$f"); done
+
 status=0
-lint() {  # lint <Dim> <Lanes> <NumSlots> <TableDepth>
-  local out
-  out=$(verilator --lint-only -Wall --unroll-stmts 1 \
-    "$rtl/hc_lint.vlt" "$rtl/hc_pkg.sv" "$rtl/hc_node.sv" "$rtl/hc_cube.sv" \
-    --top-module hc_cube -GDim="$1" -GLanes="$2" -GNumSlots="$3" -GTableDepth="$4" 2>&1)
+run_lint() {  # run_lint <label> <verilator options...>
+  local label=$1 out
+  shift
+  out=$(verilator --lint-only -Wall --unroll-stmts 1 "$rtl/hc_lint.vlt" "${pkgs[@]}" "${srcs[@]}" \
+    "$@" 2>&1)
   local rc=$?
   if [ $rc -ne 0 ] || [ -n "$out" ]; then
-    echo "FAIL Dim=$1 Lanes=$2 NumSlots=$3 TableDepth=$4"
+    echo "FAIL $label"
     echo "$out"
     status=1
   else
-    echo "ok   Dim=$1 Lanes=$2 NumSlots=$3 TableDepth=$4"
+    echo "ok   $label"
   fi
+}
+
+lint() {  # lint <Dim> <Lanes> <NumSlots> <TableDepth>
+  run_lint "Dim=$1 Lanes=$2 NumSlots=$3 TableDepth=$4" --top-module hc_cube \
+    -GDim="$1" -GLanes="$2" -GNumSlots="$3" -GTableDepth="$4"
 }
 
 for d in $dims; do
@@ -37,4 +49,11 @@ lint 3 1 5 5
 lint 3 3 6 3
 lint 4 1 4 1
 lint 2 2 1 2
+# Every other module as the top, default parameters (hc_node is linted inside hc_cube above).
+for f in "${srcs[@]}"; do
+  for m in $(sed -n 's/^[[:space:]]*module[[:space:]]\+\([A-Za-z_0-9]\+\).*/\1/p' "$f"); do
+    case $m in hc_cube | hc_node) ;; *) run_lint "$m (defaults)" --top-module "$m" ;; esac
+  done
+done
+run_lint "hc_fpga Dim=3 Lanes=2" --top-module hc_fpga -GDim=3 -GLanes=2
 exit $status

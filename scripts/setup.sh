@@ -12,6 +12,9 @@ packages=(
   gtkwave                    # waveforms, and fst2vcd for VCD output
   clang-format               # formatting (.clang-format)
   nlohmann-json3-dev         # JSON output of the tool
+  python3                    # scripts/synth.py, scripts/measure.py
+  yosys                      # synthesis of the RTL (scripts/synth.sh, ctest label synth)
+  nextpnr-ice40 fpga-icestorm  # place and route on iCE40 (scripts/synth.sh --pnr)
 )
 
 missing=()
