@@ -26,13 +26,6 @@ class Sequencer {
     return ins.op == Opcode::kWait ? ins.wait - waited_ : 0;
   }
 
-  /// Advances past `cycles` (1 .. waitLeft()) cycles of the current WAIT at once: what as many
-  /// calls of advance() do.
-  void skipWait(u64 cycles) {
-    waited_ += static_cast<u32>(cycles - 1);
-    advance();
-  }
-
   /// Advances past one cycle of the current instruction.
   void advance() {
     const Instruction& ins = current();
