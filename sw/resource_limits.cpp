@@ -58,6 +58,22 @@ u64 steps(const TableSet& set) {
   return best;
 }
 
+// Cycles the table executor and the TLM cube step through: they skip a stretch in which every
+// node waits in one step (sw/executor.h), so each stepped cycle executes an instruction that is
+// not a WAIT at some node or ends some node's WAIT. That bounds them by the instructions of all
+// nodes (one table's for a shared table, whose nodes run in lockstep) and by the cycle count.
+double steppedCycles(const TableSet& set) {
+  u64 instructions = 0;
+  for (const Table& t : set.tables) {
+    for (const Instruction& i : t) {
+      if (i.op == Opcode::kEnd) break;
+      ++instructions;
+    }
+    if (set.shared) break;
+  }
+  return static_cast<double>(std::min(set.cycles(), instructions));
+}
+
 // The estimate of a consumer with `per_channel` bytes per node-channel, `per_word` per word of
 // memory (slots + scratch) and `per_slot` per data slot; the field that decides is the one
 // whose term dominates: dim or lanes for per-channel state, scratch or slots for memory.
@@ -118,7 +134,7 @@ ResourceEstimate tableExecutorEstimate(const TableSet& set) {
   ResourceEstimate e =
       estimate("the table executor", h, kExecutorBytesPerNode, kExecutorBytesPerChannel,
                kExecutorBytesPerWord, kExecutorBytesPerSlot);
-  e.seconds = static_cast<double>(set.cycles()) * static_cast<double>(h.nodes()) *
+  e.seconds = steppedCycles(set) * static_cast<double>(h.nodes()) *
               static_cast<double>(h.channels()) * kExecutorNsPerChannelCycle * 1e-9;
   return e;
 }
@@ -129,7 +145,7 @@ ResourceEstimate tlmEstimate(const TableSet& set) {
                                 kTlmBytesPerWord, kExecutorBytesPerSlot);
   const double nodes = static_cast<double>(h.nodes());
   e.seconds =
-      (nodes * kTlmNsPerNode + static_cast<double>(set.cycles()) * nodes * kTlmNsPerNodeCycle) *
+      (nodes * kTlmNsPerNode + steppedCycles(set) * nodes * kTlmNsPerNodeCycle) *
       1e-9;
   return e;
 }

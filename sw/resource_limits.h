@@ -47,9 +47,9 @@ struct ResourceEstimate {
 
 /// The static verifier on `set` (one step per XFER/PERMUTE cycle; a WAIT costs one step).
 ResourceEstimate verifierEstimate(const TableSet& set);
-/// The C++ table executor on `set` (simulates waits cycle by cycle).
+/// The C++ table executor on `set` (a stretch in which every node waits is one step).
 ResourceEstimate tableExecutorEstimate(const TableSet& set);
-/// The SystemC-TLM backend on `set` (one module tree per node; waits cycle by cycle).
+/// The SystemC-TLM backend on `set` (one module tree per node; all-wait stretches are one step).
 ResourceEstimate tlmEstimate(const TableSet& set);
 
 /// The Verilated RTL cube on `set`: time only (it simulates every cycle, waits included).
