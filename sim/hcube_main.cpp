@@ -1,5 +1,5 @@
-// hcube: the command-line tool (DESIGN §7). Lists algorithms, writes and verifies schedule
-// tables, and runs a case on a backend (the C++ table executor or the Verilated RTL cube),
+// hcube: the command-line tool (docs/architecture.md §7). Lists algorithms, writes and verifies
+// schedule tables, and runs a case on a backend (the C++ table executor or the Verilated RTL cube),
 // reporting measured cycles beside the paper's bound and the verdict against the reference.
 //
 // Exit status: 0 success; 1 a run or verification that found a problem; 2 bad input; 3 an
@@ -61,8 +61,7 @@ class Args {
       }
       if (name == "--") throw Error("'" + a + "': not an option");
       if (flags_.count(name) != 0) throw Error("option " + name + " given twice");
-      if (name == "--json" || name == "--no-verify" || name == "--help" ||
-          name == "--describe") {
+      if (name == "--json" || name == "--no-verify" || name == "--help" || name == "--describe") {
         if (value) throw Error("option " + name + " takes no value ('" + a + "')");
         flags_[name] = "1";
         continue;
@@ -656,7 +655,8 @@ constexpr Command kCommands[] = {
       instruction, naming node, step and channel of every difference; exit 1 if they differ
 )",
      cmdDiff},
-    {"sdp", R"(  hcube sdp --describe --n N [--k K] (--delta D | --cycles C) [--mp M] [--tau T] [--json]
+    {"sdp",
+     R"(  hcube sdp --describe --n N [--k K] (--delta D | --cycles C) [--mp M] [--tau T] [--json]
       a stable dimension permutation (Ho & Johnsson 1988, paper numbering: processor dimensions
       0..n-1, storage n..): its GSHs, real/virtual/mixed, sigma_p, beta, oJ, every lower bound
 )",

@@ -1,7 +1,7 @@
 // hcube: the C++ table executor — the golden model the SystemC-TLM and RTL cubes must match
-// bit for bit and cycle for cycle (DESIGN §3). It runs the tables of every node in lockstep
-// with the step semantics of docs/hardware.md §2 (PERMUTE: §2.1) and counts the hardware errors
-// of §4 the way the RTL does.
+// bit for bit and cycle for cycle (docs/architecture.md §3). It runs the tables of every node in
+// lockstep with the step semantics of docs/hardware.md §2 (PERMUTE: §2.1) and counts the hardware
+// errors of §4 the way the RTL does.
 //
 // How it runs (sw/executor.cpp): every distinct table is decoded once (sw/exec_program.h) into
 // lists of the channels that send and receive, the PASS registers an XFER forwards, the pairs

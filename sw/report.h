@@ -1,6 +1,6 @@
 // hcube: the report of one run — measured cycles beside the paper's bound, span, link
-// utilisation, hardware errors and the verdict against the reference model (DESIGN §6) — as
-// human-readable text or one JSON object.
+// utilisation, hardware errors and the verdict against the reference model (docs/architecture.md
+// §6) — as human-readable text or one JSON object.
 #pragma once
 
 #include <nlohmann/json.hpp>

@@ -144,9 +144,7 @@ ResourceEstimate tlmEstimate(const TableSet& set) {
   ResourceEstimate e = estimate("the TLM backend", h, kTlmBytesPerNode, kTlmBytesPerChannel,
                                 kTlmBytesPerWord, kExecutorBytesPerSlot);
   const double nodes = static_cast<double>(h.nodes());
-  e.seconds =
-      (nodes * kTlmNsPerNode + steppedCycles(set) * nodes * kTlmNsPerNodeCycle) *
-      1e-9;
+  e.seconds = (nodes * kTlmNsPerNode + steppedCycles(set) * nodes * kTlmNsPerNodeCycle) * 1e-9;
   return e;
 }
 

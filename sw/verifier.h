@@ -1,5 +1,5 @@
-// hcube: the static verifier (DESIGN §5). Before anything runs, it executes a table set
-// symbolically — on element identities, not data — and checks: port capacity and the one-port
+// hcube: the static verifier (docs/architecture.md §5). Before anything runs, it executes a table
+// set symbolically — on element identities, not data — and checks: port capacity and the one-port
 // rule, send/receive pairing on every link (nothing sent is lost, nothing is received from
 // nobody), every FWD has a PASS word and every PASS word is forwarded, no slot is overwritten
 // while it holds the last copy of an element, no empty slot is sent, no two receives write one

@@ -1,7 +1,7 @@
 // hcube: the building blocks every stable-dimension-permutation algorithm of Ho & Johnsson 1988
 // (§4) is made of — rounds of dimension exchanges, each one message (or ceil(M/B) messages of
 // at most B elements) per link, with a start-up of tau cycles per message — and their lowering
-// to tables with WAIT tau before every message (the start-ups made real, DESIGN §6).
+// to tables with WAIT tau before every message (the start-ups made real, docs/architecture.md §6).
 //
 // SdpRouter follows every element (its node and slot) through the rounds, so a round's moves
 // are exactly the elements that cross, a round's length is the largest number of elements any
