@@ -11,6 +11,7 @@ packages=(
   libbenchmark-dev           # bench/: the microbenchmarks
   gtkwave                    # waveforms, and fst2vcd for VCD output
   clang-format               # formatting (.clang-format)
+  clang libclang-rt-14-dev   # the sanitizer and libFuzzer build (scripts/test.sh, tests/fuzz)
   nlohmann-json3-dev         # JSON output of the tool
   python3                    # scripts/synth.py, scripts/measure.py
   yosys                      # synthesis of the RTL (scripts/synth.sh, ctest label synth)
