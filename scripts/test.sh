@@ -17,6 +17,6 @@ ctest --test-dir build -LE long --output-on-failure -j "$(nproc)"
 cmake -S . -B build-san -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++ \
   -DHCUBE_SANITIZE=ON -DHCUBE_FUZZ=ON >/dev/null
 cmake --build build-san -j "$(nproc)" --target hcube hcube_unit_tests hcube_cli_tests \
-  hcube_sdp_cli_tests fuzz_table_text fuzz_table_image
+  hcube_sdp_cli_tests fuzz_table_text fuzz_table_image fuzz_options
 ctest --test-dir build-san -L '^(unit|cli|fuzz)$' -LE long --output-on-failure -j "$(nproc)" \
   -E '^Cli\.(CaseTooBigForMemoryIsAnError|OutOfMemoryMessageFitsVerify|JsonKeysOfRunCompareAndListArePinned)$'

@@ -1,0 +1,61 @@
+// The command line of the hcube tool (sim/hcube_main.cpp): the strict option parser and the
+// reading of a case description (--algo, --n, --k, --width, --ports and the algorithm's own
+// parameters). Its own room so that it can be unit-tested and fuzzed (tests/fuzz/) apart from
+// the commands that use it.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "algorithms.h"
+
+namespace hcube {
+
+// The command line of one subcommand: "--name value", "--name=value", boolean flags and
+// positional words. Everything it cannot place is an error (hcube::Error), never silently
+// ignored: a single-dash option, a repeated option, a flag given a value, a word the command
+// does not take, an option the command did not read.
+class Args {
+ public:
+  /// Parses argv[first..argc).
+  Args(int argc, const char* const* argv, int first);
+  /// The value of an option, marking it as read.
+  std::optional<std::string> get(const std::string& name);
+  bool has(const std::string& name) const { return flags_.count(name) != 0; }
+  bool flag(const std::string& name) { return get(name).has_value(); }
+  /// An integer option; a value that is not wholly an integer is an error naming the option.
+  std::optional<long long> number(const std::string& name);
+  long long number(const std::string& name, long long fallback) {
+    return number(name).value_or(fallback);
+  }
+  const std::vector<std::string>& positional() const { return positional_; }
+  /// The options given, by name.
+  std::vector<std::string> names() const;
+  /// Claims every option not in `reserved` and not read yet: the algorithm's own parameters.
+  std::map<std::string, std::string> claimRest(const std::set<std::string>& reserved);
+  /// Rejects options that the command did not ask for, and positional words beyond `words`.
+  void finish(size_t words = 0) const;
+
+ private:
+  std::map<std::string, std::string> flags_;
+  std::vector<std::string> positional_;
+  std::vector<std::string> used_;
+};
+
+/// Options of the commands themselves; every other option describes the case to build.
+extern const std::set<std::string> kCommandOptions;
+
+/// --n, when given: an integer 1..20.
+std::optional<int> optionalDimension(Args& args);
+/// --n, required.
+int cubeDimension(Args& args);
+/// The case the options describe; the options the command does not own become the algorithm's
+/// parameters (buildCase rejects the ones the algorithm does not take).
+CaseSpec caseFrom(Args& args);
+/// The options given that describe a case to build (--algo, --k, ..., an algorithm's own).
+std::vector<std::string> caseOptions(const Args& args);
+
+}  // namespace hcube
