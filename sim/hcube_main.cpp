@@ -25,6 +25,9 @@
 #include "reference.h"
 #include "report.h"
 #include "resource_limits.h"
+#include "router/message_text.h"
+#include "router/routed_report.h"
+#include "router/router_engine.h"
 #include "rtl_backend.h"
 #include "sdp.h"
 #include "table_diff.h"
@@ -138,8 +141,10 @@ class Args {
 
 // Options of the commands themselves; every other option describes the case to build.
 const std::set<std::string> kCommandOptions = {
-    "--out",   "--backend",  "--json",   "--no-verify", "--trace",  "--max-cycles",
-    "--cache", "--backends", "--tables", "--help",      "--memory", "--depth"};
+    "--out", "--backend", "--json", "--no-verify", "--trace", "--max-cycles", "--cache",
+    "--backends", "--tables", "--help", "--memory", "--depth",
+    // Routed mode (issue 12):
+    "--route", "--fifo-depth", "--deadlock-cycles", "--messages"};
 
 // --n, when given: an integer 1..20.
 std::optional<int> optionalDimension(Args& args) {
@@ -445,7 +450,10 @@ void checkTracePath(const std::string& trace) {
   if (!existed) fs::remove(trace, ec);
 }
 
+int cmdRoutedRun(Args& args, const std::string& route);
+
 int cmdRun(Args& args) {
+  if (const auto route = args.get("--route")) return cmdRoutedRun(args, *route);
   const std::string backend = args.get("--backend").value_or("table");
   const bool json = args.flag("--json");
   const bool no_verify = args.flag("--no-verify");
@@ -564,6 +572,131 @@ int cmdCompare(Args& args) {
   return problems.empty() ? 0 : 1;
 }
 
+// ---- Routed mode (issue 12, docs/hardware.md §8): a permutation or a message list run by the
+// per-cycle packet routers instead of tables.
+
+// --fifo-depth and --deadlock-cycles, checked.
+RouterOptions routerOptions(Args& args) {
+  RouterOptions opt;
+  const long long depth = args.number("--fifo-depth", 4);
+  if (depth < 1 || depth > 1024) {
+    throw Error("--fifo-depth " + std::to_string(depth) + ": must be 1..1024");
+  }
+  opt.fifo_depth = static_cast<u64>(depth);
+  const long long limit = args.number("--deadlock-cycles", 64);
+  if (limit < 1) throw Error("--deadlock-cycles " + std::to_string(limit) + ": must be >= 1");
+  opt.deadlock_cycles = static_cast<u64>(limit);
+  const long long max_cycles = args.number("--max-cycles", 0);
+  if (max_cycles < 0) throw Error("--max-cycles must be positive");
+  if (max_cycles > 0) opt.max_cycles = static_cast<u64>(max_cycles);
+  return opt;
+}
+
+// The routed backend: only the golden model exists in this version.
+void requireRoutedBackend(Args& args) {
+  const std::string backend = args.get("--backend").value_or("table");
+  if (backend == "table") return;
+  if (backend == "tlm" || backend == "rtl") {
+    throw Error("--backend " + backend +
+                ": routed mode runs on the table backend (the golden model) only so far; the "
+                "TLM and RTL routers are not built yet");
+  }
+  throw Error("--backend '" + backend + "': must be table, tlm or rtl");
+}
+
+int cmdRoutedRun(Args& args, const std::string& route_word) {
+  const RouteKind route = parseRouteKind(route_word);
+  requireRoutedBackend(args);
+  const bool json = args.flag("--json");
+  RouterOptions opt = routerOptions(args);
+  if (args.has("--trace")) throw Error("--trace: routed mode writes no waveform yet");
+  if (args.has("--messages")) throw Error("--messages: use hcube route --messages FILE");
+  HeaderOrigin origin;
+  const BuiltCase c = loadCase(args, {"table"}, origin);
+  args.finish();
+  std::ostream* progress = !json && stderrIsTerminal() ? &std::cerr : nullptr;
+  const MessageList list = messagesFromPermutation(c.perm, route);
+  requireSimulatable(list.nodes(), list.memoryWords(), "routed mode's memory (2K words per node)");
+  RoutedReport report;
+  report.algo = c.tables.header.algo;
+  report.perm = c.perm;
+  report.route = route;
+  report.lower_bound = c.lower_bound;
+  report.bound_source = c.bound_source;
+  opt.tagged_elements = c.perm.elements();
+  ProgressBar bar(progress, "routed run", 0);
+  if (progress != nullptr) opt.progress = bar.callback();
+  report.result = runRouter(list, taggedMemory(c.perm, list.memoryWords()), opt);
+  bar.finish();
+  report.check = checkRoutedMemory(c.perm, report.result.run.memory);
+  std::cout << (json ? jsonText(routedJson(report)) + "\n" : formatRoutedText(report));
+  return report.passed() ? 0 : 1;
+}
+
+// hcube messages: the message list of a case's permutation, in the text form.
+int cmdMessages(Args& args) {
+  const RouteKind route = parseRouteKind(args.get("--route").value_or("ecube"));
+  const auto out = args.get("--out");
+  HeaderOrigin origin;
+  const BuiltCase c = loadCase(args, {"table"}, origin);
+  args.finish();
+  if (!out) throw Error("--out FILE is required");
+  const MessageList list = messagesFromPermutation(c.perm, route);
+  writeMessageTextFile(*out, list);
+  std::cout << "wrote " << *out << ": " << list.messages() << " messages on " << list.nodes()
+            << " nodes\n";
+  return 0;
+}
+
+// hcube route: a message list from a file through the routers; slots 0..K-1 start with their
+// tags, and the report says whether every message was delivered (no reference permutation).
+int cmdRoute(Args& args) {
+  const auto path = args.get("--messages");
+  requireRoutedBackend(args);
+  const bool json = args.flag("--json");
+  RouterOptions opt = routerOptions(args);
+  args.finish();
+  if (!path) throw Error("--messages FILE is required");
+  const MessageList list = readMessageTextFile(*path);
+  requireSimulatable(list.nodes(), list.memoryWords(), *path + ": routed mode's memory");
+  CubeMemory initial{list.nodes(), list.memoryWords(),
+                     std::vector<u32>(list.nodes() * list.memoryWords(), 0)};
+  for (u64 x = 0; x < list.nodes(); ++x) {
+    for (u64 l = 0; l < list.slots; ++l) initial.at(x, l) = static_cast<u32>(x * list.slots + l);
+  }
+  opt.tagged_elements = list.nodes() * list.slots;
+  RoutedReport report;
+  report.algo = *path;
+  report.perm = PermutationSpec::aapc(list.n, 1);  // only for its n in the report
+  report.route = list.route;
+  report.bound_source = "none: a message list";
+  report.result = runRouter(list, initial, opt);
+  if (json) {
+    nlohmann::ordered_json j = routedJson(report);
+    for (const char* k : {"K", "perm", "elements", "correct", "mismatches"}) j.erase(k);
+    std::cout << jsonText(j) << "\n";
+  } else {
+    const RouterStats& s = report.result.stats;
+    std::cout << "hcube route: " << *path << " on a " << list.n << "-cube, route "
+              << routeKindName(list.route) << ", FIFO depth " << s.fifo_depth << "\n"
+              << "  cycles " << report.result.run.cycles << ", words " << report.result.run.words
+              << ", stalls " << s.stalls << ", delivered " << s.delivered << " of " << s.messages
+              << ", latency max " << s.latency_max << "\n";
+    for (const RouterNodeErrors& e : s.errors) {
+      std::cout << "  ROUTER ERROR node " << e.node << ": overflow x" << e.overflow << ", lost x"
+                << e.lost << ", conflict x" << e.conflict << "\n";
+    }
+    if (s.deadlock) {
+      std::cout << "  DEADLOCK at cycle " << s.deadlock_cycle << "; blocked:\n";
+      for (const BlockedPort& b : s.blocked) std::cout << "    " << describe(b) << "\n";
+    }
+    if (report.result.run.timeout) std::cout << "  TIMEOUT\n";
+    std::cout << "  verdict " << (report.passed() ? "PASS" : "FAIL") << "\n";
+  }
+  return report.passed() ? 0 : 1;
+}
+// ---- end of routed mode
+
 int cmdBuildModel(Args& args) {
   // --memory / --depth enlarge the model beyond what the case needs, so that one cached model
   // serves many cases of the same n and lanes (any cached model at least as large is reused).
@@ -635,6 +768,10 @@ constexpr Command kCommands[] = {
             [--max-cycles C] [--cache DIR]
       run a case and check every element against the reference model; --trace writes an
       FST (or .vcd) waveform and a GTKWave save file from the RTL, or a VCD from the TLM model
+  hcube run (--algo A --n N ... | --tables PATH) --route ecube|source [--fifo-depth D]
+            [--deadlock-cycles L] [--max-cycles C] [--json]
+      routed mode: the case's permutation by the per-cycle packet routers, no schedule
+      (docs/hardware.md §8; table backend only so far)
 )",
      cmdRun},
     {"compare",
@@ -650,6 +787,17 @@ constexpr Command kCommands[] = {
       --memory / --depth make it at least that large, so that it serves bigger cases too
 )",
      cmdBuildModel},
+    {"messages",
+     R"(  hcube messages --algo A --n N [--k K] [--PARAM V ...] [--route ecube|source] --out FILE
+      write the routed-mode message list of the case's permutation (docs/hardware.md §8.1)
+)",
+     cmdMessages},
+    {"route",
+     R"(  hcube route --messages FILE [--fifo-depth D] [--deadlock-cycles L] [--max-cycles C]
+            [--json]
+      run a message list through the per-cycle routers and report delivery and statistics
+)",
+     cmdRoute},
     {"diff", R"(  hcube diff A B
       compare two tables (each a .hct file, a .hex image or a directory) instruction by
       instruction, naming node, step and channel of every difference; exit 1 if they differ
