@@ -1,0 +1,105 @@
+// hcube tests: the routed-mode commands on good and bad input (issue 12): exit status and the
+// message a user sees.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "process.h"
+
+namespace hcube {
+namespace {
+
+namespace fs = std::filesystem;
+
+ProcessResult tool(std::vector<std::string> args) {
+  args.insert(args.begin(), HCUBE_TOOL);
+  return runProcess(args);
+}
+
+class RouterCli : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() /
+           ("hcube-router-cli-" +
+            std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+  std::string write(const std::string& name, const std::string& text) {
+    const fs::path p = dir_ / name;
+    std::ofstream(p) << text;
+    return p.string();
+  }
+  fs::path dir_;
+};
+
+TEST_F(RouterCli, RunEcubeReportsTheHandCountedAapc) {
+  const ProcessResult r =
+      tool({"run", "--algo", "edelman", "--n", "2", "--route", "ecube", "--json"});
+  ASSERT_EQ(r.status, 0) << r.output;
+  const auto j = nlohmann::json::parse(r.output);
+  EXPECT_EQ(j["mode"], "routed");
+  EXPECT_EQ(j["route"], "ecube");
+  EXPECT_EQ(j["cycles"], 3);
+  EXPECT_EQ(j["words"], 16);
+  EXPECT_EQ(j["stalls"], 0);
+  EXPECT_EQ(j["max_fifo_per_port"], nlohmann::json({1, 0}));
+  EXPECT_EQ(j["latency"]["max"], 3);
+  EXPECT_EQ(j["correct"], 16);
+  EXPECT_EQ(j["verdict"], "pass");
+}
+
+TEST_F(RouterCli, BadRouteAndDepthAreErrors) {
+  ProcessResult r = tool({"run", "--algo", "edelman", "--n", "2", "--route", "zigzag"});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.output, "hcube: error: route 'zigzag': must be ecube or source\n");
+  r = tool({"run", "--algo", "edelman", "--n", "2", "--route", "ecube", "--fifo-depth", "0"});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.output, "hcube: error: --fifo-depth 0: must be 1..1024\n");
+  r = tool({"run", "--algo", "edelman", "--n", "2", "--route", "ecube", "--backend", "rtl"});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.output.find("routed mode runs on the table backend"), std::string::npos) << r.output;
+}
+
+TEST_F(RouterCli, BadMessageFilesAreErrors) {
+  const std::string head = "hcube-messages 1\ndim 2\nslots 2\n";
+  const std::string not_a_path =
+      write("a.hcm", head + "route source\nnode 0 1\n0 3 2 route=0,0\nend\n");
+  ProcessResult r = tool({"route", "--messages", not_a_path});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.output, "hcube: error: " + not_a_path +
+                          ":6: node 0: the route does not lead from node 0 to node 3 (it ends "
+                          "at node 0)\n");
+  const std::string outside = write("b.hcm", head + "route ecube\nnode 0 1\n0 4 2\nend\n");
+  r = tool({"route", "--messages", outside});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.output, "hcube: error: " + outside +
+                          ":6: node 0: destination node 4 is outside the 2-cube (nodes 0..3)\n");
+}
+
+// Two packets chase each other around the 2-cube ring with one-entry FIFOs (the ring of
+// tests/router_test.cpp with one packet per node, four hops each, back home): the detector
+// ends the run, exit 1, naming the blocked nodes and ports.
+TEST_F(RouterCli, DeadlockIsReportedNotHung) {
+  std::string text = "hcube-messages 1\ndim 2\nslots 2\nroute source\n";
+  text += "node 0 2\n0 0 2 route=0,1,0,1\n1 0 3 route=0,1,0,1\n";
+  text += "node 1 2\n0 1 2 route=1,0,1,0\n1 1 3 route=1,0,1,0\n";
+  text += "node 3 2\n0 3 2 route=0,1,0,1\n1 3 3 route=0,1,0,1\n";
+  text += "node 2 2\n0 2 2 route=1,0,1,0\n1 2 3 route=1,0,1,0\nend\n";
+  const std::string ring = write("ring.hcm", text);
+  const ProcessResult r =
+      tool({"route", "--messages", ring, "--fifo-depth", "1", "--deadlock-cycles", "8"});
+  EXPECT_EQ(r.status, 1) << r.output;
+  EXPECT_NE(r.output.find("DEADLOCK at cycle 8"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("node 0 input port 1: packet for node 2 waits for output 0 (no credit"),
+            std::string::npos)
+      << r.output;
+  EXPECT_NE(r.output.find("verdict FAIL"), std::string::npos) << r.output;
+}
+
+}  // namespace
+}  // namespace hcube
