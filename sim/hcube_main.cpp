@@ -21,6 +21,7 @@
 #include "algorithms.h"
 #include "error.h"
 #include "executor.h"
+#include "hc_tlm_router.h"
 #include "progress.h"
 #include "reference.h"
 #include "report.h"
@@ -592,21 +593,31 @@ RouterOptions routerOptions(Args& args) {
   return opt;
 }
 
-// The routed backend: only the golden model exists in this version.
-void requireRoutedBackend(Args& args) {
+// The routed backend: the golden model (table) or the TLM routers; the RTL router is not built.
+std::string routedBackend(Args& args) {
   const std::string backend = args.get("--backend").value_or("table");
-  if (backend == "table") return;
-  if (backend == "tlm" || backend == "rtl") {
-    throw Error("--backend " + backend +
-                ": routed mode runs on the table backend (the golden model) only so far; the "
-                "TLM and RTL routers are not built yet");
+  if (backend == "table" || backend == "tlm") return backend;
+  if (backend == "rtl") {
+    throw Error(
+        "--backend rtl: routed mode runs on the table and tlm backends so far; the RTL router is "
+        "not built yet");
   }
   throw Error("--backend '" + backend + "': must be table, tlm or rtl");
 }
 
+RoutedRun runRoutedOn(const std::string& backend, const MessageList& list,
+                      const CubeMemory& initial, const RouterOptions& opt) {
+  if (backend == "tlm") {
+    RouterOptions child = opt;
+    child.progress = {};
+    return runRoutedOnTlm(list, initial, {child});
+  }
+  return runRouter(list, initial, opt);
+}
+
 int cmdRoutedRun(Args& args, const std::string& route_word) {
   const RouteKind route = parseRouteKind(route_word);
-  requireRoutedBackend(args);
+  const std::string backend = routedBackend(args);
   const bool json = args.flag("--json");
   RouterOptions opt = routerOptions(args);
   if (args.has("--trace")) throw Error("--trace: routed mode writes no waveform yet");
@@ -626,7 +637,7 @@ int cmdRoutedRun(Args& args, const std::string& route_word) {
   opt.tagged_elements = c.perm.elements();
   ProgressBar bar(progress, "routed run", 0);
   if (progress != nullptr) opt.progress = bar.callback();
-  report.result = runRouter(list, taggedMemory(c.perm, list.memoryWords()), opt);
+  report.result = runRoutedOn(backend, list, taggedMemory(c.perm, list.memoryWords()), opt);
   bar.finish();
   report.check = checkRoutedMemory(c.perm, report.result.run.memory);
   std::cout << (json ? jsonText(routedJson(report)) + "\n" : formatRoutedText(report));
@@ -652,7 +663,7 @@ int cmdMessages(Args& args) {
 // tags, and the report says whether every message was delivered (no reference permutation).
 int cmdRoute(Args& args) {
   const auto path = args.get("--messages");
-  requireRoutedBackend(args);
+  const std::string backend = routedBackend(args);
   const bool json = args.flag("--json");
   RouterOptions opt = routerOptions(args);
   args.finish();
@@ -670,7 +681,7 @@ int cmdRoute(Args& args) {
   report.perm = PermutationSpec::aapc(list.n, 1);  // only for its n in the report
   report.route = list.route;
   report.bound_source = "none: a message list";
-  report.result = runRouter(list, initial, opt);
+  report.result = runRoutedOn(backend, list, initial, opt);
   if (json) {
     nlohmann::ordered_json j = routedJson(report);
     for (const char* k : {"K", "perm", "elements", "correct", "mismatches"}) j.erase(k);
@@ -768,10 +779,11 @@ constexpr Command kCommands[] = {
             [--max-cycles C] [--cache DIR]
       run a case and check every element against the reference model; --trace writes an
       FST (or .vcd) waveform and a GTKWave save file from the RTL, or a VCD from the TLM model
-  hcube run (--algo A --n N ... | --tables PATH) --route ecube|source [--fifo-depth D]
+  hcube run (--algo A --n N ... | --tables PATH) --route ecube|source [--backend table|tlm]
+            [--fifo-depth D]
             [--deadlock-cycles L] [--max-cycles C] [--json]
       routed mode: the case's permutation by the per-cycle packet routers, no schedule
-      (docs/hardware.md §8; table backend only so far)
+      (docs/hardware.md §8; table and tlm backends so far)
 )",
      cmdRun},
     {"compare",
@@ -793,8 +805,8 @@ constexpr Command kCommands[] = {
 )",
      cmdMessages},
     {"route",
-     R"(  hcube route --messages FILE [--fifo-depth D] [--deadlock-cycles L] [--max-cycles C]
-            [--json]
+     R"(  hcube route --messages FILE [--backend table|tlm] [--fifo-depth D] [--deadlock-cycles L]
+            [--max-cycles C] [--json]
       run a message list through the per-cycle routers and report delivery and statistics
 )",
      cmdRoute},
