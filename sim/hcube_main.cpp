@@ -145,7 +145,7 @@ const std::set<std::string> kCommandOptions = {
     "--out", "--backend", "--json", "--no-verify", "--trace", "--max-cycles", "--cache",
     "--backends", "--tables", "--help", "--memory", "--depth",
     // Routed mode (issue 12):
-    "--route", "--fifo-depth", "--deadlock-cycles", "--messages"};
+    "--route", "--fifo-depth", "--deadlock-cycles", "--messages", "--modes"};
 
 // --n, when given: an integer 1..20.
 std::optional<int> optionalDimension(Args& args) {
@@ -497,7 +497,10 @@ int cmdRun(Args& args) {
   return report.passed() ? 0 : 1;
 }
 
+int cmdCompareModes(Args& args, const std::string& modes);
+
 int cmdCompare(Args& args) {
+  if (const auto modes = args.get("--modes")) return cmdCompareModes(args, *modes);
   const bool json = args.flag("--json");
   const std::string cache = args.get("--cache").value_or("");
   const std::string list = args.get("--backends").value_or("table,tlm,rtl");
@@ -706,6 +709,104 @@ int cmdRoute(Args& args) {
   }
   return report.passed() ? 0 : 1;
 }
+
+// hcube compare --modes schedule,ecube,source: one permutation run by its schedule's tables and
+// by the routers, side by side (Johnsson & Ho 1987 §8.2: schedules against the routing logic).
+int cmdCompareModes(Args& args, const std::string& modes_text) {
+  const bool json = args.flag("--json");
+  const std::string backend = routedBackend(args);
+  const RouterOptions opt_base = routerOptions(args);
+  std::vector<std::string> modes;
+  std::stringstream items(modes_text);
+  std::string item;
+  while (std::getline(items, item, ',')) {
+    if (item != "schedule") parseRouteKind(item);  // names the bad mode
+    if (std::find(modes.begin(), modes.end(), item) != modes.end()) {
+      throw Error("--modes: '" + item + "' given twice");
+    }
+    modes.push_back(item);
+  }
+  if (modes.empty()) throw Error("--modes: name at least one of schedule, ecube, source");
+  HeaderOrigin origin;
+  const BuiltCase c = loadCase(args, {backend}, origin);
+  args.finish();
+  requireBackendLimits(c, backend, origin);
+  nlohmann::ordered_json runs = nlohmann::ordered_json::array();
+  bool all_pass = true;
+  if (!json) {
+    std::printf("hcube compare: %s on a %d-cube, K = %llu, backend %s (lower bound %llu: %s)\n",
+                c.tables.header.algo.c_str(), c.perm.n(),
+                static_cast<unsigned long long>(c.perm.slots()), backend.c_str(),
+                static_cast<unsigned long long>(c.lower_bound), c.bound_source.c_str());
+    std::printf("  %-9s %9s %9s %10s %10s %8s %8s %9s %8s\n", "mode", "cycles", "transfer", "words",
+                "stalls", "maxfifo", "lat p99", "mismatch", "verdict");
+  }
+  for (const std::string& mode : modes) {
+    if (mode == "schedule") {
+      RunReport r = reportFor(c);
+      r.run = runOn(c,
+                    BackendRun{backend, "", "",
+                               opt_base.max_cycles == (u64{1} << 32) ? 0 : opt_base.max_cycles},
+                    nullptr);
+      r.check = checkAgainstReference(c.perm, r.run.memory);
+      all_pass = all_pass && r.passed();
+      if (json) {
+        nlohmann::ordered_json j = reportJson(r);
+        j["mode"] = "schedule";
+        runs.push_back(j);
+      } else {
+        std::printf("  %-9s %9llu %9llu %10llu %10s %8s %8s %9llu %8s\n", "schedule",
+                    static_cast<unsigned long long>(r.run.cycles),
+                    static_cast<unsigned long long>(r.run.transfer_cycles),
+                    static_cast<unsigned long long>(r.run.words), "-", "-", "-",
+                    static_cast<unsigned long long>(r.check.mismatches),
+                    r.passed() ? "PASS" : "FAIL");
+      }
+      continue;
+    }
+    const RouteKind route = parseRouteKind(mode);
+    const MessageList list = messagesFromPermutation(c.perm, route);
+    requireSimulatable(list.nodes(), list.memoryWords(),
+                       "routed mode's memory (2K words per node)");
+    RouterOptions opt = opt_base;
+    opt.tagged_elements = c.perm.elements();
+    RoutedReport r;
+    r.algo = c.tables.header.algo;
+    r.perm = c.perm;
+    r.route = route;
+    r.lower_bound = c.lower_bound;
+    r.bound_source = c.bound_source;
+    r.result = runRoutedOn(backend, list, taggedMemory(c.perm, list.memoryWords()), opt);
+    r.check = checkRoutedMemory(c.perm, r.result.run.memory);
+    all_pass = all_pass && r.passed();
+    if (json) {
+      runs.push_back(routedJson(r));
+    } else {
+      u64 max_fifo = 0;
+      for (u64 m : r.result.stats.max_fifo) max_fifo = std::max(max_fifo, m);
+      std::printf("  %-9s %9llu %9llu %10llu %10llu %8llu %8llu %9llu %8s\n", mode.c_str(),
+                  static_cast<unsigned long long>(r.result.run.cycles),
+                  static_cast<unsigned long long>(r.result.run.transfer_cycles),
+                  static_cast<unsigned long long>(r.result.run.words),
+                  static_cast<unsigned long long>(r.result.stats.stalls),
+                  static_cast<unsigned long long>(max_fifo),
+                  static_cast<unsigned long long>(r.result.stats.latency_p99),
+                  static_cast<unsigned long long>(r.check.mismatches),
+                  r.passed() ? "PASS" : "FAIL");
+    }
+  }
+  if (json) {
+    nlohmann::ordered_json j;
+    j["algo"] = c.tables.header.algo;
+    j["n"] = c.perm.n();
+    j["lower_bound"] = c.lower_bound;
+    j["bound_source"] = c.bound_source;
+    j["all_pass"] = all_pass;
+    j["runs"] = runs;
+    std::cout << jsonText(j) << "\n";
+  }
+  return all_pass ? 0 : 1;
+}
 // ---- end of routed mode
 
 int cmdBuildModel(Args& args) {
@@ -791,6 +892,9 @@ constexpr Command kCommands[] = {
             [--backends table,tlm,rtl] [--json] [--cache DIR]
       run one case on several backends, print cycles, mismatches and wall time side by side;
       exit 1 on any disagreement between them or with the reference model
+  hcube compare (--algo A --n N ... | --tables PATH) --modes schedule,ecube,source
+            [--backend table|tlm] [--fifo-depth D] [--json]
+      one permutation by its schedule's tables and by the routers, side by side
 )",
      cmdCompare},
     {"build-model",

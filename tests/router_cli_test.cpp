@@ -101,5 +101,27 @@ TEST_F(RouterCli, DeadlockIsReportedNotHung) {
   EXPECT_NE(r.output.find("verdict FAIL"), std::string::npos) << r.output;
 }
 
+// The 2-cube AAPC both ways: the schedule takes K/2 = 2 cycles, e-cube routing 3 (the
+// hand-counted run of tests/router_test.cpp), source routing along the e-cube paths the same.
+TEST_F(RouterCli, CompareModesSideBySide) {
+  const ProcessResult r = tool(
+      {"compare", "--algo", "edelman", "--n", "2", "--modes", "schedule,ecube,source", "--json"});
+  ASSERT_EQ(r.status, 0) << r.output;
+  const auto j = nlohmann::json::parse(r.output);
+  EXPECT_EQ(j["lower_bound"], 2);
+  EXPECT_EQ(j["all_pass"], true);
+  ASSERT_EQ(j["runs"].size(), 3U);
+  EXPECT_EQ(j["runs"][0]["mode"], "schedule");
+  EXPECT_EQ(j["runs"][0]["cycles"], 2);
+  EXPECT_EQ(j["runs"][1]["route"], "ecube");
+  EXPECT_EQ(j["runs"][1]["cycles"], 3);
+  EXPECT_EQ(j["runs"][2]["route"], "source");
+  EXPECT_EQ(j["runs"][2]["cycles"], 3);
+  const ProcessResult bad =
+      tool({"compare", "--algo", "edelman", "--n", "2", "--modes", "schedule,adaptive"});
+  EXPECT_EQ(bad.status, 2);
+  EXPECT_NE(bad.output.find("route 'adaptive': specified"), std::string::npos) << bad.output;
+}
+
 }  // namespace
 }  // namespace hcube
