@@ -88,6 +88,12 @@ class Args {
     return it->second;
   }
   bool has(const std::string& name) const { return flags_.count(name) != 0; }
+  /// The value of an option, without claiming it (it may still go to the algorithm).
+  std::optional<std::string> peek(const std::string& name) const {
+    auto it = flags_.find(name);
+    if (it == flags_.end()) return std::nullopt;
+    return it->second;
+  }
   bool flag(const std::string& name) { return get(name).has_value(); }
   std::optional<long long> number(const std::string& name) {
     auto v = get(name);
@@ -145,7 +151,8 @@ const std::set<std::string> kCommandOptions = {
     "--out", "--backend", "--json", "--no-verify", "--trace", "--max-cycles", "--cache",
     "--backends", "--tables", "--help", "--memory", "--depth",
     // Routed mode (issue 12):
-    "--route", "--fifo-depth", "--deadlock-cycles", "--messages", "--modes"};
+    // (--route is not here: spt takes --route greedy|sync; cmdRun tells the two apart.)
+    "--fifo-depth", "--deadlock-cycles", "--messages", "--modes"};
 
 // --n, when given: an integer 1..20.
 std::optional<int> optionalDimension(Args& args) {
@@ -454,7 +461,12 @@ void checkTracePath(const std::string& trace) {
 int cmdRoutedRun(Args& args, const std::string& route);
 
 int cmdRun(Args& args) {
-  if (const auto route = args.get("--route")) return cmdRoutedRun(args, *route);
+  // --route ecube|source|adaptive selects routed mode; any other --route is the algorithm's
+  // own parameter (spt's --route greedy|sync).
+  if (const auto route = args.peek("--route");
+      route && (*route == "ecube" || *route == "source" || *route == "adaptive")) {
+    return cmdRoutedRun(args, *args.get("--route"));
+  }
   const std::string backend = args.get("--backend").value_or("table");
   const bool json = args.flag("--json");
   const bool no_verify = args.flag("--no-verify");
@@ -468,7 +480,17 @@ int cmdRun(Args& args) {
   ProgressBar tables(progress, "tables", 0);
   tables.phase("schedule + compile");
   HeaderOrigin origin;
-  const BuiltCase c = loadCase(args, {backend}, origin);
+  const BuiltCase c = [&] {
+    try {
+      return loadCase(args, {backend}, origin);
+    } catch (const Error& e) {
+      // A --route that is neither a routing function nor the algorithm's own parameter.
+      if (args.has("--route") && std::string(e.what()).rfind("--route", 0) == 0) {
+        throw Error(std::string(e.what()) + " (routed mode takes --route ecube or source)");
+      }
+      throw;
+    }
+  }();
   args.finish();
   if (trace && backend == "table") throw Error("--trace needs --backend rtl or tlm");
   if (trace) checkTracePath(*trace);

@@ -56,7 +56,15 @@ TEST_F(RouterCli, RunEcubeReportsTheHandCountedAapc) {
 TEST_F(RouterCli, BadRouteAndDepthAreErrors) {
   ProcessResult r = tool({"run", "--algo", "edelman", "--n", "2", "--route", "zigzag"});
   EXPECT_EQ(r.status, 2);
-  EXPECT_EQ(r.output, "hcube: error: route 'zigzag': must be ecube or source\n");
+  EXPECT_EQ(r.output,
+            "hcube: error: --route: algorithm 'edelman' takes no such option (routed mode takes "
+            "--route ecube or source)\n");
+  // spt has a --route of its own (greedy|sync): both meanings work.
+  r = tool({"run", "--algo", "spt", "--n", "2", "--route", "sync"});
+  EXPECT_EQ(r.status, 0) << r.output;
+  r = tool({"run", "--algo", "spt", "--n", "2", "--route", "source"});
+  EXPECT_EQ(r.status, 0) << r.output;
+  EXPECT_NE(r.output.find("routed mode, route source"), std::string::npos) << r.output;
   r = tool({"run", "--algo", "edelman", "--n", "2", "--route", "ecube", "--fifo-depth", "0"});
   EXPECT_EQ(r.status, 2);
   EXPECT_EQ(r.output, "hcube: error: --fifo-depth 0: must be 1..1024\n");
