@@ -6,6 +6,7 @@
 // internal error.
 #include <algorithm>
 #include <bit>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -29,6 +30,7 @@
 #include "router/message_text.h"
 #include "router/routed_report.h"
 #include "router/router_engine.h"
+#include "router/traffic.h"
 #include "rtl_backend.h"
 #include "sdp.h"
 #include "table_diff.h"
@@ -153,6 +155,19 @@ const std::set<std::string> kCommandOptions = {
     // Routed mode (issue 12):
     // (--route is not here: spt takes --route greedy|sync; cmdRun tells the two apart.)
     "--fifo-depth", "--deadlock-cycles", "--messages", "--modes"};
+
+// A real number option.
+std::optional<double> realOption(const std::optional<std::string>& v, const std::string& name) {
+  if (!v) return std::nullopt;
+  try {
+    size_t used = 0;
+    const double x = std::stod(*v, &used);
+    if (used != v->size() || !std::isfinite(x)) throw std::invalid_argument("trailing");
+    return x;
+  } catch (const std::exception&) {
+    throw Error("option " + name + " '" + *v + "' is not a number");
+  }
+}
 
 // --n, when given: an integer 1..20.
 std::optional<int> optionalDimension(Args& args) {
@@ -829,6 +844,136 @@ int cmdCompareModes(Args& args, const std::string& modes_text) {
   }
   return all_pass ? 0 : 1;
 }
+
+// hcube traffic: synthetic traffic through the e-cube routers (sw/router/traffic.h), one rate
+// or a sweep with its saturation point and a latency-load plot.
+int cmdTraffic(Args& args) {
+  const bool json = args.flag("--json");
+  const std::string backend = args.get("--backend").value_or("table");
+  if (backend != "table") {
+    throw Error("--backend " + backend +
+                ": synthetic traffic runs on the table backend (the golden model) only so far");
+  }
+  TrafficSpec spec;
+  spec.pattern = parseTrafficPattern(args.get("--pattern").value_or("uniform"));
+  spec.n = cubeDimension(args);
+  const long long cycles = args.number("--cycles", 2000);
+  if (cycles < 1 || cycles > 100'000'000) {
+    throw Error("--cycles " + std::to_string(cycles) + ": must be 1..10^8");
+  }
+  spec.cycles = static_cast<u64>(cycles);
+  const long long warmup = args.number("--warmup", cycles / 5);
+  if (warmup < 0) throw Error("--warmup must not be negative");
+  spec.warmup = static_cast<u64>(warmup);
+  spec.seed = static_cast<u64>(args.number("--seed", 1));
+  const auto rate = realOption(args.get("--rate"), "--rate");
+  const auto sweep = args.get("--sweep");
+  const auto plot = args.get("--plot");
+  RouterOptions opt = routerOptions(args);
+  args.finish();
+  if (rate && sweep) throw Error("--rate and --sweep exclude each other");
+  std::vector<double> rates;
+  if (sweep) {
+    std::vector<double> abc;
+    std::stringstream items(*sweep);
+    std::string item;
+    while (std::getline(items, item, ':')) abc.push_back(*realOption(item, "--sweep"));
+    if (abc.size() != 3 || abc[2] <= 0 || abc[0] <= 0 || abc[1] < abc[0] || abc[1] > 1) {
+      throw Error("--sweep '" + *sweep +
+                  "': must be FROM:TO:STEP with 0 < FROM <= TO <= 1, STEP > 0");
+    }
+    for (int i = 0; abc[0] + i * abc[2] <= abc[1] + 1e-9 && i < 1000; ++i) {
+      rates.push_back(abc[0] + i * abc[2]);
+    }
+  } else {
+    rates.push_back(rate.value_or(0.1));
+  }
+  if (plot && !sweep) throw Error("--plot needs --sweep");
+  if (plot && fs::path(*plot).extension() != ".svg") {
+    throw Error("--plot " + *plot + ": the plot is SVG (name the file *.svg)");
+  }
+  opt.record_deliveries = true;
+  if (!args.has("--max-cycles")) opt.max_cycles = spec.cycles * 64 + 100000;
+  nlohmann::ordered_json points = nlohmann::ordered_json::array();
+  PlotSeries series{
+      std::string(trafficPatternName(spec.pattern)) + ", n = " + std::to_string(spec.n), {}, {}};
+  double saturation = 0;
+  if (!json) {
+    std::printf(
+        "hcube traffic: %s on a %d-cube, e-cube routing, FIFO depth %llu, %llu cycles "
+        "(warm-up %llu), seed %llu\n",
+        trafficPatternName(spec.pattern), spec.n, static_cast<unsigned long long>(opt.fifo_depth),
+        static_cast<unsigned long long>(spec.cycles), static_cast<unsigned long long>(spec.warmup),
+        static_cast<unsigned long long>(spec.seed));
+    std::printf("  %7s %9s %9s %10s %8s %8s %9s %9s\n", "rate", "offered", "accepted", "lat mean",
+                "lat p99", "lat max", "bound", "drained");
+  }
+  bool complete = true;
+  for (double r : rates) {
+    spec.rate = r;
+    const MessageList list = trafficMessages(spec);
+    const RoutedRun run =
+        runRouter(list,
+                  CubeMemory{list.nodes(), list.memoryWords(),
+                             std::vector<u32>(list.nodes() * list.memoryWords(), 0)},
+                  opt);
+    const TrafficResult t = measureTraffic(spec, list, run);
+    complete = complete && t.complete;
+    if (saturation == 0 && t.accepted < 0.95 * t.offered) saturation = t.offered;
+    series.x.push_back(t.accepted);
+    series.y.push_back(t.latency_mean);
+    if (json) {
+      points.push_back({{"rate", r},
+                        {"offered", t.offered},
+                        {"accepted", t.accepted},
+                        {"latency_mean", t.latency_mean},
+                        {"latency_p99", t.latency_p99},
+                        {"latency_max", t.latency_max},
+                        {"bisection_bound", t.bisection_bound},
+                        {"packets", t.generated},
+                        {"measured", t.measured},
+                        {"cycles", t.cycles},
+                        {"stalls", run.stats.stalls},
+                        {"complete", t.complete}});
+    } else {
+      std::printf("  %7.3f %9.4f %9.4f %10.2f %8llu %8llu %9.3f %9s\n", r, t.offered, t.accepted,
+                  t.latency_mean, static_cast<unsigned long long>(t.latency_p99),
+                  static_cast<unsigned long long>(t.latency_max), t.bisection_bound,
+                  t.complete ? "yes" : "NO");
+    }
+  }
+  if (plot) {
+    std::ofstream out(*plot);
+    if (!out) throw Error("--plot " + *plot + ": cannot be written");
+    out << latencyLoadSvg(std::string("latency-load, ") + trafficPatternName(spec.pattern) +
+                              " traffic, " + std::to_string(u64{1} << spec.n) + " nodes, e-cube",
+                          {series}, saturation);
+  }
+  if (json) {
+    nlohmann::ordered_json j;
+    j["pattern"] = trafficPatternName(spec.pattern);
+    j["n"] = spec.n;
+    j["cycles"] = spec.cycles;
+    j["warmup"] = spec.warmup;
+    j["seed"] = spec.seed;
+    j["fifo_depth"] = opt.fifo_depth;
+    j["points"] = points;
+    if (sweep) j["saturation"] = saturation;
+    if (plot) j["plot"] = *plot;
+    std::cout << jsonText(j) << "\n";
+  } else {
+    if (sweep) {
+      if (saturation > 0) {
+        std::printf("  saturation: offered %.4f is the first rate accepted below 95 %% of it\n",
+                    saturation);
+      } else {
+        std::printf("  saturation: not reached in the sweep\n");
+      }
+    }
+    if (plot) std::printf("  plot: %s\n", plot->c_str());
+  }
+  return complete ? 0 : 1;
+}
 // ---- end of routed mode
 
 int cmdBuildModel(Args& args) {
@@ -936,6 +1081,14 @@ constexpr Command kCommands[] = {
       run a message list through the per-cycle routers and report delivery and statistics
 )",
      cmdRoute},
+    {"traffic",
+     R"(  hcube traffic --pattern uniform|transpose|bit-complement|bit-reversal|shuffle|hotspot
+            --n N (--rate R | --sweep FROM:TO:STEP [--plot FILE.svg]) [--cycles C]
+            [--warmup W] [--seed S] [--fifo-depth D] [--backend table] [--json]
+      synthetic traffic through the e-cube routers: offered and accepted throughput, latency,
+      the saturation point of a sweep and a latency-load plot (sw/router/traffic.h)
+)",
+     cmdTraffic},
     {"diff", R"(  hcube diff A B
       compare two tables (each a .hct file, a .hex image or a directory) instruction by
       instruction, naming node, step and channel of every difference; exit 1 if they differ

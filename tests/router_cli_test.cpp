@@ -131,5 +131,38 @@ TEST_F(RouterCli, CompareModesSideBySide) {
   EXPECT_NE(bad.output.find("route 'adaptive': specified"), std::string::npos) << bad.output;
 }
 
+TEST_F(RouterCli, TrafficSweepWritesPlotAndFindsSaturation) {
+  const std::string svg = (dir_ / "lat.svg").string();
+  const ProcessResult r = tool({"traffic", "--pattern", "transpose", "--n", "4", "--sweep",
+                                "0.1:0.9:0.2", "--cycles", "1000", "--plot", svg, "--json"});
+  ASSERT_EQ(r.status, 0) << r.output;
+  const auto j = nlohmann::json::parse(r.output);
+  ASSERT_EQ(j["points"].size(), 5U);
+  EXPECT_GT(j["saturation"].get<double>(), 0.0);
+  for (const auto& p : j["points"]) {
+    EXPECT_LE(p["accepted"].get<double>(), p["bisection_bound"].get<double>() + 0.05);
+  }
+  std::ifstream in(svg);
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_EQ(text.rfind("<svg", 0), 0U);
+  EXPECT_NE(text.find("<polyline"), std::string::npos);
+}
+
+TEST_F(RouterCli, TrafficBadInputIsAnError) {
+  ProcessResult r = tool({"traffic", "--pattern", "tornado", "--n", "4"});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.output,
+            "hcube: error: --pattern 'tornado': must be uniform, transpose, bit-complement, "
+            "bit-reversal, shuffle or hotspot\n");
+  r = tool({"traffic", "--n", "4", "--rate", "1.5"});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.output.find("--rate 1.5"), std::string::npos) << r.output;
+  r = tool({"traffic", "--n", "4", "--rate", "0.2", "--plot", "x.svg"});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.output, "hcube: error: --plot needs --sweep\n");
+  r = tool({"traffic", "--n", "4", "--backend", "rtl"});
+  EXPECT_EQ(r.status, 2);
+}
+
 }  // namespace
 }  // namespace hcube

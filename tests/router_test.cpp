@@ -12,6 +12,7 @@
 #include "router/message_text.h"
 #include "router/routed_report.h"
 #include "router/router_engine.h"
+#include "router/traffic.h"
 
 namespace hcube {
 namespace {
@@ -297,6 +298,76 @@ TEST(RouterMessages, BadInputNamesFileAndLine) {
             "m.hcm:7: the file ends inside node 0's block (1 messages missing)");
   EXPECT_EQ(parseError(head + "route ecube\nnode 0 1\n2 1 2\nend\n"),
             "m.hcm:6: node 0: source slot 2 is outside the data slots 0..1");
+}
+
+TrafficResult traffic(TrafficPattern p, int n, double rate, u64 cycles = 1500) {
+  TrafficSpec spec;
+  spec.n = n;
+  spec.pattern = p;
+  spec.rate = rate;
+  spec.cycles = cycles;
+  spec.warmup = cycles / 5;
+  const MessageList list = trafficMessages(spec);
+  RouterOptions opt;
+  opt.record_deliveries = true;
+  const RoutedRun run = runRouter(list, taggedRouted(list), opt);
+  return measureTraffic(spec, list, run);
+}
+
+// Below saturation the routers accept what is offered: uniform traffic on the 6-cube at rates
+// 0.1 .. 0.5 (the e-cube links saturate near 2 packets per node and cycle, injection at 1),
+// accepted within 0.01 of offered (the phases' edges: packets released before the window and
+// delivered in it, and the reverse, a few per node).
+TEST(RouterTraffic, BelowSaturationAcceptedEqualsOffered) {
+  for (double rate : {0.1, 0.3, 0.5}) {
+    const TrafficResult t = traffic(TrafficPattern::kUniform, 6, rate);
+    EXPECT_TRUE(t.complete) << rate;
+    EXPECT_NEAR(t.offered, rate, 0.02) << rate;
+    EXPECT_NEAR(t.accepted, t.offered, 0.01) << rate;
+    EXPECT_GE(t.latency_mean, 3.0) << rate;  // the mean distance is 64 * 6 / 2 / 63 = 3.05 hops
+  }
+  // Bit-complement crosses every dimension: n = 6 hops, no contention under e-cube (every node
+  // uses dimension j in the same cycle after release), so every packet takes exactly 6 cycles.
+  const TrafficResult c = traffic(TrafficPattern::kBitComplement, 6, 0.5);
+  EXPECT_DOUBLE_EQ(c.latency_mean, 6.0);
+  EXPECT_EQ(c.latency_max, 6U);
+}
+
+// Throughput never exceeds the bisection bound: a dimension-j cut has N directed links, so the
+// accepted rate is at most 1 / (largest fraction of packets crossing one dimension), plus the
+// packets that were in flight at the window's start (at most n (D + 1) per node: FIFOs and
+// links) spread over the window. Transpose saturates far below it under e-cube routing.
+TEST(RouterTraffic, ThroughputWithinBisectionBound) {
+  for (TrafficPattern p :
+       {TrafficPattern::kUniform, TrafficPattern::kTranspose, TrafficPattern::kBitComplement,
+        TrafficPattern::kHotspot, TrafficPattern::kShuffle, TrafficPattern::kBitReversal}) {
+    const u64 cycles = 1500;
+    const TrafficResult t = traffic(p, 6, 1.0, cycles);
+    const double slack = 6.0 * 5.0 / static_cast<double>(cycles - cycles / 5);
+    EXPECT_LE(t.accepted, t.bisection_bound + slack) << trafficPatternName(p);
+    EXPECT_TRUE(t.complete) << trafficPatternName(p);
+  }
+  const TrafficResult tr = traffic(TrafficPattern::kTranspose, 6, 0.5);
+  EXPECT_LT(tr.accepted, 0.8 * tr.offered);  // saturated
+  EXPECT_NEAR(traffic(TrafficPattern::kBitComplement, 6, 1.0).bisection_bound, 1.0, 1e-12);
+}
+
+TEST(RouterTraffic, PatternsAndBadInput) {
+  EXPECT_EQ(trafficDestination(TrafficPattern::kTranspose, 4, 0b0111, 0, 0), 0b1101U);
+  EXPECT_EQ(trafficDestination(TrafficPattern::kBitReversal, 4, 0b0011, 0, 0), 0b1100U);
+  EXPECT_EQ(trafficDestination(TrafficPattern::kShuffle, 4, 0b1001, 0, 0), 0b0011U);
+  EXPECT_EQ(trafficDestination(TrafficPattern::kBitComplement, 4, 0b1001, 0, 0), 0b0110U);
+  EXPECT_EQ(trafficDestination(TrafficPattern::kHotspot, 4, 5, 0, 8), 0U);
+  for (u64 draw = 0; draw < 40; ++draw) {
+    EXPECT_NE(trafficDestination(TrafficPattern::kUniform, 3, 2, draw, 0), 2U);
+  }
+  EXPECT_THROW(parseTrafficPattern("tornado"), Error);
+  TrafficSpec spec;
+  spec.rate = 0;
+  EXPECT_THROW(trafficMessages(spec), Error);
+  spec.rate = 0.5;
+  spec.warmup = spec.cycles;
+  EXPECT_THROW(trafficMessages(spec), Error);
 }
 
 TEST(RouterOptionsTest, BadOptionsAreErrors) {

@@ -66,6 +66,7 @@ class RouterEngine {
     r_.run.backend = "table";
     r_.stats.fifo_depth = depth_;
     r_.stats.messages = msgs_.size();
+    if (opt.record_deliveries) r_.stats.delivered_at.assign(msgs_.size(), ~u64{0});
   }
 
   RoutedRun run() {
@@ -277,6 +278,7 @@ class RouterEngine {
         if (latency >= latency_hist_.size()) latency_hist_.resize(latency + 1, 0);
         ++latency_hist_[latency];
         ++r_.stats.delivered;
+        if (opt_.record_deliveries) r_.stats.delivered_at[at[p].id] = cycle;
         at[p].id = kNone;
       }
       if (conflict) ++nodeErrors(y).conflict;

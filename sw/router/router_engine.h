@@ -16,10 +16,11 @@
 namespace hcube {
 
 struct RouterOptions {
-  u64 fifo_depth = 4;             ///< D >= 1, entries per input FIFO
-  u64 deadlock_cycles = 64;       ///< L >= 1: no packet moved for L cycles with work waiting
-  u64 max_cycles = u64{1} << 32;  ///< stop with timeout = true after this many cycles
-  u64 tagged_elements = 0;        ///< words below this are tags: track their span
+  u64 fifo_depth = 4;              ///< D >= 1, entries per input FIFO
+  u64 deadlock_cycles = 64;        ///< L >= 1: no packet moved for L cycles with work waiting
+  u64 max_cycles = u64{1} << 32;   ///< stop with timeout = true after this many cycles
+  u64 tagged_elements = 0;         ///< words below this are tags: track their span
+  bool record_deliveries = false;  ///< fill RouterStats::delivered_at (synthetic traffic)
   /// If set, called after every cycle (or skipped idle stretch) with the cycles done so far.
   std::function<void(u64 cycles_done)> progress;
 };
@@ -58,6 +59,9 @@ struct RouterStats {
   bool deadlock = false;
   u64 deadlock_cycle = 0;  ///< the cycle at which it was declared
   std::vector<BlockedPort> blocked;
+  /// With RouterOptions::record_deliveries: per message (node by node, in list order) the cycle
+  /// it was delivered in, or ~0 if it was not.
+  std::vector<u64> delivered_at;
 
   /// The largest occupancy over nodes, per input port.
   std::vector<u64> maxFifoPerPort(int n) const;
