@@ -849,11 +849,7 @@ int cmdCompareModes(Args& args, const std::string& modes_text) {
 // or a sweep with its saturation point and a latency-load plot.
 int cmdTraffic(Args& args) {
   const bool json = args.flag("--json");
-  const std::string backend = args.get("--backend").value_or("table");
-  if (backend != "table") {
-    throw Error("--backend " + backend +
-                ": synthetic traffic runs on the table backend (the golden model) only so far");
-  }
+  const std::string backend = routedBackend(args);
   TrafficSpec spec;
   spec.pattern = parseTrafficPattern(args.get("--pattern").value_or("uniform"));
   spec.n = cubeDimension(args);
@@ -900,9 +896,10 @@ int cmdTraffic(Args& args) {
   double saturation = 0;
   if (!json) {
     std::printf(
-        "hcube traffic: %s on a %d-cube, e-cube routing, FIFO depth %llu, %llu cycles "
+        "hcube traffic: %s on a %d-cube, backend %s, e-cube routing, FIFO depth %llu, %llu cycles "
         "(warm-up %llu), seed %llu\n",
-        trafficPatternName(spec.pattern), spec.n, static_cast<unsigned long long>(opt.fifo_depth),
+        trafficPatternName(spec.pattern), spec.n, backend.c_str(),
+        static_cast<unsigned long long>(opt.fifo_depth),
         static_cast<unsigned long long>(spec.cycles), static_cast<unsigned long long>(spec.warmup),
         static_cast<unsigned long long>(spec.seed));
     std::printf("  %7s %9s %9s %10s %8s %8s %9s %9s\n", "rate", "offered", "accepted", "lat mean",
@@ -913,10 +910,10 @@ int cmdTraffic(Args& args) {
     spec.rate = r;
     const MessageList list = trafficMessages(spec);
     const RoutedRun run =
-        runRouter(list,
-                  CubeMemory{list.nodes(), list.memoryWords(),
-                             std::vector<u32>(list.nodes() * list.memoryWords(), 0)},
-                  opt);
+        runRoutedOn(backend, list,
+                    CubeMemory{list.nodes(), list.memoryWords(),
+                               std::vector<u32>(list.nodes() * list.memoryWords(), 0)},
+                    opt);
     const TrafficResult t = measureTraffic(spec, list, run);
     complete = complete && t.complete;
     if (saturation == 0 && t.accepted < 0.95 * t.offered) saturation = t.offered;
@@ -957,6 +954,7 @@ int cmdTraffic(Args& args) {
     j["warmup"] = spec.warmup;
     j["seed"] = spec.seed;
     j["fifo_depth"] = opt.fifo_depth;
+    j["backend"] = backend;
     j["points"] = points;
     if (sweep) j["saturation"] = saturation;
     if (plot) j["plot"] = *plot;
@@ -1084,7 +1082,7 @@ constexpr Command kCommands[] = {
     {"traffic",
      R"(  hcube traffic --pattern uniform|transpose|bit-complement|bit-reversal|shuffle|hotspot
             --n N (--rate R | --sweep FROM:TO:STEP [--plot FILE.svg]) [--cycles C]
-            [--warmup W] [--seed S] [--fifo-depth D] [--backend table] [--json]
+            [--warmup W] [--seed S] [--fifo-depth D] [--backend table|tlm] [--json]
       synthetic traffic through the e-cube routers: offered and accepted throughput, latency,
       the saturation point of a sweep and a latency-load plot (sw/router/traffic.h)
 )",

@@ -162,6 +162,7 @@ TEST_F(RouterCli, TrafficBadInputIsAnError) {
   EXPECT_EQ(r.output, "hcube: error: --plot needs --sweep\n");
   r = tool({"traffic", "--n", "4", "--backend", "rtl"});
   EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.output.find("the RTL router is not built yet"), std::string::npos) << r.output;
 }
 
 }  // namespace

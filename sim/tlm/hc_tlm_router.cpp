@@ -33,6 +33,7 @@ struct RouterPacket {
   u32 hop = 0;
   u64 release = 0;
   u32 src_slot = 0;
+  u64 id = 0;  ///< the message's index in the list (node by node), for delivered_at
 };
 
 /// What every router reports to: statistics of the whole cube (a per-run object, not a global).
@@ -48,6 +49,7 @@ struct RouterProbe {
   u64 last_delivery = 0;
   std::vector<u64> latency_hist;
   std::vector<RouterNodeErrors> errors;
+  std::vector<u64> delivered_at;  ///< per message, when RouterOptions::record_deliveries
 
   RouterNodeErrors& nodeErrors(u64 y) {
     auto it = std::lower_bound(errors.begin(), errors.end(), y,
@@ -73,7 +75,7 @@ class HcTlmRouterNode : public sc_core::sc_module {
   std::vector<std::unique_ptr<TargetSocket>> m_credit_in;
 
   HcTlmRouterNode(sc_core::sc_module_name name, u64 id, const MessageList& list, u64 depth,
-                  const CubeMemory& initial, RouterProbe& probe)
+                  const CubeMemory& initial, RouterProbe& probe, u64 first_message)
       : sc_module(name),
         m_id(id),
         m_n(list.n),
@@ -107,6 +109,7 @@ class HcTlmRouterNode : public sc_core::sc_module {
       p.dst_slot = m.dst_slot;
       p.release = m.release;
       p.src_slot = m.src_slot;
+      p.id = first_message++;
       p.route_len = static_cast<u32>(m.route.size());
       p.route = m.route.empty() ? nullptr : m.route.data();
       const int hop = firstHop(list.route, id, m);
@@ -177,7 +180,8 @@ class HcTlmRouterNode : public sc_core::sc_module {
     bool wrote = false;
     std::vector<u32> slots;
     bool conflict = false;
-    auto store = [&](u32 slot, u32 word, u64 release) {
+    auto store = [&](u32 slot, u32 word, u64 release, u64 id) {
+      if (!m_probe.delivered_at.empty()) m_probe.delivered_at[id] = cycle;
       if (std::find(slots.begin(), slots.end(), slot) != slots.end()) conflict = true;
       slots.push_back(slot);
       m_mem[slot] = word;
@@ -193,7 +197,7 @@ class HcTlmRouterNode : public sc_core::sc_module {
       m_arrived[static_cast<size_t>(j)] = false;
       const RouterPacket& p = m_arrival[static_cast<size_t>(j)];
       if (lastArrived(p)) {
-        store(p.dst_slot, p.word, p.release);
+        store(p.dst_slot, p.word, p.release, p.id);
         continue;
       }
       std::vector<RouterPacket>& f = m_fifo[static_cast<size_t>(j)];
@@ -209,7 +213,7 @@ class HcTlmRouterNode : public sc_core::sc_module {
     }
     if (m_copy) {
       const RouterPacket& head = *queueHead(m_n);
-      store(head.dst_slot, m_copy_word, head.release);
+      store(head.dst_slot, m_copy_word, head.release, head.id);
       ++m_queue_head[static_cast<size_t>(m_n)];
     }
     if (conflict) ++m_probe.nodeErrors(m_id).conflict;
@@ -337,9 +341,13 @@ class HcTlmRouterCube : public sc_core::sc_module {
         m_total(list.messages()),
         m_clock("clock", sc_core::sc_time(10, sc_core::SC_NS)),
         m_probe(list.nodes(), list.n, opt.tagged_elements) {
+    if (opt.record_deliveries) m_probe.delivered_at.assign(m_total, ~u64{0});
+    u64 first = 0;
     for (u64 x = 0; x < list.nodes(); ++x) {
-      m_nodes.push_back(std::make_unique<HcTlmRouterNode>(
-          ("router_" + std::to_string(x)).c_str(), x, list, opt.fifo_depth, initial, m_probe));
+      m_nodes.push_back(std::make_unique<HcTlmRouterNode>(("router_" + std::to_string(x)).c_str(),
+                                                          x, list, opt.fifo_depth, initial, m_probe,
+                                                          first));
+      first += list.per_node[x].size();
     }
     for (u64 x = 0; x < list.nodes(); ++x) {
       for (int j = 0; j < list.n; ++j) {
@@ -385,6 +393,7 @@ class HcTlmRouterCube : public sc_core::sc_module {
     r.stats.deadlock = m_deadlock;
     r.stats.deadlock_cycle = m_deadlock ? m_cycle : 0;
     r.stats.blocked = m_blocked;
+    r.stats.delivered_at = m_probe.delivered_at;
     u64 count = 0;
     u64 sum = 0;
     const auto& h = m_probe.latency_hist;
@@ -506,6 +515,7 @@ std::string serializeRouted(const RoutedRun& r) {
   o << "\n";
   putList(o, "links", r.run.link_words);
   putList(o, "fifo", r.stats.max_fifo);
+  putList(o, "delivered-at", r.stats.delivered_at);
   const RouterStats& s = r.stats;
   o << "stats " << s.fifo_depth << " " << s.messages << " " << s.delivered << " " << s.stalls << " "
     << s.latency_min << " " << s.latency_mean << " " << s.latency_p99 << " " << s.latency_max << " "
@@ -536,6 +546,8 @@ RoutedRun deserializeRouted(const std::string& text) {
   r.run.link_words = getList(in);
   in >> key;
   r.stats.max_fifo = getList(in);
+  in >> key;
+  r.stats.delivered_at = getList(in);
   RouterStats& s = r.stats;
   in >> key >> s.fifo_depth >> s.messages >> s.delivered >> s.stalls >> s.latency_min >>
       s.latency_mean >> s.latency_p99 >> s.latency_max >> s.deadlock >> s.deadlock_cycle;
