@@ -93,8 +93,11 @@ void Args::finish(size_t words) const {
 }
 
 const std::set<std::string> kCommandOptions = {
-    "--out",   "--backend",  "--json",   "--no-verify", "--trace",  "--max-cycles",
-    "--cache", "--backends", "--tables", "--help",      "--memory", "--depth"};
+    "--out", "--backend", "--json", "--no-verify", "--trace", "--max-cycles", "--cache",
+    "--backends", "--tables", "--help", "--memory", "--depth",
+    // Routed mode (issue 12):
+    // (--route is not here: spt takes --route greedy|sync; cmdRun tells the two apart.)
+    "--fifo-depth", "--deadlock-cycles", "--messages", "--modes"};
 
 std::optional<int> optionalDimension(Args& args) {
   const std::optional<long long> n = args.number("--n");

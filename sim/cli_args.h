@@ -25,6 +25,12 @@ class Args {
   /// The value of an option, marking it as read.
   std::optional<std::string> get(const std::string& name);
   bool has(const std::string& name) const { return flags_.count(name) != 0; }
+  /// The value of an option, without claiming it (it may still go to the algorithm).
+  std::optional<std::string> peek(const std::string& name) const {
+    auto it = flags_.find(name);
+    if (it == flags_.end()) return std::nullopt;
+    return it->second;
+  }
   bool flag(const std::string& name) { return get(name).has_value(); }
   /// An integer option; a value that is not wholly an integer is an error naming the option.
   std::optional<long long> number(const std::string& name);

@@ -6,6 +6,7 @@
 // internal error.
 #include <algorithm>
 #include <bit>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -22,10 +23,15 @@
 #include "cli_args.h"
 #include "error.h"
 #include "executor.h"
+#include "hc_tlm_router.h"
 #include "progress.h"
 #include "reference.h"
 #include "report.h"
 #include "resource_limits.h"
+#include "router/message_text.h"
+#include "router/routed_report.h"
+#include "router/router_engine.h"
+#include "router/traffic.h"
 #include "rtl_backend.h"
 #include "sdp.h"
 #include "table_diff.h"
@@ -38,6 +44,19 @@ namespace fs = std::filesystem;
 
 namespace hcube {
 namespace {
+
+// A real number option.
+std::optional<double> realOption(const std::optional<std::string>& v, const std::string& name) {
+  if (!v) return std::nullopt;
+  try {
+    size_t used = 0;
+    const double x = std::stod(*v, &used);
+    if (used != v->size() || !std::isfinite(x)) throw std::invalid_argument("trailing");
+    return x;
+  } catch (const std::exception&) {
+    throw Error("option " + name + " '" + *v + "' is not a number");
+  }
+}
 
 // A table file in either format: the image if its first line is 'hcube-image', else the text
 // format.
@@ -299,7 +318,15 @@ void checkTracePath(const std::string& trace) {
   if (!existed) fs::remove(trace, ec);
 }
 
+int cmdRoutedRun(Args& args, const std::string& route);
+
 int cmdRun(Args& args) {
+  // --route ecube|source|adaptive selects routed mode; any other --route is the algorithm's
+  // own parameter (spt's --route greedy|sync).
+  if (const auto route = args.peek("--route");
+      route && (*route == "ecube" || *route == "source" || *route == "adaptive")) {
+    return cmdRoutedRun(args, *args.get("--route"));
+  }
   const std::string backend = args.get("--backend").value_or("table");
   const bool json = args.flag("--json");
   const bool no_verify = args.flag("--no-verify");
@@ -313,7 +340,17 @@ int cmdRun(Args& args) {
   ProgressBar tables(progress, "tables", 0);
   tables.phase("schedule + compile");
   HeaderOrigin origin;
-  const BuiltCase c = loadCase(args, {backend}, origin);
+  const BuiltCase c = [&] {
+    try {
+      return loadCase(args, {backend}, origin);
+    } catch (const Error& e) {
+      // A --route that is neither a routing function nor the algorithm's own parameter.
+      if (args.has("--route") && std::string(e.what()).rfind("--route", 0) == 0) {
+        throw Error(std::string(e.what()) + " (routed mode takes --route ecube or source)");
+      }
+      throw;
+    }
+  }();
   args.finish();
   if (trace && backend == "table") throw Error("--trace needs --backend rtl or tlm");
   if (trace) checkTracePath(*trace);
@@ -342,7 +379,10 @@ int cmdRun(Args& args) {
   return report.passed() ? 0 : 1;
 }
 
+int cmdCompareModes(Args& args, const std::string& modes);
+
 int cmdCompare(Args& args) {
+  if (const auto modes = args.get("--modes")) return cmdCompareModes(args, *modes);
   const bool json = args.flag("--json");
   const std::string cache = args.get("--cache").value_or("");
   const std::string list = args.get("--backends").value_or("table,tlm,rtl");
@@ -418,6 +458,367 @@ int cmdCompare(Args& args) {
   return problems.empty() ? 0 : 1;
 }
 
+// ---- Routed mode (issue 12, docs/hardware.md §8): a permutation or a message list run by the
+// per-cycle packet routers instead of tables.
+
+// --fifo-depth and --deadlock-cycles, checked.
+RouterOptions routerOptions(Args& args) {
+  RouterOptions opt;
+  const long long depth = args.number("--fifo-depth", 4);
+  if (depth < 1 || depth > 1024) {
+    throw Error("--fifo-depth " + std::to_string(depth) + ": must be 1..1024");
+  }
+  opt.fifo_depth = static_cast<u64>(depth);
+  const long long limit = args.number("--deadlock-cycles", 64);
+  if (limit < 1) throw Error("--deadlock-cycles " + std::to_string(limit) + ": must be >= 1");
+  opt.deadlock_cycles = static_cast<u64>(limit);
+  const long long max_cycles = args.number("--max-cycles", 0);
+  if (max_cycles < 0) throw Error("--max-cycles must be positive");
+  if (max_cycles > 0) opt.max_cycles = static_cast<u64>(max_cycles);
+  return opt;
+}
+
+// The routed backend: the golden model (table) or the TLM routers; the RTL router is not built.
+std::string routedBackend(Args& args) {
+  const std::string backend = args.get("--backend").value_or("table");
+  if (backend == "table" || backend == "tlm") return backend;
+  if (backend == "rtl") {
+    throw Error(
+        "--backend rtl: routed mode runs on the table and tlm backends so far; the RTL router is "
+        "not built yet");
+  }
+  throw Error("--backend '" + backend + "': must be table, tlm or rtl");
+}
+
+RoutedRun runRoutedOn(const std::string& backend, const MessageList& list,
+                      const CubeMemory& initial, const RouterOptions& opt) {
+  if (backend == "tlm") {
+    RouterOptions child = opt;
+    child.progress = {};
+    return runRoutedOnTlm(list, initial, {child});
+  }
+  return runRouter(list, initial, opt);
+}
+
+int cmdRoutedRun(Args& args, const std::string& route_word) {
+  const RouteKind route = parseRouteKind(route_word);
+  const std::string backend = routedBackend(args);
+  const bool json = args.flag("--json");
+  RouterOptions opt = routerOptions(args);
+  if (args.has("--trace")) throw Error("--trace: routed mode writes no waveform yet");
+  if (args.has("--messages")) throw Error("--messages: use hcube route --messages FILE");
+  HeaderOrigin origin;
+  const BuiltCase c = loadCase(args, {"table"}, origin);
+  args.finish();
+  std::ostream* progress = !json && stderrIsTerminal() ? &std::cerr : nullptr;
+  const MessageList list = messagesFromPermutation(c.perm, route);
+  requireSimulatable(list.nodes(), list.memoryWords(), "routed mode's memory (2K words per node)");
+  RoutedReport report;
+  report.algo = c.tables.header.algo;
+  report.perm = c.perm;
+  report.route = route;
+  report.lower_bound = c.lower_bound;
+  report.bound_source = c.bound_source;
+  opt.tagged_elements = c.perm.elements();
+  ProgressBar bar(progress, "routed run", 0);
+  if (progress != nullptr) opt.progress = bar.callback();
+  report.result = runRoutedOn(backend, list, taggedMemory(c.perm, list.memoryWords()), opt);
+  bar.finish();
+  report.check = checkRoutedMemory(c.perm, report.result.run.memory);
+  std::cout << (json ? jsonText(routedJson(report)) + "\n" : formatRoutedText(report));
+  return report.passed() ? 0 : 1;
+}
+
+// hcube messages: the message list of a case's permutation, in the text form.
+int cmdMessages(Args& args) {
+  const RouteKind route = parseRouteKind(args.get("--route").value_or("ecube"));
+  const auto out = args.get("--out");
+  HeaderOrigin origin;
+  const BuiltCase c = loadCase(args, {"table"}, origin);
+  args.finish();
+  if (!out) throw Error("--out FILE is required");
+  const MessageList list = messagesFromPermutation(c.perm, route);
+  writeMessageTextFile(*out, list);
+  std::cout << "wrote " << *out << ": " << list.messages() << " messages on " << list.nodes()
+            << " nodes\n";
+  return 0;
+}
+
+// hcube route: a message list from a file through the routers; slots 0..K-1 start with their
+// tags, and the report says whether every message was delivered (no reference permutation).
+int cmdRoute(Args& args) {
+  const auto path = args.get("--messages");
+  const std::string backend = routedBackend(args);
+  const bool json = args.flag("--json");
+  RouterOptions opt = routerOptions(args);
+  args.finish();
+  if (!path) throw Error("--messages FILE is required");
+  const MessageList list = readMessageTextFile(*path);
+  requireSimulatable(list.nodes(), list.memoryWords(), *path + ": routed mode's memory");
+  CubeMemory initial{list.nodes(), list.memoryWords(),
+                     std::vector<u32>(list.nodes() * list.memoryWords(), 0)};
+  for (u64 x = 0; x < list.nodes(); ++x) {
+    for (u64 l = 0; l < list.slots; ++l) initial.at(x, l) = static_cast<u32>(x * list.slots + l);
+  }
+  opt.tagged_elements = list.nodes() * list.slots;
+  RoutedReport report;
+  report.algo = *path;
+  report.perm = PermutationSpec::aapc(list.n, 1);  // only for its n in the report
+  report.route = list.route;
+  report.bound_source = "none: a message list";
+  report.result = runRoutedOn(backend, list, initial, opt);
+  if (json) {
+    nlohmann::ordered_json j = routedJson(report);
+    for (const char* k : {"K", "perm", "elements", "correct", "mismatches"}) j.erase(k);
+    std::cout << jsonText(j) << "\n";
+  } else {
+    const RouterStats& s = report.result.stats;
+    std::cout << "hcube route: " << *path << " on a " << list.n << "-cube, route "
+              << routeKindName(list.route) << ", FIFO depth " << s.fifo_depth << "\n"
+              << "  cycles " << report.result.run.cycles << ", words " << report.result.run.words
+              << ", stalls " << s.stalls << ", delivered " << s.delivered << " of " << s.messages
+              << ", latency max " << s.latency_max << "\n";
+    for (const RouterNodeErrors& e : s.errors) {
+      std::cout << "  ROUTER ERROR node " << e.node << ": overflow x" << e.overflow << ", lost x"
+                << e.lost << ", conflict x" << e.conflict << "\n";
+    }
+    if (s.deadlock) {
+      std::cout << "  DEADLOCK at cycle " << s.deadlock_cycle << "; blocked:\n";
+      for (const BlockedPort& b : s.blocked) std::cout << "    " << describe(b) << "\n";
+    }
+    if (report.result.run.timeout) std::cout << "  TIMEOUT\n";
+    std::cout << "  verdict " << (report.passed() ? "PASS" : "FAIL") << "\n";
+  }
+  return report.passed() ? 0 : 1;
+}
+
+// hcube compare --modes schedule,ecube,source: one permutation run by its schedule's tables and
+// by the routers, side by side (Johnsson & Ho 1987 §8.2: schedules against the routing logic).
+int cmdCompareModes(Args& args, const std::string& modes_text) {
+  const bool json = args.flag("--json");
+  const std::string backend = routedBackend(args);
+  const RouterOptions opt_base = routerOptions(args);
+  std::vector<std::string> modes;
+  std::stringstream items(modes_text);
+  std::string item;
+  while (std::getline(items, item, ',')) {
+    if (item != "schedule") parseRouteKind(item);  // names the bad mode
+    if (std::find(modes.begin(), modes.end(), item) != modes.end()) {
+      throw Error("--modes: '" + item + "' given twice");
+    }
+    modes.push_back(item);
+  }
+  if (modes.empty()) throw Error("--modes: name at least one of schedule, ecube, source");
+  HeaderOrigin origin;
+  const BuiltCase c = loadCase(args, {backend}, origin);
+  args.finish();
+  requireBackendLimits(c, backend, origin);
+  nlohmann::ordered_json runs = nlohmann::ordered_json::array();
+  bool all_pass = true;
+  if (!json) {
+    std::printf("hcube compare: %s on a %d-cube, K = %llu, backend %s (lower bound %llu: %s)\n",
+                c.tables.header.algo.c_str(), c.perm.n(),
+                static_cast<unsigned long long>(c.perm.slots()), backend.c_str(),
+                static_cast<unsigned long long>(c.lower_bound), c.bound_source.c_str());
+    std::printf("  %-9s %9s %9s %10s %10s %8s %8s %9s %8s\n", "mode", "cycles", "transfer", "words",
+                "stalls", "maxfifo", "lat p99", "mismatch", "verdict");
+  }
+  for (const std::string& mode : modes) {
+    if (mode == "schedule") {
+      RunReport r = reportFor(c);
+      r.run = runOn(c,
+                    BackendRun{backend, "", "",
+                               opt_base.max_cycles == (u64{1} << 32) ? 0 : opt_base.max_cycles},
+                    nullptr);
+      r.check = checkAgainstReference(c.perm, r.run.memory);
+      all_pass = all_pass && r.passed();
+      if (json) {
+        nlohmann::ordered_json j = reportJson(r);
+        j["mode"] = "schedule";
+        runs.push_back(j);
+      } else {
+        std::printf("  %-9s %9llu %9llu %10llu %10s %8s %8s %9llu %8s\n", "schedule",
+                    static_cast<unsigned long long>(r.run.cycles),
+                    static_cast<unsigned long long>(r.run.transfer_cycles),
+                    static_cast<unsigned long long>(r.run.words), "-", "-", "-",
+                    static_cast<unsigned long long>(r.check.mismatches),
+                    r.passed() ? "PASS" : "FAIL");
+      }
+      continue;
+    }
+    const RouteKind route = parseRouteKind(mode);
+    const MessageList list = messagesFromPermutation(c.perm, route);
+    requireSimulatable(list.nodes(), list.memoryWords(),
+                       "routed mode's memory (2K words per node)");
+    RouterOptions opt = opt_base;
+    opt.tagged_elements = c.perm.elements();
+    RoutedReport r;
+    r.algo = c.tables.header.algo;
+    r.perm = c.perm;
+    r.route = route;
+    r.lower_bound = c.lower_bound;
+    r.bound_source = c.bound_source;
+    r.result = runRoutedOn(backend, list, taggedMemory(c.perm, list.memoryWords()), opt);
+    r.check = checkRoutedMemory(c.perm, r.result.run.memory);
+    all_pass = all_pass && r.passed();
+    if (json) {
+      runs.push_back(routedJson(r));
+    } else {
+      u64 max_fifo = 0;
+      for (u64 m : r.result.stats.max_fifo) max_fifo = std::max(max_fifo, m);
+      std::printf("  %-9s %9llu %9llu %10llu %10llu %8llu %8llu %9llu %8s\n", mode.c_str(),
+                  static_cast<unsigned long long>(r.result.run.cycles),
+                  static_cast<unsigned long long>(r.result.run.transfer_cycles),
+                  static_cast<unsigned long long>(r.result.run.words),
+                  static_cast<unsigned long long>(r.result.stats.stalls),
+                  static_cast<unsigned long long>(max_fifo),
+                  static_cast<unsigned long long>(r.result.stats.latency_p99),
+                  static_cast<unsigned long long>(r.check.mismatches),
+                  r.passed() ? "PASS" : "FAIL");
+    }
+  }
+  if (json) {
+    nlohmann::ordered_json j;
+    j["algo"] = c.tables.header.algo;
+    j["n"] = c.perm.n();
+    j["lower_bound"] = c.lower_bound;
+    j["bound_source"] = c.bound_source;
+    j["all_pass"] = all_pass;
+    j["runs"] = runs;
+    std::cout << jsonText(j) << "\n";
+  }
+  return all_pass ? 0 : 1;
+}
+
+// hcube traffic: synthetic traffic through the e-cube routers (sw/router/traffic.h), one rate
+// or a sweep with its saturation point and a latency-load plot.
+int cmdTraffic(Args& args) {
+  const bool json = args.flag("--json");
+  const std::string backend = routedBackend(args);
+  TrafficSpec spec;
+  spec.pattern = parseTrafficPattern(args.get("--pattern").value_or("uniform"));
+  spec.n = cubeDimension(args);
+  const long long cycles = args.number("--cycles", 2000);
+  if (cycles < 1 || cycles > 100'000'000) {
+    throw Error("--cycles " + std::to_string(cycles) + ": must be 1..10^8");
+  }
+  spec.cycles = static_cast<u64>(cycles);
+  const long long warmup = args.number("--warmup", cycles / 5);
+  if (warmup < 0) throw Error("--warmup must not be negative");
+  spec.warmup = static_cast<u64>(warmup);
+  spec.seed = static_cast<u64>(args.number("--seed", 1));
+  const auto rate = realOption(args.get("--rate"), "--rate");
+  const auto sweep = args.get("--sweep");
+  const auto plot = args.get("--plot");
+  RouterOptions opt = routerOptions(args);
+  args.finish();
+  if (rate && sweep) throw Error("--rate and --sweep exclude each other");
+  std::vector<double> rates;
+  if (sweep) {
+    std::vector<double> abc;
+    std::stringstream items(*sweep);
+    std::string item;
+    while (std::getline(items, item, ':')) abc.push_back(*realOption(item, "--sweep"));
+    if (abc.size() != 3 || abc[2] <= 0 || abc[0] <= 0 || abc[1] < abc[0] || abc[1] > 1) {
+      throw Error("--sweep '" + *sweep +
+                  "': must be FROM:TO:STEP with 0 < FROM <= TO <= 1, STEP > 0");
+    }
+    for (int i = 0; abc[0] + i * abc[2] <= abc[1] + 1e-9 && i < 1000; ++i) {
+      rates.push_back(abc[0] + i * abc[2]);
+    }
+  } else {
+    rates.push_back(rate.value_or(0.1));
+  }
+  if (plot && !sweep) throw Error("--plot needs --sweep");
+  if (plot && fs::path(*plot).extension() != ".svg") {
+    throw Error("--plot " + *plot + ": the plot is SVG (name the file *.svg)");
+  }
+  opt.record_deliveries = true;
+  if (!args.has("--max-cycles")) opt.max_cycles = spec.cycles * 64 + 100000;
+  nlohmann::ordered_json points = nlohmann::ordered_json::array();
+  PlotSeries series{
+      std::string(trafficPatternName(spec.pattern)) + ", n = " + std::to_string(spec.n), {}, {}};
+  double saturation = 0;
+  if (!json) {
+    std::printf(
+        "hcube traffic: %s on a %d-cube, backend %s, e-cube routing, FIFO depth %llu, %llu cycles "
+        "(warm-up %llu), seed %llu\n",
+        trafficPatternName(spec.pattern), spec.n, backend.c_str(),
+        static_cast<unsigned long long>(opt.fifo_depth),
+        static_cast<unsigned long long>(spec.cycles), static_cast<unsigned long long>(spec.warmup),
+        static_cast<unsigned long long>(spec.seed));
+    std::printf("  %7s %9s %9s %10s %8s %8s %9s %9s\n", "rate", "offered", "accepted", "lat mean",
+                "lat p99", "lat max", "bound", "drained");
+  }
+  bool complete = true;
+  for (double r : rates) {
+    spec.rate = r;
+    const MessageList list = trafficMessages(spec);
+    const RoutedRun run =
+        runRoutedOn(backend, list,
+                    CubeMemory{list.nodes(), list.memoryWords(),
+                               std::vector<u32>(list.nodes() * list.memoryWords(), 0)},
+                    opt);
+    const TrafficResult t = measureTraffic(spec, list, run);
+    complete = complete && t.complete;
+    if (saturation == 0 && t.accepted < 0.95 * t.offered) saturation = t.offered;
+    series.x.push_back(t.accepted);
+    series.y.push_back(t.latency_mean);
+    if (json) {
+      points.push_back({{"rate", r},
+                        {"offered", t.offered},
+                        {"accepted", t.accepted},
+                        {"latency_mean", t.latency_mean},
+                        {"latency_p99", t.latency_p99},
+                        {"latency_max", t.latency_max},
+                        {"bisection_bound", t.bisection_bound},
+                        {"packets", t.generated},
+                        {"measured", t.measured},
+                        {"cycles", t.cycles},
+                        {"stalls", run.stats.stalls},
+                        {"complete", t.complete}});
+    } else {
+      std::printf("  %7.3f %9.4f %9.4f %10.2f %8llu %8llu %9.3f %9s\n", r, t.offered, t.accepted,
+                  t.latency_mean, static_cast<unsigned long long>(t.latency_p99),
+                  static_cast<unsigned long long>(t.latency_max), t.bisection_bound,
+                  t.complete ? "yes" : "NO");
+    }
+  }
+  if (plot) {
+    std::ofstream out(*plot);
+    if (!out) throw Error("--plot " + *plot + ": cannot be written");
+    out << latencyLoadSvg(std::string("latency-load, ") + trafficPatternName(spec.pattern) +
+                              " traffic, " + std::to_string(u64{1} << spec.n) + " nodes, e-cube",
+                          {series}, saturation);
+  }
+  if (json) {
+    nlohmann::ordered_json j;
+    j["pattern"] = trafficPatternName(spec.pattern);
+    j["n"] = spec.n;
+    j["cycles"] = spec.cycles;
+    j["warmup"] = spec.warmup;
+    j["seed"] = spec.seed;
+    j["fifo_depth"] = opt.fifo_depth;
+    j["backend"] = backend;
+    j["points"] = points;
+    if (sweep) j["saturation"] = saturation;
+    if (plot) j["plot"] = *plot;
+    std::cout << jsonText(j) << "\n";
+  } else {
+    if (sweep) {
+      if (saturation > 0) {
+        std::printf("  saturation: offered %.4f is the first rate accepted below 95 %% of it\n",
+                    saturation);
+      } else {
+        std::printf("  saturation: not reached in the sweep\n");
+      }
+    }
+    if (plot) std::printf("  plot: %s\n", plot->c_str());
+  }
+  return complete ? 0 : 1;
+}
+// ---- end of routed mode
+
 int cmdBuildModel(Args& args) {
   // --memory / --depth enlarge the model beyond what the case needs, so that one cached model
   // serves many cases of the same n and lanes (any cached model at least as large is reused).
@@ -489,6 +890,11 @@ constexpr Command kCommands[] = {
             [--max-cycles C] [--cache DIR]
       run a case and check every element against the reference model; --trace writes an
       FST (or .vcd) waveform and a GTKWave save file from the RTL, or a VCD from the TLM model
+  hcube run (--algo A --n N ... | --tables PATH) --route ecube|source [--backend table|tlm]
+            [--fifo-depth D]
+            [--deadlock-cycles L] [--max-cycles C] [--json]
+      routed mode: the case's permutation by the per-cycle packet routers, no schedule
+      (docs/hardware.md §8; table and tlm backends so far)
 )",
      cmdRun},
     {"compare",
@@ -496,6 +902,9 @@ constexpr Command kCommands[] = {
             [--backends table,tlm,rtl] [--json] [--cache DIR]
       run one case on several backends, print cycles, mismatches and wall time side by side;
       exit 1 on any disagreement between them or with the reference model
+  hcube compare (--algo A --n N ... | --tables PATH) --modes schedule,ecube,source
+            [--backend table|tlm] [--fifo-depth D] [--json]
+      one permutation by its schedule's tables and by the routers, side by side
 )",
      cmdCompare},
     {"build-model",
@@ -504,6 +913,25 @@ constexpr Command kCommands[] = {
       --memory / --depth make it at least that large, so that it serves bigger cases too
 )",
      cmdBuildModel},
+    {"messages",
+     R"(  hcube messages --algo A --n N [--k K] [--PARAM V ...] [--route ecube|source] --out FILE
+      write the routed-mode message list of the case's permutation (docs/hardware.md §8.1)
+)",
+     cmdMessages},
+    {"route",
+     R"(  hcube route --messages FILE [--backend table|tlm] [--fifo-depth D] [--deadlock-cycles L]
+            [--max-cycles C] [--json]
+      run a message list through the per-cycle routers and report delivery and statistics
+)",
+     cmdRoute},
+    {"traffic",
+     R"(  hcube traffic --pattern uniform|transpose|bit-complement|bit-reversal|shuffle|hotspot
+            --n N (--rate R | --sweep FROM:TO:STEP [--plot FILE.svg]) [--cycles C]
+            [--warmup W] [--seed S] [--fifo-depth D] [--backend table|tlm] [--json]
+      synthetic traffic through the e-cube routers: offered and accepted throughput, latency,
+      the saturation point of a sweep and a latency-load plot (sw/router/traffic.h)
+)",
+     cmdTraffic},
     {"diff", R"(  hcube diff A B
       compare two tables (each a .hct file, a .hex image or a directory) instruction by
       instruction, naming node, step and channel of every difference; exit 1 if they differ

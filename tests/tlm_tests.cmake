@@ -15,6 +15,14 @@ if(TARGET hcube_tlm)
     PROPERTIES TIMEOUT 3600
     DISCOVERY_TIMEOUT 60)
   hcube_label_tests(hcube_tlm_long_tests "tlm;long")
+
+  # Routed mode: the TLM routers against the golden model (issue 12).
+  add_executable(hcube_router_tlm_tests ${CMAKE_CURRENT_LIST_DIR}/router_tlm_test.cpp)
+  target_link_libraries(hcube_router_tlm_tests PRIVATE hcube_tlm GTest::gtest_main)
+  # libsystemc needs an sc_main; hcube_tlm's (in tlm_backend.cpp) is linked only when asked for.
+  target_link_options(hcube_router_tlm_tests PRIVATE -Wl,--undefined=sc_main)
+  gtest_discover_tests(hcube_router_tlm_tests PROPERTIES LABELS tlm TIMEOUT 600
+    DISCOVERY_TIMEOUT 60)
 endif()
 
 # The co-simulated cube (sim/cosim: Verilated RTL nodes among TLM nodes) against the table

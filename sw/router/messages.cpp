@@ -1,0 +1,115 @@
+#include "router/messages.h"
+
+#include <bit>
+
+#include "error.h"
+
+namespace hcube {
+
+const char* routeKindName(RouteKind r) { return r == RouteKind::kEcube ? "ecube" : "source"; }
+
+RouteKind parseRouteKind(std::string_view word) {
+  if (word == "ecube") return RouteKind::kEcube;
+  if (word == "source") return RouteKind::kSource;
+  if (word == "adaptive") {
+    throw Error(
+        "route 'adaptive': specified (docs/hardware.md §8.7) but not built yet; use ecube or "
+        "source");
+  }
+  throw Error("route '" + std::string(word) + "': must be ecube or source");
+}
+
+u64 MessageList::messages() const {
+  u64 total = 0;
+  for (const auto& list : per_node) total += list.size();
+  return total;
+}
+
+std::string messageProblem(const MessageList& list, u64 x, const Message& m) {
+  if (m.src_slot >= list.slots) {
+    return "source slot " + std::to_string(m.src_slot) + " is outside the data slots 0.." +
+           std::to_string(list.slots - 1);
+  }
+  if (m.dst >= list.nodes()) {
+    return "destination node " + std::to_string(m.dst) + " is outside the " +
+           std::to_string(list.n) + "-cube (nodes 0.." + std::to_string(list.nodes() - 1) + ")";
+  }
+  if (m.dst_slot >= list.memoryWords()) {
+    return "destination slot " + std::to_string(m.dst_slot) + " is outside the memory 0.." +
+           std::to_string(list.memoryWords() - 1);
+  }
+  if (list.route == RouteKind::kEcube) {
+    if (!m.route.empty()) return "a route is given, but the routing function is ecube";
+    return "";
+  }
+  if (m.route.size() > 255) return "route longer than 255 hops";
+  u64 at = x;
+  for (std::uint8_t d : m.route) {
+    if (d >= list.n) {
+      return "route dimension " + std::to_string(d) + " is not a dimension of the " +
+             std::to_string(list.n) + "-cube";
+    }
+    at ^= u64{1} << d;
+  }
+  if (at != m.dst) {
+    return "the route does not lead from node " + std::to_string(x) + " to node " +
+           std::to_string(m.dst) + " (it ends at node " + std::to_string(at) + ")";
+  }
+  return "";
+}
+
+void validateMessages(const MessageList& list) {
+  if (list.n < 1 || list.n > 20) {
+    throw Error("message list: dim " + std::to_string(list.n) + " must be 1..20");
+  }
+  if (list.slots < 1 || list.slots > (u64{1} << 30)) {
+    throw Error("message list: slots " + std::to_string(list.slots) + " must be 1..2^30");
+  }
+  if (list.per_node.size() != list.nodes()) {
+    throw Error("message list: " + std::to_string(list.per_node.size()) + " node lists for " +
+                std::to_string(list.nodes()) + " nodes");
+  }
+  for (u64 x = 0; x < list.nodes(); ++x) {
+    for (size_t i = 0; i < list.per_node[x].size(); ++i) {
+      const std::string p = messageProblem(list, x, list.per_node[x][i]);
+      if (!p.empty()) {
+        throw Error("message list: node " + std::to_string(x) + " message " + std::to_string(i) +
+                    ": " + p);
+      }
+    }
+  }
+}
+
+MessageList messagesFromPermutation(const PermutationSpec& perm, RouteKind route) {
+  MessageList list;
+  list.n = perm.n();
+  list.slots = perm.slots();
+  list.route = route;
+  list.per_node.resize(perm.nodes());
+  const u64 k = perm.slots();
+  for (u64 x = 0; x < perm.nodes(); ++x) {
+    for (u64 l = 0; l < k; ++l) {
+      const GlobalAddress a{x, l};
+      if (!perm.participates(a)) continue;
+      const GlobalAddress d = perm.dest(a);
+      Message m;
+      m.src_slot = static_cast<u32>(l);
+      m.dst = d.node;
+      m.dst_slot = static_cast<u32>(k + d.slot);
+      if (route == RouteKind::kSource) {
+        for (u64 diff = x ^ d.node; diff != 0; diff &= diff - 1) {
+          m.route.push_back(static_cast<std::uint8_t>(std::countr_zero(diff)));
+        }
+      }
+      list.per_node[x].push_back(std::move(m));
+    }
+  }
+  return list;
+}
+
+int firstHop(RouteKind route, u64 x, const Message& m) {
+  if (route == RouteKind::kSource) return m.route.empty() ? -1 : m.route.front();
+  return m.dst == x ? -1 : std::countr_zero(m.dst ^ x);
+}
+
+}  // namespace hcube

@@ -1,0 +1,66 @@
+// hcube: the message lists of routed mode (docs/hardware.md §8.1) — what software loads into
+// each node instead of a table: per message, the source slot, the destination node and slot, the
+// release cycle and, for source routing, the dimensions of its path.
+//
+// A permutation runs by routing logic alone, with no schedule, as the papers' "direct send to
+// the final destination ... using the routing logic alone" (Johnsson & Ho 1987 §8.2.1,
+// Figure 14(b); §8.2.2, Figures 16-18): messagesFromPermutation derives one message per element.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "address.h"
+#include "permutation.h"
+
+namespace hcube {
+
+/// The routing functions of docs/hardware.md §8.3.
+enum class RouteKind { kEcube, kSource };
+
+const char* routeKindName(RouteKind r);
+/// Parses "ecube" or "source"; throws Error naming the word otherwise ("adaptive" is specified
+/// in docs/hardware.md §8.7 but not built, and is refused with that said).
+RouteKind parseRouteKind(std::string_view word);
+
+struct Message {
+  u32 src_slot = 0;                 ///< slot read at injection (< K)
+  u64 dst = 0;                      ///< destination node
+  u32 dst_slot = 0;                 ///< slot written at delivery (< M = 2K)
+  u64 release = 0;                  ///< not injected before this cycle
+  std::vector<std::uint8_t> route;  ///< source routing: the dimensions of the path, in order
+  friend bool operator==(const Message&, const Message&) = default;
+};
+
+struct MessageList {
+  int n = 1;
+  u64 slots = 1;  ///< K; the memory is M = 2K words (slots K..2K-1: the receive area)
+  RouteKind route = RouteKind::kEcube;
+  std::vector<std::vector<Message>> per_node;  ///< per_node[x]: node x's messages, in order
+
+  u64 nodes() const { return u64{1} << n; }
+  u64 memoryWords() const { return 2 * slots; }
+  u64 messages() const;
+};
+
+/// What is wrong with message `m` of node `x` under `list`'s n, K and routing function, or an
+/// empty string: a slot or node out of range, a route on ecube, a source route with a dimension
+/// >= n or whose dimensions do not lead from x to m.dst.
+std::string messageProblem(const MessageList& list, u64 x, const Message& m);
+
+/// Throws Error naming the node, the message (0-based) and the problem, for the first bad one;
+/// also if n or K are out of range or per_node does not have 2^n entries.
+void validateMessages(const MessageList& list);
+
+/// One message per element that takes part in `perm`: the element at (x | l) bound for (y | l')
+/// is node x's message (l, y, K + l', release 0), in slot order. For source routing its route is
+/// the dimensions of x XOR y, lowest first (the e-cube path).
+MessageList messagesFromPermutation(const PermutationSpec& perm, RouteKind route);
+
+/// The first hop of message m of node x: its dimension, or -1 for a local copy (m.dst == x with
+/// no route).
+int firstHop(RouteKind route, u64 x, const Message& m);
+
+}  // namespace hcube

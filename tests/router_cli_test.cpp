@@ -1,0 +1,169 @@
+// hcube tests: the routed-mode commands on good and bad input (issue 12): exit status and the
+// message a user sees.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "process.h"
+
+namespace hcube {
+namespace {
+
+namespace fs = std::filesystem;
+
+ProcessResult tool(std::vector<std::string> args) {
+  args.insert(args.begin(), HCUBE_TOOL);
+  return runProcess(args);
+}
+
+class RouterCli : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() /
+           ("hcube-router-cli-" +
+            std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+  std::string write(const std::string& name, const std::string& text) {
+    const fs::path p = dir_ / name;
+    std::ofstream(p) << text;
+    return p.string();
+  }
+  fs::path dir_;
+};
+
+TEST_F(RouterCli, RunEcubeReportsTheHandCountedAapc) {
+  const ProcessResult r =
+      tool({"run", "--algo", "edelman", "--n", "2", "--route", "ecube", "--json"});
+  ASSERT_EQ(r.status, 0) << r.output;
+  const auto j = nlohmann::json::parse(r.output);
+  EXPECT_EQ(j["mode"], "routed");
+  EXPECT_EQ(j["route"], "ecube");
+  EXPECT_EQ(j["cycles"], 3);
+  EXPECT_EQ(j["words"], 16);
+  EXPECT_EQ(j["stalls"], 0);
+  EXPECT_EQ(j["max_fifo_per_port"], nlohmann::json({1, 0}));
+  EXPECT_EQ(j["latency"]["max"], 3);
+  EXPECT_EQ(j["correct"], 16);
+  EXPECT_EQ(j["verdict"], "pass");
+}
+
+TEST_F(RouterCli, BadRouteAndDepthAreErrors) {
+  ProcessResult r = tool({"run", "--algo", "edelman", "--n", "2", "--route", "zigzag"});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.output,
+            "hcube: error: --route: algorithm 'edelman' takes no such option (routed mode takes "
+            "--route ecube or source)\n");
+  // spt has a --route of its own (greedy|sync): both meanings work.
+  r = tool({"run", "--algo", "spt", "--n", "2", "--route", "sync"});
+  EXPECT_EQ(r.status, 0) << r.output;
+  r = tool({"run", "--algo", "spt", "--n", "2", "--route", "source"});
+  EXPECT_EQ(r.status, 0) << r.output;
+  EXPECT_NE(r.output.find("routed mode, route source"), std::string::npos) << r.output;
+  r = tool({"run", "--algo", "edelman", "--n", "2", "--route", "ecube", "--fifo-depth", "0"});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.output, "hcube: error: --fifo-depth 0: must be 1..1024\n");
+  r = tool({"run", "--algo", "edelman", "--n", "2", "--route", "ecube", "--backend", "rtl"});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.output.find("the RTL router is not built yet"), std::string::npos) << r.output;
+}
+
+TEST_F(RouterCli, BadMessageFilesAreErrors) {
+  const std::string head = "hcube-messages 1\ndim 2\nslots 2\n";
+  const std::string not_a_path =
+      write("a.hcm", head + "route source\nnode 0 1\n0 3 2 route=0,0\nend\n");
+  ProcessResult r = tool({"route", "--messages", not_a_path});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.output, "hcube: error: " + not_a_path +
+                          ":6: node 0: the route does not lead from node 0 to node 3 (it ends "
+                          "at node 0)\n");
+  const std::string outside = write("b.hcm", head + "route ecube\nnode 0 1\n0 4 2\nend\n");
+  r = tool({"route", "--messages", outside});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.output, "hcube: error: " + outside +
+                          ":6: node 0: destination node 4 is outside the 2-cube (nodes 0..3)\n");
+}
+
+// Two packets chase each other around the 2-cube ring with one-entry FIFOs (the ring of
+// tests/router_test.cpp with one packet per node, four hops each, back home): the detector
+// ends the run, exit 1, naming the blocked nodes and ports.
+TEST_F(RouterCli, DeadlockIsReportedNotHung) {
+  std::string text = "hcube-messages 1\ndim 2\nslots 2\nroute source\n";
+  text += "node 0 2\n0 0 2 route=0,1,0,1\n1 0 3 route=0,1,0,1\n";
+  text += "node 1 2\n0 1 2 route=1,0,1,0\n1 1 3 route=1,0,1,0\n";
+  text += "node 3 2\n0 3 2 route=0,1,0,1\n1 3 3 route=0,1,0,1\n";
+  text += "node 2 2\n0 2 2 route=1,0,1,0\n1 2 3 route=1,0,1,0\nend\n";
+  const std::string ring = write("ring.hcm", text);
+  const ProcessResult r =
+      tool({"route", "--messages", ring, "--fifo-depth", "1", "--deadlock-cycles", "8"});
+  EXPECT_EQ(r.status, 1) << r.output;
+  EXPECT_NE(r.output.find("DEADLOCK at cycle 8"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("node 0 input port 1: packet for node 2 waits for output 0 (no credit"),
+            std::string::npos)
+      << r.output;
+  EXPECT_NE(r.output.find("verdict FAIL"), std::string::npos) << r.output;
+}
+
+// The 2-cube AAPC both ways: the schedule takes K/2 = 2 cycles, e-cube routing 3 (the
+// hand-counted run of tests/router_test.cpp), source routing along the e-cube paths the same.
+TEST_F(RouterCli, CompareModesSideBySide) {
+  const ProcessResult r = tool(
+      {"compare", "--algo", "edelman", "--n", "2", "--modes", "schedule,ecube,source", "--json"});
+  ASSERT_EQ(r.status, 0) << r.output;
+  const auto j = nlohmann::json::parse(r.output);
+  EXPECT_EQ(j["lower_bound"], 2);
+  EXPECT_EQ(j["all_pass"], true);
+  ASSERT_EQ(j["runs"].size(), 3U);
+  EXPECT_EQ(j["runs"][0]["mode"], "schedule");
+  EXPECT_EQ(j["runs"][0]["cycles"], 2);
+  EXPECT_EQ(j["runs"][1]["route"], "ecube");
+  EXPECT_EQ(j["runs"][1]["cycles"], 3);
+  EXPECT_EQ(j["runs"][2]["route"], "source");
+  EXPECT_EQ(j["runs"][2]["cycles"], 3);
+  const ProcessResult bad =
+      tool({"compare", "--algo", "edelman", "--n", "2", "--modes", "schedule,adaptive"});
+  EXPECT_EQ(bad.status, 2);
+  EXPECT_NE(bad.output.find("route 'adaptive': specified"), std::string::npos) << bad.output;
+}
+
+TEST_F(RouterCli, TrafficSweepWritesPlotAndFindsSaturation) {
+  const std::string svg = (dir_ / "lat.svg").string();
+  const ProcessResult r = tool({"traffic", "--pattern", "transpose", "--n", "4", "--sweep",
+                                "0.1:0.9:0.2", "--cycles", "1000", "--plot", svg, "--json"});
+  ASSERT_EQ(r.status, 0) << r.output;
+  const auto j = nlohmann::json::parse(r.output);
+  ASSERT_EQ(j["points"].size(), 5U);
+  EXPECT_GT(j["saturation"].get<double>(), 0.0);
+  for (const auto& p : j["points"]) {
+    EXPECT_LE(p["accepted"].get<double>(), p["bisection_bound"].get<double>() + 0.05);
+  }
+  std::ifstream in(svg);
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_EQ(text.rfind("<svg", 0), 0U);
+  EXPECT_NE(text.find("<polyline"), std::string::npos);
+}
+
+TEST_F(RouterCli, TrafficBadInputIsAnError) {
+  ProcessResult r = tool({"traffic", "--pattern", "tornado", "--n", "4"});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.output,
+            "hcube: error: --pattern 'tornado': must be uniform, transpose, bit-complement, "
+            "bit-reversal, shuffle or hotspot\n");
+  r = tool({"traffic", "--n", "4", "--rate", "1.5"});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.output.find("--rate 1.5"), std::string::npos) << r.output;
+  r = tool({"traffic", "--n", "4", "--rate", "0.2", "--plot", "x.svg"});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.output, "hcube: error: --plot needs --sweep\n");
+  r = tool({"traffic", "--n", "4", "--backend", "rtl"});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.output.find("the RTL router is not built yet"), std::string::npos) << r.output;
+}
+
+}  // namespace
+}  // namespace hcube

@@ -1,0 +1,382 @@
+// hcube tests: the golden model of routed mode (docs/hardware.md §8) — hand-counted e-cube runs
+// on a 2-cube and a 3-cube, every catalogue permutation delivered by routing logic alone
+// (Johnsson & Ho 1987 §8.2), backpressure with one-entry FIFOs, a deadlocking source route, the
+// message text form and bad input.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "algorithms.h"
+#include "error.h"
+#include "router/message_text.h"
+#include "router/routed_report.h"
+#include "router/router_engine.h"
+#include "router/traffic.h"
+
+namespace hcube {
+namespace {
+
+/// Slots 0..K-1 of every node hold their tags, the receive area zeros.
+CubeMemory taggedRouted(const MessageList& list) {
+  CubeMemory m{list.nodes(), list.memoryWords(),
+               std::vector<u32>(list.nodes() * list.memoryWords(), 0)};
+  for (u64 x = 0; x < list.nodes(); ++x) {
+    for (u64 l = 0; l < list.slots; ++l) m.at(x, l) = static_cast<u32>(x * list.slots + l);
+  }
+  return m;
+}
+
+RoutedRun route(const MessageList& list, u64 depth = 4, u64 deadlock = 64) {
+  RouterOptions opt;
+  opt.fifo_depth = depth;
+  opt.deadlock_cycles = deadlock;
+  opt.tagged_elements = list.nodes() * list.slots;
+  return runRouter(list, taggedRouted(list), opt);
+}
+
+/// A list on an n-cube with K slots where node x sends slot l to node x ^ flips[l], slot K + l.
+MessageList xorList(int n, const std::vector<u64>& flips) {
+  MessageList list;
+  list.n = n;
+  list.slots = flips.size();
+  list.per_node.resize(list.nodes());
+  for (u64 x = 0; x < list.nodes(); ++x) {
+    for (u64 l = 0; l < flips.size(); ++l) {
+      list.per_node[x].push_back(
+          {static_cast<u32>(l), x ^ flips[l], static_cast<u32>(list.slots + l), 0, {}});
+    }
+  }
+  return list;
+}
+
+void expectDelivered(const MessageList& list, const RoutedRun& r) {
+  for (u64 x = 0; x < list.nodes(); ++x) {
+    for (const Message& m : list.per_node[x]) {
+      EXPECT_EQ(r.run.memory.at(m.dst, m.dst_slot), x * list.slots + m.src_slot)
+          << "message from node " << x << " slot " << m.src_slot;
+    }
+  }
+  EXPECT_EQ(r.stats.delivered, list.messages());
+  EXPECT_TRUE(r.stats.errors.empty());
+  EXPECT_FALSE(r.stats.deadlock);
+  EXPECT_FALSE(r.run.timeout);
+}
+
+// The 2-cube AAPC (edelman's permutation), e-cube, depth 4: derived in docs/hardware.md §8.8.
+// Node x sends slot l to node l; Q_0 holds the packets for x^1 and x^3 in slot order (x^1
+// first on nodes 0 and 1, x^3 first on nodes 2 and 3), Q_1 the one for x^2, Q_L the copy.
+// Cycle 0: both queues send, every packet for x^1, x^2 is delivered, those of nodes 2 and 3 for
+// x^3 wait in FIFO 0 of x^1. Cycle 1: nodes 0, 1 send theirs for x^3; nodes 2, 3 send theirs for
+// x^1 and forward the FIFO head on output 1 (its last hop): no requester meets another.
+// Cycle 2: nodes 0, 1 forward theirs. 3 cycles, 4 nodes x 4 hops = 16 words, no stall.
+TEST(RouterHandCounted, Aapc2CubeEcube) {
+  const BuiltCase c = buildCase({"edelman", 2, 0, 1, false, {}});
+  const MessageList list = messagesFromPermutation(c.perm, RouteKind::kEcube);
+  const RoutedRun r = route(list);
+  EXPECT_EQ(r.run.cycles, 3U);
+  EXPECT_EQ(r.run.transfer_cycles, 3U);
+  EXPECT_EQ(r.run.local_cycles, 1U);
+  EXPECT_EQ(r.run.words, 16U);
+  EXPECT_EQ(r.stats.stalls, 0U);
+  EXPECT_EQ(r.stats.maxFifoPerPort(2), (std::vector<u64>{1, 0}));
+  EXPECT_EQ(r.run.link_words, std::vector<u64>(8, 2));
+  EXPECT_EQ(r.stats.latency_min, 1U);
+  EXPECT_DOUBLE_EQ(r.stats.latency_mean, 1.5);  // ten 1s, four 2s, two 3s
+  EXPECT_EQ(r.stats.latency_p99, 3U);
+  EXPECT_EQ(r.stats.latency_max, 3U);
+  const CheckResult check = checkRoutedMemory(c.perm, r.run.memory);
+  EXPECT_EQ(check.mismatches, 0U);
+  EXPECT_EQ(check.correct, 16U);
+}
+
+// 2-cube, K = 3: node x sends slot 0 to x^3 (dims 0, 1), slots 1 and 2 to x^2 (dim 1).
+// Q_0 = [m0], Q_1 = [m1, m2]. Cycle 0: m0 -> FIFO 0 of x^1; m1 delivered; P_1 = 0 (the
+// injection, requester 2, was granted). Cycle 1: output 1 has two requesters, FIFO 0's head
+// (requester 0, on its last hop) and Q_1's m2 (requester 2); from P_1 = 0 the FIFO wins, m2
+// stalls once, P_1 = 1. Cycle 2: m2 goes. 3 cycles, 4 stalls (one per node), 16 words;
+// latencies per node 1 (m1), 2 (m0), 3 (m2).
+TEST(RouterHandCounted, RoundRobinStall2Cube) {
+  const MessageList list = xorList(2, {3, 2, 2});
+  const RoutedRun r = route(list);
+  expectDelivered(list, r);
+  EXPECT_EQ(r.run.cycles, 3U);
+  EXPECT_EQ(r.stats.stalls, 4U);
+  EXPECT_EQ(r.run.words, 16U);
+  EXPECT_EQ(r.stats.maxFifoPerPort(2), (std::vector<u64>{1, 0}));
+  EXPECT_EQ(r.stats.latency_min, 1U);
+  EXPECT_DOUBLE_EQ(r.stats.latency_mean, 2.0);
+  EXPECT_EQ(r.stats.latency_max, 3U);
+}
+
+// 3-cube, K = 4: node x sends slot 0 to x^7 (dims 0,1,2), slot 1 to x^6 (1,2), slot 2 to x^4
+// (2), slot 3 to x^5 (0,2). Q_0 = [m0, m3], Q_1 = [m1], Q_2 = [m2].
+// Cycle 0: m0 -> FIFO 0 of x^1, m1 -> FIFO 1 of x^2, m2 delivered (P_0 = P_1 = P_2 = 0).
+// Cycle 1 at node v: FIFO 0 holds m0 of v^1 (for v^6, wants output 1), FIFO 1 holds m1 of v^2
+// (for v^4, wants output 2, last hop), Q_0 holds m3. Every output has one requester: m3 ->
+// FIFO 0 of v^1, m0 -> FIFO 1 of v^2, m1 delivered; P_0 = 0, P_1 = 1, P_2 = 2.
+// Cycle 2 at v: FIFO 0 holds m3 of v^1 (for v^4: output 2, last hop), FIFO 1 holds m0 of v^3
+// (for v^4: output 2, last hop). From P_2 = 2 the order is 2, 3, 0, 1: FIFO 0 wins, FIFO 1
+// stalls. Cycle 3: FIFO 1's m0 is delivered. 4 cycles, 8 stalls, 8 x (3+2+1+2) = 64 words;
+// FIFOs 0 and 1 hold at most one packet, FIFO 2 none; latencies 1 (m2), 2 (m1), 3 (m3), 4 (m0).
+TEST(RouterHandCounted, ArbitrationStall3Cube) {
+  const MessageList list = xorList(3, {7, 6, 4, 5});
+  const RoutedRun r = route(list);
+  expectDelivered(list, r);
+  EXPECT_EQ(r.run.cycles, 4U);
+  EXPECT_EQ(r.run.transfer_cycles, 4U);
+  EXPECT_EQ(r.stats.stalls, 8U);
+  EXPECT_EQ(r.run.words, 64U);
+  EXPECT_EQ(r.stats.maxFifoPerPort(3), (std::vector<u64>{1, 1, 0}));
+  EXPECT_EQ(r.stats.latency_min, 1U);
+  EXPECT_DOUBLE_EQ(r.stats.latency_mean, 2.5);
+  EXPECT_EQ(r.stats.latency_p99, 4U);
+  EXPECT_EQ(r.stats.latency_max, 4U);
+  // Every node sends on each port: dim 0 carries m0 and m3, dim 1 m0 and m1, dim 2 all four.
+  for (u64 x = 0; x < 8; ++x) {
+    EXPECT_EQ(r.run.link_words[x * 3 + 0], 2U);
+    EXPECT_EQ(r.run.link_words[x * 3 + 1], 2U);
+    EXPECT_EQ(r.run.link_words[x * 3 + 2], 4U);
+  }
+}
+
+// A credit round trip takes two cycles, so a one-entry FIFO passes a word every other cycle:
+// node 0 sends four words to node 3 over node 1 (dims 0, 1). Depth 1: the packets enter FIFO 0
+// of node 1 in cycles 0, 2, 4, 6 and leave in 1, 3, 5, 7 (Q_0 waits for the credit, 3 stalls):
+// 8 cycles. Depth 2: one per cycle, 5 cycles, no stall.
+TEST(RouterBackpressure, CreditRoundTrip) {
+  MessageList list;
+  list.n = 2;
+  list.slots = 4;
+  list.per_node.resize(4);
+  for (u32 l = 0; l < 4; ++l) list.per_node[0].push_back({l, 3, 4 + l, 0, {}});
+  RoutedRun r = route(list, 1);
+  expectDelivered(list, r);
+  EXPECT_EQ(r.run.cycles, 8U);
+  EXPECT_EQ(r.stats.stalls, 3U);
+  EXPECT_EQ(r.stats.maxFifoPerPort(2), (std::vector<u64>{1, 0}));
+  r = route(list, 2);
+  expectDelivered(list, r);
+  EXPECT_EQ(r.run.cycles, 5U);
+  EXPECT_EQ(r.stats.stalls, 0U);
+}
+
+// Heavy traffic with one-entry FIFOs loses nothing: the 5-cube AAPC and bit-reversal at depth 1
+// deliver every element where the reference says, with no FIFO above one entry.
+TEST(RouterBackpressure, DepthOneLosesNothing) {
+  for (const char* algo : {"edelman", "bit-reversal"}) {
+    const BuiltCase c = buildCase({algo, 5, 0, 1, false, {}});
+    const MessageList list = messagesFromPermutation(c.perm, RouteKind::kEcube);
+    const RoutedRun r = route(list, 1);
+    EXPECT_EQ(r.stats.delivered, list.messages()) << algo;
+    EXPECT_TRUE(r.stats.errors.empty()) << algo;
+    EXPECT_GT(r.stats.stalls, 0U) << algo;
+    for (u64 m : r.stats.max_fifo) EXPECT_LE(m, 1U);
+    EXPECT_EQ(checkRoutedMemory(c.perm, r.run.memory).mismatches, 0U) << algo;
+    // Deeper FIFOs are never slower here.
+    EXPECT_LE(route(list, 4).run.cycles, r.run.cycles) << algo;
+  }
+}
+
+// Every catalogue algorithm that builds at n = 3 and n = 4 with its defaults: its permutation
+// by e-cube routing delivers every element where the reference says; source routing along the
+// e-cube paths gives the identical run (same cycles, stalls, links, memories).
+TEST(RouterCatalogue, EveryPermutationByRoutingLogic) {
+  int ran = 0;
+  for (const AlgorithmInfo& a : algorithmCatalogue()) {
+    for (int n : {3, 4}) {
+      BuiltCase c;
+      try {
+        c = buildCase({a.name, n, 0, 1, false, {}});
+      } catch (const Error&) {
+        continue;  // needs parameters (e.g. a matrix shape) this loop does not give
+      }
+      const MessageList ecube = messagesFromPermutation(c.perm, RouteKind::kEcube);
+      const RoutedRun r = route(ecube);
+      const CheckResult check = checkRoutedMemory(c.perm, r.run.memory);
+      EXPECT_EQ(check.mismatches, 0U) << a.name << " n=" << n;
+      EXPECT_EQ(r.stats.delivered, c.perm.participating()) << a.name;
+      EXPECT_EQ(r.run.words, c.perm.participatingDistance()) << a.name;
+      EXPECT_TRUE(r.stats.errors.empty()) << a.name;
+      const RoutedRun s = route(messagesFromPermutation(c.perm, RouteKind::kSource));
+      EXPECT_EQ(s.run.cycles, r.run.cycles) << a.name;
+      EXPECT_EQ(s.stats.stalls, r.stats.stalls) << a.name;
+      EXPECT_EQ(s.run.link_words, r.run.link_words) << a.name;
+      EXPECT_EQ(s.stats.max_fifo, r.stats.max_fifo) << a.name;
+      EXPECT_EQ(s.run.memory.words, r.run.memory.words) << a.name;
+      ++ran;
+    }
+  }
+  EXPECT_GE(ran, 30);
+}
+
+// A deliberately cyclic source route: on the 2-cube ring 0 -d0-> 1 -d1-> 3 -d0-> 2 -d1-> 0 every
+// node sends four packets five hops around the ring (to the next node but one, the long way),
+// with one-entry FIFOs. The four ring FIFOs fill with packets that each wait for the next full
+// one: the detector stops the run and names them, it does not hang.
+MessageList ringList() {
+  MessageList list;
+  list.n = 2;
+  list.slots = 4;
+  list.route = RouteKind::kSource;
+  list.per_node.resize(4);
+  const u64 next[4] = {1, 3, 0, 2};  // the ring's successor
+  const std::uint8_t dim[4] = {0, 1, 1, 0};
+  for (u64 x = 0; x < 4; ++x) {
+    std::vector<std::uint8_t> path;
+    u64 at = x;
+    for (int h = 0; h < 5; ++h) {
+      path.push_back(dim[at]);
+      at = next[at];
+    }
+    for (u32 l = 0; l < 4; ++l) list.per_node[x].push_back({l, at, 4 + l, 0, path});
+  }
+  return list;
+}
+
+TEST(RouterDeadlock, CyclicSourceRouteIsReported) {
+  const MessageList list = ringList();
+  validateMessages(list);
+  const RoutedRun r = route(list, 1, 16);
+  // Cycle 0: every node injects its first packet into the next ring FIFO (4 words). From cycle
+  // 1 every FIFO head and every queue head waits for a credit that never comes: the 16th quiet
+  // cycle is cycle 16.
+  EXPECT_TRUE(r.stats.deadlock);
+  EXPECT_EQ(r.stats.deadlock_cycle, 16U);
+  EXPECT_EQ(r.run.cycles, 17U);
+  EXPECT_EQ(r.run.words, 4U);
+  EXPECT_EQ(r.stats.delivered, 0U);
+  ASSERT_EQ(r.stats.blocked.size(), 8U);
+  for (const BlockedPort& b : r.stats.blocked) EXPECT_TRUE(b.no_credit) << describe(b);
+  EXPECT_EQ(describe(r.stats.blocked[0]),
+            "node 0 input port 1: packet for node 0 waits for output 0 (no credit: the "
+            "neighbour's FIFO is full)");
+  EXPECT_EQ(describe(r.stats.blocked[1]),
+            "node 0 injection queue 0: packet for node 1 waits for output 0 (no credit: the "
+            "neighbour's FIFO is full)");
+  // The same routes with FIFOs deep enough for every packet deliver everything.
+  const RoutedRun deep = route(list, 16, 16);
+  expectDelivered(list, deep);
+}
+
+TEST(RouterMessages, TextRoundTrip) {
+  const BuiltCase c = buildCase({"bit-reversal", 3, 0, 1, false, {}});
+  for (RouteKind k : {RouteKind::kEcube, RouteKind::kSource}) {
+    const MessageList list = messagesFromPermutation(c.perm, k);
+    const MessageList back = parseMessageText(formatMessageText(list), "t.hcm");
+    EXPECT_EQ(back.n, list.n);
+    EXPECT_EQ(back.slots, list.slots);
+    EXPECT_EQ(back.route, list.route);
+    EXPECT_EQ(back.per_node, list.per_node);
+  }
+  const MessageList ring = ringList();
+  EXPECT_EQ(parseMessageText(formatMessageText(ring), "r.hcm").per_node, ring.per_node);
+}
+
+std::string parseError(const std::string& text) {
+  try {
+    parseMessageText(text, "m.hcm");
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
+TEST(RouterMessages, BadInputNamesFileAndLine) {
+  const std::string head = "hcube-messages 1\ndim 2\nslots 2\n";
+  EXPECT_EQ(parseError(head + "route ecube\nnode 4 1\n0 1 2\nend\n"),
+            "m.hcm:5: node 4 is outside the 2-cube");
+  EXPECT_EQ(parseError(head + "route ecube\nnode 0 1\n0 9 2\nend\n"),
+            "m.hcm:6: node 0: destination node 9 is outside the 2-cube (nodes 0..3)");
+  EXPECT_EQ(parseError(head + "route source\nnode 0 1\n0 3 2 route=0,0\nend\n"),
+            "m.hcm:6: node 0: the route does not lead from node 0 to node 3 (it ends at node 0)");
+  EXPECT_EQ(parseError(head + "route source\nnode 0 1\n0 1 2 route=2\nend\n"),
+            "m.hcm:6: node 0: route dimension 2 is not a dimension of the 2-cube");
+  EXPECT_EQ(parseError(head + "route zigzag\nend\n"),
+            "m.hcm:4: route 'zigzag': must be ecube or source");
+  EXPECT_EQ(parseError(head + "route ecube\nnode 0 2\n0 1 2\n"),
+            "m.hcm:7: the file ends inside node 0's block (1 messages missing)");
+  EXPECT_EQ(parseError(head + "route ecube\nnode 0 1\n2 1 2\nend\n"),
+            "m.hcm:6: node 0: source slot 2 is outside the data slots 0..1");
+}
+
+TrafficResult traffic(TrafficPattern p, int n, double rate, u64 cycles = 1500) {
+  TrafficSpec spec;
+  spec.n = n;
+  spec.pattern = p;
+  spec.rate = rate;
+  spec.cycles = cycles;
+  spec.warmup = cycles / 5;
+  const MessageList list = trafficMessages(spec);
+  RouterOptions opt;
+  opt.record_deliveries = true;
+  const RoutedRun run = runRouter(list, taggedRouted(list), opt);
+  return measureTraffic(spec, list, run);
+}
+
+// Below saturation the routers accept what is offered: uniform traffic on the 6-cube at rates
+// 0.1 .. 0.5 (the e-cube links saturate near 2 packets per node and cycle, injection at 1),
+// accepted within 0.01 of offered (the phases' edges: packets released before the window and
+// delivered in it, and the reverse, a few per node).
+TEST(RouterTraffic, BelowSaturationAcceptedEqualsOffered) {
+  for (double rate : {0.1, 0.3, 0.5}) {
+    const TrafficResult t = traffic(TrafficPattern::kUniform, 6, rate);
+    EXPECT_TRUE(t.complete) << rate;
+    EXPECT_NEAR(t.offered, rate, 0.02) << rate;
+    EXPECT_NEAR(t.accepted, t.offered, 0.01) << rate;
+    EXPECT_GE(t.latency_mean, 3.0) << rate;  // the mean distance is 64 * 6 / 2 / 63 = 3.05 hops
+  }
+  // Bit-complement crosses every dimension: n = 6 hops, no contention under e-cube (every node
+  // uses dimension j in the same cycle after release), so every packet takes exactly 6 cycles.
+  const TrafficResult c = traffic(TrafficPattern::kBitComplement, 6, 0.5);
+  EXPECT_DOUBLE_EQ(c.latency_mean, 6.0);
+  EXPECT_EQ(c.latency_max, 6U);
+}
+
+// Throughput never exceeds the bisection bound: a dimension-j cut has N directed links, so the
+// accepted rate is at most 1 / (largest fraction of packets crossing one dimension), plus the
+// packets that were in flight at the window's start (at most n (D + 1) per node: FIFOs and
+// links) spread over the window. Transpose saturates far below it under e-cube routing.
+TEST(RouterTraffic, ThroughputWithinBisectionBound) {
+  for (TrafficPattern p :
+       {TrafficPattern::kUniform, TrafficPattern::kTranspose, TrafficPattern::kBitComplement,
+        TrafficPattern::kHotspot, TrafficPattern::kShuffle, TrafficPattern::kBitReversal}) {
+    const u64 cycles = 1500;
+    const TrafficResult t = traffic(p, 6, 1.0, cycles);
+    const double slack = 6.0 * 5.0 / static_cast<double>(cycles - cycles / 5);
+    EXPECT_LE(t.accepted, t.bisection_bound + slack) << trafficPatternName(p);
+    EXPECT_TRUE(t.complete) << trafficPatternName(p);
+  }
+  const TrafficResult tr = traffic(TrafficPattern::kTranspose, 6, 0.5);
+  EXPECT_LT(tr.accepted, 0.8 * tr.offered);  // saturated
+  EXPECT_NEAR(traffic(TrafficPattern::kBitComplement, 6, 1.0).bisection_bound, 1.0, 1e-12);
+}
+
+TEST(RouterTraffic, PatternsAndBadInput) {
+  EXPECT_EQ(trafficDestination(TrafficPattern::kTranspose, 4, 0b0111, 0, 0), 0b1101U);
+  EXPECT_EQ(trafficDestination(TrafficPattern::kBitReversal, 4, 0b0011, 0, 0), 0b1100U);
+  EXPECT_EQ(trafficDestination(TrafficPattern::kShuffle, 4, 0b1001, 0, 0), 0b0011U);
+  EXPECT_EQ(trafficDestination(TrafficPattern::kBitComplement, 4, 0b1001, 0, 0), 0b0110U);
+  EXPECT_EQ(trafficDestination(TrafficPattern::kHotspot, 4, 5, 0, 8), 0U);
+  for (u64 draw = 0; draw < 40; ++draw) {
+    EXPECT_NE(trafficDestination(TrafficPattern::kUniform, 3, 2, draw, 0), 2U);
+  }
+  EXPECT_THROW(parseTrafficPattern("tornado"), Error);
+  TrafficSpec spec;
+  spec.rate = 0;
+  EXPECT_THROW(trafficMessages(spec), Error);
+  spec.rate = 0.5;
+  spec.warmup = spec.cycles;
+  EXPECT_THROW(trafficMessages(spec), Error);
+}
+
+TEST(RouterOptionsTest, BadOptionsAreErrors) {
+  const MessageList list = xorList(2, {1});
+  RouterOptions opt;
+  opt.fifo_depth = 0;
+  EXPECT_THROW(runRouter(list, taggedRouted(list), opt), Error);
+  EXPECT_THROW(parseRouteKind("adaptive"), Error);
+}
+
+}  // namespace
+}  // namespace hcube
