@@ -762,7 +762,7 @@ int cmdTraffic(Args& args) {
     const TrafficResult t = measureTraffic(spec, list, run);
     complete = complete && t.complete;
     if (saturation == 0 && t.accepted < 0.95 * t.offered) saturation = t.offered;
-    series.x.push_back(t.accepted);
+    series.x.push_back(t.offered);
     series.y.push_back(t.latency_mean);
     if (json) {
       points.push_back({{"rate", r},

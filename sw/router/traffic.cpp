@@ -149,16 +149,44 @@ TrafficResult measureTraffic(const TrafficSpec& spec, const MessageList& list,
   return r;
 }
 
+namespace {
+
+// A round tick step (1, 2 or 5 times a power of ten) giving at most five intervals up to `max`.
+double niceStep(double max) {
+  const double raw = max / 5;
+  const double p = std::pow(10.0, std::floor(std::log10(raw)));
+  for (double m : {1.0, 2.0, 5.0, 10.0}) {
+    if (m * p >= raw) return m * p;
+  }
+  return 10 * p;
+}
+
+// A tick label with as many decimals as the step needs.
+std::string tickLabel(double v, double step) {
+  const int decimals = step >= 1 ? 0 : static_cast<int>(std::ceil(-std::log10(step) - 1e-9));
+  std::ostringstream o;
+  o.setf(std::ios::fixed);
+  o.precision(decimals);
+  o << v;
+  return o.str();
+}
+
+}  // namespace
+
 std::string latencyLoadSvg(const std::string& title, const std::vector<PlotSeries>& series,
                            double saturation) {
-  const double w = 640, h = 420, left = 70, right = 20, top = 40, bottom = 60;
+  const double w = 640, h = 420, left = 84, right = 20, top = 40, bottom = 60;
   double xmax = 0, ymax = 0;
   for (const PlotSeries& s : series) {
     for (double v : s.x) xmax = std::max(xmax, v);
     for (double v : s.y) ymax = std::max(ymax, v);
   }
-  xmax = xmax > 0 ? xmax * 1.05 : 1;
-  ymax = ymax > 0 ? ymax * 1.1 : 1;
+  xmax = std::max({xmax, saturation, 1e-9});
+  ymax = std::max(ymax, 1e-9);
+  // Axes end on the first round tick at or above the data.
+  const double xstep = niceStep(xmax), ystep = niceStep(ymax);
+  xmax = std::ceil(xmax / xstep - 1e-9) * xstep;
+  ymax = std::ceil(ymax / ystep - 1e-9) * ystep;
   auto px = [&](double v) { return left + (w - left - right) * v / xmax; };
   auto py = [&](double v) { return h - bottom - (h - top - bottom) * v / ymax; };
   std::ostringstream o;
@@ -169,22 +197,24 @@ std::string latencyLoadSvg(const std::string& title, const std::vector<PlotSerie
     << "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
     << "<text x=\"" << w / 2 << "\" y=\"22\" text-anchor=\"middle\" font-size=\"14\">" << title
     << "</text>\n";
-  // Axes with five ticks each.
   o << "<line x1=\"" << left << "\" y1=\"" << h - bottom << "\" x2=\"" << w - right << "\" y2=\""
     << h - bottom << "\" stroke=\"black\"/>\n"
     << "<line x1=\"" << left << "\" y1=\"" << top << "\" x2=\"" << left << "\" y2=\"" << h - bottom
     << "\" stroke=\"black\"/>\n";
-  for (int i = 0; i <= 5; ++i) {
-    const double xv = xmax * i / 5, yv = ymax * i / 5;
+  for (double xv = 0; xv <= xmax + xstep / 2; xv += xstep) {
     o << "<text x=\"" << px(xv) << "\" y=\"" << h - bottom + 16 << "\" text-anchor=\"middle\">"
-      << xv << "</text>\n"
-      << "<text x=\"" << left - 6 << "\" y=\"" << py(yv) + 4 << "\" text-anchor=\"end\">" << yv
-      << "</text>\n";
+      << tickLabel(xv, xstep) << "</text>\n";
+  }
+  for (double yv = 0; yv <= ymax + ystep / 2; yv += ystep) {
+    o << "<line x1=\"" << left << "\" y1=\"" << py(yv) << "\" x2=\"" << w - right << "\" y2=\""
+      << py(yv) << "\" stroke=\"#e0e0e0\"/>\n"
+      << "<text x=\"" << left - 6 << "\" y=\"" << py(yv) + 4 << "\" text-anchor=\"end\">"
+      << tickLabel(yv, ystep) << "</text>\n";
   }
   o << "<text x=\"" << (left + w - right) / 2 << "\" y=\"" << h - 18
-    << "\" text-anchor=\"middle\">accepted throughput (packets / node / cycle)</text>\n"
-    << "<text x=\"18\" y=\"" << (top + h - bottom) / 2
-    << "\" text-anchor=\"middle\" transform=\"rotate(-90 18 " << (top + h - bottom) / 2
+    << "\" text-anchor=\"middle\">offered load (packets / node / cycle)</text>\n"
+    << "<text x=\"16\" y=\"" << (top + h - bottom) / 2
+    << "\" text-anchor=\"middle\" transform=\"rotate(-90 16 " << (top + h - bottom) / 2
     << ")\">mean latency (cycles)</text>\n";
   const char* colours[] = {"#1f77b4", "#d62728", "#2ca02c", "#9467bd"};
   for (size_t k = 0; k < series.size(); ++k) {

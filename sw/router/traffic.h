@@ -70,8 +70,8 @@ struct TrafficResult {
 TrafficResult measureTraffic(const TrafficSpec& spec, const MessageList& list,
                              const RoutedRun& run);
 
-/// A latency-load plot (accepted throughput on x, mean latency on y, one polyline per series)
-/// as a standalone SVG document.
+/// A latency-load plot (offered load on x, mean latency on y, one polyline per series, the
+/// saturation point as a dashed line) as a standalone SVG document.
 struct PlotSeries {
   std::string name;
   std::vector<double> x;
