@@ -1,0 +1,128 @@
+// Johnsson & Ho 1988 (TR-623) §2: SBT / nRSBT all-to-all broadcast and reduction (see the header).
+#include "schedules/collectives.h"
+
+#include "error.h"
+#include "permutation.h"
+
+namespace hcube {
+namespace {
+
+/// One word a step moves at a node: read `from` (sent), and the slot the neighbour's word of
+/// the same position lands in.
+struct StepWord {
+  u32 from = 0;
+  u32 into = 0;
+};
+
+/// x XOR the dimensions of `dims` selected by the bits of z (bit i selects dims[i]).
+u64 spread(u64 z, const std::vector<int>& dims) {
+  u64 v = 0;
+  for (size_t i = 0; i < dims.size(); ++i) {
+    if ((z >> i) & 1U) v |= u64{1} << dims[i];
+  }
+  return v;
+}
+
+class CollectiveBuilder {
+ public:
+  CollectiveBuilder(const CollectiveOptions& o, bool reduce) : o_(o), reduce_(reduce) {
+    if (o.n < 1 || o.n > 16) {
+      throw Error("--n " + std::to_string(o.n) + ": the cube dimension must be 1..16");
+    }
+    if (o.m < 1 || (o.m << o.n) > (u64{1} << 24)) {
+      throw Error("--m " + std::to_string(o.m) + ": a block must be 1 .. 2^24 / 2^n words");
+    }
+    parts_ = o.n_port ? o.n : 1;
+    if (o.m % static_cast<u64>(parts_) != 0) {
+      throw Error("--m " + std::to_string(o.m) + ": the n-port (nRSBT) form splits every block " +
+                  "into n = " + std::to_string(o.n) + " parts, m must be a multiple of n");
+    }
+  }
+
+  TableSet build() const {
+    TableSet set;
+    set.header.algo = reduce_ ? "reduce-all" : "broadcast-all";
+    set.header.perm = PermutationSpec::collective(o_.n, o_.m, reduce_);
+    set.header.n = o_.n;
+    set.header.slots = o_.m << o_.n;
+    set.header.one_port = !o_.n_port;
+    set.shared = false;
+    const u64 nodes = u64{1} << o_.n;
+    for (u64 x = 0; x < nodes; ++x) set.tables.push_back(tableOf(x));
+    return set;
+  }
+
+ private:
+  /// The dimension part u uses in step t (0-based): the broadcast goes up from dimension 0, the
+  /// reduction down from n - 1 (la_red1's 2^(n-t)); part u of the nRSBT is rotated by u.
+  int dim(int u, int t) const {
+    const int base = reduce_ ? o_.n - 1 - t : t;
+    return (base + u) % o_.n;
+  }
+
+  /// The words part u moves at node x in step t, in the order both ends enumerate them.
+  std::vector<StepWord> stepWords(u64 x, int u, int t) const {
+    const u64 share = o_.m / static_cast<u64>(parts_);
+    const int d = dim(u, t);
+    std::vector<int> free;  // broadcast: dims used before; reduction: dims still to come
+    if (reduce_) {
+      for (int s = t + 1; s < o_.n; ++s) free.push_back(dim(u, s));
+    } else {
+      for (int s = 0; s < t; ++s) free.push_back(dim(u, s));
+    }
+    std::vector<StepWord> words;
+    for (u64 z = 0; z < (u64{1} << free.size()); ++z) {
+      const u64 r = spread(z, free);
+      // Broadcast: send the block of node x ^ r, receive the neighbour's block (x ^ 2^d) ^ r.
+      // Reduction: send the block the neighbour keeps, x ^ 2^d ^ r, and add the neighbour's
+      // copy of the block x keeps, x ^ r.
+      const u64 sent = reduce_ ? x ^ (u64{1} << d) ^ r : x ^ r;
+      const u64 kept = reduce_ ? x ^ r : x ^ (u64{1} << d) ^ r;
+      for (u64 i = 0; i < share; ++i) {
+        const u64 off = static_cast<u64>(u) * share + i;
+        words.push_back({static_cast<u32>(sent * o_.m + off), static_cast<u32>(kept * o_.m + off)});
+      }
+    }
+    return words;
+  }
+
+  Table tableOf(u64 x) const {
+    Table t;
+    const size_t channels = static_cast<size_t>(o_.n);
+    for (int step = 0; step < o_.n; ++step) {
+      if (o_.tau > 0) t.push_back(Instruction::waitFor(o_.tau));
+      std::vector<std::vector<StepWord>> parts;
+      for (int u = 0; u < parts_; ++u) parts.push_back(stepWords(x, u, step));
+      for (size_t j = 0; j < parts[0].size(); ++j) {
+        Instruction ins = Instruction::xfer(channels);
+        for (int u = 0; u < parts_; ++u) {
+          Channel& ch = ins.channels[static_cast<size_t>(dim(u, step))];
+          ch.out = {OutOp::kMem, false, parts[static_cast<size_t>(u)][j].from};
+          ch.in = {reduce_ ? InOp::kAdd : InOp::kMem, false, parts[static_cast<size_t>(u)][j].into};
+        }
+        t.push_back(std::move(ins));
+      }
+    }
+    t.push_back(Instruction::end());
+    return t;
+  }
+
+  const CollectiveOptions& o_;
+  const bool reduce_;
+  int parts_ = 1;
+};
+
+}  // namespace
+
+TableSet broadcastAllTables(const CollectiveOptions& o) {
+  return CollectiveBuilder(o, false).build();
+}
+
+TableSet reduceAllTables(const CollectiveOptions& o) { return CollectiveBuilder(o, true).build(); }
+
+u64 collectiveElementTransfers(const CollectiveOptions& o) {
+  const u64 words = ((u64{1} << o.n) - 1) * o.m;
+  return o.n_port ? words / static_cast<u64>(o.n) : words;
+}
+
+}  // namespace hcube
