@@ -40,8 +40,8 @@ BuiltCase buildCollective(const CaseSpec& spec, bool reduce) {
   if (tree && *tree != "sbt" && *tree != "nrsbt") {
     throw Error("--tree '" + *tree + "': must be sbt (one-port) or nrsbt (n-port)");
   }
-  // Default: the nRSBT on all-port hardware where the blocks split into n parts, else the SBT.
-  o.n_port = tree ? *tree == "nrsbt" : !spec.one_port && o.m % static_cast<u64>(spec.n) == 0;
+  // Default: the nRSBT on all-port hardware, the SBT on one-port hardware.
+  o.n_port = tree ? *tree == "nrsbt" : !spec.one_port;
   if (spec.one_port && o.n_port) {
     throw Error("--tree nrsbt: uses every port at once, not one-port hardware (--ports one)");
   }
@@ -52,7 +52,7 @@ BuiltCase buildCollective(const CaseSpec& spec, bool reduce) {
   c.lower_bound = collectiveElementTransfers(o);
   std::ostringstream src;
   src << "Johnsson & Ho 1988 (TR-623) Table " << (reduce ? 3 : 2) << ", "
-      << (o.n_port ? "nRSBT, (N-1)M/n" : "SBT, (N-1)M") << " element transfers"
+      << (o.n_port ? "nRSBT, (N-1) ceil(M/n)" : "SBT, (N-1)M") << " element transfers"
       << (reduce ? " (M/N = m per node finally)" : "") << ", t_c = 1, tau = 0; " << spec.n
       << " start-ups";
   c.bound_source = src.str();
@@ -65,7 +65,7 @@ std::vector<AlgorithmEntry> collectiveAlgorithms() {
   return {
       {{"broadcast-all",
         "all-to-all broadcast of --m words per node (K = m 2^n): --tree sbt (one-port) | "
-        "nrsbt (n-port, m a multiple of n); --tau start-up",
+        "nrsbt (n-port); --tau start-up",
         "Johnsson & Ho 1988 (TR-623), section 2, Table 2"},
        [](const CaseSpec& s) { return buildCollective(s, false); }},
       {{"reduce-all",

@@ -33,10 +33,6 @@ class CollectiveBuilder {
       throw Error("--m " + std::to_string(o.m) + ": a block must be 1 .. 2^24 / 2^n words");
     }
     parts_ = o.n_port ? o.n : 1;
-    if (o.m % static_cast<u64>(parts_) != 0) {
-      throw Error("--m " + std::to_string(o.m) + ": the n-port (nRSBT) form splits every block " +
-                  "into n = " + std::to_string(o.n) + " parts, m must be a multiple of n");
-    }
   }
 
   TableSet build() const {
@@ -62,7 +58,6 @@ class CollectiveBuilder {
 
   /// The words part u moves at node x in step t, in the order both ends enumerate them.
   std::vector<StepWord> stepWords(u64 x, int u, int t) const {
-    const u64 share = o_.m / static_cast<u64>(parts_);
     const int d = dim(u, t);
     std::vector<int> free;  // broadcast: dims used before; reduction: dims still to come
     if (reduce_) {
@@ -78,8 +73,8 @@ class CollectiveBuilder {
       // copy of the block x keeps, x ^ r.
       const u64 sent = reduce_ ? x ^ (u64{1} << d) ^ r : x ^ r;
       const u64 kept = reduce_ ? x ^ r : x ^ (u64{1} << d) ^ r;
-      for (u64 i = 0; i < share; ++i) {
-        const u64 off = static_cast<u64>(u) * share + i;
+      // Part u: the words i = u, u + parts, u + 2 parts, ... of every block.
+      for (u64 off = static_cast<u64>(u); off < o_.m; off += static_cast<u64>(parts_)) {
         words.push_back({static_cast<u32>(sent * o_.m + off), static_cast<u32>(kept * o_.m + off)});
       }
     }
@@ -93,9 +88,12 @@ class CollectiveBuilder {
       if (o_.tau > 0) t.push_back(Instruction::waitFor(o_.tau));
       std::vector<std::vector<StepWord>> parts;
       for (int u = 0; u < parts_; ++u) parts.push_back(stepWords(x, u, step));
+      // Part 0 is the largest (ceil(m / parts) words of every block); a smaller part's port
+      // idles in its last cycles.
       for (size_t j = 0; j < parts[0].size(); ++j) {
         Instruction ins = Instruction::xfer(channels);
         for (int u = 0; u < parts_; ++u) {
+          if (j >= parts[static_cast<size_t>(u)].size()) continue;
           Channel& ch = ins.channels[static_cast<size_t>(dim(u, step))];
           ch.out = {OutOp::kMem, false, parts[static_cast<size_t>(u)][j].from};
           ch.in = {reduce_ ? InOp::kAdd : InOp::kMem, false, parts[static_cast<size_t>(u)][j].into};
@@ -121,8 +119,8 @@ TableSet broadcastAllTables(const CollectiveOptions& o) {
 TableSet reduceAllTables(const CollectiveOptions& o) { return CollectiveBuilder(o, true).build(); }
 
 u64 collectiveElementTransfers(const CollectiveOptions& o) {
-  const u64 words = ((u64{1} << o.n) - 1) * o.m;
-  return o.n_port ? words / static_cast<u64>(o.n) : words;
+  const u64 n = static_cast<u64>(o.n);
+  return ((u64{1} << o.n) - 1) * (o.n_port ? (o.m + n - 1) / n : o.m);
 }
 
 }  // namespace hcube

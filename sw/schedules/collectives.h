@@ -10,10 +10,10 @@
 // t = 1 .. n along dimension d(t) every node sends the half of its remaining blocks that the
 // neighbour keeps and adds the half it keeps into its own, 2^(n-t) m words: (N - 1) m in all,
 // (N - 1) M / N for M = N m elements per node (Table 3). One-port: one tree, d(t) = t for the
-// broadcast and n - t for the reduction. n-port (nRSBT, m a multiple of n): the block is split
-// into n parts, part u going along the rotated order (u + d(t)) mod n, so the n parts use the n
-// ports at once and each step takes 1/n of the cycles. Every step starts with WAIT tau (a
-// start-up): n start-ups.
+// broadcast and n - t for the reduction. n-port (nRSBT): the block is split into n parts (word i
+// in part i mod n), part u going along the rotated order (u + d(t)) mod n, so the n parts use the
+// n ports at once and each step takes ceil(m / n) / m of the one-port cycles (1/n when n | m).
+// Every step starts with WAIT tau (a start-up): n start-ups.
 #pragma once
 
 #include "table.h"
@@ -27,16 +27,15 @@ struct CollectiveOptions {
   u32 tau = 0;          ///< start-up cycles (a WAIT before every step)
 };
 
-/// All-to-all broadcast tables (spec broadcast-all n m). Throws Error if m is not a multiple of
-/// n for the n-port form.
+/// All-to-all broadcast tables (spec broadcast-all n m).
 TableSet broadcastAllTables(const CollectiveOptions& o);
 
 /// All-to-all reduction tables (spec reduce-all n m), combining receives.
 TableSet reduceAllTables(const CollectiveOptions& o);
 
-/// The paper's element transfers (in sequence, per node) of the two: (N - 1) m one-port,
-/// (N - 1) m / n n-port (TR-623 Tables 2 and 3, with M = m for the broadcast and M = N m for the
-/// reduction); start-ups n.
+/// The element transfers in sequence (per port) of the two: (N - 1) m one-port, (N - 1) ceil(m/n)
+/// n-port — TR-623 Tables 2 and 3 ((N - 1) M and (N - 1) M / n with M = m for the broadcast and
+/// M = N m, M / N = m for the reduction), exact when n divides m; start-ups n.
 u64 collectiveElementTransfers(const CollectiveOptions& o);
 
 }  // namespace hcube
