@@ -50,11 +50,15 @@ CubeMemory expectedMemory(const PermutationSpec& spec) {
     // broadcast every node holds node b's block b in its block b, the initial words there;
     // after an all-to-all reduction node x's block x holds the sum over every node y of the
     // word y started with in that slot (W = 32 bit wrap-around). Unchecked slots hold 0.
-    const bool reduce = spec.kind() == PermutationSpec::Kind::kReduceAll;
+    // One-to-all broadcast: node root's words everywhere; all-to-one reduction: their sum in
+    // node root.
+    const bool reduce = spec.reduction();
+    const bool rooted = spec.kind() == PermutationSpec::Kind::kBroadcastOne;
     for (u64 x = 0; x < spec.nodes(); ++x) {
       for (u64 l = 0; l < k; ++l) {
         if (!spec.checkedAtEnd(x, l)) continue;
-        u32 word = static_cast<u32>(packAddress({l / spec.repetitions(), l}, k));
+        const u64 from = rooted ? spec.root() : l / spec.repetitions();
+        u32 word = static_cast<u32>(packAddress({from, l}, k));
         if (reduce) {
           word = 0;
           for (u64 y = 0; y < spec.nodes(); ++y) word += static_cast<u32>(packAddress({y, l}, k));

@@ -45,6 +45,8 @@ void checkPermFields(const std::string& text) {
     allowed = {"n", "m"};
   } else if (kind == "scatter" || kind == "gather") {
     allowed = {"n", "m", "l", "root"};
+  } else if (kind == "broadcast-one" || kind == "reduce-one") {
+    allowed = {"n", "m", "root"};
   } else if (kind == "dim") {
     allowed = {"n", "k", "delta"};
   } else if (kind == "linear") {

@@ -350,7 +350,7 @@ class SymbolicRun {
           if (!h_.perm.checkedAtEnd(y, l)) continue;
           // All-to-all reduction (TR-623 §2): the sum of the elements every node started with in
           // this slot; broadcast: the element the reference names (its word is its identity).
-          if (h_.perm.kind() == PermutationSpec::Kind::kReduceAll) {
+          if (h_.perm.reduction()) {
             expected = kEmpty;
             for (u64 x = 0; x < nodes_; ++x) expected = sum(expected, elementAt(x, l));
           }

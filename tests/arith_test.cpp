@@ -333,6 +333,51 @@ TEST(ArithCollectives, BroadcastAndReductionOneAndNPortMatchTables2And3OnAllExec
   }
 }
 
+/// One-to-all broadcast / all-to-one reduction: verified, three-way (RTL where m <= 4), every
+/// checked slot where the reference says, n steps of ceil(m / ports) cycles and n start-ups.
+void expectRooted(const char* algo, int n, u64 m, bool one_port, const char* tree, u64 root,
+                  u32 tau) {
+  SCOPED_TRACE(std::string(algo) + " n = " + std::to_string(n) + " m = " + std::to_string(m) +
+               " tree " + tree + " root " + std::to_string(root));
+  const BuiltCase c = buildCase(testing::caseSpec(algo, n, 0, 1, one_port,
+                                                  {{"m", std::to_string(m)},
+                                                   {"tree", tree},
+                                                   {"root", std::to_string(root)},
+                                                   {"tau", std::to_string(tau)}}));
+  const VerifyReport v = verifyTables(c.tables);
+  EXPECT_TRUE(v.ok()) << (v.errors.empty() ? "" : v.errors[0]);
+  const RunResult table = testing::onTable(c.tables);
+  testing::expectSameRun("tlm", runOnTlm(c.tables, TlmOptions{}), table);
+  if (m <= 4) testing::expectSameRun("rtl", runOnRtl(c.tables, RtlOptions{}), table);
+  const u64 nodes = u64{1} << n;
+  const bool reduce = std::string(algo) == "reduce-one";
+  const CheckResult check = checkAgainstReference(c.perm, table.memory);
+  EXPECT_EQ(check.mismatches, 0U);
+  EXPECT_EQ(check.correct, reduce ? m : nodes * m);
+  EXPECT_TRUE(table.errors.empty()) << errorList(table.errors);
+  const u64 parts = std::string(tree) == "nrsbt" ? static_cast<u64>(n) : 1;
+  EXPECT_EQ(table.cycles, static_cast<u64>(n) * ((m + parts - 1) / parts + tau));
+  EXPECT_EQ(table.words, (nodes - 1) * m);  // every node but the root receives (sends) m words
+  if (reduce) {
+    for (u64 l = 0; l < m; ++l) {
+      u32 sum = 0;
+      for (u64 y = 0; y < nodes; ++y) sum += static_cast<u32>(y * m + l);
+      EXPECT_EQ(table.memory.at(root, l), sum) << "slot " << l;
+    }
+  }
+}
+
+TEST(ArithCollectives, OneToAllBroadcastAndAllToOneReductionOnAllExecutors) {
+  for (const char* algo : {"broadcast-one", "reduce-one"}) {
+    for (int n = 1; n <= 6; ++n) {
+      const u64 root = (u64{5} * static_cast<u64>(n)) % (u64{1} << n);
+      expectRooted(algo, n, 3, true, "sbt", root, 0);
+      expectRooted(algo, n, 4, false, "nrsbt", root, 1);
+    }
+    expectRooted(algo, 4, 11, false, "nrsbt", 9, 0);
+  }
+}
+
 TEST(ArithCollectives, BadParametersAreNamed) {
   auto err = [](const char* algo, bool one_port, std::map<std::string, std::string> p, u64 k = 0) {
     return testing::errorOf(

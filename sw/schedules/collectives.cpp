@@ -110,7 +110,100 @@ class CollectiveBuilder {
   int parts_ = 1;
 };
 
+/// One-to-all broadcast from `root` and its reverse, the all-to-one reduction into `root`
+/// (TR-623 §2 with [9]'s SBT / nRSBT): K = m. In broadcast step t, part u goes along dimension
+/// d = (u + t) mod n (u = 0 and d = t for the one-port SBT) from the nodes that hold it (relative
+/// address r = x ^ root within the dimensions used before) to their neighbours; the reduction
+/// runs the steps backwards, the neighbours sending their partial sums, which the tree's inner
+/// nodes add (ADD). n steps of ceil(m / parts) cycles each, n start-ups.
+class RootedBuilder {
+ public:
+  RootedBuilder(const CollectiveOptions& o, bool reduce, u64 root)
+      : o_(o), reduce_(reduce), root_(root), parts_(o.n_port ? o.n : 1) {
+    if (o.n < 1 || o.n > 16) {
+      throw Error("--n " + std::to_string(o.n) + ": the cube dimension must be 1..16");
+    }
+    if (o.m < 1 || o.m > (u64{1} << 24)) {
+      throw Error("--m " + std::to_string(o.m) + ": must be 1 .. 2^24 words");
+    }
+  }
+
+  TableSet build() const {
+    TableSet set;
+    set.header.algo = reduce_ ? "reduce-one" : "broadcast-one";
+    set.header.perm = PermutationSpec::rooted(o_.n, o_.m, reduce_, root_);
+    set.header.n = o_.n;
+    set.header.slots = o_.m;
+    set.header.one_port = !o_.n_port;
+    set.shared = false;
+    for (u64 x = 0; x < (u64{1} << o_.n); ++x) set.tables.push_back(tableOf(x));
+    return set;
+  }
+
+ private:
+  int dim(int u, int s) const { return (u + s) % o_.n; }
+
+  /// The dimensions part u has used before broadcast step s.
+  u64 usedMask(int u, int s) const {
+    u64 mask = 0;
+    for (int i = 0; i < s; ++i) mask |= u64{1} << dim(u, i);
+    return mask;
+  }
+
+  Table tableOf(u64 x) const {
+    const u64 r = x ^ root_;
+    const u64 longest = (o_.m + static_cast<u64>(parts_) - 1) / static_cast<u64>(parts_);
+    Table t;
+    for (int step = 0; step < o_.n; ++step) {
+      const int s = reduce_ ? o_.n - 1 - step : step;  // the broadcast step this one is (or undoes)
+      if (o_.tau > 0) t.push_back(Instruction::waitFor(o_.tau));
+      for (u64 j = 0; j < longest; ++j) {
+        Instruction ins = Instruction::xfer(static_cast<size_t>(o_.n));
+        for (int u = 0; u < parts_; ++u) {
+          const u64 word = static_cast<u64>(u) + j * static_cast<u64>(parts_);
+          if (word >= o_.m) continue;
+          const int d = dim(u, s);
+          const u64 used = usedMask(u, s);
+          const bool holder = (r & ~used) == 0;             // sends in the broadcast
+          const bool child = (r & ~used) == (u64{1} << d);  // receives in the broadcast
+          Channel& ch = ins.channels[static_cast<size_t>(d)];
+          const u32 slot = static_cast<u32>(word);
+          if (holder) {
+            if (reduce_) {
+              ch.in = {InOp::kAdd, false, slot};
+            } else {
+              ch.out = {OutOp::kMem, false, slot};
+            }
+          } else if (child) {
+            if (reduce_) {
+              ch.out = {OutOp::kMem, false, slot};
+            } else {
+              ch.in = {InOp::kMem, false, slot};
+            }
+          }
+        }
+        t.push_back(std::move(ins));
+      }
+    }
+    t.push_back(Instruction::end());
+    return t;
+  }
+
+  const CollectiveOptions& o_;
+  const bool reduce_;
+  const u64 root_;
+  const int parts_;
+};
+
 }  // namespace
+
+TableSet broadcastOneTables(const CollectiveOptions& o, u64 root) {
+  return RootedBuilder(o, false, root).build();
+}
+
+TableSet reduceOneTables(const CollectiveOptions& o, u64 root) {
+  return RootedBuilder(o, true, root).build();
+}
 
 TableSet broadcastAllTables(const CollectiveOptions& o) {
   return CollectiveBuilder(o, false).build();

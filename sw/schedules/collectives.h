@@ -33,6 +33,14 @@ TableSet broadcastAllTables(const CollectiveOptions& o);
 /// All-to-all reduction tables (spec reduce-all n m), combining receives.
 TableSet reduceAllTables(const CollectiveOptions& o);
 
+/// One-to-all broadcast of node root's m words (spec broadcast-one n m root) on the SBT rooted
+/// at `root` (one-port) or n rotated SBTs (n-port, word i along the tree rotated by i mod n).
+TableSet broadcastOneTables(const CollectiveOptions& o, u64 root);
+
+/// All-to-one reduction into `root` (spec reduce-one n m root): the broadcast's trees reversed,
+/// the inner nodes adding what their children send (ADD).
+TableSet reduceOneTables(const CollectiveOptions& o, u64 root);
+
 /// The element transfers in sequence (per port) of the two: (N - 1) m one-port, (N - 1) ceil(m/n)
 /// n-port — TR-623 Tables 2 and 3 ((N - 1) M and (N - 1) M / n with M = m for the broadcast and
 /// M = N m, M / N = m for the reduction), exact when n divides m; start-ups n.
