@@ -321,7 +321,7 @@ module hc_cube
                 first_err_node[hc_pkg::ErrOneport], first_err_nodes[hc_pkg::ErrOneport]);
   LegalInstr_A: assert property (@(posedge clk_i) disable iff (!rst_ni)
                                  !first_err[hc_pkg::ErrIllegal])
-    else $error("node %0d (of %0d nodes): WAIT 0 or channel op 3 (illegal)",
+    else $error("node %0d (of %0d nodes): WAIT 0, output op 3 or an illegal PERMUTE channel",
                 first_err_node[hc_pkg::ErrIllegal], first_err_nodes[hc_pkg::ErrIllegal]);
   PermuteChannel_A: assert property (@(posedge clk_i) disable iff (!rst_ni)
                                      !first_err[AssertPermuteIllegal])

@@ -178,8 +178,9 @@ module hc_node
   logic [NumChans*WordWidth-1:0] chan_out_data;  // sent (XFER), copied (PERMUTE)
   logic [NumChans-1:0]           copy;           // PERMUTE: a MEM/MEM copy writes its slot
   logic [NumChans-1:0]           expect_word;    // input side is MEM or PASS
-  logic [NumChans-1:0]           in_not_idle;    // input side is not IDLE (op 3 included)
-  logic [NumChans-1:0]           wr_slot;        // input side is MEM with a slot in range
+  logic [NumChans-1:0]           in_not_idle;    // input side is not IDLE
+  logic [NumChans-1:0]           wr_slot;        // input side is MEM or ADD with a slot in range
+  logic [NumChans-1:0]           add_slot;       // input side is ADD (combining receive, §2.2)
   logic [NumChans-1:0]           pass_slot;      // input side is PASS
   logic [NumChans*SlotBits-1:0]  wr_addr;        // the slot channel c writes
   logic [NumChans-1:0]           fwd_used;       // PASS register c is forwarded this cycle
@@ -231,6 +232,7 @@ module hc_node
     expect_word    = '0;
     in_not_idle    = '0;
     wr_slot        = '0;
+    add_slot       = '0;
     pass_slot      = '0;
     wr_addr        = '0;
 
@@ -317,13 +319,15 @@ module hc_node
           endcase
           if (out_op != hc_pkg::OutIdle) port_sends[p] = 1'b1;
           if (in_op != hc_pkg::InIdle) port_recvs[p] = 1'b1;
-          if (in_op == hc_pkg::InMem && !in_addr_ok) any_slot_err = 1'b1;
-          if (in_op == hc_pkg::InReserved) any_illegal = 1'b1;
+          if ((in_op == hc_pkg::InMem || in_op == hc_pkg::InAdd) && !in_addr_ok) begin
+            any_slot_err = 1'b1;
+          end
 
           // Input side as the instruction describes it (the arriving words are checked below).
-          expect_word[c] = in_op == hc_pkg::InMem || in_op == hc_pkg::InPass;
+          expect_word[c] = in_op != hc_pkg::InIdle;
           in_not_idle[c] = in_op != hc_pkg::InIdle;
-          wr_slot[c]     = in_op == hc_pkg::InMem && in_addr_ok;
+          wr_slot[c]     = (in_op == hc_pkg::InMem || in_op == hc_pkg::InAdd) && in_addr_ok;
+          add_slot[c]    = in_op == hc_pkg::InAdd;
           pass_slot[c]   = in_op == hc_pkg::InPass;
           wr_addr[c*SlotBits +: SlotBits] = in_addr[SlotBits-1:0];
         end
@@ -372,10 +376,18 @@ module hc_node
       assign pass_now[Chan]    = pass_slot[Chan] && in_valid;
       assign wr_slot_addr      = wr_addr[Chan*SlotBits +: SlotBits];
 
+      // ---- issue 13: combining receive (docs/hardware.md §2.2) ----
+      // An ADD writes the slot as it is at the start of the cycle plus the arriving word
+      // (W-bit wrap-around): one more memory read and one adder per channel.
+      logic [WordWidth-1:0] wr_data;
+      assign wr_data = copy[Chan] ? out_data :
+                       add_slot[Chan] ? mem_q[wr_slot_addr] + in_data : in_data;
+      // ---- end issue 13 ----
+
       // One memory write port per channel; they follow mem_write, so the scan port loses to a
       // channel and a higher channel wins over a lower one (a conflict is an error anyway).
       always_ff @(posedge clk_i) begin : chan_write
-        if (wr_en[Chan]) mem_q[wr_slot_addr] <= copy[Chan] ? out_data : in_data;
+        if (wr_en[Chan]) mem_q[wr_slot_addr] <= wr_data;
       end
     end
   end

@@ -59,7 +59,7 @@ package hc_pkg;
     InIdle     = 2'd0,  // expect nothing
     InMem      = 2'd1,  // store the arriving word in a slot
     InPass     = 2'd2,  // hold the arriving word one cycle for a FWD
-    InReserved = 2'd3   // ADD, illegal today
+    InAdd      = 2'd3   // add the arriving word into a slot (combining receive, §2.2; XFER only)
   } in_op_e;
 
   // ---------------------------------------------------------------------------
@@ -68,7 +68,7 @@ package hc_pkg;
 
   /// A word arrives on a channel whose input side is IDLE.
   localparam int unsigned ErrLost = 0;
-  /// The input side is MEM or PASS but no word arrives.
+  /// The input side is MEM, ADD or PASS but no word arrives.
   localparam int unsigned ErrNodata = 1;
   /// FWD without a PASS word on the source channel, or the source channel out of range.
   localparam int unsigned ErrFwd = 2;
@@ -78,7 +78,7 @@ package hc_pkg;
   localparam int unsigned ErrOverrun = 4;
   /// One-port mode and more than one port sends, or more than one port receives.
   localparam int unsigned ErrOneport = 5;
-  /// WAIT 0, output op 3, input op 3, or a PERMUTE channel neither IDLE/IDLE nor MEM/MEM.
+  /// WAIT 0, output op 3, or a PERMUTE channel neither IDLE/IDLE nor MEM/MEM (ADD included).
   localparam int unsigned ErrIllegal = 6;
   /// Two channels write the same slot in one cycle.
   localparam int unsigned ErrConflict = 7;

@@ -11,8 +11,9 @@ namespace {
 const std::vector<AlgorithmEntry>& registry() {
   static const std::vector<AlgorithmEntry> kRegistry = [] {
     std::vector<AlgorithmEntry> all;
-    for (auto family : {aapcAlgorithms, permutationAlgorithms, transpose2dAlgorithms,
-                        multiAapcAlgorithms, transposeAlgorithms, sdpAlgorithms}) {
+    for (auto family :
+         {aapcAlgorithms, permutationAlgorithms, transpose2dAlgorithms, multiAapcAlgorithms,
+          transposeAlgorithms, sdpAlgorithms, collectiveAlgorithms}) {
       for (AlgorithmEntry& e : family()) all.push_back(std::move(e));
     }
     return all;

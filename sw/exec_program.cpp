@@ -113,6 +113,8 @@ class Decoder {
           ExecReceive op;
           op.channel = c;
           op.pass = ch.in.op == InOp::kPass;
+          op.add = ch.in.op == InOp::kAdd;
+          s.adds = s.adds || op.add;
           if (!op.pass) op.to = slot(ch.in.slot, ch.in.rel);
           p_.receives.push_back(op);
         }
@@ -124,13 +126,13 @@ class Decoder {
     s.receives.end = index(p_.receives.size());
     s.forwarded.end = index(p_.channels.size());
     s.one_port = h_.one_port && (sending_ports > 1 || receiving_ports > 1);
-    // Only MEM receives write memory; PASS receives never clash. Compare the MEM ones.
+    // Only MEM and ADD receives write memory; PASS receives never clash. Compare the writes.
     std::vector<ExecReceive> writes;
     for (u32 i = s.receives.begin; i < s.receives.end; ++i) {
       if (!p_.receives[i].pass) writes.push_back(p_.receives[i]);
     }
     const ExecRange clash = clashes(writes, {0, index(writes.size())});
-    // Re-index the pairs from the MEM receives to the instruction's receives.
+    // Re-index the pairs from the writing receives to the instruction's receives.
     std::vector<u32> to_receive;
     for (u32 i = s.receives.begin; i < s.receives.end; ++i) {
       if (!p_.receives[i].pass) to_receive.push_back(i - s.receives.begin);

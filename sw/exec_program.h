@@ -35,10 +35,12 @@ struct ExecSend {
   ExecSlot from;
 };
 
-/// An XFER channel whose input side takes a word: MEM writes `to`, PASS fills the register.
+/// An XFER channel whose input side takes a word: MEM writes `to`, ADD adds the word into `to`
+/// (the combining receive, docs/hardware.md §2.2), PASS fills the register.
 struct ExecReceive {
   u32 channel = 0;
   bool pass = false;
+  bool add = false;
   ExecSlot to;
 };
 
@@ -77,6 +79,7 @@ struct ExecStep {
   ExecRange copies;       ///< PERMUTE: into ExecProgram::copies, by channel
   ExecRange forwarded;    ///< XFER: distinct PASS registers it forwards (ExecProgram::channels)
   ExecRange clashes;      ///< pairs of its writes that may name one slot (ExecProgram::clashes)
+  bool adds = false;      ///< XFER: some receive is an ADD (its sums read the start of the cycle)
 };
 
 /// The decoded tables of a set: one run of steps per distinct table, each closed by an END.

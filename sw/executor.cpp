@@ -47,6 +47,7 @@ class Engine {
     }
     r_.memory = {nodes_, words_, {}};
     copied_.resize(channels_);
+    sums_.resize(channels_);
     for (u64 x = 0; x < nodes_; ++x) {
       pc_[x] = p_.entryOf(x);
       enter(x);
@@ -284,6 +285,18 @@ class Engine {
     Latch* in = &inbox_[y * channels_];
     u32 consumed = 0;
     u32 passes = 0;
+    // ---- issue 13: combining receive (docs/hardware.md §2.2) ----
+    // An ADD stores the slot as it was at the start of the cycle plus the arriving word (W = 32
+    // bit wrap-around), so every sum is formed before any receive of the cycle writes.
+    if (s.adds) {
+      for (u32 i = s.receives.begin; i < s.receives.end; ++i) {
+        const ExecReceive& op = p_.receives[i];
+        if (!op.add || in[op.channel].valid == 0) continue;
+        const u64 slot = op.to.at(y);
+        if (slot < words_) sums_[op.channel] = mem_[at(y, slot)] + in[op.channel].data;
+      }
+    }
+    // ---- end issue 13 ----
     for (u32 i = s.receives.begin; i < s.receives.end; ++i) {
       const ExecReceive& op = p_.receives[i];
       Latch& arriving = in[op.channel];
@@ -303,7 +316,9 @@ class Engine {
         pass_[y * channels_ + op.channel] = {arriving.data, 1};
         ++passes;
       } else if (slot < words_) {
-        mem_[at(y, slot)] = arriving.data;  // with a conflict, the higher channel's is kept
+        // With a conflict, the higher channel's word is kept. An ADD's word is already the sum
+        // (above); the monitor sees the word that arrived.
+        mem_[at(y, slot)] = op.add ? sums_[op.channel] : arriving.data;
         monitor_.store(arriving.data, cycle);
       }
     }
@@ -376,6 +391,7 @@ class Engine {
   std::vector<u32> errors_;
   TrafficMonitor monitor_;
   std::vector<u32> copied_;  ///< a PERMUTE's words, read before any is written
+  std::vector<u32> sums_;    ///< per channel: an ADD receive's sum, formed before any write
 
   u64 active_ = 0;               ///< nodes not at END
   u64 acting_ = 0;               ///< nodes whose coming step is neither WAIT nor END

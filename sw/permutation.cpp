@@ -166,6 +166,24 @@ PermutationSpec PermutationSpec::personalized(int n, u64 m, bool gather, int l, 
   return p;
 }
 
+PermutationSpec PermutationSpec::collective(int n, u64 m, bool reduce) {
+  PermutationSpec p = aapc(n, m);
+  p.kind_ = reduce ? Kind::kReduceAll : Kind::kBroadcastAll;
+  return p;
+}
+
+PermutationSpec PermutationSpec::rooted(int n, u64 m, bool reduce, u64 root) {
+  PermutationSpec p = aapc(n, m);
+  if (root >= p.nodes()) {
+    throw Error(std::string(reduce ? "reduce-one" : "broadcast-one") + ": root " +
+                std::to_string(root) + " is not a node of the " + std::to_string(n) + "-cube");
+  }
+  p.kind_ = reduce ? Kind::kReduceOne : Kind::kBroadcastOne;
+  p.slots_ = m;
+  p.root_ = root;
+  return p;
+}
+
 bool PermutationSpec::participates(GlobalAddress a) const {
   if (!checks_.empty()) {
     const u64 g = (a.node << k_) | a.slot;
@@ -174,6 +192,8 @@ bool PermutationSpec::participates(GlobalAddress a) const {
     }
     return true;
   }
+  if (kind_ == Kind::kBroadcastAll) return a.slot / m_ == a.node;  // its own block
+  if (kind_ == Kind::kBroadcastOne) return a.node == root_;
   if (kind_ != Kind::kPersonalized) return true;
   const u64 end = gather_ ? (a.slot & (nodes() - 1)) : a.node;
   return ((end ^ root_) >> l_) == 0;
@@ -181,6 +201,7 @@ bool PermutationSpec::participates(GlobalAddress a) const {
 
 u64 PermutationSpec::participating() const {
   if (!checks_.empty()) return elements() >> checks_.size();  // independent checks halve each
+  if (kind_ == Kind::kBroadcastAll || kind_ == Kind::kBroadcastOne) return elements() >> n_;
   if (kind_ != Kind::kPersonalized) return elements();
   return elements() >> (n_ - l_);  // 2^l of the 2^n source or destination nodes
 }
@@ -275,6 +296,14 @@ PermutationSpec PermutationSpec::parse(std::string_view text) {
     if (n < 0) throw Error("permutation spec: aapc needs n=");
     return aapc(n, m);
   }
+  if (kind == "broadcast-one" || kind == "reduce-one") {
+    if (n < 0) throw Error("permutation spec: " + kind + " needs n=");
+    return rooted(n, m, kind == "reduce-one", root);
+  }
+  if (kind == "broadcast-all" || kind == "reduce-all") {
+    if (n < 0) throw Error("permutation spec: " + kind + " needs n=");
+    return collective(n, m, kind == "reduce-all");
+  }
   if (kind == "scatter" || kind == "gather") {
     if (n < 0) throw Error("permutation spec: " + kind + " needs n=");
     return personalized(n, m, kind == "gather", l, root);
@@ -289,14 +318,22 @@ PermutationSpec PermutationSpec::parse(std::string_view text) {
     }
     return linear(n, k, std::move(rows), std::move(checks));
   }
-  throw Error("permutation spec: unknown kind '" + kind +
-              "' (expected aapc, dim, linear, scatter or gather)");
+  throw Error(
+      "permutation spec: unknown kind '" + kind +
+      "' (expected aapc, dim, linear, scatter, gather, broadcast-all, reduce-all, broadcast-one or "
+      "reduce-one)");
 }
 
 std::string PermutationSpec::str() const {
   std::ostringstream out;
   if (kind_ == Kind::kAapc) {
     out << "aapc n=" << n_ << " m=" << m_;
+  } else if (kind_ == Kind::kBroadcastOne || kind_ == Kind::kReduceOne) {
+    out << (kind_ == Kind::kReduceOne ? "reduce-one" : "broadcast-one") << " n=" << n_
+        << " m=" << m_ << " root=" << root_;
+  } else if (collective()) {
+    out << (kind_ == Kind::kReduceAll ? "reduce-all" : "broadcast-all") << " n=" << n_
+        << " m=" << m_;
   } else if (kind_ == Kind::kPersonalized) {
     out << (gather_ ? "gather" : "scatter") << " n=" << n_ << " m=" << m_ << " l=" << l_
         << " root=" << root_;
@@ -315,6 +352,9 @@ std::string PermutationSpec::str() const {
 }
 
 GlobalAddress PermutationSpec::dest(GlobalAddress a) const {
+  if (collective()) {
+    throw Error("permutation spec: " + str() + " is a collective, no element has one destination");
+  }
   if (kind_ == Kind::kAapc || kind_ == Kind::kPersonalized) {
     const u64 low = (u64{1} << n_) - 1;
     const u64 h = a.slot >> n_;

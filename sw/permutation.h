@@ -16,6 +16,15 @@
 //    for l > 0): only the elements of the 2^l source nodes that agree with `root` on node bits
 //    l..n-1; gather (all-to-one, all-to-some): only the elements bound for those nodes. The other
 //    elements are no part of the communication: they may be overwritten and are not checked.
+//  * Collectives of Johnsson & Ho 1988 (TR-623) §2, with K = m * 2^n slots in blocks of m
+//    (block b = slots b*m .. b*m+m-1). All-to-all broadcast ("broadcast-all"): node x starts
+//    with its own block in block x (the other slots take no part) and every node ends with every
+//    node's block b in its block b. All-to-all reduction ("reduce-all"): every slot takes part;
+//    node x ends with the sum over all nodes y of y's block x in its block x (W-bit wrap-around;
+//    the other slots are not checked). One-to-all broadcast ("broadcast-one", K = m): node root's
+//    slots end in every node; all-to-one reduction ("reduce-one"): node root ends with the sum
+//    of every node's slots. These are not permutations: dest() is not defined for
+//    them; the reference model (sw/reference.h) states what every slot must hold.
 //  * Virtual elements (Johnsson & Ho 1987 Definition 2): a linear permutation may carry parity
 //    checks c_0, c_1, ... over the source address; the element that starts at address g is
 //    virtual when some parity(g AND c_i) is 1 and real when every one is 0. A matrix squared up
@@ -33,7 +42,16 @@ namespace hcube {
 
 class PermutationSpec {
  public:
-  enum class Kind { kAapc, kDimension, kLinear, kPersonalized };
+  enum class Kind {
+    kAapc,
+    kDimension,
+    kLinear,
+    kPersonalized,
+    kBroadcastAll,
+    kReduceAll,
+    kBroadcastOne,
+    kReduceOne
+  };
 
   /// AAPC (j | h, i) -> (i | h, j) on 2^n nodes with K = m * 2^n slots.
   static PermutationSpec aapc(int n, u64 m);
@@ -50,6 +68,12 @@ class PermutationSpec {
   /// Personalized communication (j | h, i) -> (i | h, j), K = m * 2^n, restricted to the sources
   /// (scatter) or destinations (gather) that agree with `root` on node bits l..n-1.
   static PermutationSpec personalized(int n, u64 m, bool gather, int l, u64 root);
+  /// TR-623 §2 all-to-all broadcast (or, with reduce, all-to-all reduction) of blocks of m words
+  /// on 2^n nodes, K = m * 2^n.
+  static PermutationSpec collective(int n, u64 m, bool reduce);
+  /// One-to-all broadcast of node root's m words (slots 0..m-1) to every node, or (reduce) the
+  /// all-to-one reduction of every node's m words into node root; K = m.
+  static PermutationSpec rooted(int n, u64 m, bool reduce, u64 root);
   /// Parses the form written by str(), e.g. "aapc n=3 m=1", "dim n=2 k=2 delta=2,3,0,1" or
   /// "linear n=1 k=1 rows=2,3" (rows in decimal), with virtual elements
   /// "linear n=1 k=2 rows=1,2,4 virtual=4" (the parity checks in decimal).
@@ -74,6 +98,19 @@ class PermutationSpec {
   /// subcube, and the node whose bits l..n-1 the subcube shares.
   int subcubeDims() const { return l_; }
   u64 root() const { return root_; }
+  /// A collective (broadcast-all, reduce-all): not a permutation, no dest().
+  bool collective() const {
+    return kind_ == Kind::kBroadcastAll || kind_ == Kind::kReduceAll ||
+           kind_ == Kind::kBroadcastOne || kind_ == Kind::kReduceOne;
+  }
+  /// A reduction (reduce-all, reduce-one): the checked slots hold sums.
+  bool reduction() const { return kind_ == Kind::kReduceAll || kind_ == Kind::kReduceOne; }
+  /// Collectives: whether slot `slot` of node `node` is checked at the end.
+  bool checkedAtEnd(u64 node, u64 slot) const {
+    if (kind_ == Kind::kReduceAll) return slot / m_ == node;
+    if (kind_ == Kind::kReduceOne) return node == root_;
+    return true;
+  }
   /// Whether the element that starts at address a takes part in the communication (always,
   /// except for personalized communication and the virtual elements of a linear permutation).
   bool participates(GlobalAddress a) const;

@@ -45,6 +45,29 @@ CubeMemory expectedMemory(const PermutationSpec& spec) {
   requireSimulatable(spec.nodes(), spec.slots(), "reference model of " + spec.str());
   const u64 k = spec.slots();
   CubeMemory mem{spec.nodes(), k, std::vector<u32>(spec.elements(), 0)};
+  if (spec.collective()) {
+    // TR-623 §2, computed here from the initial tags and nothing else: after an all-to-all
+    // broadcast every node holds node b's block b in its block b, the initial words there;
+    // after an all-to-all reduction node x's block x holds the sum over every node y of the
+    // word y started with in that slot (W = 32 bit wrap-around). Unchecked slots hold 0.
+    // One-to-all broadcast: node root's words everywhere; all-to-one reduction: their sum in
+    // node root.
+    const bool reduce = spec.reduction();
+    const bool rooted = spec.kind() == PermutationSpec::Kind::kBroadcastOne;
+    for (u64 x = 0; x < spec.nodes(); ++x) {
+      for (u64 l = 0; l < k; ++l) {
+        if (!spec.checkedAtEnd(x, l)) continue;
+        const u64 from = rooted ? spec.root() : l / spec.repetitions();
+        u32 word = static_cast<u32>(packAddress({from, l}, k));
+        if (reduce) {
+          word = 0;
+          for (u64 y = 0; y < spec.nodes(); ++y) word += static_cast<u32>(packAddress({y, l}, k));
+        }
+        mem.at(x, l) = word;
+      }
+    }
+    return mem;
+  }
   std::vector<bool> filled(spec.elements(), false);
   for (u64 x = 0; x < spec.nodes(); ++x) {
     for (u64 l = 0; l < k; ++l) {
@@ -73,8 +96,12 @@ CheckResult checkAgainstReference(const PermutationSpec& spec, const CubeMemory&
     for (u64 l = 0; l < want.words_per_node; ++l) {
       const u32 found = final_memory.at(x, l);
       const u32 expected = want.at(x, l);
-      // Elements that take no part in a personalized communication are not checked.
-      if (!spec.participates(unpackAddress(expected, want.words_per_node))) continue;
+      // Elements that take no part in a personalized communication are not checked, nor the
+      // slots a reduction leaves with partial sums.
+      if (spec.collective() ? !spec.checkedAtEnd(x, l)
+                            : !spec.participates(unpackAddress(expected, want.words_per_node))) {
+        continue;
+      }
       ++r.elements;
       if (found == expected) {
         ++r.correct;

@@ -92,13 +92,13 @@ void checkTableShape(const TableSet& set) {
         if (ch.out.op != OutOp::kMem && ch.out.rel) {
           throw Error(at + ": relative flag on an output that is not MEM");
         }
-        if (ch.in.op == InOp::kMem && max_slot(ch.in.slot, ch.in.rel) >= words) {
+        if (ch.in.writes() && max_slot(ch.in.slot, ch.in.rel) >= words) {
           throw Error(at + ": receive slot " + std::to_string(ch.in.slot) +
                       (ch.in.rel ? "^node" : "") + " is out of range (memory has " +
                       std::to_string(words) + " slots)");
         }
-        if (ch.in.op != InOp::kMem && ch.in.rel) {
-          throw Error(at + ": relative flag on an input that is not MEM");
+        if (!ch.in.writes() && ch.in.rel) {
+          throw Error(at + ": relative flag on an input that is not MEM or ADD");
         }
       }
     }

@@ -1,7 +1,8 @@
 // hcube: per-node schedule tables — the instruction set of docs/hardware.md §2.
 //
 // A table is the program a node's sequencer runs, one instruction per cycle: XFER (per channel
-// an output side IDLE / MEM(slot) / FWD(channel) and an input side IDLE / MEM(slot) / PASS),
+// an output side IDLE / MEM(slot) / FWD(channel) and an input side IDLE / MEM(slot) / PASS /
+// ADD(slot), the combining receive),
 // PERMUTE (the same channel fields; a MEM/MEM channel copies one local slot into another, §2.1),
 // WAIT c, END. A channel is one lane of one port: channel = port * lanes + lane. A slot may be
 // relative (XOR the node's address), so one table can serve every node of a homogeneous
@@ -17,7 +18,9 @@
 namespace hcube {
 
 enum class OutOp : std::uint8_t { kIdle = 0, kMem = 1, kFwd = 2 };
-enum class InOp : std::uint8_t { kIdle = 0, kMem = 1, kPass = 2 };
+/// Input side. kAdd (issue 13) is the combining receive of docs/hardware.md §2.2: the arriving
+/// word is added (W-bit wrap-around) into the slot instead of overwriting it.
+enum class InOp : std::uint8_t { kIdle = 0, kMem = 1, kPass = 2, kAdd = 3 };
 /// docs/hardware.md §2: END, XFER (one transfer cycle), WAIT c, PERMUTE (one cycle of local
 /// copies, same channel fields as XFER, §2.1).
 enum class Opcode : std::uint8_t { kEnd = 0, kXfer = 1, kWait = 2, kPermute = 3 };
@@ -31,6 +34,8 @@ struct OutField {
 
 struct InField {
   InOp op = InOp::kIdle;
+  /// MEM or ADD: the input side names a slot (it writes memory).
+  bool writes() const { return op == InOp::kMem || op == InOp::kAdd; }
   bool rel = false;
   u32 slot = 0;
   friend bool operator==(const InField&, const InField&) = default;

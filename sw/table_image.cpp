@@ -74,9 +74,8 @@ Instruction decodeInstruction(const TableWord& w, const ImageLayout& l) {
     Channel& ch = ins.channels[c];
     const int base = 2 + static_cast<int>(c) * l.chanBits();
     const u64 out_op = getBits(w, base, 2);
-    const u64 in_op = getBits(w, base + 3 + ib, 2);
+    const u64 in_op = getBits(w, base + 3 + ib, 2);  // 3 is ADD (issue 13), 0..3 all valid
     if (out_op == 3) throw Error("table word: channel " + std::to_string(c) + " output op 3");
-    if (in_op == 3) throw Error("table word: channel " + std::to_string(c) + " input op 3");
     ch.out.op = static_cast<OutOp>(out_op);
     ch.out.rel = getBits(w, base + 2, 1) != 0;
     ch.out.idx = static_cast<u32>(getBits(w, base + 3, ib));

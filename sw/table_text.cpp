@@ -41,10 +41,12 @@ void checkPermFields(const std::string& text) {
   std::string kind;
   in >> kind;
   std::vector<std::string> allowed;
-  if (kind == "aapc") {
+  if (kind == "aapc" || kind == "broadcast-all" || kind == "reduce-all") {
     allowed = {"n", "m"};
   } else if (kind == "scatter" || kind == "gather") {
     allowed = {"n", "m", "l", "root"};
+  } else if (kind == "broadcast-one" || kind == "reduce-one") {
+    allowed = {"n", "m", "root"};
   } else if (kind == "dim") {
     allowed = {"n", "k", "delta"};
   } else if (kind == "linear") {
@@ -288,9 +290,12 @@ class Parser {
     } else if (!in.empty() && in[0] == 'm') {
       ch.in.op = InOp::kMem;
       slotField(in, ch.in.slot, ch.in.rel);
+    } else if (!in.empty() && in[0] == 'a') {
+      ch.in.op = InOp::kAdd;  // the combining receive (docs/hardware.md §2.2)
+      slotField(in, ch.in.slot, ch.in.rel);
     } else {
       fail("channel " + std::to_string(index) + " input '" + in +
-           "' is not '.', 'p', 'm<slot>' or 'm^<slot>'");
+           "' is not '.', 'p', 'm<slot>', 'm^<slot>', 'a<slot>' or 'a^<slot>'");
     }
     return ch;
   }
@@ -368,6 +373,9 @@ std::string formatChannel(const Channel& ch) {
       break;
     case InOp::kPass:
       s += "p";
+      break;
+    case InOp::kAdd:
+      s += "a" + formatSlot(ch.in.slot, ch.in.rel).substr(1);
       break;
   }
   return s;

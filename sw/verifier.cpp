@@ -1,6 +1,7 @@
 #include "verifier.h"
 
 #include <algorithm>
+#include <map>
 #include <sstream>
 
 #include "reference.h"
@@ -11,6 +12,9 @@ namespace hcube {
 namespace {
 
 constexpr u32 kEmpty = 0xFFFFFFFFU;
+/// Values at and above this are sums formed by combining receives (SymbolicRun::sum); below it
+/// they are element identities (requireSimulatable keeps N * M far below it).
+constexpr u32 kSumBase = 0x80000000U;
 
 struct Held {
   bool valid = false;
@@ -105,10 +109,22 @@ class SymbolicRun {
 
   std::string element(u32 e) const {
     if (e == kEmpty) return "no element";
+    if (e >= kSumBase) {
+      const std::vector<u32>& terms = sums_.at(e - kSumBase);
+      std::ostringstream o;
+      o << "the sum of " << terms.size() << " elements (";
+      for (size_t i = 0; i < terms.size() && i < 8; ++i) o << (i ? " + " : "") << terms[i];
+      if (terms.size() > 8) o << " + ...";
+      o << ")";
+      return o.str();
+    }
     std::ostringstream o;
     o << "element " << e << " (from node " << e / h_.slots << " slot " << e % h_.slots << ")";
     return o.str();
   }
+
+  /// The identity of the element that starts in slot l of node x.
+  u32 elementAt(u64 x, u64 l) const { return static_cast<u32>(x * h_.slots + l); }
 
   u64 resolve(u64 node, u32 slot, bool rel) const { return rel ? (slot ^ node) : slot; }
 
@@ -233,7 +249,20 @@ class SymbolicRun {
                 ": a second word is written into this slot in the same cycle");
         }
         written.push_back(slot);
-        writes_.push_back({y, c, slot, mem_[y * words_ + slot]});
+        const u32 old = mem_[y * words_ + slot];
+        if (in.op == InOp::kAdd) {
+          // Issue 13: the combining receive (docs/hardware.md §2.2). The slot's value (as at the
+          // start of the cycle) and the arriving one become their sum; the old value is combined,
+          // not lost, so it is no overwrite of a last copy.
+          if (old == kEmpty) {
+            error(at(cycle, y, c) + ", slot " + std::to_string(slot) +
+                  ": ADD combines into a slot that holds no element");
+          }
+          writes_.push_back({y, c, slot, old, true});
+          mem_[y * words_ + slot] = sum(old, arriving.element);
+          continue;
+        }
+        writes_.push_back({y, c, slot, old});
         mem_[y * words_ + slot] = arriving.element;
         addCopy(arriving.element, +1);
       }
@@ -244,7 +273,8 @@ class SymbolicRun {
       if (held.valid) addCopy(held.element, -1);
     }
     for (const Write& w : writes_) {
-      if (w.old != kEmpty && copies_[w.old] == 0) {
+      if (w.combined || w.old == kEmpty || w.old >= kSumBase) continue;
+      if (copies_[w.old] == 0) {
         error(at(cycle, w.node, w.channel) + ", slot " + std::to_string(w.slot) + ": overwrites " +
               element(w.old) + " before it was sent (its last copy)");
         copies_[w.old] = kReported;
@@ -315,8 +345,18 @@ class SymbolicRun {
     for (u64 y = 0; y < nodes_; ++y) {
       for (u64 l = 0; l < h_.slots; ++l) {
         const u32 got = mem_[y * words_ + l];
-        const u32 expected = want.at(y, l);
-        if (!h_.perm.participates(unpackAddress(expected, h_.slots))) continue;
+        u32 expected = want.at(y, l);
+        if (h_.perm.collective()) {
+          if (!h_.perm.checkedAtEnd(y, l)) continue;
+          // All-to-all reduction (TR-623 §2): the sum of the elements every node started with in
+          // this slot; broadcast: the element the reference names (its word is its identity).
+          if (h_.perm.reduction()) {
+            expected = kEmpty;
+            for (u64 x = 0; x < nodes_; ++x) expected = sum(expected, elementAt(x, l));
+          }
+        } else if (!h_.perm.participates(unpackAddress(expected, h_.slots))) {
+          continue;
+        }
         if (got == expected) continue;
         ++wrong;
         error("final state, node " + std::to_string(y) + ", slot " + std::to_string(l) +
@@ -332,7 +372,30 @@ class SymbolicRun {
     size_t channel;
     u64 slot;
     u32 old;
+    bool combined = false;  ///< an ADD: the old value lives on in the sum
   };
+
+  /// The value a combining receive forms from `a` and `b` (elements or sums): the multiset of
+  /// their elements, interned so that equal sums have one identity. An empty operand adds
+  /// nothing (its error is reported where it is read).
+  u32 sum(u32 a, u32 b) {
+    std::vector<u32> terms;
+    for (const u32 v : {a, b}) {
+      if (v == kEmpty) continue;
+      if (v >= kSumBase) {
+        const std::vector<u32>& t = sums_[v - kSumBase];
+        terms.insert(terms.end(), t.begin(), t.end());
+      } else {
+        terms.push_back(v);
+      }
+    }
+    if (terms.empty()) return kEmpty;
+    if (terms.size() == 1) return terms[0];
+    std::sort(terms.begin(), terms.end());
+    const auto [it, inserted] = sum_ids_.try_emplace(terms, kSumBase + sums_.size());
+    if (inserted) sums_.push_back(terms);
+    return it->second;
+  }
 
   static constexpr u32 kReported = 0x80000000U;
   const TableSet& set_;
@@ -350,6 +413,8 @@ class SymbolicRun {
   std::vector<Held> pass_next_;
   std::vector<Held> copy_;  ///< per node and channel: the element a PERMUTE copy read
   std::vector<Write> writes_;
+  std::vector<std::vector<u32>> sums_;       ///< sum kSumBase + i: its elements, sorted
+  std::map<std::vector<u32>, u32> sum_ids_;  ///< the identity of each sum formed so far
 };
 
 }  // namespace

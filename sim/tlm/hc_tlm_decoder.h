@@ -4,7 +4,7 @@
 // start, its sequencer gets the decoded table from this decoder, which decodes each distinct
 // table content once: after a broadcast load all 2^n nodes share one decoded table instead of
 // holding 2^n copies (which would cost memory bandwidth, and time, at n = 10). A word the
-// decoder rejects (output or input op 3) becomes a one-cycle instruction that raises `illegal`
+// decoder rejects (output op 3) becomes a one-cycle instruction that raises `illegal`
 // and moves nothing.
 #pragma once
 
@@ -68,7 +68,7 @@ class HcTlmDecoder {
   static bool distinctWrites(const Instruction& ins) {
     std::vector<const InField*> writes;
     for (const Channel& ch : ins.channels) {
-      if (ch.in.op == InOp::kMem) writes.push_back(&ch.in);
+      if (ch.in.writes()) writes.push_back(&ch.in);
     }
     for (size_t i = 0; i < writes.size(); ++i) {
       if (writes[i]->rel != writes[0]->rel) return false;

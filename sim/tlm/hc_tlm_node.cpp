@@ -29,6 +29,7 @@ HcTlmNode::HcTlmNode(sc_core::sc_module_name name, u64 id, const HcTlmConfig& co
       m_pass(m_channels),
       m_pass_next(m_channels),
       m_copy(m_channels),
+      m_sum(m_channels, 0),
       m_sender(*this, kMsgType, config.lanes, m_channels, m_half_period),
       m_dmi(static_cast<size_t>(config.n), nullptr),
       m_trace(m_channels) {
@@ -172,7 +173,7 @@ void HcTlmNode::sendXfer(const Instruction& ins) {
     }
     // ... and the slots the falling edge writes (the same instruction), for writing.
     const InField& in = channels[c].in;
-    if (in.op == InOp::kMem) {
+    if (in.writes()) {
       const u64 slot = resolve(in.slot, in.rel);
       if (slot < m_config.memory_words) __builtin_prefetch(&m_memory[slot], 1);
     }
@@ -267,8 +268,9 @@ void HcTlmNode::checkWriteSlots(const Instruction& ins, bool permute) {
   // The decoder knows the instructions whose writes never name one slot twice at any node.
   const bool distinct = m_distinct_writes[m_seq.pc()] != 0;
   for (const Channel& ch : ins.channels) {
-    if (ch.in.op != InOp::kMem) continue;
-    if (permute && ch.out.op != OutOp::kMem) continue;  // an illegal channel copies nothing
+    if (!ch.in.writes()) continue;
+    // An illegal PERMUTE channel (ADD included) copies nothing and is not checked.
+    if (permute && (ch.out.op != OutOp::kMem || ch.in.op != InOp::kMem)) continue;
     const u64 slot = resolve(ch.in.slot, ch.in.rel);
     if (slot >= m_config.memory_words) {
       raise(HwError::kSlot);
@@ -286,6 +288,16 @@ void HcTlmNode::receiveXfer(const Instruction& ins) {
   // Receive slots are checked on the instruction, whether or not words arrive: out of range,
   // or two MEM inputs naming one slot.
   checkWriteSlots(ins, false);
+  // ---- issue 13: combining receive (docs/hardware.md §2.2) ----
+  // An ADD stores the slot as it was at the start of the cycle plus the arriving word (W = 32
+  // bit wrap-around): every sum is formed before any receive of the cycle writes.
+  for (size_t c = 0; c < m_channels; ++c) {
+    const InField& in = ins.channels[c].in;
+    if (in.op != InOp::kAdd || m_inbox.in[c].valid == 0) continue;
+    const u64 slot = resolve(in.slot, in.rel);
+    if (slot < m_config.memory_words) m_sum[c] = m_memory[slot] + m_inbox.in[c].data;
+  }
+  // ---- end issue 13 ----
   bool pass_held = false;
   for (size_t c = 0; c < m_channels; ++c) {
     const HcPortRegister arriving = m_inbox.in[c];
@@ -312,6 +324,17 @@ void HcTlmNode::receiveXfer(const Instruction& ins) {
         const u64 slot = resolve(in.slot, in.rel);
         if (slot >= m_config.memory_words) break;  // counted above
         m_memory[slot] = arriving.data;            // with a conflict, the higher channel wins
+        m_probe.store(arriving.data);
+        break;
+      }
+      case InOp::kAdd: {  // issue 13: the sum formed above
+        if (arriving.valid == 0) {
+          raise(HwError::kNoData);
+          break;
+        }
+        const u64 slot = resolve(in.slot, in.rel);
+        if (slot >= m_config.memory_words) break;  // counted above
+        m_memory[slot] = m_sum[c];                 // with a conflict, the higher channel wins
         m_probe.store(arriving.data);
         break;
       }

@@ -142,6 +142,7 @@ class HcTlmNode final : public HcCubeNode {
   std::vector<HcLatch> m_pass;       ///< PASS registers, filled in the previous cycle
   std::vector<HcLatch> m_pass_next;  ///< ... being filled in this cycle
   std::vector<HcLatch> m_copy;       ///< PERMUTE: the word each channel copies this cycle
+  std::vector<u32> m_sum;            ///< XFER: an ADD receive's sum (issue 13), per channel
 
   /// The words a port sends by b_transport (where the neighbour denied DMI), per channel.
   HcPortSender m_sender;

@@ -27,4 +27,7 @@ std::vector<AlgorithmEntry> transposeAlgorithms();
 /// Ho & Johnsson 1988 (TR-617) sections 2-4: stable dimension permutations (--method a1|a1p|a4).
 std::vector<AlgorithmEntry> sdpAlgorithms();
 
+/// Johnsson & Ho 1988 (TR-623) §2: all-to-all broadcast and reduction (SBT, nRSBT).
+std::vector<AlgorithmEntry> collectiveAlgorithms();
+
 }  // namespace hcube

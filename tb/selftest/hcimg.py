@@ -26,13 +26,18 @@ def mem(slot, rel=False):
     return ('mem', slot, rel)
 
 
+def add(slot, rel=False):
+    """Input side ADD(slot): the combining receive (docs/hardware.md §2.2)."""
+    return ('add', slot, rel)
+
+
 def fwd(chan):
     return ('fwd', chan)
 
 
 def xfer(cfg, chans, opcode=1):
     """chans: {channel: (out, in)} with out in IDLE | mem(s, rel) | fwd(c) | ('illegal',) and
-    in in IDLE | mem(s, rel) | PASS | ('reserved',)."""
+    in in IDLE | mem(s, rel) | add(s, rel) | PASS."""
     w = opcode
     for c, (out, inp) in chans.items():
         f = 0
@@ -47,8 +52,8 @@ def xfer(cfg, chans, opcode=1):
             f |= (1 << i) | (int(inp[2]) << (i + 2)) | (inp[1] << (i + 3))
         elif inp[0] == 'pass':
             f |= 2 << i
-        elif inp[0] == 'reserved':
-            f |= 3 << i
+        elif inp[0] == 'add':
+            f |= (3 << i) | (int(inp[2]) << (i + 2)) | (inp[1] << (i + 3))
         w |= f << (2 + c * cfg.chan_bits)
     return w
 

@@ -14,7 +14,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from hcimg import (END, IDLE, PASS, Cfg, edelman, fwd, mem, permute,  # noqa: E402
+from hcimg import (END, IDLE, PASS, Cfg, add, edelman, fwd, mem, permute,  # noqa: E402
                    read_result, wait, write_image, xfer)
 
 MODEL = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'model')
@@ -126,17 +126,33 @@ def test_dim2(exe, tmp):
     r = run({'*': [wait(0), END]})
     check('illegal: WAIT 0, one cycle', errors_only(r, 'illegal', range(4)) and
           r['cycles'] == 1, r)
-    r = run({'*': [xfer(cfg, {0: (('illegal',), IDLE)}), xfer(cfg, {1: (IDLE, ('reserved',))}),
+    r = run({'*': [xfer(cfg, {0: (('illegal',), IDLE)}), xfer(cfg, {1: (('illegal',), IDLE)}),
                    END]})
-    check('illegal: output op 3 and input op 3', errors_only(r, 'illegal', range(4), 2),
+    check('illegal: output op 3 in two cycles', errors_only(r, 'illegal', range(4), 2),
           r['errors'])
     check('illegal: LegalInstr_A reports the first occurrence per node only',
           r['stdout'].count('LegalInstr_A: node 0 (of 4 nodes)') == 1 and
           'PermuteChannel_A' not in r['stdout'], r['stdout'])
-    r = run({'*': [xfer(cfg, {0: (mem(0), ('reserved',))}), END]})
-    check('illegal: a word arriving on input op 3 is dropped, not lost',
-          errors_only(r, 'illegal', range(4)) and
-          all(r['memory'][x][l] == tag(x, l, k) for x in range(4) for l in range(4)), r)
+    # Input op 3 is ADD (docs/hardware.md §2.2): slot 0 of every node += the neighbour's slot 0
+    # on port 0; port 1 adds the neighbour's slot 1 into slot 0 too (a conflict: the higher
+    # channel's sum, old + its own word, is kept).
+    r = run({'*': [xfer(cfg, {0: (mem(0), add(2))}), END]})
+    check('add: slot 2 += the port-0 neighbour\'s slot 0, no error',
+          r['errors'] == {} and
+          all(r['memory'][x] == [tag(x, 0, k), tag(x, 1, k),
+                                 tag(x, 2, k) + tag(x ^ 1, 0, k), tag(x, 3, k)]
+              for x in range(4)), r)
+    r = run({'*': [xfer(cfg, {0: (mem(0), add(3)), 1: (mem(1), add(3))}), END]})
+    check('add: two ADDs into one slot conflict, the higher channel\'s sum is kept',
+          errors_only(r, 'conflict', range(4)) and
+          all(r['memory'][x][3] == tag(x, 3, k) + tag(x ^ 2, 1, k) for x in range(4)), r)
+    r = run({'*': [xfer(cfg, {0: (IDLE, add(1))}), END]})
+    check('add: no word arriving is nodata, memory unchanged',
+          errors_only(r, 'nodata', range(4)) and
+          all(r['memory'][x][1] == tag(x, 1, k) for x in range(4)), r)
+    r = run({'*': [xfer(cfg, {0: (mem(0), add(3, True))}), END]})
+    check('add: relative slot 3^x', r['errors'] == {} and
+          all(r['memory'][x][3 ^ x] == tag(x, 3 ^ x, k) + tag(x ^ 1, 0, k) for x in range(4)), r)
     r = run({'*': [xfer(cfg, {0: (mem(0), mem(3)), 1: (mem(1), mem(3))}), END]})
     check('conflict: two channels write slot 3', errors_only(r, 'conflict', range(4)),
           r['errors'])
@@ -233,7 +249,7 @@ def test_permute(exe, tmp):
     # Illegal channel pairs copy nothing and are not range- or conflict-checked.
     for name, pair in [('MEM/IDLE', (mem(0), IDLE)), ('IDLE/MEM', (IDLE, mem(1))),
                        ('FWD/MEM', (fwd(0), mem(1))), ('MEM/PASS', (mem(0), PASS)),
-                       ('op 3 out', (('illegal',), mem(1))), ('op 3 in', (mem(0), ('reserved',)))]:
+                       ('op 3 out', (('illegal',), mem(1))), ('MEM/ADD', (mem(0), add(1)))]:
         r = run({'*': [permute(cfg, {0: pair, 1: (mem(2), mem(1))}), END]})
         check(f'permute illegal {name}: illegal, memory as for the legal channel only',
               errors_only(r, 'illegal', range(4)) and r['local-cycles'] == 1 and
@@ -289,6 +305,10 @@ def test_dim2_m6(exe, tmp):
           r['memory'])
     r = run({'*': [xfer(cfg, {0: (mem(0), mem(6))}), END]}, slots=4)
     check('slot: write to slot 6 >= M=6 is dropped', errors_only(r, 'slot', range(4)) and
+          all(r['memory'][x][:4] == [4 * x, 4 * x + 1, 4 * x + 2, 4 * x + 3] for x in range(4)),
+          r)
+    r = run({'*': [xfer(cfg, {0: (mem(0), add(6))}), END]}, slots=4)
+    check('slot: ADD into slot 6 >= M=6 is dropped', errors_only(r, 'slot', range(4)) and
           all(r['memory'][x][:4] == [4 * x, 4 * x + 1, 4 * x + 2, 4 * x + 3] for x in range(4)),
           r)
     r = Runner(exe, Cfg(2, 5), tmp).run({'*': [xfer(Cfg(2, 5), {0: (mem(4), mem(4))}), END]},

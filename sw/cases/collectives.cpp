@@ -1,0 +1,134 @@
+// hcube: the all-to-all collectives of Johnsson & Ho 1988 (TR-623) §2 as catalogue entries —
+// broadcast-all (SBT one-port, nRSBT n-port) and reduce-all (the same trees reversed, with
+// combining receives). Tables from sw/schedules/collectives.h; the bound is the paper's element
+// transfers of Tables 2 and 3 (t_c = 1) plus n start-ups of tau.
+#include "schedules/collectives.h"
+
+#include <algorithm>
+#include <sstream>
+
+#include "error.h"
+#include "families.h"
+
+namespace hcube {
+namespace {
+
+BuiltCase buildCollective(const CaseSpec& spec, bool reduce) {
+  CaseParams params(spec);
+  if (spec.n < 1 || spec.n > 16) {
+    throw Error("--n " + std::to_string(spec.n) + ": the cube dimension must be 1..16");
+  }
+  if (spec.lanes != 1) {
+    throw Error("--width " + std::to_string(spec.lanes) + ": '" + spec.algo +
+                "' sends one word per port and cycle (width 1)");
+  }
+  const u64 nodes = u64{1} << spec.n;
+  CollectiveOptions o;
+  o.n = spec.n;
+  if (spec.slots != 0 && spec.slots % nodes != 0) {
+    throw Error("--k " + std::to_string(spec.slots) + ": '" + spec.algo +
+                "' needs K = m * 2^n slots (blocks of m words, one per node)");
+  }
+  const long long m_default = spec.slots != 0 ? static_cast<long long>(spec.slots / nodes) : 1;
+  o.m = static_cast<u64>(params.integer("m", m_default, 1, 1LL << 24));
+  if (spec.slots != 0 && spec.slots != o.m * nodes) {
+    throw Error("--k " + std::to_string(spec.slots) + " and --m " + std::to_string(o.m) +
+                ": K must be m * 2^n = " + std::to_string(o.m * nodes));
+  }
+  o.tau = static_cast<u32>(params.integer("tau", 0, 0, 1LL << 20));
+  const auto tree = params.text("tree");
+  params.finish();
+  if (tree && *tree != "sbt" && *tree != "nrsbt") {
+    throw Error("--tree '" + *tree + "': must be sbt (one-port) or nrsbt (n-port)");
+  }
+  // Default: the nRSBT on all-port hardware, the SBT on one-port hardware.
+  o.n_port = tree ? *tree == "nrsbt" : !spec.one_port;
+  if (spec.one_port && o.n_port) {
+    throw Error("--tree nrsbt: uses every port at once, not one-port hardware (--ports one)");
+  }
+  BuiltCase c;
+  c.perm = PermutationSpec::collective(spec.n, o.m, reduce);
+  c.tables = reduce ? reduceAllTables(o) : broadcastAllTables(o);
+  c.tables.header.one_port = spec.one_port;
+  c.lower_bound = collectiveElementTransfers(o);
+  std::ostringstream src;
+  src << "Johnsson & Ho 1988 (TR-623) Table " << (reduce ? 3 : 2) << ", "
+      << (o.n_port ? "nRSBT, (N-1) ceil(M/n)" : "SBT, (N-1)M") << " element transfers"
+      << (reduce ? " (M/N = m per node finally)" : "") << ", t_c = 1, tau = 0; " << spec.n
+      << " start-ups";
+  c.bound_source = src.str();
+  return c;
+}
+
+BuiltCase buildRooted(const CaseSpec& spec, bool reduce) {
+  CaseParams params(spec);
+  if (spec.n < 1 || spec.n > 16) {
+    throw Error("--n " + std::to_string(spec.n) + ": the cube dimension must be 1..16");
+  }
+  if (spec.lanes != 1) {
+    throw Error("--width " + std::to_string(spec.lanes) + ": '" + spec.algo +
+                "' sends one word per port and cycle (width 1)");
+  }
+  const u64 nodes = u64{1} << spec.n;
+  CollectiveOptions o;
+  o.n = spec.n;
+  const long long m_default = spec.slots != 0 ? static_cast<long long>(spec.slots) : 1;
+  o.m = static_cast<u64>(params.integer("m", m_default, 1, 1LL << 24));
+  if (spec.slots != 0 && spec.slots != o.m) {
+    throw Error("--k " + std::to_string(spec.slots) + " and --m " + std::to_string(o.m) + ": '" +
+                spec.algo + "' has K = m slots");
+  }
+  o.tau = static_cast<u32>(params.integer("tau", 0, 0, 1LL << 20));
+  const u64 root =
+      static_cast<u64>(params.integer("root", 0, 0, static_cast<long long>(nodes - 1)));
+  const auto tree = params.text("tree");
+  params.finish();
+  if (tree && *tree != "sbt" && *tree != "nrsbt") {
+    throw Error("--tree '" + *tree + "': must be sbt (one-port) or nrsbt (n-port)");
+  }
+  o.n_port = tree ? *tree == "nrsbt" : !spec.one_port;
+  if (spec.one_port && o.n_port) {
+    throw Error("--tree nrsbt: uses every port at once, not one-port hardware (--ports one)");
+  }
+  BuiltCase c;
+  c.perm = PermutationSpec::rooted(spec.n, o.m, reduce, root);
+  c.tables = reduce ? reduceOneTables(o, root) : broadcastOneTables(o, root);
+  c.tables.header.one_port = spec.one_port;
+  const u64 ports = o.n_port ? static_cast<u64>(spec.n) : 1;
+  c.lower_bound = std::max<u64>((o.m + ports - 1) / ports, static_cast<u64>(spec.n));
+  c.bound_source = std::string("max(ceil(m / ports), n): the root ") +
+                   (reduce ? "receives" : "sends") +
+                   " m words over its ports and the farthest node is n hops away (the trees are "
+                   "not pipelined: " +
+                   std::to_string(spec.n) + " steps of ceil(m / ports) cycles)";
+  return c;
+}
+
+}  // namespace
+
+std::vector<AlgorithmEntry> collectiveAlgorithms() {
+  return {
+      {{"broadcast-all",
+        "all-to-all broadcast of --m words per node (K = m 2^n): --tree sbt (one-port) | "
+        "nrsbt (n-port); --tau start-up",
+        "Johnsson & Ho 1988 (TR-623), section 2, Table 2"},
+       [](const CaseSpec& s) { return buildCollective(s, false); }},
+      {{"reduce-all",
+        "all-to-all reduction (combining receives) of K = m 2^n words per node to m per node: "
+        "--tree sbt | nrsbt; --tau start-up",
+        "Johnsson & Ho 1988 (TR-623), section 2, Table 3"},
+       [](const CaseSpec& s) { return buildCollective(s, true); }},
+      {{"broadcast-one",
+        "one-to-all broadcast of --m words from --root (K = m): --tree sbt (one-port) | nrsbt "
+        "(n-port); --tau start-up",
+        "Johnsson & Ho 1988 (TR-623), section 2 (the trees of its reference [9])"},
+       [](const CaseSpec& s) { return buildRooted(s, false); }},
+      {{"reduce-one",
+        "all-to-one reduction (combining receives) of --m words per node into --root: --tree "
+        "sbt | nrsbt; --tau start-up",
+        "Johnsson & Ho 1988 (TR-623), section 2 (the trees of its reference [9])"},
+       [](const CaseSpec& s) { return buildRooted(s, true); }},
+  };
+}
+
+}  // namespace hcube
