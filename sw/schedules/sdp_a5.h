@@ -20,12 +20,14 @@
 // pivot v_b ends holding the bit of the next block's pivot (the storage rotation of the paper's
 // example), the same in every sequence, and one local shuffle restores it. The cost of the
 // substitution: in a coupling cycle x1 may also be used by another sequence, so that cycle can
-// carry two parts on a link (Lemma 10's "no contention" holds for the sequences without a phi
-// head); the measured element cycles show it.
+// carry two parts on a link (Lemma 10's "no contention" is not claimed for a substituted
+// coupling exchange).
 //
 // On the cube: each sequence needs mu pivots, the slot bits 0 .. mu-1 (pivot of block b: bit b,
 // the same for every sequence); the K / 2^mu groups of slots that differ only there are dealt to
-// the gamma mu sequences round robin (group m to sequence m mod gamma mu), so K >= 2^mu.
+// the gamma mu sequences round robin (group m to sequence m mod gamma mu), so K >= 2^mu; below
+// K = gamma mu 2^mu some sequences get no data and the others carry more per link, so Table 3's
+// element time needs K >= gamma mu 2^mu.
 #pragma once
 
 #include <string>
