@@ -6,7 +6,9 @@ one-port and n-port, tau in {0, 10, 100}, and prints a Markdown table: measured 
 start-ups and element cycles counted in the schedule, the algorithm's formula (Table 3 /
 Theorem 2), Theorem 1's lower bound with its start-up term, and measured / bound.
 
-usage: scripts/sdp-measure.py path/to/hcube [--backend table|rtl] [--small]
+With --a5: Algorithm A5 (n-port, --gamma G) on Table 4's and Table 1's SDPs beside A4 and A6.
+
+usage: scripts/sdp-measure.py path/to/hcube [--backend table|rtl] [--small | --a5]
 """
 import json
 import re
@@ -28,13 +30,22 @@ SMALL = [
     ("Table 1: {4,3,2}", 9, 64, "0,1,2,3/4,5,6/7,8", (10,)),
     ("single GSH (shuffle of 8 node bits)", 8, 256, ",".join(map(str, range(8))), (10,)),
 ]
+# name, n, K, cycles, the gammas of Table 4's A5 row (Table 1's SDP: 2 and 3).
+A5_SDPS = [
+    ("Table 4: {3,6}", 9, 64, "0,1,2/3,4,5,6,7,8", (3, 6)),
+    ("Table 4: {2,2,5}", 9, 64, "0,1/2,3/4,5,6,7,8", (2, 3)),
+    ("Table 1: {4,3,2}", 9, 64, "0,1,2,3/4,5,6/7,8", (2, 3)),
+]
 METHODS = {"one": ["a1", "a1p", "a2", "best"], "all": ["a1", "a4", "a6", "best"]}
 
 
 def run(tool, backend, n, k, cycles, ports, method, tau):
+    extra = []
+    if method.startswith("a5 "):  # "a5 γ=G"
+        method, extra = "a5", ["--gamma", method.split("=")[1]]
     cmd = [tool, "run", "--algo", "sdp", "--method", method, "--n", str(n), "--k", str(k),
            "--cycles", cycles, "--ports", ports, "--tau", str(tau), "--backend", backend,
-           "--json", "--no-verify"]
+           "--json", "--no-verify"] + extra
     p = subprocess.run(cmd, capture_output=True, text=True)
     if p.returncode != 0:
         return None, (p.stderr or p.stdout).strip().splitlines()[-1]
@@ -47,11 +58,17 @@ def main():
     if "--backend" in sys.argv:
         backend = sys.argv[sys.argv.index("--backend") + 1]
     sdps = SMALL if "--small" in sys.argv else SDPS
+    methods_of = METHODS
+    if "--a5" in sys.argv:
+        sdps = [(name, n, k, c, (0, 10, 100)) for name, n, k, c, _ in A5_SDPS]
+        gammas = {name: g for name, _, _, _, g in A5_SDPS}
     print("| SDP | ports | method | tau | cycles | start-ups | element cycles | formula | "
           "Theorem 1 | cycles / Thm 1 | pass |")
     print("|---|---|---|---|---|---|---|---|---|---|---|")
     for name, n, k, cycles, taus in sdps:
-        for ports, methods in METHODS.items():
+        if "--a5" in sys.argv:
+            methods_of = {"all": ["a4", "a6"] + [f"a5 γ={g}" for g in gammas[name]]}
+        for ports, methods in methods_of.items():
             for tau in taus:
                 for method in methods:
                     r, err = run(tool, backend, n, k, cycles, ports, method, tau)

@@ -201,27 +201,164 @@ TEST(SdpA6, NPortA1OnOneGshIsExact) {
   EXPECT_EQ(r.run.cycles, 10U);  // Table 3: (sigma + 1) K / (2 sigma) = 5 * 16 / 8
 }
 
-TEST(SdpA5, MethodIsRefusedNamingWhy) {
+BuiltCase a5Case(int n, u64 slots, const std::string& cycles, int gamma, u64 tau) {
   CaseSpec s;
   s.algo = "sdp";
-  s.n = 5;
-  s.slots = 8;
+  s.n = n;
+  s.slots = slots;
   s.params["method"] = "a5";
-  s.params["cycles"] = "0,1,2,3,4";
-  s.params["gamma"] = "9";
-  try {
-    buildCase(s);
-    FAIL();
-  } catch (const Error& e) {
-    EXPECT_NE(std::string(e.what()).find("--gamma 9"), std::string::npos) << e.what();
+  s.params["cycles"] = cycles;
+  s.params["gamma"] = std::to_string(gamma);
+  s.params["tau"] = std::to_string(tau);
+  return buildCase(s);
+}
+
+/// The A5 schedule of a5Case (B = K), for its start-up and PERMUTE counts.
+SdpSchedule a5Schedule(int n, u64 slots, const std::string& cycles, int gamma) {
+  const Sdp sdp = Sdp::fromCycles(n, log2Exact(slots), cycles);
+  return sdpA5Schedule(sdp, classify(sdp, parseCycles(cycles)), gamma, slots, 1, "sdp-a5");
+}
+
+/// A run takes its element cycles, the local shuffle restoring the pivots (PERMUTE cycles) and
+/// tau per start-up, nothing else; the schedule has exactly `startups` start-ups.
+void expectA5Time(const testing::CheckedRun& r, const SdpSchedule& s, u64 tau, u64 startups,
+                  const std::string& what) {
+  EXPECT_EQ(s.startups, startups) << what;
+  EXPECT_EQ(r.run.transfer_cycles, s.transfer_cycles) << what;
+  EXPECT_EQ(r.run.cycles, s.transfer_cycles + s.local_cycles + tau * startups) << what;
+}
+
+// The dummy dimensions resolved (sdp_a5.h): Table 2's dims everywhere but at phi, which is
+// skipped in a block cycle and, heading block {phi, 0, 1} of Seq_8 .. Seq_11's coupling cycle
+// (S_3(2) = 5, phi, 2, 10), becomes that block's first real dimension 0.
+TEST(SdpA5, DummyDimensionsResolved) {
+  const auto gshs = gshsOfOrders({8, 3});
+  const auto table2 = a5Sequences(gshs, 3);
+  const auto ex = a5Exchanges(gshs, 3);
+  ASSERT_EQ(ex.size(), table2.size());
+  for (size_t q = 0; q < ex.size(); ++q) {
+    ASSERT_EQ(ex[q].size(), table2[q].size());
+    for (size_t r = 0; r < ex[q].size(); ++r) {
+      if (table2[q][r] != P) {
+        EXPECT_EQ(ex[q][r].dim, table2[q][r]) << q << " " << r;
+      } else {
+        EXPECT_EQ(ex[q][r].dim, r < 12 ? -1 : 0) << q << " " << r;
+      }
+    }
   }
+  // Seq_0: cycle i uses the pivot of block i mod mu (blocks 0,1,2 of J0, block 3 = J1).
+  for (size_t r = 0; r < 16; ++r) EXPECT_EQ(ex[0][r].pivot, static_cast<int>(r % 4));
+  // Seq_1 = L^1: cycle 0 is block 1's.
+  EXPECT_EQ(ex[1][0], (A5Exchange{3, 1}));
+  // Seq_8's coupling: 5 (block 0 -> 1), 0 for phi (block 1 -> 2), 2 (block 2 -> 0), 10.
+  EXPECT_EQ(ex[8][12], (A5Exchange{5, 0}));
+  EXPECT_EQ(ex[8][13], (A5Exchange{0, 1}));
+  EXPECT_EQ(ex[8][14], (A5Exchange{2, 2}));
+  EXPECT_EQ(ex[8][15], (A5Exchange{10, 3}));
+}
+
+// A5 on the cube, every element checked: (gamma + 1) mu routing cycles, one start-up each (B = K),
+// with and without dummy dimensions (order 5 with gamma 2 and 3, {2, 5} with gamma 3: phi heads
+// blocks after the rotation).
+TEST(SdpA5, RunsWithGammaPlusOneMuStartups) {
+  struct Case {
+    int n;
+    u64 k;
+    const char* cycles;
+    int gamma;
+    u64 startups;
+  };
+  for (const Case& cs : {Case{4, 16, "0,1,2,3", 2, 6}, Case{5, 32, "0,1,2,3,4", 2, 9},
+                         Case{5, 32, "0,1,2,3,4", 3, 8}, Case{5, 32, "0,1,2,3,4", 4, 10},
+                         Case{7, 32, "0,1/2,3,4,5,6", 3, 12}, Case{6, 64, "0,1,2/3,4,5", 2, 12},
+                         Case{6, 16, "0,1,2,3,4,5", 4, 10}}) {
+    const BuiltCase c = a5Case(cs.n, cs.k, cs.cycles, cs.gamma, 7);
+    const testing::CheckedRun r = testing::runChecked(c);
+    testing::expectCleanRun(r, c.perm.elements(), cs.cycles);
+    expectA5Time(r, a5Schedule(cs.n, cs.k, cs.cycles, cs.gamma), 7, cs.startups,
+                 std::string(cs.cycles) + " gamma " + std::to_string(cs.gamma));
+  }
+}
+
+// Table 3's A5 time exactly, (gamma + 1) K / (2 gamma) + (gamma + 1) mu tau, when no phi and the
+// K / 2^mu slot groups divide among the gamma mu sequences: every routing cycle carries
+// K / (2 gamma mu) elements per link (Lemma 10: one sequence per dimension and cycle). The run
+// adds the PERMUTE cycles of the local shuffle that restores the pivots (mu_i - 1 pivot swaps per
+// GSH), which the paper ignores ("the time for local data movement is ignored").
+TEST(SdpA5, ExactTable3TimeWithoutDummies) {
+  struct Case {
+    int n;
+    u64 k;
+    const char* cycles;
+    int gamma;
+  };
+  for (const Case& cs : {Case{4, 16, "0,1,2,3", 2}, Case{4, 64, "0,1/2,3", 2},
+                         Case{8, 32, "0,1,2,3,4,5,6,7", 4}, Case{4, 64, "0,1,2,3", 4}}) {
+    const BuiltCase c = a5Case(cs.n, cs.k, cs.cycles, cs.gamma, 3);
+    const SdpClass cls =
+        classify(Sdp::fromCycles(cs.n, log2Exact(cs.k), cs.cycles), parseCycles(cs.cycles));
+    const u64 startups = static_cast<u64>(a5Startups(cls.gshs, cs.gamma));
+    const testing::CheckedRun r = testing::runChecked(c);
+    testing::expectCleanRun(r, c.perm.elements(), cs.cycles);
+    EXPECT_EQ(r.run.transfer_cycles, (cs.gamma + 1) * cs.k / (2 * cs.gamma)) << cs.cycles;
+    expectA5Time(r, a5Schedule(cs.n, cs.k, cs.cycles, cs.gamma), 3, startups, cs.cycles);
+  }
+}
+
+// §4.3.3's start-up counts run on the cube: sigma = 6, 4 (n = 10, K = 32) with gamma = 2, 3, 4, 6
+// takes 15, 16, 15, 14 start-ups, every element checked.
+TEST(SdpA5, StartupCountsRunOnTheCube) {
+  for (const auto& [gamma, startups] :
+       std::vector<std::pair<int, u64>>{{2, 15}, {3, 16}, {4, 15}, {6, 14}}) {
+    const BuiltCase c = a5Case(10, 32, "0,1,2,3,4,5/6,7,8,9", gamma, 5);
+    const testing::CheckedRun r = testing::runChecked(c);
+    testing::expectCleanRun(r, c.perm.elements(), "gamma " + std::to_string(gamma));
+    expectA5Time(r, a5Schedule(10, 32, "0,1,2,3,4,5/6,7,8,9", gamma), 5, startups,
+                 "gamma " + std::to_string(gamma));
+  }
+}
+
+// sigma = 9, 4 (n = 13, K = 128: mu = 7 pivots for gamma = 2): 21, 20, 20, 18, 20 start-ups for
+// gamma = 2, 3, 4, 5, 9, on the table executor (an 8192-node cube: long label). One difference,
+// explained: with gamma = 2, K = 128 = 2^mu is one slot group, so only Seq_0 has data, and its
+// cycle whose one exchange is E(v, phi) (block {8, phi}) carries nothing and starts no message:
+// 20 start-ups where the paper counts that idle routing cycle (21).
+TEST(SdpA5, LongStartupCountsNineFourRunOnTheCube) {
+  for (const auto& [gamma, startups] :
+       std::vector<std::pair<int, u64>>{{2, 21 - 1}, {3, 20}, {4, 20}, {5, 18}, {9, 20}}) {
+    const BuiltCase c = a5Case(13, 128, "0,1,2,3,4,5,6,7,8/9,10,11,12", gamma, 5);
+    const testing::CheckedRun r = testing::runChecked(c);
+    testing::expectCleanRun(r, c.perm.elements(), "gamma " + std::to_string(gamma));
+    expectA5Time(r, a5Schedule(13, 128, "0,1,2,3,4,5,6,7,8/9,10,11,12", gamma), 5, startups,
+                 "gamma " + std::to_string(gamma));
+  }
+}
+
+TEST(SdpA5, BadInputIsNamed) {
+  // gamma out of range.
+  EXPECT_NE(testing::errorOf([] { a5Case(5, 8, "0,1,2,3,4", 9, 0); }).find("--gamma 9"),
+            std::string::npos);
+  EXPECT_NE(testing::errorOf([] { a5Case(5, 8, "0,1,2,3,4", 1, 0); }).find("--gamma 1"),
+            std::string::npos);
+  // K < 2^mu: order 5 with gamma 2 has mu = 3 blocks in flight.
+  EXPECT_NE(testing::errorOf([] { a5Case(5, 4, "0,1,2,3,4", 2, 0); }).find("K >= 8"),
+            std::string::npos);
+  // Not separable.
+  EXPECT_NE(testing::errorOf([] { a5Case(4, 8, "0,4,1", 2, 0); }).find("not separable"),
+            std::string::npos);
+  // One-port.
+  CaseSpec s;
+  s.algo = "sdp";
+  s.n = 4;
+  s.slots = 16;
+  s.one_port = true;
+  s.params["method"] = "a5";
+  EXPECT_NE(testing::errorOf([&s] { buildCase(s); }).find("n-port"), std::string::npos);
+  // --gamma given to another method.
+  s.one_port = false;
+  s.params["method"] = "a4";
   s.params["gamma"] = "2";
-  try {
-    buildCase(s);
-    FAIL();
-  } catch (const Error& e) {
-    EXPECT_NE(std::string(e.what()).find("not implemented"), std::string::npos) << e.what();
-  }
+  EXPECT_NE(testing::errorOf([&s] { buildCase(s); }).find("gamma"), std::string::npos);
 }
 
 }  // namespace

@@ -76,7 +76,8 @@ struct CatalogueCase {
 };
 
 /// Ho & Johnsson 1988 SDPs (`sdp`, a1/a1p/a2 one-port, tau = 2 so the start-up WAITs run too):
-/// every implemented --method on its default SDP (real GSHs; a4, a6 and "a1 n-port" all-port), and
+/// every implemented --method on its default SDP (real GSHs; a4, a5 (gamma 2), a6 and "a1 n-port"
+/// all-port), and
 /// A1 on a mixed GSH (0 n 1) with a virtual GSH (n+1 n+2) beside it. Names "sdp <method>[ mixed] n
 /// = <n>".
 inline std::vector<std::pair<std::string, CaseSpec>> sdpCatalogueSpecs(int n) {
@@ -87,7 +88,7 @@ inline std::vector<std::pair<std::string, CaseSpec>> sdpCatalogueSpecs(int n) {
                      caseSpec("sdp", n, 0, 1, true, {{"method", method}, {"tau", "2"}})});
   }
   if (n >= 2) {
-    for (const char* method : {"a4", "a6"}) {
+    for (const char* method : {"a4", "a5", "a6"}) {
       specs.push_back({std::string("sdp ") + method + at,
                        caseSpec("sdp", n, 0, 1, false, {{"method", method}, {"tau", "2"}})});
     }
@@ -137,7 +138,7 @@ inline std::vector<std::string> requiredCatalogueCases(int first, int last) {
     }
     names.push_back("sdp a1 mixed n = " + std::to_string(n));
     if (n >= 2) {
-      for (const char* method : {"a1", "a1p", "a2", "a4", "a6", "a1 n-port"}) {
+      for (const char* method : {"a1", "a1p", "a2", "a4", "a5", "a6", "a1 n-port"}) {
         names.push_back(std::string("sdp ") + method + " n = " + std::to_string(n));
       }
     }

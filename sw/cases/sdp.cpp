@@ -134,23 +134,20 @@ BuiltCase buildSdp(const CaseSpec& spec) {
   std::string chosen_by;
   const std::string method =
       asked == "best" ? bestMethod(in.sdp, cls, spec.one_port, tau, chosen_by) : asked;
-  if (method == "a5") {
-    // --gamma is checked (2 <= gamma <= sigma_max) before the refusal, so a bad value is named.
-    const int gamma = static_cast<int>(params.integer("gamma", 2, -1000000, 1000000));
-    a5Sequences(cls.gshs, gamma);
-    throw Error(
-        "--method a5: Algorithm A5's sequences (Table 2) are computed, but running them "
-        "on the cube is not implemented (the dummy dimensions phi are not settled, see "
-        "sw/schedules/sdp_a5.h)");
-  }
-  if (method != "a1" && method != "a1p" && method != "a2" && method != "a4" && method != "a6") {
+  // --gamma is A5's block order (section 4.3.3); other methods leave it unread, so params.finish()
+  // names a stray --gamma.
+  const int gamma =
+      method == "a5" ? static_cast<int>(params.integer("gamma", 2, -1000000, 1000000)) : 0;
+  if (method != "a1" && method != "a1p" && method != "a2" && method != "a4" && method != "a5" &&
+      method != "a6") {
     throw Error("--method '" + method +
                 "': implemented are a1 (Algorithm A1: one-port, or n-port with --ports all), a1p "
-                "(A1', one-port), a2 (one-port), a4 and a6 (n-port), and best (the least Table 3 "
-                "time of those); a3, a5 "
-                "and extended are not implemented yet");
+                "(A1', one-port), a2 (one-port), a4, a5 (--gamma G) and a6 (n-port), and best (the "
+                "least Table 3 time of a1, a1p, a2, a4, a6); a3 and extended are not implemented "
+                "yet");
   }
-  const bool n_port = method == "a4" || method == "a6" || (method == "a1" && !spec.one_port);
+  const bool n_port =
+      method == "a4" || method == "a5" || method == "a6" || (method == "a1" && !spec.one_port);
   // Table 3's optimal packet: K/2 for A1, K for A1', K/P for A4 (here 2 ceil(K/2P), what one
   // routing cycle carries on a link when two sequences share a dimension, Lemma 7); A6 and the
   // n-port A1: one message per routing cycle (B = K).
@@ -178,7 +175,17 @@ BuiltCase buildSdp(const CaseSpec& spec) {
   const std::string name = "sdp-" + method;
   SdpSchedule s;
   std::ostringstream formula;
-  if (method == "a4") {
+  if (method == "a5") {
+    s = sdpA5Schedule(in.sdp, cls, gamma, packet, spec.lanes, name);
+    const int mu = a5Mu(cls.gshs, gamma);
+    const u64 a5_parts = static_cast<u64>(gamma * mu);
+    const u64 per_link = std::max<u64>((slots + 2 * a5_parts - 1) / (2 * a5_parts), 1);
+    formula << "A5 n-port, Table 3: (gamma+1)K/(2 gamma) + (gamma+1) mu ceil(K/(2 gamma mu B)) "
+               "tau, gamma = "
+            << gamma << ", mu = " << mu << ": "
+            << static_cast<double>((gamma + 1) * slots) / (2.0 * gamma) << " + "
+            << static_cast<u64>((gamma + 1) * mu) * ((per_link + packet - 1) / packet) << " tau";
+  } else if (method == "a4") {
     s = sdpA4Schedule(in.sdp, cls, packet, spec.lanes, name);
     const SdpA4Formula f = sdpA4Formula(in.sdp, cls, packet);
     formula << "A4 n-port, Table 3: (sigma_p+beta)K/P + (sigma_p+beta)ceil(K/(P B)) tau, P = "
@@ -245,7 +252,8 @@ std::vector<AlgorithmEntry> sdpAlgorithms() {
       {{"sdp",
         "stable dimension permutation --delta or --cycles (paper numbering) by --method a1 "
         "(one-port or "
-        "n-port), a1p, a2 (one-port), a4, a6 (n-port) or best, --tau start-up cycles per message "
+        "n-port), a1p, a2 (one-port), a4, a5 --gamma G, a6 (n-port) or best, --tau start-up cycles "
+        "per message "
         "of --packet "
         "B elements",
         "Ho & Johnsson 1988 (TR-617), sections 2-4"},

@@ -84,4 +84,92 @@ std::vector<std::vector<int>> a5Sequences(const std::vector<Gsh>& gshs, int gamm
   return seqs;
 }
 
+std::vector<std::vector<A5Exchange>> a5Exchanges(const std::vector<Gsh>& gshs, int gamma) {
+  a5Sequences(gshs, gamma);  // gamma range check, one message
+  const int mu = a5Mu(gshs, gamma);
+  std::vector<std::vector<A5Exchange>> seqs;
+  for (int l = 0; l < gamma; ++l) {
+    std::vector<std::vector<A5Exchange>> s(static_cast<size_t>(gamma) + 1);
+    int first_block = 0;  // global index of the GSH's first block
+    for (const Gsh* g : realGshs(gshs)) {
+      const std::vector<int> j = rotateLeft(padded(*g, gamma), static_cast<size_t>(l));
+      const int mu_i = static_cast<int>(j.size()) / gamma;
+      for (int k = 0; k < gamma; ++k) {
+        for (int b = 0; b < mu_i; ++b) {
+          const int d = j[static_cast<size_t>(b * gamma + k)];
+          s[static_cast<size_t>(k)].push_back({d == kSdpDummy ? -1 : d, first_block + b});
+        }
+      }
+      // Coupling: block b's pivot with the head of block b + 1 (its first real dimension when
+      // the head is phi, see sdp_a5.h).
+      for (int b = 0; b < mu_i; ++b) {
+        const int next = (b + 1) % mu_i;
+        int head = kSdpDummy;
+        for (int k = 0; k < gamma && head == kSdpDummy; ++k) {
+          head = j[static_cast<size_t>(next * gamma + k)];
+        }
+        s[static_cast<size_t>(gamma)].push_back({head, first_block + b});
+      }
+      first_block += mu_i;
+    }
+    for (int jj = 0; jj < mu; ++jj) {
+      std::vector<A5Exchange> seq;
+      for (const auto& part : s) {
+        std::vector<A5Exchange> r = part;
+        std::rotate(r.begin(), r.begin() + jj % static_cast<int>(r.size()), r.end());
+        seq.insert(seq.end(), r.begin(), r.end());
+      }
+      seqs.push_back(std::move(seq));
+    }
+  }
+  return seqs;
+}
+
+SdpSchedule sdpA5Schedule(const Sdp& sdp, const SdpClass& cls, int gamma, u64 packet, int lanes,
+                          const std::string& algo) {
+  for (const Gsh& g : cls.gshs) {
+    if (g.kind == Gsh::Kind::kMixed) {
+      throw Error("--method a5: the SDP is not separable (GSH " + std::to_string(g.dims.front()) +
+                  ",... mixes processor and storage dimensions); Algorithm A5 (section 4.3.3) "
+                  "partitions real GSHs only; use --method a1");
+    }
+  }
+  const auto seqs = a5Exchanges(cls.gshs, gamma);
+  const int mu = a5Mu(cls.gshs, gamma);
+  if (sdp.k < mu) {
+    throw Error("--k " + std::to_string(u64{1} << sdp.k) + ": Algorithm A5 with gamma = " +
+                std::to_string(gamma) + " holds mu = " + std::to_string(mu) +
+                " blocks in flight, one pivot storage dimension each (section 4.3.3: a data set "
+                "of at least 2^mu per processor); it needs K >= " +
+                std::to_string(u64{1} << mu));
+  }
+  SdpRouter r(sdp, false, false, lanes, algo);
+  const u64 parts = seqs.size();
+  const size_t len = seqs.front().size();
+  const unsigned shift = static_cast<unsigned>(mu);
+  for (size_t round = 0; round < len; ++round) {
+    r.linkRound(
+        [&seqs, parts, round, shift](u64, u64 node, u32 slot) {
+          const A5Exchange& e = seqs[(slot >> shift) % parts][round];
+          if (e.dim < 0 || bitOf(node, e.dim) == bitOf(slot, e.pivot)) {
+            return SdpRouter::Step{-1, slot};
+          }
+          return SdpRouter::Step{e.dim, slot ^ (u32{1} << e.pivot)};
+        },
+        packet);
+  }
+  // Pivot b now holds the bit of the pivot of the next block of its GSH: rotate each GSH's pivots
+  // back by local swaps (the paper's "local shuffle").
+  int first = 0;
+  for (const auto& blocks : a5Blocks(cls.gshs, gamma)) {
+    const int mu_i = static_cast<int>(blocks.size());
+    for (int b = 1; b < mu_i; ++b) r.localSwap(sdp.n + first, sdp.n + first + b);
+    first += mu_i;
+  }
+  for (const Gsh& g : cls.gshs) {
+    if (g.kind == Gsh::Kind::kVirtual) r.pivotCycle(g, packet);
+  }
+  return r.finish();
+}
+
 }  // namespace hcube
