@@ -81,6 +81,12 @@ void validateMessages(const MessageList& list) {
 }
 
 MessageList messagesFromPermutation(const PermutationSpec& perm, RouteKind route) {
+  // A collective (TR-623 §2) sends one element to many nodes or adds many into one: routers
+  // that carry one packet to one destination cannot run it; its schedule can.
+  if (perm.collective()) {
+    throw Error("routed mode runs permutations (one destination per element); " + perm.str() +
+                " is a collective: run it with its schedule (no --route)");
+  }
   MessageList list;
   list.n = perm.n();
   list.slots = perm.slots();
