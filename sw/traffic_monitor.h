@@ -1,5 +1,5 @@
 // hcube: per-cycle traffic monitor shared by every backend (header-only, standard C++ only, so
-// the RTL testbench in tb/ uses the very same code).
+// the RTL testbench in tb/ uses the very same code; C++17, as the testbench is).
 //
 // It sees every word that crosses a link and every word written into memory by a receive, and
 // derives per-link word counts and the span of Johnsson & Ho 1992, Definition 2: for an element
@@ -9,9 +9,43 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <tuple>
+#include <utility>
 #include <vector>
 
 namespace hcube {
+
+/// The monitor's log of a run (recorded only when asked for). Both lists are in a canonical
+/// order (cycle, then node, port and word; cycle, then word) whatever order a backend reported
+/// the events of a cycle in, so the logs of the three backends compare equal.
+struct TrafficLog {
+  struct Send {
+    std::uint64_t cycle;
+    std::uint64_t node;
+    int port;
+    std::uint32_t word;
+    bool operator==(const Send& o) const {
+      return cycle == o.cycle && node == o.node && port == o.port && word == o.word;
+    }
+    bool operator<(const Send& o) const {
+      return std::tie(cycle, node, port, word) < std::tie(o.cycle, o.node, o.port, o.word);
+    }
+  };
+  struct Store {
+    std::uint64_t cycle;
+    std::uint32_t word;
+    bool operator==(const Store& o) const { return cycle == o.cycle && word == o.word; }
+    bool operator<(const Store& o) const {
+      return std::tie(cycle, word) < std::tie(o.cycle, o.word);
+    }
+  };
+  bool recorded = false;  ///< the run recorded the log (false: both lists are empty)
+  std::vector<Send> sends;
+  std::vector<Store> stores;
+  bool operator==(const TrafficLog& o) const {
+    return recorded == o.recorded && sends == o.sends && stores == o.stores;
+  }
+};
 
 class TrafficMonitor {
  public:
@@ -26,6 +60,7 @@ class TrafficMonitor {
   /// decrease from one call (of send or store) to the next.
   void send(std::uint64_t node, int port, std::uint32_t word, std::uint64_t cycle) {
     ++link_words_[node * static_cast<std::uint64_t>(dims_) + static_cast<std::uint64_t>(port)];
+    if (record_) log_.sends.push_back({cycle, node, port, word});
     if (word >= elements_) return;
     if (cycle != stores_cycle_) flushStores();
     std::uint64_t& bits = sent_[word / 64];
@@ -42,6 +77,7 @@ class TrafficMonitor {
 
   /// A received word is written into a memory slot at the end of `cycle`.
   void store(std::uint32_t word, std::uint64_t cycle) {
+    if (record_) log_.stores.push_back({cycle, word});
     if (word >= elements_) return;
     if (cycle != stores_cycle_) flushStores();
     stores_cycle_ = cycle;
@@ -57,6 +93,22 @@ class TrafficMonitor {
   const std::vector<std::uint64_t>& linkWords() const { return link_words_; }
 
   std::uint64_t span() const { return std::max(span_, storesSpan()); }
+
+  /// Starts (or stops) keeping the log of every send and store (off by default).
+  void recordEvents(bool on) {
+    record_ = on;
+    log_.recorded = on;
+  }
+
+  /// The log in canonical order (see TrafficLog); the monitor keeps an empty one.
+  TrafficLog takeLog() {
+    TrafficLog out = std::move(log_);
+    std::sort(out.sends.begin(), out.sends.end());
+    std::sort(out.stores.begin(), out.stores.end());
+    log_ = TrafficLog{};
+    log_.recorded = record_;
+    return out;
+  }
 
  private:
   // The span is the largest (store cycle - first send cycle + 1) over the stores of elements
@@ -103,6 +155,8 @@ class TrafficMonitor {
   std::vector<std::uint32_t> stores_;      ///< the elements stored in stores_cycle_
   std::uint64_t stores_cycle_ = 0;
   std::uint64_t span_ = 0;  ///< the span over the stores taken so far
+  bool record_ = false;     ///< keep log_
+  TrafficLog log_;          ///< every send and store, if record_
 };
 
 }  // namespace hcube

@@ -1,0 +1,161 @@
+// hcube tests: the inspection tools of issue 15 part 3 (sw/inspect/) on the table executor,
+// with exact values counted by hand on the standard exchange of a 2-cube.
+//
+// The case: hcube tables --algo exchange --n 2 (Johnsson & Ho 1987 §3.2), K = 4, one shared
+// table, relative slots (m^a is slot a XOR node), one lane per port:
+//   cycle 0  X .>. m^2>m^2   dimension 1: node x sends its slot x^2, the receiver stores it in
+//                            its own slot (x^2)^2 = x
+//   cycle 1  X .>. m^3>m^3   dimension 1: slot x^3
+//   cycle 2  X m^1>m^1 .>.   dimension 0: slot x^1
+//   cycle 3  X m^3>m^3 .>.   dimension 0: slot x^3
+// Every directed link carries 2 words in 4 cycles: utilisation 0.5.
+// Element 0:3 (tag 3, node 0 slot 3): cycle 1 node 0 sends slot 0^3 = 3 across dimension 1 to
+// node 2, stored in slot 2^3 = 1; cycle 3 node 2 sends slot 2^3 = 1 across dimension 0 to node
+// 3, stored in slot 3^3 = 0, where the reference model wants it (AAPC: (x, l) -> (l, x)).
+// Node 2's slot 1 is overwritten in cycle 3 (by element 3:2 from node 3), so the intermediate
+// slot is not known from the final memory.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "algorithms.h"
+#include "error.h"
+#include "executor.h"
+#include "inspect/element_path.h"
+#include "inspect/heatmap.h"
+#include "inspect/link_csv.h"
+#include "reference.h"
+
+namespace hcube {
+namespace {
+
+RunResult runExchange2(bool record) {
+  CaseSpec spec;
+  spec.algo = "exchange";
+  spec.n = 2;
+  const BuiltCase c = buildCase(spec);
+  ExecOptions opt;
+  opt.tagged_elements = c.perm.elements();
+  opt.record_traffic = record;
+  return executeTables(c.tables, taggedMemory(c.perm, c.tables.header.memoryWords()), opt);
+}
+
+TEST(InspectLinks, CsvOfTheExchangeOnA2Cube) {
+  const RunResult r = runExchange2(false);
+  EXPECT_EQ(r.cycles, 4u);
+  EXPECT_EQ(formatLinkCsv(r, 2, 1),
+            "node,dimension,neighbour,words,utilisation\n"
+            "0,0,1,2,0.500000\n"
+            "0,1,2,2,0.500000\n"
+            "1,0,0,2,0.500000\n"
+            "1,1,3,2,0.500000\n"
+            "2,0,3,2,0.500000\n"
+            "2,1,0,2,0.500000\n"
+            "3,0,2,2,0.500000\n"
+            "3,1,1,2,0.500000\n");
+  // Two lanes per link halve the utilisation of the same counts.
+  EXPECT_EQ(formatLinkCsv(r, 2, 2).substr(43, 17), "0,0,1,2,0.250000\n");
+  EXPECT_THROW(formatLinkCsv(r, 3, 1), Error);
+}
+
+TEST(InspectMonitor, LogIsOffByDefaultAndCanonicalWhenOn) {
+  const RunResult off = runExchange2(false);
+  EXPECT_FALSE(off.traffic.recorded);
+  EXPECT_TRUE(off.traffic.sends.empty());
+  EXPECT_TRUE(off.traffic.stores.empty());
+
+  const RunResult on = runExchange2(true);
+  EXPECT_TRUE(on.traffic.recorded);
+  ASSERT_EQ(on.traffic.sends.size(), 16u);  // 4 nodes x 4 cycles x 1 word
+  ASSERT_EQ(on.traffic.stores.size(), 16u);
+  // Cycle 0: every node sends slot x^2 (tag x*4 + (x^2)) across dimension 1.
+  for (u64 x = 0; x < 4; ++x) {
+    EXPECT_EQ(on.traffic.sends[x], (TrafficLog::Send{0, x, 1, static_cast<u32>(x * 4 + (x ^ 2))}));
+  }
+  // Recording changes nothing else.
+  EXPECT_EQ(on.link_words, off.link_words);
+  EXPECT_EQ(on.span, off.span);
+  EXPECT_EQ(on.memory.words, off.memory.words);
+  EXPECT_EQ(on.cycles, off.cycles);
+}
+
+TEST(InspectTrace, PathOfElement0Slot3) {
+  const RunResult r = runExchange2(true);
+  const ElementPath p = traceElement(r, 2, 4, 0, 3);
+  EXPECT_EQ(p.tag, 3u);
+  ASSERT_EQ(p.hops.size(), 2u);
+  EXPECT_EQ(p.hops[0], (ElementHop{1, 0, 1, 2, true, std::nullopt}));
+  EXPECT_EQ(p.hops[1], (ElementHop{3, 2, 0, 3, true, 0}));
+  ASSERT_EQ(p.final_places.size(), 1u);
+  EXPECT_EQ(p.final_places[0], (std::pair<u64, u64>{3, 0}));
+  EXPECT_EQ(formatElementPath(p),
+            "element 0:3 (tag 3) starts in node 0, slot 3\n"
+            " cycle   from  dim     to  arrives  slot\n"
+            "     1      0    1      2  stored   -\n"
+            "     3      2    0      3  stored   0\n"
+            "at the end in: node 3 slot 0\n"
+            "(slot: where the receiver still holds it at the end, '-' if it no longer does; "
+            "lanes are not recorded)\n");
+  // Element 1:0 crosses one link: cycle 2, slot 1^1 = 0 of node 1 to node 0, slot 0^1 = 1.
+  const ElementPath q = traceElement(r, 2, 4, 1, 0);
+  ASSERT_EQ(q.hops.size(), 1u);
+  EXPECT_EQ(q.hops[0], (ElementHop{2, 1, 0, 0, true, 1}));
+  // Element 0:0 stays home.
+  const ElementPath s = traceElement(r, 2, 4, 0, 0);
+  EXPECT_TRUE(s.hops.empty());
+  EXPECT_EQ(s.final_places, (std::vector<std::pair<u64, u64>>{{0, 0}}));
+  // Without the log there is nothing to trace.
+  EXPECT_THROW(traceElement(runExchange2(false), 2, 4, 0, 3), Error);
+}
+
+TEST(InspectTrace, ElementSyntaxAndRange) {
+  EXPECT_EQ(parseElement("3:1", 2, 4), (std::pair<u64, u64>{3, 1}));
+  for (const char* bad : {"", "3", "3:", ":1", "a:1", "1:b", "-1:0", "1:0:0", " 1:0", "1:+0"}) {
+    EXPECT_THROW(parseElement(bad, 2, 4), Error) << bad;
+  }
+  try {
+    parseElement("4:0", 2, 4);
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_EQ(std::string(e.what()), "--element 4:0: node 4 is outside the 2-cube (nodes 0..3)");
+  }
+  try {
+    parseElement("0:4", 2, 4);
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_EQ(std::string(e.what()), "--element 0:4: slot 4 is outside the data slots (0..3)");
+  }
+}
+
+int count(const std::string& text, const std::string& what) {
+  int c = 0;
+  for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++c;
+  return c;
+}
+
+TEST(InspectHeatmap, CellsOfTheExchangeOnA2Cube) {
+  const RunResult r = runExchange2(true);
+  const std::string svg = formatHeatmapSvg(r, 2, 1, "exchange n=2");
+  // 8 links x 4 cycles; each link is busy in 2 cycles with 1 word of 1: 16 full cells, the
+  // darkest shade (one more use of the shade: the legend's swatch).
+  EXPECT_EQ(count(svg, "fill=\"#08306b\""), 16 + 1);
+  EXPECT_NE(svg.find("8 directed links x 4 cycles; one column = 1 cycle, one row = 1 link"),
+            std::string::npos);
+  // Dimension totals: 8 words each.
+  EXPECT_EQ(count(svg, ">8</text>"), 2);
+  // Dimension 1 sends in cycles 0-1 on rows 4-7; cell 24 x 16 px from (90, 56).
+  EXPECT_NE(svg.find("<rect x=\"90\" y=\"120\" width=\"24\" height=\"16\" fill=\"#08306b\"/>"),
+            std::string::npos);
+  EXPECT_EQ(svg.find("<rect x=\"90\" y=\"56\" width=\"24\" height=\"16\" fill=\"#08306b\"/>"),
+            std::string::npos);
+  // Bucketed to one column of 4 cycles and one row of 4 links per dimension: each cell holds
+  // 4 links x 2 words = 8 of a capacity of 4 x 4 = 16, half: the fourth shade.
+  const std::string small = formatHeatmapSvg(r, 2, 1, "x", HeatmapLimits{1, 2});
+  EXPECT_NE(small.find("one column = 4 cycles, one row = 4 links"), std::string::npos);
+  EXPECT_EQ(count(small, "fill=\"#6baed6\""), 2 + 1);
+  EXPECT_EQ(count(small, "fill=\"#08306b\""), 1);
+  EXPECT_THROW(formatHeatmapSvg(runExchange2(false), 2, 1, "x"), Error);
+}
+
+}  // namespace
+}  // namespace hcube
