@@ -55,7 +55,14 @@ class InspectCli : public ::testing::Test {
     const ProcessResult t =
         tool({"trace", "--algo", "exchange", "--n", "2", "--backend", backend, "--element", "0:3"});
     EXPECT_EQ(t.status, 0) << t.output;
-    return {slurp(csv), slurp(svg), t.output};
+    // The RTL backend reports model builds and run forecasts on stderr ("hcube: ..." lines),
+    // which runProcess merges into the output: the path is the rest.
+    std::istringstream lines(t.output);
+    std::string path;
+    for (std::string line; std::getline(lines, line);) {
+      if (line.rfind("hcube: ", 0) != 0) path += line + "\n";
+    }
+    return {slurp(csv), slurp(svg), path};
   }
   fs::path dir_;
 };
