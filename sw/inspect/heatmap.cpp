@@ -87,7 +87,7 @@ std::string formatHeatmapSvg(const RunResult& run, int n, int lanes, const std::
   const u64 top = 56;
   const u64 map_w = cell_w * columns;
   const u64 map_h = cell_h * rows;
-  const u64 legend_top = top + map_h + 40;
+  const u64 legend_top = top + map_h + 56;
   const u64 bars_top = legend_top + 64;
   const u64 bar_h = 14;
   const u64 bar_max_w = 480;
@@ -129,13 +129,14 @@ std::string formatHeatmapSvg(const RunResult& run, int n, int lanes, const std::
     o += "<text x=\"" + num(left - 8) + "\" y=\"" + num(y + rows_per_dim * cell_h / 2 + 4) +
          "\" text-anchor=\"end\">dim " + num(j) + "</text>\n";
   }
-  // Cycle axis: first and last cycle, and a tick every 10 columns.
+  // Cycle axis: a label every power-of-two number of columns at least 64 px apart.
   const u64 axis_y = top + map_h + 14;
-  for (u64 column = 0; column < columns; column += 10) {
+  const u64 tick = powerOfTwoAtLeast((64 + cell_w - 1) / cell_w);
+  for (u64 column = 0; column < columns; column += tick) {
     o += "<text x=\"" + num(left + column * cell_w) + "\" y=\"" + num(axis_y) +
          "\" font-size=\"10\">" + num(column * bucket) + "</text>\n";
   }
-  o += "<text x=\"" + num(left + map_w) + "\" y=\"" + num(axis_y + 14) +
+  o += "<text x=\"" + num(left + map_w) + "\" y=\"" + num(axis_y + 16) +
        "\" text-anchor=\"end\">cycle (" + num(run.cycles) + " in all)</text>\n";
 
   // Legend.
