@@ -443,7 +443,7 @@ int cmdTrace(Args& args) {
   const RunResult r = runOn(c, b, nullptr);
   // No backend name in the output: it is the same on every backend (tests/inspect_cli_test.cpp).
   std::cout << caseTitle(c) << ", " << r.cycles << " cycles\n"
-            << formatElementPath(traceElement(r, n, c.perm.slots(), node, slot));
+            << formatElementPath(traceElement(r, c.tables, node, slot));
   return 0;
 }
 

@@ -2,8 +2,8 @@
 // CSV, the heatmap SVG and the element path must be the same bytes from table, TLM and RTL,
 // and bad input is exit 2 with a message. The case is the standard exchange on a 2-cube
 // (counted by hand in tests/inspect_test.cpp): every directed link carries 2 words in 4 cycles,
-// and element 0:3 goes node 0 -> 2 (cycle 1, dimension 1) -> 3 (cycle 3, dimension 0), where it
-// ends in slot 0.
+// and element 0:3 goes node 0 -> 2 (cycle 1, dimension 1, into slot 1) -> 3 (cycle 3,
+// dimension 0), where it ends in slot 0.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -81,12 +81,10 @@ const char* const kCsv =
 const char* const kTrace =
     "exchange, aapc n=2 m=1, width 1, 4 cycles\n"
     "element 0:3 (tag 3) starts in node 0, slot 3\n"
-    " cycle   from  dim     to  arrives  slot\n"
-    "     1      0    1      2  stored   -\n"
-    "     3      2    0      3  stored   0\n"
-    "at the end in: node 3 slot 0\n"
-    "(slot: where the receiver still holds it at the end, '-' if it no longer does; "
-    "lanes are not recorded)\n";
+    " cycle   from  dim  lane     to  arrives  slot\n"
+    "     1      0    1     0      2  stored   1\n"
+    "     3      2    0     0      3  stored   0\n"
+    "at the end in: node 3 slot 0\n";
 
 TEST_F(InspectCli, TableAndTlmWriteTheSameFiles) {
   const Files table = inspect("table");

@@ -12,8 +12,7 @@
 // Element 0:3 (tag 3, node 0 slot 3): cycle 1 node 0 sends slot 0^3 = 3 across dimension 1 to
 // node 2, stored in slot 2^3 = 1; cycle 3 node 2 sends slot 2^3 = 1 across dimension 0 to node
 // 3, stored in slot 3^3 = 0, where the reference model wants it (AAPC: (x, l) -> (l, x)).
-// Node 2's slot 1 is overwritten in cycle 3 (by element 3:2 from node 3), so the intermediate
-// slot is not known from the final memory.
+// Every hop is on lane 0 (one lane per port).
 #include <gtest/gtest.h>
 
 #include <string>
@@ -29,16 +28,21 @@
 namespace hcube {
 namespace {
 
-RunResult runExchange2(bool record) {
+BuiltCase exchange2() {
   CaseSpec spec;
   spec.algo = "exchange";
   spec.n = 2;
-  const BuiltCase c = buildCase(spec);
+  return buildCase(spec);
+}
+
+RunResult runCase(const BuiltCase& c, bool record) {
   ExecOptions opt;
   opt.tagged_elements = c.perm.elements();
   opt.record_traffic = record;
   return executeTables(c.tables, taggedMemory(c.perm, c.tables.header.memoryWords()), opt);
 }
+
+RunResult runExchange2(bool record) { return runCase(exchange2(), record); }
 
 TEST(InspectLinks, CsvOfTheExchangeOnA2Cube) {
   const RunResult r = runExchange2(false);
@@ -80,32 +84,53 @@ TEST(InspectMonitor, LogIsOffByDefaultAndCanonicalWhenOn) {
 }
 
 TEST(InspectTrace, PathOfElement0Slot3) {
-  const RunResult r = runExchange2(true);
-  const ElementPath p = traceElement(r, 2, 4, 0, 3);
+  const BuiltCase c = exchange2();
+  const RunResult r = runCase(c, true);
+  const ElementPath p = traceElement(r, c.tables, 0, 3);
   EXPECT_EQ(p.tag, 3u);
   ASSERT_EQ(p.hops.size(), 2u);
-  EXPECT_EQ(p.hops[0], (ElementHop{1, 0, 1, 2, true, std::nullopt}));
-  EXPECT_EQ(p.hops[1], (ElementHop{3, 2, 0, 3, true, 0}));
+  EXPECT_EQ(p.hops[0], (ElementHop{1, 0, 1, 2, 0, true, 1}));
+  EXPECT_EQ(p.hops[1], (ElementHop{3, 2, 0, 3, 0, true, 0}));
   ASSERT_EQ(p.final_places.size(), 1u);
   EXPECT_EQ(p.final_places[0], (std::pair<u64, u64>{3, 0}));
   EXPECT_EQ(formatElementPath(p),
             "element 0:3 (tag 3) starts in node 0, slot 3\n"
-            " cycle   from  dim     to  arrives  slot\n"
-            "     1      0    1      2  stored   -\n"
-            "     3      2    0      3  stored   0\n"
-            "at the end in: node 3 slot 0\n"
-            "(slot: where the receiver still holds it at the end, '-' if it no longer does; "
-            "lanes are not recorded)\n");
+            " cycle   from  dim  lane     to  arrives  slot\n"
+            "     1      0    1     0      2  stored   1\n"
+            "     3      2    0     0      3  stored   0\n"
+            "at the end in: node 3 slot 0\n");
   // Element 1:0 crosses one link: cycle 2, slot 1^1 = 0 of node 1 to node 0, slot 0^1 = 1.
-  const ElementPath q = traceElement(r, 2, 4, 1, 0);
+  const ElementPath q = traceElement(r, c.tables, 1, 0);
   ASSERT_EQ(q.hops.size(), 1u);
-  EXPECT_EQ(q.hops[0], (ElementHop{2, 1, 0, 0, true, 1}));
+  EXPECT_EQ(q.hops[0], (ElementHop{2, 1, 0, 0, 0, true, 1}));
   // Element 0:0 stays home.
-  const ElementPath s = traceElement(r, 2, 4, 0, 0);
+  const ElementPath s = traceElement(r, c.tables, 0, 0);
   EXPECT_TRUE(s.hops.empty());
   EXPECT_EQ(s.final_places, (std::vector<std::pair<u64, u64>>{{0, 0}}));
+  EXPECT_EQ(formatElementPath(s),
+            "element 0:0 (tag 0) starts in node 0, slot 0\n"
+            "it never crosses a link\n"
+            "at the end in: node 0 slot 0\n");
   // Without the log there is nothing to trace.
-  EXPECT_THROW(traceElement(runExchange2(false), 2, 4, 0, 3), Error);
+  EXPECT_THROW(traceElement(runCase(c, false), c.tables, 0, 3), Error);
+}
+
+// A word through a PASS register: the single path transpose with cut-through forwarding
+// (Johnsson & Ho 1987 §6.1.1) on a 4-cube takes element 1:0 (tag 16) from node 1 across
+// dimension 2 to node 5 in cycle 12; node 5 holds it in a PASS register and forwards it across
+// dimension 0 in cycle 13 to node 4, which stores it in slot 0 — the transposed place.
+TEST(InspectTrace, ThroughAPassRegister) {
+  CaseSpec spec;
+  spec.algo = "spt";
+  spec.n = 4;
+  spec.params = {{"forward", "cut"}};
+  const BuiltCase c = buildCase(spec);
+  const RunResult r = runCase(c, true);
+  const ElementPath p = traceElement(r, c.tables, 1, 0);
+  ASSERT_EQ(p.hops.size(), 2u);
+  EXPECT_EQ(p.hops[0], (ElementHop{12, 1, 2, 5, 0, false, std::nullopt}));
+  EXPECT_EQ(p.hops[1], (ElementHop{13, 5, 0, 4, 0, true, 0}));
+  EXPECT_EQ(p.final_places, (std::vector<std::pair<u64, u64>>{{4, 0}}));
 }
 
 TEST(InspectTrace, ElementSyntaxAndRange) {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <map>
 
 #include "error.h"
 
@@ -16,6 +17,95 @@ std::optional<u64> parseDecimal(const std::string& s) {
     v = v * 10 + static_cast<u64>(c - '0');
   }
   return v;
+}
+
+// When each instruction of a table runs: tables are straight-line programs, each instruction
+// occupying Instruction::cycles() cycles from the start (docs/hardware.md §2).
+class Clock {
+ public:
+  explicit Clock(const TableSet& set) : set_(set) {}
+  /// The instruction node x runs in `cycle`, or nullptr once it has ended.
+  const Instruction* at(u64 x, u64 cycle) {
+    const std::vector<Entry>& e = entries(x);
+    auto it = std::upper_bound(e.begin(), e.end(), cycle,
+                               [](u64 c, const Entry& en) { return c < en.start; });
+    if (it == e.begin()) return nullptr;
+    --it;
+    return cycle < it->start + it->ins->cycles() ? it->ins : nullptr;
+  }
+  /// Node x's PERMUTE instructions that run in cycles [from, to).
+  std::vector<const Instruction*> permutes(u64 x, u64 from, u64 to) {
+    std::vector<const Instruction*> out;
+    for (const Entry& en : entries(x)) {
+      if (en.start >= to) break;
+      if (en.start >= from && en.ins->op == Opcode::kPermute) out.push_back(en.ins);
+    }
+    return out;
+  }
+
+ private:
+  struct Entry {
+    u64 start;
+    const Instruction* ins;
+  };
+  const std::vector<Entry>& entries(u64 x) {
+    const Table* t = &set_.tableOf(x);
+    auto [it, fresh] = cache_.try_emplace(t);
+    if (fresh) {
+      u64 start = 0;
+      for (const Instruction& ins : *t) {
+        if (ins.op == Opcode::kEnd) break;
+        it->second.push_back({start, &ins});
+        start += ins.cycles();
+      }
+    }
+    return it->second;
+  }
+  const TableSet& set_;
+  std::map<const Table*, std::vector<Entry>> cache_;
+};
+
+u64 outSlot(const OutField& f, u64 x) { return f.rel ? f.idx ^ x : f.idx; }
+u64 inSlot(const InField& f, u64 x) { return f.rel ? f.slot ^ x : f.slot; }
+
+// Where the element is, as far as the path so far shows: per node the slots it was stored
+// into, and the PASS registers (channel) filled in a cycle.
+struct Whereabouts {
+  std::map<u64, std::vector<u64>> slots;
+  std::map<u64, std::vector<std::pair<u64, u64>>> passes;  // node -> (cycle, channel)
+  bool inSlot(u64 x, u64 s) const {
+    auto it = slots.find(x);
+    return it != slots.end() &&
+           std::find(it->second.begin(), it->second.end(), s) != it->second.end();
+  }
+  bool inPass(u64 x, u64 cycle, u64 channel) const {
+    auto it = passes.find(x);
+    return it != passes.end() && std::find(it->second.begin(), it->second.end(),
+                                           std::pair<u64, u64>{cycle, channel}) != it->second.end();
+  }
+};
+
+// The lane of port `port` on which node x sent the element in `cycle`, if the tables tell.
+std::optional<int> sendingLane(const TableSet& set, Clock& clock, const Whereabouts& w, u64 x,
+                               int port, u64 cycle) {
+  const Instruction* ins = clock.at(x, cycle);
+  if (ins == nullptr || ins->op != Opcode::kXfer) return std::nullopt;
+  const int lanes = set.header.lanes;
+  std::vector<int> sending;
+  std::vector<int> holding;
+  for (int lane = 0; lane < lanes; ++lane) {
+    const size_t ch = static_cast<size_t>(port * lanes + lane);
+    if (ch >= ins->channels.size()) break;
+    const OutField& out = ins->channels[ch].out;
+    if (out.op == OutOp::kIdle) continue;
+    sending.push_back(lane);
+    const bool has = out.op == OutOp::kMem ? w.inSlot(x, outSlot(out, x))
+                                           : cycle > 0 && w.inPass(x, cycle - 1, out.idx);
+    if (has) holding.push_back(lane);
+  }
+  if (holding.size() == 1) return holding.front();
+  if (holding.empty() && sending.size() == 1) return sending.front();
+  return std::nullopt;
 }
 
 }  // namespace
@@ -41,14 +131,16 @@ std::pair<u64, u64> parseElement(const std::string& text, int n, u64 slots) {
   return {*node, *slot};
 }
 
-ElementPath traceElement(const RunResult& run, int n, u64 slots, u64 node, u64 slot) {
+ElementPath traceElement(const RunResult& run, const TableSet& set, u64 node, u64 slot) {
   if (!run.traffic.recorded) throw Error("trace: the run did not record its traffic log");
+  const u64 k = set.header.perm.slots();
+  const u64 dims = static_cast<u64>(set.header.n);
+  const int lanes = set.header.lanes;
   ElementPath p;
   p.node = node;
   p.slot = slot;
-  p.tag = node * slots + slot;
+  p.tag = node * k + slot;
   const u32 word = static_cast<u32>(p.tag);
-  const u64 dims = static_cast<u64>(n);
 
   std::vector<ElementHop> hops;
   for (const TrafficLog::Send& s : run.traffic.sends) {
@@ -64,37 +156,65 @@ ElementPath traceElement(const RunResult& run, int n, u64 slots, u64 node, u64 s
     return static_cast<u64>(std::count(run.traffic.stores.begin(), run.traffic.stores.end(),
                                        TrafficLog::Store{cycle, word}));
   };
-  auto sendsFrom = [&](u64 node_id, u64 cycle) {
+  auto sendsFrom = [&](u64 x, u64 cycle) {
     return std::any_of(hops.begin(), hops.end(),
-                       [&](const ElementHop& h) { return h.cycle == cycle && h.from == node_id; });
+                       [&](const ElementHop& h) { return h.cycle == cycle && h.from == x; });
   };
-  // Which arrivals were stored: all of a cycle's if the stores of the cycle match its arrivals,
-  // none if there are no stores; otherwise those whose receiver does not pass the word on in
-  // the next cycle (a PASS word must leave then, docs/hardware.md §2).
+
+  Clock clock(set);
+  Whereabouts where;
+  where.slots[node].push_back(slot);
+  std::map<u64, u64> permuted_until;  // per node: PERMUTEs before this cycle are applied
   for (size_t i = 0; i < hops.size();) {
     size_t end = i;
     while (end < hops.size() && hops[end].cycle == hops[i].cycle) ++end;
-    const u64 stored = storesIn(hops[i].cycle);
-    for (size_t k = i; k < end; ++k) {
-      if (stored == end - i) {
-        hops[k].stored = true;
-      } else if (stored != 0) {
-        hops[k].stored = !sendsFrom(hops[k].to, hops[k].cycle + 1);
+    const u64 cycle = hops[i].cycle;
+    // Local copies (PERMUTE, docs/hardware.md §2.1) up to this cycle, at every node that holds
+    // the element: a MEM(a)/MEM(b) channel copies slot a into slot b.
+    for (auto& [x, held] : where.slots) {
+      for (const Instruction* ins : clock.permutes(x, permuted_until[x], cycle)) {
+        std::vector<u64> copies;
+        for (const Channel& c : ins->channels) {
+          if (c.out.op != OutOp::kMem || c.in.op != InOp::kMem) continue;
+          if (std::find(held.begin(), held.end(), outSlot(c.out, x)) != held.end()) {
+            copies.push_back(inSlot(c.in, x));
+          }
+        }
+        held.insert(held.end(), copies.begin(), copies.end());
+      }
+      permuted_until[x] = cycle;
+    }
+    const u64 stored = storesIn(cycle);
+    // Every send of the cycle is matched against where the element was before the cycle.
+    std::vector<std::pair<u64, u64>> new_slots;
+    for (size_t k2 = i; k2 < end; ++k2) {
+      ElementHop& h = hops[k2];
+      h.lane = sendingLane(set, clock, where, h.from, h.port, cycle);
+      const Instruction* rx = clock.at(h.to, cycle);
+      const size_t ch = h.lane ? static_cast<size_t>(h.port * lanes + *h.lane) : 0;
+      if (h.lane && rx != nullptr && rx->op == Opcode::kXfer && ch < rx->channels.size() &&
+          rx->channels[ch].in.op != InOp::kIdle) {
+        const InField& in = rx->channels[ch].in;
+        h.stored = in.op == InOp::kMem;
+        if (h.stored) {
+          h.slot = inSlot(in, h.to);
+          new_slots.push_back({h.to, *h.slot});
+        } else {
+          where.passes[h.to].push_back({cycle, ch});
+        }
+      } else {
+        // The tables do not tell: stored if the cycle's stores of the tag match its arrivals,
+        // else if the receiver does not pass it on in the next cycle.
+        h.lane.reset();
+        h.stored = stored == end - i || (stored != 0 && !sendsFrom(h.to, cycle + 1));
       }
     }
+    for (const auto& [x, s] : new_slots) where.slots[x].push_back(s);
     i = end;
   }
+
   const CubeMemory& m = run.memory;
-  const u64 data = std::min(slots, m.words_per_node);
-  for (ElementHop& h : hops) {
-    if (!h.stored || h.to >= m.nodes) continue;
-    for (u64 l = 0; l < data; ++l) {
-      if (m.at(h.to, l) == word) {
-        h.final_slot = l;
-        break;
-      }
-    }
-  }
+  const u64 data = std::min(k, m.words_per_node);
   for (u64 x = 0; x < m.nodes; ++x) {
     for (u64 l = 0; l < data; ++l) {
       if (m.at(x, l) == word) p.final_places.push_back({x, l});
@@ -111,14 +231,16 @@ std::string formatElementPath(const ElementPath& path) {
   if (path.hops.empty()) {
     o += "it never crosses a link\n";
   } else {
-    o += " cycle   from  dim     to  arrives  slot\n";
+    o += " cycle   from  dim  lane     to  arrives  slot\n";
     char line[128];
     for (const ElementHop& h : path.hops) {
-      const std::string slot = h.final_slot ? std::to_string(*h.final_slot) : "-";
-      std::snprintf(
-          line, sizeof line, "%6llu %6llu %4d %6llu  %-7s  %s\n",
-          static_cast<unsigned long long>(h.cycle), static_cast<unsigned long long>(h.from), h.port,
-          static_cast<unsigned long long>(h.to), h.stored ? "stored" : "passed", slot.c_str());
+      const std::string lane = h.lane ? std::to_string(*h.lane) : "?";
+      const std::string slot = h.slot ? std::to_string(*h.slot) : h.stored ? "?" : "-";
+      std::snprintf(line, sizeof line, "%6llu %6llu %4d %5s %6llu  %-7s  %s\n",
+                    static_cast<unsigned long long>(h.cycle),
+                    static_cast<unsigned long long>(h.from), h.port, lane.c_str(),
+                    static_cast<unsigned long long>(h.to), h.stored ? "stored" : "passed",
+                    slot.c_str());
       o += line;
     }
   }
@@ -131,8 +253,6 @@ std::string formatElementPath(const ElementPath& path) {
     }
     o.back() = '\n';
   }
-  o += "(slot: where the receiver still holds it at the end, '-' if it no longer does; "
-       "lanes are not recorded)\n";
   return o;
 }
 
