@@ -115,6 +115,28 @@ TEST(InspectTrace, PathOfElement0Slot3) {
   EXPECT_THROW(traceElement(runCase(c, false), c.tables, 0, 3), Error);
 }
 
+// The standard exchange on a 3-cube (one shared table of 12 XFERs, one word a cycle: cycles
+// 0-3 dimension 2 sending slots x^4, x^5, x^6, x^7; cycles 4-7 dimension 1 sending x^2, x^3,
+// x^6, x^7; cycles 8-11 dimension 0 sending x^1, x^3, x^5, x^7; each received into the same
+// relative slot). Element 2:5 (tag 2 * 8 + 5 = 21) by hand: slot 5 of node 2 is 2^7, sent in
+// cycle 3 across dimension 2 to node 6 into slot 6^7 = 1; that is 6^7, sent in cycle 7 across
+// dimension 1 to node 4 into slot 4^7 = 3; that is 4^7, sent in cycle 11 across dimension 0 to
+// node 5 into slot 5^7 = 2, the AAPC's place for it (destination 5, source 2).
+TEST(InspectTrace, ThreeCubeExchangeByHand) {
+  CaseSpec spec;
+  spec.algo = "exchange";
+  spec.n = 3;
+  const BuiltCase c = buildCase(spec);
+  const RunResult r = runCase(c, true);
+  EXPECT_EQ(formatElementPath(traceElement(r, c.tables, 2, 5)),
+            "element 2:5 (tag 21) starts in node 2, slot 5\n"
+            " cycle   from  dim  lane     to  arrives  slot\n"
+            "     3      2    2     0      6  stored   1\n"
+            "     7      6    1     0      4  stored   3\n"
+            "    11      4    0     0      5  stored   2\n"
+            "at the end in: node 5 slot 2\n");
+}
+
 // A word through a PASS register: the single path transpose with cut-through forwarding
 // (Johnsson & Ho 1987 §6.1.1) on a 4-cube takes element 1:0 (tag 16) from node 1 across
 // dimension 2 to node 5 in cycle 12; node 5 holds it in a PASS register and forwards it across
