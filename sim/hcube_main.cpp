@@ -270,6 +270,7 @@ struct BackendRun {
   u64 max_cycles = 0;
   std::ostream* progress = nullptr;  ///< a progress bar on this terminal (sw/progress.h)
   bool record_traffic = false;       ///< fill RunResult::traffic (sw/inspect/)
+  u64 record_word = ~u64{0};         ///< ... of this word only (~0: every word)
 };
 
 RunResult runOn(const BuiltCase& c, const BackendRun& b, std::string* gtkw) {
@@ -277,6 +278,7 @@ RunResult runOn(const BuiltCase& c, const BackendRun& b, std::string* gtkw) {
     ExecOptions opt;
     opt.tagged_elements = c.perm.elements();
     opt.record_traffic = b.record_traffic;
+    opt.record_word = b.record_word;
     if (b.max_cycles > 0) opt.max_cycles = b.max_cycles;
     ProgressBar bar(b.progress, "table run", c.tables.cycles());
     if (b.progress != nullptr) opt.progress = bar.callback();
@@ -288,6 +290,7 @@ RunResult runOn(const BuiltCase& c, const BackendRun& b, std::string* gtkw) {
     opt.vcd = b.trace;
     opt.progress = b.progress != nullptr;
     opt.record_traffic = b.record_traffic;
+    opt.record_word = b.record_word;
     return runOnTlm(c.tables, opt);
   }
   if (b.backend == "rtl") {
@@ -297,6 +300,7 @@ RunResult runOn(const BuiltCase& c, const BackendRun& b, std::string* gtkw) {
     opt.progress_bar = b.progress != nullptr;
     opt.max_cycles = b.max_cycles;
     opt.record_traffic = b.record_traffic;
+    opt.record_word = b.record_word;
     if (!b.trace.empty()) {
       opt.trace = b.trace;
       opt.gtkw = (fs::path(b.trace).replace_extension(".gtkw")).string();
@@ -440,6 +444,7 @@ int cmdTrace(Args& args) {
   requireBackendLimits(c, backend, origin);
   BackendRun b{backend, "", cache, static_cast<u64>(max_cycles), nullptr};
   b.record_traffic = true;
+  b.record_word = node * c.perm.slots() + slot;  // the tag: only its events are kept
   const RunResult r = runOn(c, b, nullptr);
   // No backend name in the output: it is the same on every backend (tests/inspect_cli_test.cpp).
   std::cout << caseTitle(c) << ", " << r.cycles << " cycles\n"

@@ -339,6 +339,9 @@ RunResult runOnRtl(const TableSet& set, const RtlOptions& options) {
                                    "--max-cycles",
                                    std::to_string(max_cycles)};
   if (options.record_traffic) argv.push_back("--traffic");
+  if (options.record_traffic && options.record_word != ~u64{0}) {
+    argv.insert(argv.end(), {"--traffic-word", std::to_string(options.record_word)});
+  }
   std::string fst;
   const bool vcd =
       options.trace.size() > 4 && options.trace.compare(options.trace.size() - 4, 4, ".vcd") == 0;

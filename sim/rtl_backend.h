@@ -37,6 +37,7 @@ struct RtlOptions {
   /// otherwise as a line every few seconds.
   bool progress_bar = false;
   bool record_traffic = false;  ///< fill RunResult::traffic (runner option --traffic; sw/inspect/)
+  u64 record_word = ~u64{0};    ///< with record_traffic: log only this word (--traffic-word)
 };
 
 std::string defaultCacheDir();

@@ -37,7 +37,7 @@ class Engine {
         errors_(nodes_ * kHwErrorKinds, 0),
         monitor_(nodes_, h_.n, opt.tagged_elements) {
     r_.backend = "table";
-    monitor_.recordEvents(opt.record_traffic);
+    monitor_.recordEvents(opt.record_traffic, opt.record_word);
     // Relative layout where it costs at most twice the memory (see at()).
     u64 rows = 1;
     while (rows < std::max<u64>(words_, nodes_)) rows <<= 1;

@@ -60,7 +60,8 @@ class TrafficMonitor {
   /// decrease from one call (of send or store) to the next.
   void send(std::uint64_t node, int port, std::uint32_t word, std::uint64_t cycle) {
     ++link_words_[node * static_cast<std::uint64_t>(dims_) + static_cast<std::uint64_t>(port)];
-    if (record_) log_.sends.push_back({cycle, node, port, word});
+    if (record_ && (all_words_ || word == only_word_))
+      log_.sends.push_back({cycle, node, port, word});
     if (word >= elements_) return;
     if (cycle != stores_cycle_) flushStores();
     std::uint64_t& bits = sent_[word / 64];
@@ -77,7 +78,7 @@ class TrafficMonitor {
 
   /// A received word is written into a memory slot at the end of `cycle`.
   void store(std::uint32_t word, std::uint64_t cycle) {
-    if (record_) log_.stores.push_back({cycle, word});
+    if (record_ && (all_words_ || word == only_word_)) log_.stores.push_back({cycle, word});
     if (word >= elements_) return;
     if (cycle != stores_cycle_) flushStores();
     stores_cycle_ = cycle;
@@ -94,9 +95,13 @@ class TrafficMonitor {
 
   std::uint64_t span() const { return std::max(span_, storesSpan()); }
 
-  /// Starts (or stops) keeping the log of every send and store (off by default).
-  void recordEvents(bool on) {
+  /// Starts (or stops) keeping the log of every send and store (off by default); with
+  /// `only_word` (kAllWords: every word), of the sends and stores of that one word only.
+  static constexpr std::uint64_t kAllWords = ~std::uint64_t{0};
+  void recordEvents(bool on, std::uint64_t only_word = kAllWords) {
     record_ = on;
+    all_words_ = only_word == kAllWords;
+    only_word_ = static_cast<std::uint32_t>(only_word);
     log_.recorded = on;
   }
 
@@ -156,7 +161,9 @@ class TrafficMonitor {
   std::uint64_t stores_cycle_ = 0;
   std::uint64_t span_ = 0;  ///< the span over the stores taken so far
   bool record_ = false;     ///< keep log_
-  TrafficLog log_;          ///< every send and store, if record_
+  bool all_words_ = true;   ///< of every word, else of only_word_
+  std::uint32_t only_word_ = 0;
+  TrafficLog log_;  ///< every send and store, if record_
 };
 
 }  // namespace hcube

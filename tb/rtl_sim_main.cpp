@@ -27,7 +27,7 @@ namespace {
 
 constexpr const char* kUsage =
     "usage: hcube-rtl-sim --image FILE --out FILE [--trace FILE.fst] [--max-cycles C]\n"
-    "                     [--gtkw FILE] [--traffic]\n"
+    "                     [--gtkw FILE] [--traffic [--traffic-word W]]\n"
     "  --image FILE       table image (docs/hardware.md §3) for this build's configuration\n"
     "  --out FILE         result file (docs/hardware.md §6)\n"
     "  --trace FILE.fst   write an FST waveform of the whole run\n"
@@ -36,7 +36,8 @@ constexpr const char* kUsage =
     "  --gtkw FILE        with --trace: write a GTKWave save file showing the traffic per node\n"
     "                     and port (open it with: gtkwave FILE)\n"
     "  --traffic          also write every word sent and stored ('send' and 'store' lines:\n"
-    "                     the traffic monitor's log, for hcube's inspection tools)\n";
+    "                     the traffic monitor's log, for hcube's inspection tools)\n"
+    "  --traffic-word W   with --traffic: only the sends and stores of word W\n";
 
 struct Options {
   std::string image;
@@ -45,6 +46,7 @@ struct Options {
   std::string gtkw;
   uint64_t max_cycles = 0;  // 0: derived from the image
   bool traffic = false;     // write the monitor's log of sends and stores
+  uint64_t traffic_word = hcube::TrafficMonitor::kAllWords;  // or of this word only
 };
 
 class UsageError : public std::runtime_error {
@@ -74,6 +76,15 @@ Options ParseArgs(int argc, char** argv) {
       o.gtkw = value();
     } else if (a == "--traffic") {
       o.traffic = true;
+    } else if (a == "--traffic-word") {
+      const std::string v = value();
+      char* end = nullptr;
+      errno = 0;
+      const unsigned long long w = std::strtoull(v.c_str(), &end, 10);
+      if (v.empty() || v[0] == '-' || *end != '\0' || errno != 0 || w > 0xFFFFFFFFull) {
+        throw UsageError("--traffic-word needs a 32-bit word, got '" + v + "'");
+      }
+      o.traffic_word = w;
     } else if (a == "--max-cycles") {
       const std::string v = value();
       char* end = nullptr;
@@ -118,7 +129,7 @@ int Run(const Options& opt) {
   const int nodes = config.NumNodes();
   hcube::TrafficMonitor monitor(static_cast<uint64_t>(nodes), config.dim,
                                 static_cast<uint64_t>(nodes) * static_cast<uint64_t>(image.slots));
-  monitor.recordEvents(opt.traffic);
+  monitor.recordEvents(opt.traffic, opt.traffic_word);
   const auto t0 = std::chrono::steady_clock::now();
   auto last_progress = t0;
   auto each_cycle = [&](uint64_t cycle) {

@@ -155,6 +155,24 @@ TEST(InspectTrace, ThroughAPassRegister) {
   EXPECT_EQ(p.final_places, (std::vector<std::pair<u64, u64>>{{4, 0}}));
 }
 
+// hcube trace records only the traced tag's events (so that it scales to big cubes): the path
+// is the same as from the full log.
+TEST(InspectTrace, OneWordLogGivesTheSamePath) {
+  const BuiltCase c = exchange2();
+  ExecOptions opt;
+  opt.tagged_elements = c.perm.elements();
+  opt.record_traffic = true;
+  opt.record_word = 3;
+  const RunResult one =
+      executeTables(c.tables, taggedMemory(c.perm, c.tables.header.memoryWords()), opt);
+  EXPECT_EQ(one.traffic.sends, (std::vector<TrafficLog::Send>{{1, 0, 1, 3}, {3, 2, 0, 3}}));
+  EXPECT_EQ(one.traffic.stores, (std::vector<TrafficLog::Store>{{1, 3}, {3, 3}}));
+  const RunResult all = runCase(c, true);
+  EXPECT_EQ(formatElementPath(traceElement(one, c.tables, 0, 3)),
+            formatElementPath(traceElement(all, c.tables, 0, 3)));
+  EXPECT_EQ(one.link_words, all.link_words);
+}
+
 TEST(InspectTrace, ElementSyntaxAndRange) {
   EXPECT_EQ(parseElement("3:1", 2, 4), (std::pair<u64, u64>{3, 1}));
   for (const char* bad : {"", "3", "3:", ":1", "a:1", "1:b", "-1:0", "1:0:0", " 1:0", "1:+0"}) {
