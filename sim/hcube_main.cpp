@@ -396,7 +396,16 @@ int cmdRun(Args& args) {
   }
   if (max_cycles < 0) throw Error("--max-cycles must be positive");
   if (links) checkOutputPath("--links", *links);
-  if (heatmap) checkOutputPath("--heatmap", *heatmap);
+  if (heatmap) {
+    checkOutputPath("--heatmap", *heatmap);
+    // The heatmap is drawn from the log of every word sent: refuse a log that would not fit.
+    constexpr u64 kLogLimit = u64{2} << 30;
+    if (const u64 bytes = trafficLogBytesBound(c.tables); bytes > kLogLimit) {
+      throw Error("--heatmap: the log of every word this case sends could take " +
+                  std::to_string(bytes >> 20) + " MiB (limit " + std::to_string(kLogLimit >> 20) +
+                  " MiB); use a smaller --n or --k");
+    }
+  }
   requireBackendLimits(c, backend, origin);
   if (!no_verify) {
     tables.phase("verify");

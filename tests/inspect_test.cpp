@@ -220,6 +220,11 @@ TEST(InspectHeatmap, CellsOfTheExchangeOnA2Cube) {
   EXPECT_EQ(count(small, "fill=\"#6baed6\""), 2 + 1);
   EXPECT_EQ(count(small, "fill=\"#08306b\""), 1);
   EXPECT_THROW(formatHeatmapSvg(runExchange2(false), 2, 1, "x"), Error);
+  // The bound on the log hcube run --heatmap checks: 4 XFERs of one sending channel in the
+  // shared table, 4 nodes: 16 sends and at most 16 stores, exactly what the run logged.
+  EXPECT_EQ(trafficLogBytesBound(exchange2().tables),
+            16 * (sizeof(TrafficLog::Send) + sizeof(TrafficLog::Store)));
+  EXPECT_EQ(r.traffic.sends.size(), 16u);
 }
 
 }  // namespace

@@ -51,6 +51,18 @@ int level(u64 words, u64 capacity) {
 
 }  // namespace
 
+u64 trafficLogBytesBound(const TableSet& set) {
+  u64 sends = 0;
+  for (const Table& t : set.tables) {
+    for (const Instruction& ins : t) {
+      if (ins.op != Opcode::kXfer) continue;
+      for (const Channel& c : ins.channels) sends += c.out.op != OutOp::kIdle ? 1 : 0;
+    }
+  }
+  if (set.shared) sends *= set.header.nodes();
+  return sends * (sizeof(TrafficLog::Send) + sizeof(TrafficLog::Store));
+}
+
 std::string formatHeatmapSvg(const RunResult& run, int n, int lanes, const std::string& title,
                              const HeatmapLimits& limits) {
   if (!run.traffic.recorded) throw Error("heatmap: the run did not record its traffic log");

@@ -13,6 +13,7 @@
 #include <string>
 
 #include "hw_errors.h"
+#include "table.h"
 
 namespace hcube {
 
@@ -20,6 +21,10 @@ struct HeatmapLimits {
   u64 max_columns = 240;  ///< cycles are bucketed beyond this many columns
   u64 max_rows = 256;     ///< links are grouped beyond this many rows
 };
+
+/// The most bytes the monitor's log of a run of `set` can take (every XFER's sending channels
+/// of every node, and as many stores), so a caller can refuse a heatmap that would not fit.
+u64 trafficLogBytesBound(const TableSet& set);
 
 /// The heatmap of `run` on an n-cube with `lanes` channels per link; `title` names the case.
 /// Throws Error if the run did not record its traffic log.
