@@ -201,18 +201,21 @@ int count(const std::string& text, const std::string& what) {
 TEST(InspectHeatmap, CellsOfTheExchangeOnA2Cube) {
   const RunResult r = runExchange2(true);
   const std::string svg = formatHeatmapSvg(r, 2, 1, "exchange n=2");
-  // 8 links x 4 cycles; each link is busy in 2 cycles with 1 word of 1: 16 full cells, the
-  // darkest shade (one more use of the shade: the legend's swatch).
-  EXPECT_EQ(count(svg, "fill=\"#08306b\""), 16 + 1);
+  // 8 links x 4 cycles; each link is busy in 2 consecutive cycles with 1 word of 1: 16 full
+  // cells, the darkest shade, drawn as 8 rects of two cells (one more use of the shade: the
+  // legend's swatch).
+  EXPECT_EQ(count(svg, "fill=\"#08306b\""), 8 + 1);
   EXPECT_NE(svg.find("8 directed links x 4 cycles; one column = 1 cycle, one row = 1 link"),
             std::string::npos);
   // Dimension totals: 8 words each.
   EXPECT_EQ(count(svg, ">8</text>"), 2);
-  // Dimension 1 sends in cycles 0-1 on rows 4-7; cell 24 x 16 px from (90, 56).
-  EXPECT_NE(svg.find("<rect x=\"90\" y=\"120\" width=\"24\" height=\"16\" fill=\"#08306b\"/>"),
+  // Dimension 1 sends in cycles 0-1 on rows 4-7; cells 24 x 16 px from (90, 56); dimension 0
+  // sends in cycles 2-3 (rows 0-3).
+  EXPECT_NE(svg.find("<rect x=\"90\" y=\"120\" width=\"48\" height=\"16\" fill=\"#08306b\"/>"),
             std::string::npos);
-  EXPECT_EQ(svg.find("<rect x=\"90\" y=\"56\" width=\"24\" height=\"16\" fill=\"#08306b\"/>"),
+  EXPECT_NE(svg.find("<rect x=\"138\" y=\"56\" width=\"48\" height=\"16\" fill=\"#08306b\"/>"),
             std::string::npos);
+  EXPECT_EQ(svg.find("<rect x=\"90\" y=\"56\" width=\"48\" height=\"16\""), std::string::npos);
   // Bucketed to one column of 4 cycles and one row of 4 links per dimension: each cell holds
   // 4 links x 2 words = 8 of a capacity of 4 x 4 = 16, half: the fourth shade.
   const std::string small = formatHeatmapSvg(r, 2, 1, "x", HeatmapLimits{1, 2});

@@ -120,15 +120,23 @@ std::string formatHeatmapSvg(const RunResult& run, int n, int lanes, const std::
   // The map: one rect per non-idle cell on a white background with a frame.
   o += "<rect x=\"" + num(left) + "\" y=\"" + num(top) + "\" width=\"" + num(map_w) +
        "\" height=\"" + num(map_h) + "\" fill=\"white\" stroke=\"#888\"/>\n";
+  // Neighbouring cells of a row with the same shade are drawn as one rect (a fully busy run
+  // is a few rects, not one per column).
   for (u64 row = 0; row < rows; ++row) {
+    std::vector<int> shades(columns, 0);
     for (u64 column = 0; column < columns; ++column) {
-      const u64 w = words[row * columns + column];
-      if (w == 0) continue;
       const u64 span = std::min(bucket, cycles - column * bucket);  // last column may be short
-      const int shade = level(w, span * group * static_cast<u64>(lanes));
-      o += "<rect x=\"" + num(left + column * cell_w) + "\" y=\"" + num(top + row * cell_h) +
-           "\" width=\"" + num(cell_w) + "\" height=\"" + num(cell_h) + "\" fill=\"" +
-           kShade[shade] + "\"/>\n";
+      shades[column] = level(words[row * columns + column], span * group * static_cast<u64>(lanes));
+    }
+    for (u64 column = 0; column < columns;) {
+      u64 end = column + 1;
+      while (end < columns && shades[end] == shades[column]) ++end;
+      if (shades[column] != 0) {
+        o += "<rect x=\"" + num(left + column * cell_w) + "\" y=\"" + num(top + row * cell_h) +
+             "\" width=\"" + num((end - column) * cell_w) + "\" height=\"" + num(cell_h) +
+             "\" fill=\"" + kShade[shades[column]] + "\"/>\n";
+      }
+      column = end;
     }
   }
   // Dimension separators and labels.
