@@ -97,7 +97,9 @@ const std::set<std::string> kCommandOptions = {
     "--backends", "--tables", "--help", "--memory", "--depth",
     // Routed mode (issue 12):
     // (--route is not here: spt takes --route greedy|sync; cmdRun tells the two apart.)
-    "--fifo-depth", "--deadlock-cycles", "--messages", "--modes"};
+    "--fifo-depth", "--deadlock-cycles", "--messages", "--modes",
+    // Inspection (issue 15 part 3):
+    "--links", "--heatmap", "--element"};
 
 std::optional<int> optionalDimension(Args& args) {
   const std::optional<long long> n = args.number("--n");

@@ -24,6 +24,9 @@
 #include "error.h"
 #include "executor.h"
 #include "hc_tlm_router.h"
+#include "inspect/element_path.h"
+#include "inspect/heatmap.h"
+#include "inspect/link_csv.h"
 #include "progress.h"
 #include "reference.h"
 #include "report.h"
@@ -266,12 +269,16 @@ struct BackendRun {
   std::string cache;
   u64 max_cycles = 0;
   std::ostream* progress = nullptr;  ///< a progress bar on this terminal (sw/progress.h)
+  bool record_traffic = false;       ///< fill RunResult::traffic (sw/inspect/)
+  u64 record_word = ~u64{0};         ///< ... of this word only (~0: every word)
 };
 
 RunResult runOn(const BuiltCase& c, const BackendRun& b, std::string* gtkw) {
   if (b.backend == "table") {
     ExecOptions opt;
     opt.tagged_elements = c.perm.elements();
+    opt.record_traffic = b.record_traffic;
+    opt.record_word = b.record_word;
     if (b.max_cycles > 0) opt.max_cycles = b.max_cycles;
     ProgressBar bar(b.progress, "table run", c.tables.cycles());
     if (b.progress != nullptr) opt.progress = bar.callback();
@@ -282,6 +289,8 @@ RunResult runOn(const BuiltCase& c, const BackendRun& b, std::string* gtkw) {
     opt.max_cycles = b.max_cycles;
     opt.vcd = b.trace;
     opt.progress = b.progress != nullptr;
+    opt.record_traffic = b.record_traffic;
+    opt.record_word = b.record_word;
     return runOnTlm(c.tables, opt);
   }
   if (b.backend == "rtl") {
@@ -290,6 +299,8 @@ RunResult runOn(const BuiltCase& c, const BackendRun& b, std::string* gtkw) {
     opt.progress = &std::cerr;
     opt.progress_bar = b.progress != nullptr;
     opt.max_cycles = b.max_cycles;
+    opt.record_traffic = b.record_traffic;
+    opt.record_word = b.record_word;
     if (!b.trace.empty()) {
       opt.trace = b.trace;
       opt.gtkw = (fs::path(b.trace).replace_extension(".gtkw")).string();
@@ -318,6 +329,30 @@ void checkTracePath(const std::string& trace) {
   if (!existed) fs::remove(trace, ec);
 }
 
+// The case in a few words, for the titles of pictures (no backend: the same on every one).
+std::string caseTitle(const BuiltCase& c) {
+  const TableHeader& h = c.tables.header;
+  return h.algo + ", " + c.perm.str() + ", width " + std::to_string(h.lanes) +
+         (h.one_port ? ", one-port" : "");
+}
+
+// An output file named by an option (--links, --heatmap): checked before anything runs.
+void checkOutputPath(const std::string& option, const std::string& path) {
+  if (path.empty()) throw Error(option + " '': needs a file name");
+  std::error_code ec;
+  if (fs::is_directory(path, ec)) throw Error(option + " " + path + ": is a directory");
+  const bool existed = fs::exists(path, ec);
+  if (!std::ofstream(path, std::ios::app)) throw Error(option + " " + path + ": cannot be written");
+  if (!existed) fs::remove(path, ec);
+}
+
+void writeOutputFile(const std::string& option, const std::string& path, const std::string& text) {
+  std::ofstream out(path, std::ios::binary);
+  out << text;
+  out.close();
+  if (!out) throw Error(option + " " + path + ": error writing the file");
+}
+
 int cmdRoutedRun(Args& args, const std::string& route);
 
 int cmdRun(Args& args) {
@@ -333,6 +368,8 @@ int cmdRun(Args& args) {
   const auto trace = args.get("--trace");
   const long long max_cycles = args.number("--max-cycles", 0);
   const std::string cache = args.get("--cache").value_or("");
+  const auto links = args.get("--links");
+  const auto heatmap = args.get("--heatmap");
   if (backend != "table" && backend != "rtl" && backend != "tlm") {
     throw Error("--backend '" + backend + "': must be table, tlm or rtl");
   }
@@ -358,6 +395,17 @@ int cmdRun(Args& args) {
     throw Error("--trace " + *trace + ": the TLM model writes VCD (name the file *.vcd)");
   }
   if (max_cycles < 0) throw Error("--max-cycles must be positive");
+  if (links) checkOutputPath("--links", *links);
+  if (heatmap) {
+    checkOutputPath("--heatmap", *heatmap);
+    // The heatmap is drawn from the log of every word sent: refuse a log that would not fit.
+    constexpr u64 kLogLimit = u64{2} << 30;
+    if (const u64 bytes = trafficLogBytesBound(c.tables); bytes > kLogLimit) {
+      throw Error("--heatmap: the log of every word this case sends could take " +
+                  std::to_string(bytes >> 20) + " MiB (limit " + std::to_string(kLogLimit >> 20) +
+                  " MiB); use a smaller --n or --k");
+    }
+  }
   requireBackendLimits(c, backend, origin);
   if (!no_verify) {
     tables.phase("verify");
@@ -372,11 +420,45 @@ int cmdRun(Args& args) {
   tables.finish();  // before the run forks (TLM) or draws its own bar
   RunReport report = reportFor(c);
   BackendRun b{backend, trace.value_or(""), cache, static_cast<u64>(max_cycles), progress};
+  b.record_traffic = heatmap.has_value();
   report.run = runOn(c, b, &report.gtkw);
   report.trace = b.trace;
   report.check = checkAgainstReference(c.perm, report.run.memory);
+  const TableHeader& h = c.tables.header;
+  if (links) writeOutputFile("--links", *links, formatLinkCsv(report.run, h.n, h.lanes));
+  if (heatmap) {
+    writeOutputFile("--heatmap", *heatmap,
+                    formatHeatmapSvg(report.run, h.n, h.lanes, caseTitle(c)));
+  }
   std::cout << (json ? formatReportJson(report) + "\n" : formatReportText(report));
   return report.passed() ? 0 : 1;
+}
+
+// hcube trace: one element's path through a run, from the traffic monitor's log (issue 15).
+int cmdTrace(Args& args) {
+  const std::string backend = args.get("--backend").value_or("table");
+  const auto element = args.get("--element");
+  const long long max_cycles = args.number("--max-cycles", 0);
+  const std::string cache = args.get("--cache").value_or("");
+  if (backend != "table" && backend != "rtl" && backend != "tlm") {
+    throw Error("--backend '" + backend + "': must be table, tlm or rtl");
+  }
+  if (!element) throw Error("--element NODE:SLOT is required");
+  if (max_cycles < 0) throw Error("--max-cycles must be positive");
+  HeaderOrigin origin;
+  const BuiltCase c = loadCase(args, {backend}, origin);
+  args.finish();
+  const int n = c.tables.header.n;
+  const auto [node, slot] = parseElement(*element, n, c.perm.slots());
+  requireBackendLimits(c, backend, origin);
+  BackendRun b{backend, "", cache, static_cast<u64>(max_cycles), nullptr};
+  b.record_traffic = true;
+  b.record_word = node * c.perm.slots() + slot;  // the tag: only its events are kept
+  const RunResult r = runOn(c, b, nullptr);
+  // No backend name in the output: it is the same on every backend (tests/inspect_cli_test.cpp).
+  std::cout << caseTitle(c) << ", " << r.cycles << " cycles\n"
+            << formatElementPath(traceElement(r, c.tables, node, slot));
+  return 0;
 }
 
 int cmdCompareModes(Args& args, const std::string& modes);
@@ -887,9 +969,12 @@ constexpr Command kCommands[] = {
      cmdVerify},
     {"run", R"(  hcube run (--algo A --n N [--k K] [--width B] [--ports all|one] | --tables PATH)
             [--backend table|tlm|rtl] [--trace FILE] [--json] [--no-verify]
-            [--max-cycles C] [--cache DIR]
+            [--max-cycles C] [--cache DIR] [--links FILE.csv] [--heatmap FILE.svg]
       run a case and check every element against the reference model; --trace writes an
-      FST (or .vcd) waveform and a GTKWave save file from the RTL, or a VCD from the TLM model
+      FST (or .vcd) waveform and a GTKWave save file from the RTL, or a VCD from the TLM model;
+      --links writes the words and utilisation of every directed link as CSV, --heatmap a
+      per-link, per-cycle utilisation picture with per-dimension totals (the same on every
+      backend)
   hcube run (--algo A --n N ... | --tables PATH) --route ecube|source [--backend table|tlm]
             [--fifo-depth D]
             [--deadlock-cycles L] [--max-cycles C] [--json]
@@ -897,6 +982,13 @@ constexpr Command kCommands[] = {
       (docs/hardware.md §8; table and tlm backends so far)
 )",
      cmdRun},
+    {"trace",
+     R"(  hcube trace (--algo A --n N [--k K] [--width B] [--ports all|one] | --tables PATH)
+            --element NODE:SLOT [--backend table|tlm|rtl] [--max-cycles C] [--cache DIR]
+      run a case and print one element's path cycle by cycle: the cycle, the sending node,
+      the dimension, the receiver, whether it stored or passed the word on, and the slot
+)",
+     cmdTrace},
     {"compare",
      R"(  hcube compare (--algo A --n N [--k K] [--width B] [--ports all|one] | --tables PATH)
             [--backends table,tlm,rtl] [--json] [--cache DIR]

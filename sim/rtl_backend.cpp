@@ -259,6 +259,23 @@ RunResult parseRtlResult(std::istream& in, const std::string& source, u64 nodes,
         fail("bad link line");
       }
       r.link_words[node * static_cast<u64>(dims) + port] = count;
+    } else if (key == "traffic") {  // the monitor's log follows (runner option --traffic)
+      int t = 0;
+      words >> t;
+      r.traffic.recorded = t != 0;
+    } else if (key == "send") {
+      TrafficLog::Send e{};
+      u64 port = 0;
+      if (!(words >> e.cycle >> e.node >> port >> e.word) || e.node >= nodes ||
+          port >= static_cast<u64>(dims)) {
+        fail("bad send line");
+      }
+      e.port = static_cast<int>(port);
+      r.traffic.sends.push_back(e);
+    } else if (key == "store") {
+      TrafficLog::Store e{};
+      if (!(words >> e.cycle >> e.word)) fail("bad store line");
+      r.traffic.stores.push_back(e);
     } else if (key == "errors") {
       u64 node = 0;
       std::string kind;
@@ -321,6 +338,10 @@ RunResult runOnRtl(const TableSet& set, const RtlOptions& options) {
                                    result.string(),
                                    "--max-cycles",
                                    std::to_string(max_cycles)};
+  if (options.record_traffic) argv.push_back("--traffic");
+  if (options.record_traffic && options.record_word != ~u64{0}) {
+    argv.insert(argv.end(), {"--traffic-word", std::to_string(options.record_word)});
+  }
   std::string fst;
   const bool vcd =
       options.trace.size() > 4 && options.trace.compare(options.trace.size() - 4, 4, ".vcd") == 0;

@@ -36,6 +36,8 @@ struct RtlOptions {
   /// Show the run's progress as a bar (sw/progress.h) on `progress`, which must be a terminal;
   /// otherwise as a line every few seconds.
   bool progress_bar = false;
+  bool record_traffic = false;  ///< fill RunResult::traffic (runner option --traffic; sw/inspect/)
+  u64 record_word = ~u64{0};    ///< with record_traffic: log only this word (--traffic-word)
 };
 
 std::string defaultCacheDir();

@@ -37,6 +37,7 @@ class Engine {
         errors_(nodes_ * kHwErrorKinds, 0),
         monitor_(nodes_, h_.n, opt.tagged_elements) {
     r_.backend = "table";
+    monitor_.recordEvents(opt.record_traffic, opt.record_word);
     // Relative layout where it costs at most twice the memory (see at()).
     u64 rows = 1;
     while (rows < std::max<u64>(words_, nodes_)) rows <<= 1;
@@ -94,6 +95,7 @@ class Engine {
     }
     r_.link_words = monitor_.linkWords();
     r_.span = monitor_.span();
+    r_.traffic = monitor_.takeLog();
     return std::move(r_);
   }
 

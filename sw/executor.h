@@ -41,6 +41,8 @@ struct ExecOptions {
   u64 max_cycles = u64{1} << 32;  ///< stop with timeout = true after this many cycles
   u64 tagged_elements = 0;        ///< words below this are tags: track their span
   ExecStats* stats = nullptr;     ///< if set, receives the counts of ExecStats
+  bool record_traffic = false;    ///< fill RunResult::traffic (the monitor's log; sw/inspect/)
+  u64 record_word = ~u64{0};      ///< with record_traffic: log only this word (~0: every word)
   /// If set, called after every cycle (or skipped stretch) with the cycles done so far.
   std::function<void(u64 cycles_done)> progress;
 };

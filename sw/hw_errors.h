@@ -8,6 +8,7 @@
 
 #include "address.h"
 #include "reference.h"
+#include "traffic_monitor.h"
 
 namespace hcube {
 
@@ -48,7 +49,8 @@ struct RunResult {
   // Traffic statistics (measured by every backend's per-cycle monitor):
   std::vector<u64> link_words;  ///< words per directed link, index node * n + port
   u64 span = 0;                 ///< max over moved elements of last arrival - first departure + 1
-  double wall_seconds = 0;      ///< wall-clock time of the simulation proper
+  TrafficLog traffic;       ///< every send and store, if the run was asked to record them (inspect)
+  double wall_seconds = 0;  ///< wall-clock time of the simulation proper
 };
 
 /// Per-link utilisation summary: words / (cycles * lanes) for every directed link.

@@ -27,14 +27,17 @@ namespace {
 
 constexpr const char* kUsage =
     "usage: hcube-rtl-sim --image FILE --out FILE [--trace FILE.fst] [--max-cycles C]\n"
-    "                     [--gtkw FILE]\n"
+    "                     [--gtkw FILE] [--traffic [--traffic-word W]]\n"
     "  --image FILE       table image (docs/hardware.md §3) for this build's configuration\n"
     "  --out FILE         result file (docs/hardware.md §6)\n"
     "  --trace FILE.fst   write an FST waveform of the whole run\n"
     "  --max-cycles C     cycle limit after start (default: the longest table's cycle count\n"
     "                     + 16, which a correct RTL never reaches)\n"
     "  --gtkw FILE        with --trace: write a GTKWave save file showing the traffic per node\n"
-    "                     and port (open it with: gtkwave FILE)\n";
+    "                     and port (open it with: gtkwave FILE)\n"
+    "  --traffic          also write every word sent and stored ('send' and 'store' lines:\n"
+    "                     the traffic monitor's log, for hcube's inspection tools)\n"
+    "  --traffic-word W   with --traffic: only the sends and stores of word W\n";
 
 struct Options {
   std::string image;
@@ -42,6 +45,8 @@ struct Options {
   std::string trace;
   std::string gtkw;
   uint64_t max_cycles = 0;  // 0: derived from the image
+  bool traffic = false;     // write the monitor's log of sends and stores
+  uint64_t traffic_word = hcube::TrafficMonitor::kAllWords;  // or of this word only
 };
 
 class UsageError : public std::runtime_error {
@@ -69,6 +74,17 @@ Options ParseArgs(int argc, char** argv) {
       o.trace = value();
     } else if (a == "--gtkw") {
       o.gtkw = value();
+    } else if (a == "--traffic") {
+      o.traffic = true;
+    } else if (a == "--traffic-word") {
+      const std::string v = value();
+      char* end = nullptr;
+      errno = 0;
+      const unsigned long long w = std::strtoull(v.c_str(), &end, 10);
+      if (v.empty() || v[0] == '-' || *end != '\0' || errno != 0 || w > 0xFFFFFFFFull) {
+        throw UsageError("--traffic-word needs a 32-bit word, got '" + v + "'");
+      }
+      o.traffic_word = w;
     } else if (a == "--max-cycles") {
       const std::string v = value();
       char* end = nullptr;
@@ -113,6 +129,7 @@ int Run(const Options& opt) {
   const int nodes = config.NumNodes();
   hcube::TrafficMonitor monitor(static_cast<uint64_t>(nodes), config.dim,
                                 static_cast<uint64_t>(nodes) * static_cast<uint64_t>(image.slots));
+  monitor.recordEvents(opt.traffic, opt.traffic_word);
   const auto t0 = std::chrono::steady_clock::now();
   auto last_progress = t0;
   auto each_cycle = [&](uint64_t cycle) {
@@ -156,6 +173,16 @@ int Run(const Options& opt) {
     for (int j = 0; j < config.dim; ++j) {
       out << "link " << x << " " << j << " " << links[static_cast<size_t>(x * config.dim + j)]
           << "\n";
+    }
+  }
+  if (opt.traffic) {
+    const hcube::TrafficLog log = monitor.takeLog();
+    out << "traffic 1\n";
+    for (const hcube::TrafficLog::Send& e : log.sends) {
+      out << "send " << e.cycle << " " << e.node << " " << e.port << " " << e.word << "\n";
+    }
+    for (const hcube::TrafficLog::Store& e : log.stores) {
+      out << "store " << e.cycle << " " << e.word << "\n";
     }
   }
   for (size_t x = 0; x < errors.size(); ++x) {

@@ -69,6 +69,7 @@ class HcTlmCube : public sc_core::sc_module {
   void trace(sc_core::sc_trace_file* tf);
 
   const HcTlmProbe& probe() const { return m_probe; }
+  HcTlmProbe& probe() { return m_probe; }
   /// Called with the cycles done after every cycle (or skipped stretch) of a run; empty: none.
   void setProgress(std::function<void(u64)> progress) { m_progress = std::move(progress); }
   /// Stretches of idle cycles the last run skipped in one step each (issue 16).

@@ -34,6 +34,7 @@ class HcTlmProbe {
     m_stores.clear();
     if (m_words == 0) return;  // nothing recorded yet (every store follows a send)
     m_monitor = std::make_unique<TrafficMonitor>(m_nodes, m_dims, m_tagged);
+    m_monitor->recordEvents(m_record, m_record_word);
     m_words = 0;
     m_cycle_words = 0;
   }
@@ -76,6 +77,15 @@ class HcTlmProbe {
   u64 words() const { return m_words; }
   const TrafficMonitor& monitor() const { return *m_monitor; }
 
+  /// Keep the monitor's log of every send and store (sw/inspect/), or of those of one word;
+  /// off by default.
+  void recordTraffic(bool on, u64 only_word = TrafficMonitor::kAllWords) {
+    m_record = on;
+    m_record_word = only_word;
+    m_monitor->recordEvents(on, only_word);
+  }
+  TrafficLog takeTrafficLog() { return m_monitor->takeLog(); }
+
  private:
   struct Send {
     u64 link;  ///< node * dims + port
@@ -92,6 +102,8 @@ class HcTlmProbe {
   u64 m_cycle_words = 0;
   bool m_cycle_local = false;
   u64 m_cycle = 0;
+  bool m_record = false;
+  u64 m_record_word = TrafficMonitor::kAllWords;
 };
 
 }  // namespace hcube

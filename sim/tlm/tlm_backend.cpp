@@ -120,6 +120,9 @@ void serialize(const RunResult& r, Writer& w) {
   w.putArray(r.link_words);
   w.put(r.span);
   w.putDouble(r.wall_seconds);
+  w.put(r.traffic.recorded ? 1 : 0);
+  w.putArray(r.traffic.sends);
+  w.putArray(r.traffic.stores);
 }
 
 RunResult deserialize(Reader& in) {
@@ -144,6 +147,9 @@ RunResult deserialize(Reader& in) {
   in.getArray(r.link_words);
   r.span = in.get();
   r.wall_seconds = in.getDouble();
+  r.traffic.recorded = in.get() != 0;
+  in.getArray(r.traffic.sends);
+  in.getArray(r.traffic.stores);
   return r;
 }
 
@@ -211,6 +217,7 @@ class TlmSimulation {
                                          factory);
     m_testbench =
         std::make_unique<HcTlmTestbench>("testbench", set, m_initial, m_config, max_cycles);
+    if (options.record_traffic) m_cube->probe().recordTraffic(true, options.record_word);
     m_testbench->m_socket.bind(m_cube->m_load);
     m_cube->m_done(m_done);
     m_testbench->m_done(m_done);
@@ -245,6 +252,7 @@ class TlmSimulation {
     r.backend = m_backend;
     r.link_words = m_cube->probe().monitor().linkWords();
     r.span = m_cube->probe().monitor().span();
+    r.traffic = m_cube->probe().takeTrafficLog();
     return r;
   }
 
