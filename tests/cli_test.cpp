@@ -9,6 +9,7 @@
 #include <string>
 
 #include "algorithms.h"
+#include "cli_fixture.h"
 #include "error.h"
 #include "hc_tlm_run.h"
 #include "process.h"
@@ -22,33 +23,10 @@ namespace {
 
 namespace fs = std::filesystem;
 
-struct Outcome {
-  int status;
-  std::string output;
-};
+using Outcome = ProcessResult;
+using test::tool;
 
-Outcome tool(std::vector<std::string> args) {
-  args.insert(args.begin(), HCUBE_TOOL);
-  const ProcessResult r = runProcess(args);
-  return {r.status, r.output};
-}
-
-class Cli : public ::testing::Test {
- protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           ("hcube-cli-" +
-            std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-  std::string write(const std::string& name, const std::string& text) {
-    const fs::path p = dir_ / name;
-    std::ofstream(p) << text;
-    return p.string();
-  }
-  fs::path dir_;
-};
+class Cli : public test::ScratchDirTest {};
 
 const std::string kHeader3 =
     "hcube-table 1\nalgo t\nperm aapc n=3 m=1\ndim 3\nslots 8\nscratch 0\nlanes 1\nports all\n";

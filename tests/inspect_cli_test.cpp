@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "cli_fixture.h"
 #include "process.h"
 
 namespace hcube {
@@ -19,10 +20,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-ProcessResult tool(std::vector<std::string> args) {
-  args.insert(args.begin(), HCUBE_TOOL);
-  return runProcess(args);
-}
+using test::tool;
 
 std::string slurp(const fs::path& p) {
   std::ifstream in(p, std::ios::binary);
@@ -31,16 +29,8 @@ std::string slurp(const fs::path& p) {
   return s.str();
 }
 
-class InspectCli : public ::testing::Test {
+class InspectCli : public test::ScratchDirTest {
  protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           ("hcube-inspect-cli-" + std::to_string(::getpid()) + "-" +
-            std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-
   struct Files {
     std::string csv;
     std::string svg;
@@ -64,7 +54,6 @@ class InspectCli : public ::testing::Test {
     }
     return {slurp(csv), slurp(svg), path};
   }
-  fs::path dir_;
 };
 
 const char* const kCsv =

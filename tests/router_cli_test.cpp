@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "cli_fixture.h"
 #include "process.h"
 
 namespace hcube {
@@ -15,27 +16,9 @@ namespace {
 
 namespace fs = std::filesystem;
 
-ProcessResult tool(std::vector<std::string> args) {
-  args.insert(args.begin(), HCUBE_TOOL);
-  return runProcess(args);
-}
+using test::tool;
 
-class RouterCli : public ::testing::Test {
- protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           ("hcube-router-cli-" +
-            std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-  std::string write(const std::string& name, const std::string& text) {
-    const fs::path p = dir_ / name;
-    std::ofstream(p) << text;
-    return p.string();
-  }
-  fs::path dir_;
-};
+class RouterCli : public test::ScratchDirTest {};
 
 TEST_F(RouterCli, RunEcubeReportsTheHandCountedAapc) {
   const ProcessResult r =

@@ -5,21 +5,14 @@
 #include <string>
 #include <vector>
 
+#include "cli_fixture.h"
 #include "process.h"
 
 namespace hcube {
 namespace {
 
-struct Outcome {
-  int status;
-  std::string output;
-};
-
-Outcome tool(std::vector<std::string> args) {
-  args.insert(args.begin(), HCUBE_TOOL);
-  const ProcessResult r = runProcess(args);
-  return {r.status, r.output};
-}
+using Outcome = ProcessResult;
+using test::tool;
 
 void expectError(const std::vector<std::string>& args, const std::string& says) {
   const Outcome o = tool(args);

@@ -13,8 +13,9 @@
 namespace hcube {
 namespace {
 
-BuiltCase buildCollective(const CaseSpec& spec, bool reduce) {
-  CaseParams params(spec);
+// What every collective asks of the case: a cube of 1..16 dimensions and one word per port and
+// cycle.
+void checkCubeAndWidth(const CaseSpec& spec) {
   if (spec.n < 1 || spec.n > 16) {
     throw Error("--n " + std::to_string(spec.n) + ": the cube dimension must be 1..16");
   }
@@ -22,6 +23,11 @@ BuiltCase buildCollective(const CaseSpec& spec, bool reduce) {
     throw Error("--width " + std::to_string(spec.lanes) + ": '" + spec.algo +
                 "' sends one word per port and cycle (width 1)");
   }
+}
+
+BuiltCase buildCollective(const CaseSpec& spec, bool reduce) {
+  CaseParams params(spec);
+  checkCubeAndWidth(spec);
   const u64 nodes = u64{1} << spec.n;
   CollectiveOptions o;
   o.n = spec.n;
@@ -62,13 +68,7 @@ BuiltCase buildCollective(const CaseSpec& spec, bool reduce) {
 
 BuiltCase buildRooted(const CaseSpec& spec, bool reduce) {
   CaseParams params(spec);
-  if (spec.n < 1 || spec.n > 16) {
-    throw Error("--n " + std::to_string(spec.n) + ": the cube dimension must be 1..16");
-  }
-  if (spec.lanes != 1) {
-    throw Error("--width " + std::to_string(spec.lanes) + ": '" + spec.algo +
-                "' sends one word per port and cycle (width 1)");
-  }
+  checkCubeAndWidth(spec);
   const u64 nodes = u64{1} << spec.n;
   CollectiveOptions o;
   o.n = spec.n;
