@@ -1,8 +1,8 @@
 // hcube: the reference functional model and the check of final memories against it.
 //
-// Test data is self-describing (docs/architecture.md §2): before a run, slot l of node x holds its own global
-// address x * K + l (its tag). The reference model says, for a permutation spec, which tag must
-// be in every slot afterwards. It knows nothing of schedules.
+// Test data is self-describing (docs/architecture.md §2): before a run, slot l of node x holds its
+// own global address x * K + l (its tag). The reference model says, for a permutation spec, which
+// tag must be in every slot afterwards. It knows nothing of schedules.
 #pragma once
 
 #include <string>
