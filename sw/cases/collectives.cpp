@@ -5,7 +5,9 @@
 #include "schedules/collectives.h"
 
 #include <algorithm>
+#include <optional>
 #include <sstream>
+#include <string>
 
 #include "error.h"
 #include "families.h"
@@ -23,6 +25,19 @@ void checkCubeAndWidth(const CaseSpec& spec) {
     throw Error("--width " + std::to_string(spec.lanes) + ": '" + spec.algo +
                 "' sends one word per port and cycle (width 1)");
   }
+}
+
+// --tree sbt|nrsbt: whether the collective runs on the n-port nRSBTs. Default: the nRSBT on
+// all-port hardware, the SBT on one-port hardware.
+bool nPortTree(const CaseSpec& spec, const std::optional<std::string>& tree) {
+  if (tree && *tree != "sbt" && *tree != "nrsbt") {
+    throw Error("--tree '" + *tree + "': must be sbt (one-port) or nrsbt (n-port)");
+  }
+  const bool n_port = tree ? *tree == "nrsbt" : !spec.one_port;
+  if (spec.one_port && n_port) {
+    throw Error("--tree nrsbt: uses every port at once, not one-port hardware (--ports one)");
+  }
+  return n_port;
 }
 
 BuiltCase buildCollective(const CaseSpec& spec, bool reduce) {
@@ -44,14 +59,7 @@ BuiltCase buildCollective(const CaseSpec& spec, bool reduce) {
   o.tau = static_cast<u32>(params.integer("tau", 0, 0, 1LL << 20));
   const auto tree = params.text("tree");
   params.finish();
-  if (tree && *tree != "sbt" && *tree != "nrsbt") {
-    throw Error("--tree '" + *tree + "': must be sbt (one-port) or nrsbt (n-port)");
-  }
-  // Default: the nRSBT on all-port hardware, the SBT on one-port hardware.
-  o.n_port = tree ? *tree == "nrsbt" : !spec.one_port;
-  if (spec.one_port && o.n_port) {
-    throw Error("--tree nrsbt: uses every port at once, not one-port hardware (--ports one)");
-  }
+  o.n_port = nPortTree(spec, tree);
   BuiltCase c;
   c.perm = PermutationSpec::collective(spec.n, o.m, reduce);
   c.tables = reduce ? reduceAllTables(o) : broadcastAllTables(o);
@@ -83,13 +91,7 @@ BuiltCase buildRooted(const CaseSpec& spec, bool reduce) {
       static_cast<u64>(params.integer("root", 0, 0, static_cast<long long>(nodes - 1)));
   const auto tree = params.text("tree");
   params.finish();
-  if (tree && *tree != "sbt" && *tree != "nrsbt") {
-    throw Error("--tree '" + *tree + "': must be sbt (one-port) or nrsbt (n-port)");
-  }
-  o.n_port = tree ? *tree == "nrsbt" : !spec.one_port;
-  if (spec.one_port && o.n_port) {
-    throw Error("--tree nrsbt: uses every port at once, not one-port hardware (--ports one)");
-  }
+  o.n_port = nPortTree(spec, tree);
   BuiltCase c;
   c.perm = PermutationSpec::rooted(spec.n, o.m, reduce, root);
   c.tables = reduce ? reduceOneTables(o, root) : broadcastOneTables(o, root);
