@@ -13,6 +13,7 @@
 #include "hc_tlm_router.h"
 #include "router/routed_report.h"
 #include "router/traffic.h"
+#include "router_lists.h"
 
 namespace hcube {
 namespace {
@@ -83,22 +84,7 @@ TEST(RouterTlm, CatalogueAgreesWithGoldenModel) {
 // The ring of tests/router_test.cpp: both models declare the deadlock at the same cycle and
 // name the same blocked heads.
 TEST(RouterTlm, DeadlockAgrees) {
-  MessageList list;
-  list.n = 2;
-  list.slots = 4;
-  list.route = RouteKind::kSource;
-  list.per_node.resize(4);
-  const u64 next[4] = {1, 3, 0, 2};
-  const std::uint8_t dim[4] = {0, 1, 1, 0};
-  for (u64 x = 0; x < 4; ++x) {
-    std::vector<std::uint8_t> path;
-    u64 at = x;
-    for (int h = 0; h < 5; ++h) {
-      path.push_back(dim[at]);
-      at = next[at];
-    }
-    for (u32 l = 0; l < 4; ++l) list.per_node[x].push_back({l, at, 4 + l, 0, path});
-  }
+  const MessageList list = test::ringList();
   CubeMemory initial{4, 8, std::vector<u32>(32, 0)};
   for (u64 x = 0; x < 4; ++x) {
     for (u64 l = 0; l < 4; ++l) initial.at(x, l) = static_cast<u32>(x * 4 + l);
