@@ -84,7 +84,7 @@ TEST(RouterTlm, CatalogueAgreesWithGoldenModel) {
 // The ring of tests/router_test.cpp: both models declare the deadlock at the same cycle and
 // name the same blocked heads.
 TEST(RouterTlm, DeadlockAgrees) {
-  const MessageList list = test::ringList();
+  MessageList list = test::ringList();
   CubeMemory initial{4, 8, std::vector<u32>(32, 0)};
   for (u64 x = 0; x < 4; ++x) {
     for (u64 l = 0; l < 4; ++l) initial.at(x, l) = static_cast<u32>(x * 4 + l);
