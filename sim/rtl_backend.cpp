@@ -169,8 +169,14 @@ RtlModel ensureRtlModel(const RtlModelConfig& config, const RtlOptions& options)
   if (out) {
     *out << "hcube: building the Verilated cube n=" << config.dim << " (" << config.num_slots
          << " memory words, " << config.lanes << " lane(s), table depth " << config.table_depth
-         << ") in " << dir.string() << " -- once per configuration, cached\n"
-         << std::flush;
+         << ") in " << dir.string() << " -- once per configuration, cached\n";
+    if (config.dim >= 9) {
+      const ResourceEstimate build = rtlBuildEstimate(config.dim);
+      *out << "hcube: expect about " << formatSeconds(build.seconds)
+           << " of CPU time (2 cores share it) and " << formatBytes(build.bytes)
+           << " of memory for Verilator\n";
+    }
+    *out << std::flush;
   }
   const std::string cmake = findProgram("cmake");
   if (cmake.empty()) throw Error("cmake is not installed (run scripts/setup.sh)");
