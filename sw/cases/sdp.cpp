@@ -15,6 +15,7 @@
 #include "families.h"
 #include "schedules/sdp_a1.h"
 #include "schedules/sdp_a2.h"
+#include "schedules/sdp_a3.h"
 #include "schedules/sdp_a4.h"
 #include "schedules/sdp_a5.h"
 #include "schedules/sdp_a6.h"
@@ -138,22 +139,29 @@ BuiltCase buildSdp(const CaseSpec& spec) {
   // names a stray --gamma.
   const int gamma =
       method == "a5" ? static_cast<int>(params.integer("gamma", 2, -1000000, 1000000)) : 0;
-  if (method != "a1" && method != "a1p" && method != "a2" && method != "a4" && method != "a5" &&
-      method != "a6") {
+  if (method != "a1" && method != "a1p" && method != "a2" && method != "a3" && method != "a4" &&
+      method != "a5" && method != "a6") {
     throw Error("--method '" + method +
                 "': implemented are a1 (Algorithm A1: one-port, or n-port with --ports all), a1p "
-                "(A1', one-port), a2 (one-port), a4, a5 (--gamma G) and a6 (n-port), and best (the "
-                "least Table 3 time of a1, a1p, a2, a4, a6); a3 and extended are not implemented "
-                "yet");
+                "(A1', one-port), a2 (one-port), a3 (one-port or n-port), a4, a5 (--gamma G) and "
+                "a6 (n-port), and best (the least Table 3 time of those that apply); extended is "
+                "not implemented yet");
   }
-  const bool n_port =
-      method == "a4" || method == "a5" || method == "a6" || (method == "a1" && !spec.one_port);
+  const bool n_port = method == "a4" || method == "a5" || method == "a6" ||
+                      ((method == "a1" || method == "a3") && !spec.one_port);
   // Table 3's optimal packet: K/2 for A1, K for A1', K/P for A4 (here 2 ceil(K/2P), what one
   // routing cycle carries on a link when two sequences share a dimension, Lemma 7); A6 and the
   // n-port A1: one message per routing cycle (B = K).
   const u64 parts = static_cast<u64>(std::max(cls.sigma_p + cls.beta + cls.sigma_min - 1, 1));
+  // A3: B = K one-port; n-port Table 3's sqrt(K tau / 2), at least 1 and at most K/2.
+  const u64 a3_packet =
+      spec.one_port
+          ? slots
+          : std::clamp<u64>(static_cast<u64>(std::sqrt(static_cast<double>(slots * tau) / 2.0)), 1,
+                            std::max<u64>(slots / 2, 1));
   const u64 default_packet =
-      method == "a4" ? std::max<u64>(2 * ((slots + 2 * parts - 1) / (2 * parts)), 1)
+      method == "a3"   ? a3_packet
+      : method == "a4" ? std::max<u64>(2 * ((slots + 2 * parts - 1) / (2 * parts)), 1)
       : (method == "a1" && !n_port) || method == "a2" ? std::max<u64>(slots / 2, 1)
                                                       : slots;
   const u64 packet = static_cast<u64>(
@@ -162,7 +170,7 @@ BuiltCase buildSdp(const CaseSpec& spec) {
   if (!n_port && !spec.one_port) {
     throw Error("--ports all: '" + method + "' is implemented one-port only; use --ports one");
   }
-  if (n_port && spec.one_port && method != "a1") {
+  if (n_port && spec.one_port && method != "a1" && method != "a3") {
     throw Error("--ports one: '" + method + "' is an n-port algorithm (section 4.3.3: its " +
                 "sequences use several dimensions in every routing cycle); use --ports all");
   }
@@ -175,7 +183,18 @@ BuiltCase buildSdp(const CaseSpec& spec) {
   const std::string name = "sdp-" + method;
   SdpSchedule s;
   std::ostringstream formula;
-  if (method == "a5") {
+  if (method == "a3") {
+    s = sdpA3Schedule(in.sdp, cls, spec.one_port, packet, spec.lanes, name);
+    const SdpFormula f = sdpA3Table3(in.sdp, cls, spec.one_port, packet);
+    const SdpFormula count = sdpA3Count(in.sdp, cls, spec.one_port, packet, spec.lanes);
+    formula << (spec.one_port ? "A3 one-port (SPT), Table 3: ceil(log2 sigma_max)(sigma_p K + "
+                                "sigma_p ceil(K/B) tau)"
+                              : "A3 n-port (pipelined DPT), Table 3: ceil(log2 sigma_max)(K/2B + "
+                                "1)(tau + B)")
+            << " = " << f.transfer_cycles << " + " << f.startups << " tau = " << f.cycles(tau)
+            << "; the schedule's " << sdpA3Steps(cls).size() << " recursive steps count "
+            << count.transfer_cycles << " + " << count.startups << " tau";
+  } else if (method == "a5") {
     s = sdpA5Schedule(in.sdp, cls, gamma, packet, spec.lanes, name);
     const int mu = a5Mu(cls.gshs, gamma);
     const u64 a5_parts = static_cast<u64>(gamma * mu);
@@ -252,7 +271,8 @@ std::vector<AlgorithmEntry> sdpAlgorithms() {
       {{"sdp",
         "stable dimension permutation --delta or --cycles (paper numbering) by --method a1 "
         "(one-port or "
-        "n-port), a1p, a2 (one-port), a4, a5 --gamma G, a6 (n-port) or best, --tau start-up cycles "
+        "n-port), a1p, a2 (one-port), a3 (one-port or n-port), a4, a5 --gamma G, a6 (n-port) or "
+        "best, --tau start-up cycles "
         "per message "
         "of --packet "
         "B elements",
