@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <random>
+#include <tuple>
 
 #include "error.h"
 #include "sdp.h"
@@ -164,6 +165,43 @@ TEST(SdpA3, LongRandomSdps) {
     const SdpBounds lb = sdpLowerBounds(sdp, cls, tau);
     EXPECT_GE(static_cast<double>(r.run.cycles), one_port ? lb.one_port : lb.n_port) << text;
   }
+}
+
+}  // namespace
+}  // namespace hcube
+
+namespace hcube {
+namespace {
+
+// --method best, n-port, on Table 4's first SDP (sigma_i = 3, 6) with n = 9, K = 64: A5 enters
+// with its best gamma by Table 3 ((gamma+1)K/(2 gamma) + (gamma+1) mu tau: gamma = 6 at tau = 0,
+// gamma = 3 at tau = 10, 162.7 against A4's 164.2), A4 wins at tau = 100 (1154.2 against A5's
+// 1242.7); A3 n-port enters by its own count (its pairs run in sequence). Measured cycles exact.
+TEST(SdpBest, NPortIncludesA5WithItsBestGammaAndA3) {
+  for (const auto& [tau, pick, cycles] : std::vector<std::tuple<u64, std::string, u64>>{
+           {0, "a5 --gamma 6", 68}, {10, "a5 --gamma 3", 172}, {100, "a4", 1158}}) {
+    CaseSpec s = a3Case(9, 64, false, "0,1,2/3,4,5,6,7,8", tau, 1);
+    s.params["method"] = "best";
+    s.params.erase("packet");
+    const BuiltCase c = buildCase(s);
+    EXPECT_NE(c.bound_source.find("best chose " + pick + " "), std::string::npos) << c.bound_source;
+    EXPECT_NE(c.bound_source.find(" a3 "), std::string::npos) << c.bound_source;
+    const testing::CheckedRun r = testing::runChecked(c);
+    testing::expectCleanRun(r, c.perm.elements(), "best");
+    EXPECT_EQ(r.run.cycles, cycles) << tau;
+  }
+}
+
+// One-port best costs A3 by Table 3 (B = K): on the transposition (0 2)(1 3), n = 4, K = 16,
+// A3 = 1 * 4 * (16 + tau) ties A1' (listed first, so A1' is chosen) and beats A2.
+TEST(SdpBest, OnePortIncludesA3) {
+  CaseSpec s = a3Case(4, 16, true, "0,2/1,3", 10, 1);
+  s.params["method"] = "best";
+  s.params.erase("packet");
+  const BuiltCase c = buildCase(s);
+  EXPECT_NE(c.bound_source.find("a1 108 a1p 104 a2 144 a3 104"), std::string::npos)
+      << c.bound_source;
+  EXPECT_NE(c.bound_source.find("best chose a1p "), std::string::npos) << c.bound_source;
 }
 
 }  // namespace
