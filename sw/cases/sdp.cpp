@@ -103,8 +103,13 @@ std::string bestMethod(const Sdp& sdp, const SdpClass& cls, bool one_port, u64 t
     cost.push_back({"a1p", a1p});
     if (free_storage && sdp.k >= 1) cost.push_back({"a2", sp * kk + 2 * sp * t});
     // A3 (section 4.3.2), B = K: ceil(log2 sigma_max)(sigma_p K + sigma_p tau); Table 3 states it
-    // for separable SDPs.
-    if (cls.separable) cost.push_back({"a3", ceilLog2(cls.sigma_max) * sp * (kk + t)});
+    // for separable SDPs, so a non-separable one is costed by the schedule's exact count.
+    if (cls.separable) {
+      cost.push_back({"a3", ceilLog2(cls.sigma_max) * sp * (kk + t)});
+    } else {
+      cost.push_back(
+          {"a3", static_cast<double>(sdpA3Count(sdp, cls, true, u64{1} << sdp.k, 1).cycles(tau))});
+    }
   } else if (cls.separable && sdp.k >= 1) {
     const double p = sp + b + cls.sigma_min - 1;
     cost.push_back({"a4", (sp + b) * kk / p + (sp + b) * t});
@@ -122,13 +127,6 @@ std::string bestMethod(const Sdp& sdp, const SdpClass& cls, bool one_port, u64 t
       a1 = std::max(a1, (s + 1) * kk / (2 * s * b) + (s + 1) * t);
     }
     cost.push_back({"a1", b * a1});
-    // A3 n-port: Table 3's ceil(log2 sigma_max)(ceil(K/2B) + 1)(tau + B) assumes a step's pairs
-    // run concurrently; ours run them one after the other (sw/schedules/sdp_a3.h), so it is
-    // costed by its own exact count, not by a formula it does not meet.
-    {
-      const u64 a3b = a3Packet(u64{1} << sdp.k, false, tau);
-      cost.push_back({"a3", static_cast<double>(sdpA3Count(sdp, cls, false, a3b, 1).cycles(tau))});
-    }
     // A5 (section 4.3.3) with B = K/(2 gamma): (gamma+1)K/(2 gamma) + (gamma+1) mu tau.
     double a5_best = -1;
     for (int g = 2; g <= cls.sigma_max; ++g) {
@@ -142,10 +140,17 @@ std::string bestMethod(const Sdp& sdp, const SdpClass& cls, bool one_port, u64 t
     }
     if (a5_best >= 0) cost.push_back({"a5 --gamma " + std::to_string(gamma), a5_best});
   }
+  if (!one_port) {
+    // A3 n-port: Table 3's ceil(log2 sigma_max)(ceil(K/2B) + 1)(tau + B) assumes a step's pairs
+    // run concurrently; ours run them one after the other (sw/schedules/sdp_a3.h), so it is
+    // costed by its own exact count, not by a formula it does not meet.
+    {
+      const u64 a3b = a3Packet(u64{1} << sdp.k, false, tau);
+      cost.push_back({"a3", static_cast<double>(sdpA3Count(sdp, cls, false, a3b, 1).cycles(tau))});
+    }
+  }
   if (cost.empty()) {
-    throw Error(
-        "--method best: no implemented n-port method applies (the n-port methods need a "
-        "separable SDP and K >= 2); try --ports one");
+    throw Error("--method best: no implemented method applies to this SDP");
   }
   const auto best = std::min_element(
       cost.begin(), cost.end(), [](const auto& x, const auto& y) { return x.second < y.second; });
