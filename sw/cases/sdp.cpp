@@ -90,7 +90,11 @@ std::string bestMethod(const Sdp& sdp, const SdpClass& cls, bool one_port, u64 t
   {
     int in_j_storage = 0;
     for (const Gsh& g : cls.gshs) in_j_storage += g.sigma() - g.sigma_p;
-    free_storage = sdp.k - in_j_storage >= cls.sigma_p;
+    // A2 runs the GSHs together with sigma_p free storage dimensions, else one after the other
+    // (section 4.6), which needs as many as the largest GSH has processor dimensions.
+    int most = 0;
+    for (const Gsh& g : cls.gshs) most = std::max(most, g.sigma_p);
+    free_storage = sdp.k - in_j_storage >= most;
   }
   if (one_port) {
     const double bp = cls.sigma_p + cls.beta_real;
