@@ -11,8 +11,8 @@ namespace {
 using Pair = std::pair<int, int>;
 using Steps = std::vector<std::vector<Pair>>;
 
-/// Rotation of dims[first .. last) by one (dims[j]'s content to dims[j+1]), into steps from
-/// `step` on.
+/// Rotation of dims[first .. last) by one (dims[j]'s content to dims[j+1]) as transpositions
+/// added to `steps`, the subproblem starting at step 0 (the halves run concurrently).
 void rotate(const std::vector<int>& dims, size_t first, size_t last, Steps& steps) {
   const size_t s = last - first;
   if (s < 2) return;
