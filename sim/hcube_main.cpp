@@ -487,6 +487,12 @@ int cmdRun(Args& args) {
   if (inject) {
     fault = parseFault(*inject, c.tables);
     if (json) throw Error("--inject prints a text report (no --json)");
+    // The run with --inject is two runs compared, not one run to record.
+    for (const auto& [name, given] :
+         {std::pair{"--trace", trace.has_value()}, std::pair{"--links", links.has_value()},
+          std::pair{"--heatmap", heatmap.has_value()}}) {
+      if (given) throw Error(std::string("--inject cannot be combined with ") + name);
+    }
     if (backend == "rtl") throw Error("--inject: the rtl backend cannot inject faults yet");
   }
   if (!no_verify) {

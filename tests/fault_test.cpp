@@ -310,6 +310,10 @@ TEST_F(FaultCli, BadInjectExitsTwoNamingTheField) {
   const ProcessResult rtl = test::tool(
       {"run", "--algo", "exchange", "--n", "2", "--inject", "drop:0:1:0:0", "--backend", "rtl"});
   EXPECT_EQ(rtl.status, 2);
+  const ProcessResult links = test::tool({"run", "--algo", "exchange", "--n", "2", "--inject",
+                                          "drop:0:1:0:0", "--links", (dir_ / "l.csv").string()});
+  EXPECT_EQ(links.status, 2);
+  EXPECT_EQ(links.output, "hcube: error: --inject cannot be combined with --links\n");
   const ProcessResult campaign = test::tool({"faults", "--algo", "exchange", "--n", "2"});
   EXPECT_EQ(campaign.status, 2);
   EXPECT_EQ(campaign.output,
