@@ -99,7 +99,9 @@ const std::set<std::string> kCommandOptions = {
     // (--route is not here: spt takes --route greedy|sync; cmdRun tells the two apart.)
     "--fifo-depth", "--deadlock-cycles", "--messages", "--modes",
     // Inspection (issue 15 part 3):
-    "--links", "--heatmap", "--element"};
+    "--links", "--heatmap", "--element",
+    // Fault injection (issue 15 part 2):
+    "--inject", "--campaign", "--seed"};
 
 std::optional<int> optionalDimension(Args& args) {
   const std::optional<long long> n = args.number("--n");

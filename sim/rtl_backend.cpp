@@ -272,11 +272,13 @@ RunResult parseRtlResult(std::istream& in, const std::string& source, u64 nodes,
     } else if (key == "send") {
       TrafficLog::Send e{};
       u64 port = 0;
-      if (!(words >> e.cycle >> e.node >> port >> e.word) || e.node >= nodes ||
-          port >= static_cast<u64>(dims)) {
+      u64 lane = 0;
+      if (!(words >> e.cycle >> e.node >> port >> e.word >> lane) || e.node >= nodes ||
+          port >= static_cast<u64>(dims) || lane >= 64) {
         fail("bad send line");
       }
       e.port = static_cast<int>(port);
+      e.lane = static_cast<int>(lane);
       r.traffic.sends.push_back(e);
     } else if (key == "store") {
       TrafficLog::Store e{};

@@ -35,7 +35,9 @@ class Engine {
         pass_(nodes_ * channels_),
         events_(nodes_, 0),
         errors_(nodes_ * kHwErrorKinds, 0),
-        monitor_(nodes_, h_.n, opt.tagged_elements) {
+        monitor_(nodes_, h_.n, opt.tagged_elements),
+        fault_(opt.fault != nullptr && opt.fault->onLink() ? opt.fault : nullptr),
+        inspect_(fault_ != nullptr || opt.record_traffic) {
     r_.backend = "table";
     monitor_.recordEvents(opt.record_traffic, opt.record_word);
     // Relative layout where it costs at most twice the memory (see at()).
@@ -67,7 +69,13 @@ class Engine {
         cycle += skipWaits(cycle);
         continue;
       }
-      sendPhase(cycle);
+      // The traffic log and fault injection take their own copy of the send sweep, so that a
+      // plain run pays nothing for them.
+      if (inspect_) {
+        sendPhase<true>(cycle);
+      } else {
+        sendPhase<false>(cycle);
+      }
       receivePhase(cycle);
       countEvents();
       ++cycle;
@@ -199,6 +207,7 @@ class Engine {
 
   /// Rising edge: every node reads its memory and PASS registers as they are at the start of
   /// the cycle and puts its words in its neighbours' input registers.
+  template <bool kInspect>
   void sendPhase(u64 cycle) {
     bool carried = false;
     for (u64 x = 0; x < nodes_; ++x) {
@@ -223,12 +232,15 @@ class Engine {
               word = mem_[at(x, slot)];
             }
           }
+          if (kInspect && fault_ != nullptr && faultRemoves(x, op, cycle, word)) {
+            continue;  // a link fault removed the word (sw/fault.h)
+          }
           const u64 y = x ^ (u64{1} << op.port);
           inbox_[y * channels_ + op.channel] = {word, 1};
           ++arrivals_[y];
           ++r_.words;
           carried = true;
-          monitor_.send(x, static_cast<int>(op.port), word, cycle);
+          monitor_.send(x, static_cast<int>(op.port), word, cycle, kInspect ? laneOf(op) : 0);
         }
         if (s.one_port) raise(x, HwError::kOnePort);
       } else if (s.kind == Kind::kPermute) {
@@ -237,6 +249,15 @@ class Engine {
       if (pass_held_[x] != 0) dropPassWords(x, s);
     }
     if (carried) ++r_.transfer_cycles;
+  }
+
+  int laneOf(const ExecSend& op) const { return static_cast<int>(op.channel - op.port * h_.lanes); }
+
+  /// Applies the link fault to a word node x sends (sw/fault.h); true if the word is removed.
+  /// Out of line, and only in the send sweep's slow copy (sendPhase<true>).
+  __attribute__((noinline, cold)) bool faultRemoves(u64 x, const ExecSend& op, u64 cycle,
+                                                    u32& word) const {
+    return !fault_->apply(x, static_cast<int>(op.port), laneOf(op), cycle, word);
   }
 
   /// PASS words of the previous cycle that this cycle's instruction does not forward are
@@ -392,6 +413,8 @@ class Engine {
   std::vector<u64> dirty_;  ///< nodes with events this cycle
   std::vector<u32> errors_;
   TrafficMonitor monitor_;
+  const Fault* fault_;       ///< the link fault to inject, or nullptr (the usual case)
+  const bool inspect_;       ///< a fault or the traffic log: the send sweep's slow copy
   std::vector<u32> copied_;  ///< a PERMUTE's words, read before any is written
   std::vector<u32> sums_;    ///< per channel: an ADD receive's sum, formed before any write
 

@@ -24,6 +24,7 @@
 
 #include <functional>
 
+#include "fault.h"
 #include "hw_errors.h"
 #include "reference.h"
 #include "table.h"
@@ -43,6 +44,7 @@ struct ExecOptions {
   ExecStats* stats = nullptr;     ///< if set, receives the counts of ExecStats
   bool record_traffic = false;    ///< fill RunResult::traffic (the monitor's log; sw/inspect/)
   u64 record_word = ~u64{0};      ///< with record_traffic: log only this word (~0: every word)
+  const Fault* fault = nullptr;   ///< a link fault to inject (sw/fault.h); nullptr: none
   /// If set, called after every cycle (or skipped stretch) with the cycles done so far.
   std::function<void(u64 cycles_done)> progress;
 };

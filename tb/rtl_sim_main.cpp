@@ -135,7 +135,7 @@ int Run(const Options& opt) {
   auto each_cycle = [&](uint64_t cycle) {
     tb.ForEachWord(
         [&](int x, int c, uint32_t w) {
-          monitor.send(static_cast<uint64_t>(x), c / config.lanes, w, cycle);
+          monitor.send(static_cast<uint64_t>(x), c / config.lanes, w, cycle, c % config.lanes);
         },
         [&](int, int, uint32_t w) { monitor.store(w, cycle); });
     if ((cycle & 255) == 255) {
@@ -179,7 +179,8 @@ int Run(const Options& opt) {
     const hcube::TrafficLog log = monitor.takeLog();
     out << "traffic 1\n";
     for (const hcube::TrafficLog::Send& e : log.sends) {
-      out << "send " << e.cycle << " " << e.node << " " << e.port << " " << e.word << "\n";
+      out << "send " << e.cycle << " " << e.node << " " << e.port << " " << e.word << " " << e.lane
+          << "\n";
     }
     for (const hcube::TrafficLog::Store& e : log.stores) {
       out << "store " << e.cycle << " " << e.word << "\n";

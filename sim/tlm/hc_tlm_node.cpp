@@ -212,6 +212,10 @@ void HcTlmNode::sendXfer(const Instruction& ins) {
           raise(HwError::kFwd);
         }
       }
+      // A fault on the link (sw/fault.h) changes or removes the word as it leaves the node.
+      if (valid && m_probe.fault() != nullptr) {
+        valid = m_probe.fault()->apply(m_id, p, l, m_probe.cycle(), word);
+      }
       if (direct != nullptr) {
         // DMI: straight into the neighbour's input register (lane l of the port).
         if (valid) direct[l] = {word, 1};
@@ -220,7 +224,7 @@ void HcTlmNode::sendXfer(const Instruction& ins) {
       }
       if (valid) {
         carries = true;
-        m_probe.send(m_id, p, word);
+        m_probe.send(m_id, p, word, l);
         if (m_tracing) m_trace[c] = {true, word, m_trace[c].in_valid, m_trace[c].in_data};
       }
     }

@@ -218,6 +218,8 @@ class TlmSimulation {
     m_testbench =
         std::make_unique<HcTlmTestbench>("testbench", set, m_initial, m_config, max_cycles);
     if (options.record_traffic) m_cube->probe().recordTraffic(true, options.record_word);
+    if (options.fault != nullptr && options.fault->onLink())
+      m_cube->probe().setFault(options.fault);
     m_testbench->m_socket.bind(m_cube->m_load);
     m_cube->m_done(m_done);
     m_testbench->m_done(m_done);
