@@ -123,7 +123,7 @@ TEST(Matmul, RotationA111MatchesTables5And6) {
 
 TEST(Matmul, CannonA121WithItsAlignment) {
   expectMatmul({"cannon", 2, 2, 2, 2, false, 0, 0, 1, true});
-  expectMatmul({"cannon", 2, 2, 2, 4, true, 1, 0, 1, true});  // blocks 1x1, 1x2, 1x2
+  expectMatmul({"cannon", 2, 2, 2, 4, true, 1, 0, 1, true});   // blocks 1x1, 1x2, 1x2
   expectMatmul({"cannon", 2, 4, 2, 6, true, 1, 0, 1, false});  // blocks 2x1, 1x3, 2x3
   expectMatmul({"cannon", 4, 8, 8, 8, false, 0, 0, 1, true});
   expectMatmul({"cannon", 4, 8, 4, 12, false, 4, 3, 1, false});
