@@ -33,6 +33,8 @@ module hc_node
   parameter int unsigned WordWidth = 32,
   /// Table depth D: instructions per node.
   parameter int unsigned TableDepth = 16,
+  /// Multiply-add units U of the MAC instruction (docs/hardware.md §2.3).
+  parameter int unsigned MacUnits = 1,
 
   // derived
   /// Channels per direction: Dim * Lanes.
@@ -43,7 +45,7 @@ module hc_node
   localparam int unsigned IdxBits = hc_pkg::hc_idx_bits(Dim, Lanes, NumSlots),
   /// ChanBits = 6 + IdxBits + SlotBits.
   localparam int unsigned ChanBits = hc_pkg::hc_chan_bits(Dim, Lanes, NumSlots),
-  /// TableWidth = max(34, 2 + NumChans * ChanBits).
+  /// TableWidth = max(34, 2 + NumChans * ChanBits, 5 + 6 * SlotBits).
   localparam int unsigned TableWidth = hc_pkg::hc_table_width(Dim, Lanes, NumSlots),
   /// Width of a table address.
   localparam int unsigned DepthBits = hc_pkg::hc_bits(TableDepth)
@@ -153,20 +155,24 @@ module hc_node
   logic                  wait_last;   // last cycle of a WAIT
   logic                  advance;     // pc moves on at the end of the cycle
   logic                  overrun;     // pc moves past the loaded table
+  logic                  mac;         // the instruction is a MAC (opcode 0, sub-opcode 1, §2.3)
+  logic                  mac_last;    // last cycle of the MAC
 
   assign halted     = pc_q >= tbl_len_q;
   assign instr      = halted ? '0 : tbl_rdata_q;
   assign opcode     = instr[hc_pkg::OpcodeBits-1:0];
-  assign executing  = active_q && opcode != hc_pkg::OpEnd;
+  assign mac        = active_q && opcode == hc_pkg::OpEnd &&
+                      instr[hc_pkg::SubOpAt +: hc_pkg::SubOpBits] == hc_pkg::SubOpMac;
+  assign executing  = active_q && (opcode != hc_pkg::OpEnd || mac);
   // XFER (1) and PERMUTE (3) are the opcodes with bit 0 set.
   assign chan_instr = executing && instr[0];
   assign permute    = chan_instr && instr[1];
   assign wait_len   = instr[hc_pkg::OpcodeBits +: WaitBits];
   // WAIT 0 is illegal and takes one cycle, like WAIT 1.
   assign wait_last  = wait_cnt_q + WaitBits'(1) >= wait_len;
-  assign advance    = executing && (opcode != hc_pkg::OpWait || wait_last);
+  assign advance    = executing && (opcode != hc_pkg::OpWait || wait_last) && (!mac || mac_last);
   assign overrun    = advance && pc_q + PcBits'(1) >= tbl_len_q;
-  assign done       = active_q && opcode == hc_pkg::OpEnd;
+  assign done       = active_q && opcode == hc_pkg::OpEnd && !mac;
   assign done_o     = done;
 
   // ---------------------------------------------------------------------------
@@ -345,6 +351,59 @@ module hc_node
   end
 
   // ---------------------------------------------------------------------------
+  // Block multiply-accumulate (issue 13, docs/hardware.md §2.3): rtl/hc_mac.sv. Its reads have
+  // multiplexers of their own; its write shares channel 0's write port, idle during a MAC.
+  // ---------------------------------------------------------------------------
+
+  localparam int unsigned MacAddrBits = 2 * SlotBits + 2;  // derived: hc_mac's AddrBits
+
+  logic [MacUnits*MacAddrBits-1:0] mac_a_addr, mac_b_addr;
+  logic [MacUnits*WordWidth-1:0]   mac_a_data, mac_b_data;
+  logic [MacAddrBits-1:0]          mac_c_addr;
+  logic [WordWidth-1:0]            mac_c_data;
+  logic                            mac_we;
+  logic [SlotBits-1:0]             mac_wr_addr;
+  logic [WordWidth-1:0]            mac_wr_data;
+  logic                            mac_slot_err;
+  logic                            mac_conflict;
+
+  hc_mac #(
+    .NumSlots (NumSlots),
+    .WordWidth(WordWidth),
+    .MacUnits (MacUnits)
+  ) u_mac (
+    .clk_i     (clk_i),
+    .rst_ni    (rst_ni),
+    .active_i  (mac),
+    .clear_i   (start_i),
+    .field_i   (instr[hc_pkg::MacFieldsAt +: 6 * SlotBits]),
+    .a_addr_o  (mac_a_addr),
+    .b_addr_o  (mac_b_addr),
+    .a_data_i  (mac_a_data),
+    .b_data_i  (mac_b_data),
+    .c_addr_o  (mac_c_addr),
+    .c_data_i  (mac_c_data),
+    .we_o      (mac_we),
+    .wr_addr_o (mac_wr_addr),
+    .wr_data_o (mac_wr_data),
+    .last_o    (mac_last),
+    .slot_err_o(mac_slot_err),
+    .conflict_o(mac_conflict)
+  );
+
+  always_comb begin : mac_reads
+    mac_c_data = (32'(mac_c_addr) < NumSlots) ? mem_q[mac_c_addr[SlotBits-1:0]] : '0;
+    for (int unsigned u = 0; u < MacUnits; u++) begin
+      mac_a_data[u*WordWidth +: WordWidth] =
+          (32'(mac_a_addr[u*MacAddrBits +: MacAddrBits]) < NumSlots) ?
+          mem_q[mac_a_addr[u*MacAddrBits +: SlotBits]] : '0;
+      mac_b_data[u*WordWidth +: WordWidth] =
+          (32'(mac_b_addr[u*MacAddrBits +: MacAddrBits]) < NumSlots) ?
+          mem_q[mac_b_addr[u*MacAddrBits +: SlotBits]] : '0;
+    end
+  end
+
+  // ---------------------------------------------------------------------------
   // Channels: names for the waveform, memory writes
   // ---------------------------------------------------------------------------
 
@@ -353,7 +412,7 @@ module hc_node
   logic [NumChans-1:0] pass_now;  // an arriving word is held for a FWD
 
   assign store = wr_slot & in_valid_i;
-  assign wr_en = store | copy;
+  assign wr_en = store | copy | NumChans'(mac_we);  // the MAC writes through channel 0's port
 
   for (genvar j = 0; j < Dim; j++) begin : g_port
     for (genvar l = 0; l < Lanes; l++) begin : g_lane
@@ -374,13 +433,15 @@ module hc_node
       assign in_valid          = in_valid_i[Chan];
       assign in_data           = in_data_i[Chan*WordWidth +: WordWidth];
       assign pass_now[Chan]    = pass_slot[Chan] && in_valid;
-      assign wr_slot_addr      = wr_addr[Chan*SlotBits +: SlotBits];
+      assign wr_slot_addr      = (Chan == 0 && mac_we) ? mac_wr_addr :
+                                 wr_addr[Chan*SlotBits +: SlotBits];
 
       // ---- issue 13: combining receive (docs/hardware.md §2.2) ----
       // An ADD writes the slot as it is at the start of the cycle plus the arriving word
       // (W-bit wrap-around): one more memory read and one adder per channel.
       logic [WordWidth-1:0] wr_data;
-      assign wr_data = copy[Chan] ? out_data :
+      assign wr_data = (Chan == 0 && mac_we) ? mac_wr_data :
+                       copy[Chan] ? out_data :
                        add_slot[Chan] ? mem_q[wr_slot_addr] + in_data : in_data;
       // ---- end issue 13 ----
 
@@ -403,13 +464,13 @@ module hc_node
     err_event[hc_pkg::ErrLost]     = active_q && |(in_valid_i & ~in_not_idle);
     err_event[hc_pkg::ErrNodata]   = |(expect_word & ~in_valid_i);
     err_event[hc_pkg::ErrFwd]      = any_fwd_err;
-    err_event[hc_pkg::ErrSlot]     = any_slot_err;
+    err_event[hc_pkg::ErrSlot]     = any_slot_err || mac_slot_err;
     err_event[hc_pkg::ErrOverrun]  = overrun;
     err_event[hc_pkg::ErrOneport]  = one_port_q && ($countones(port_sends) > 1 ||
                                                     $countones(port_recvs) > 1);
     err_event[hc_pkg::ErrIllegal]  = any_illegal ||
                                      (executing && opcode == hc_pkg::OpWait && wait_len == '0);
-    err_event[hc_pkg::ErrConflict] = conflict;
+    err_event[hc_pkg::ErrConflict] = conflict || mac_conflict;
     err_event[hc_pkg::ErrDropped]  = |(pass_valid_q & ~fwd_used);
   end
 

@@ -38,6 +38,14 @@ package hc_pkg;
   /// A table word is never narrower than an opcode plus a WAIT count.
   localparam int unsigned MinTableWidth = OpcodeBits + WaitBits;
 
+  /// Sub-opcode field of an opcode-0 word, bits [4:2]: 0 is END, 1 is MAC (§2.3); the others
+  /// are reserved and execute as END.
+  localparam int unsigned SubOpAt = 2;
+  localparam int unsigned SubOpBits = 3;
+  localparam logic [2:0] SubOpMac = 3'd1;
+  /// Where a MAC word's six SlotBits-wide fields (a, b, c, m-1, k-1, p-1) start.
+  localparam int unsigned MacFieldsAt = 5;
+
   /// Instruction opcode.
   typedef enum logic [1:0] {
     OpEnd     = 2'd0,  // node done, done stays high
@@ -118,11 +126,12 @@ package hc_pkg;
     hc_chan_bits = 6 + hc_idx_bits(dim, lanes, num_slots) + hc_bits(num_slots);
   endfunction
 
-  /// TableWidth = max(34, 2 + n*b*ChanBits).
+  /// TableWidth = max(34, 2 + n*b*ChanBits, 5 + 6*SlotBits): the last term holds a MAC (§2.3).
   function automatic int unsigned hc_table_width(int unsigned dim, int unsigned lanes,
                                                  int unsigned num_slots);
-    hc_table_width = hc_max(MinTableWidth,
-                            OpcodeBits + dim * lanes * hc_chan_bits(dim, lanes, num_slots));
+    hc_table_width = hc_max(hc_max(MinTableWidth,
+                                   OpcodeBits + dim * lanes * hc_chan_bits(dim, lanes, num_slots)),
+                            MacFieldsAt + 6 * hc_bits(num_slots));
   endfunction
 
 endpackage

@@ -56,4 +56,7 @@ for f in "${srcs[@]}"; do
   done
 done
 run_lint "hc_fpga Dim=3 Lanes=2" --top-module hc_fpga -GDim=3 -GLanes=2
+# hc_node with more than one MAC unit and a memory that is not a power of two (issue 13).
+run_lint "hc_node Dim=2 NumSlots=13 MacUnits=3" --top-module hc_node -GDim=2 -GNumSlots=13 \
+  -GMacUnits=3
 exit $status

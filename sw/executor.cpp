@@ -5,6 +5,7 @@
 
 #include "error.h"
 #include "exec_program.h"
+#include "mac.h"
 #include "traffic_monitor.h"
 
 namespace hcube {
@@ -29,6 +30,7 @@ class Engine {
         words_(initial.words_per_node),
         pc_(nodes_),
         wait_left_(nodes_, 0),
+        mac_done_(nodes_, 0),
         arrivals_(nodes_, 0),
         pass_held_(nodes_, 0),
         inbox_(nodes_ * channels_),
@@ -161,6 +163,10 @@ class Engine {
       wait_left_[x] -= static_cast<u32>(cycles);
       if (wait_left_[x] != 0) return;
     }
+    if (s.kind == Kind::kMac) {
+      if (++mac_done_[x] < s.mac_cycles) return;
+      mac_done_[x] = 0;
+    }
     --active_;
     ++pc_[x];
     if (p_.steps[pc_[x]].overrun) raise(x, HwError::kOverrun);
@@ -289,6 +295,8 @@ class Engine {
         consumed = receive(y, s, cycle);
       } else if (s.kind == Kind::kPermute) {
         copy(y, s);
+      } else if (s.kind == Kind::kMac) {
+        multiplyAccumulate(y, s);
       }
       if (arrivals_[y] != consumed) {
         // Words on a channel whose input side is IDLE (or at a node not in an XFER) are lost.
@@ -390,6 +398,17 @@ class Engine {
     }
   }
 
+  /// One cycle of a MAC at node y (docs/hardware.md §2.3, sw/mac.h). The node uses no port:
+  /// words arriving are lost and a held PASS word is dropped, as in a PERMUTE.
+  void multiplyAccumulate(u64 y, const ExecStep& s) {
+    const bool out_of_range = macStep(
+        p_.macs[s.mac], h_.mac_units, mac_done_[y], words_,
+        [&](u64 slot) { return mem_[at(y, slot)]; },
+        [&](u64 slot, u32 word) { mem_[at(y, slot)] = word; });
+    if (out_of_range) raise(y, HwError::kSlot);
+    if (s.mac_overlap) raise(y, HwError::kConflict);
+  }
+
   const TableHeader& h_;
   const ExecOptions& opt_;
   const ExecProgram p_;
@@ -403,6 +422,7 @@ class Engine {
   // Per node.
   std::vector<u32> pc_;         ///< current step (index into p_.steps)
   std::vector<u32> wait_left_;  ///< cycles left in the current WAIT
+  std::vector<u64> mac_done_;   ///< cycles of the current MAC done
   std::vector<u32> arrivals_;   ///< words put in its input registers this cycle
   std::vector<u32> pass_held_;  ///< PASS registers filled in the previous cycle
   // Per node and channel.

@@ -20,6 +20,10 @@
 // word is kept. Words arriving from neighbours are `lost`, a held PASS word is `dropped`, and
 // one-port mode does not apply. RunResult::local_cycles counts the cycles in which some node
 // executes a PERMUTE; copies are not link traffic (no words, no span events).
+//
+// MAC (docs/hardware.md §2.3, sw/mac.h): a node in a MAC computes one element of C per cycle on
+// the header's mac_units units, for m p ceil(k/U) cycles; like a PERMUTE it uses no port (words
+// arriving are lost, a held PASS word is dropped); `slot` and `conflict` are counted per cycle.
 #pragma once
 
 #include <functional>

@@ -25,7 +25,10 @@ struct CubeConfig {
   int LaneBits() const { return Bits(lanes); }
   int IdxBits() const { return Max(SlotBits(), PortBits() + LaneBits()); }
   int ChanBits() const { return 6 + IdxBits() + SlotBits(); }
-  int TableWidth() const { return Max(34, 2 + NumChans() * ChanBits()); }
+  /// max(34, 2 + n b ChanBits, 5 + 6 SlotBits): the last term holds a MAC (§2.3).
+  int TableWidth() const { return Max(Max(34, 2 + NumChans() * ChanBits()), 5 + 6 * SlotBits()); }
+  /// U: multiply-add units per node (MacUnits; the runner's builds keep the default, 1).
+  int mac_units = 1;
   int DepthBits() const { return Bits(table_depth); }
   /// Hex digits of one table word in an image file.
   int TableHexDigits() const { return (TableWidth() + 3) / 4; }
