@@ -121,32 +121,29 @@ class Builder {
   MatmulCounts counts_;
 };
 
+/// One step of a ring rotation of the block at `base` (`words` long) along a grid ring of
+/// 2^bits processors whose dimensions start at `shift`: the processor at ring position t sends
+/// towards t - 1 and receives from t + 1. Nothing when the ring has one processor.
+Rotation rotateAlong(u64 t, int bits, int shift, u64 base, u64 words) {
+  Rotation r;
+  if (bits == 0) return r;
+  const u64 size = u64{1} << bits;
+  r.active = true;
+  r.base = base;
+  r.words = words;
+  r.send = ringDim((t + size - 1) % size, bits, shift);  // towards t - 1
+  r.recv = ringDim(t, bits, shift);                      // from t + 1
+  return r;
+}
+
 /// Rotation of C one processor to the left along grid row rings (receive from column a2 + 1).
 Rotation rotateC(const MatmulLayout& l, u64 x) {
-  Rotation r;
-  if (l.n2 == 0) return r;
-  const u64 a2 = l.gridCol(x);
-  const u64 cols = l.gridCols();
-  r.active = true;
-  r.base = l.c_base;
-  r.words = l.c_rows * l.c_cols;
-  r.send = ringDim((a2 + cols - 1) % cols, l.n2, 0);  // towards a2 - 1
-  r.recv = ringDim(a2, l.n2, 0);                      // from a2 + 1
-  return r;
+  return rotateAlong(l.gridCol(x), l.n2, 0, l.c_base, l.c_rows * l.c_cols);
 }
 
 /// Rotation of D one processor up along grid column rings (receive from row a1 + 1).
 Rotation rotateD(const MatmulLayout& l, u64 x) {
-  Rotation r;
-  if (l.n1 == 0) return r;
-  const u64 a1 = l.gridRow(x);
-  const u64 rows = l.gridRows();
-  r.active = true;
-  r.base = l.d_base;
-  r.words = l.d_rows * l.d_cols;
-  r.send = ringDim((a1 + rows - 1) % rows, l.n1, l.n2);
-  r.recv = ringDim(a1, l.n1, l.n2);
-  return r;
+  return rotateAlong(l.gridRow(x), l.n1, l.n2, l.d_base, l.d_rows * l.d_cols);
 }
 
 // TR-623 §3.1, "A Rotation Algorithm A(1,1,1)", column partitioning, Gray code encoding.
