@@ -361,6 +361,17 @@ void writeOutputFile(const std::string& option, const std::string& path, const s
 
 int cmdRoutedRun(Args& args, const std::string& route);
 
+// Runs the case's tables, or a corrupted copy of them, on backend `b` with a link fault or none.
+FaultRunner faultRunner(const BuiltCase& c, const BackendRun& b) {
+  return [&c, b](const TableSet& set, const Fault* f) {
+    BuiltCase run_case = c;
+    run_case.tables = set;
+    BackendRun fb = b;
+    fb.fault = f;
+    return runOn(run_case, fb, nullptr);
+  };
+}
+
 // hcube run --inject: the fault-free run and the run with the fault, both with the traffic log,
 // and where they part (sw/inspect/fault_analysis.h). Exit 1 if a check caught the fault.
 int runWithFault(const BuiltCase& c, BackendRun b, const Fault& fault) {
@@ -369,20 +380,7 @@ int runWithFault(const BuiltCase& c, BackendRun b, const Fault& fault) {
   const RunResult golden = runOn(c, b, nullptr);
   const u64 k = c.perm.slots();
   std::cout << caseTitle(c) << ", " << golden.cycles << " cycles without the fault\n";
-  FaultAnalysis a;
-  if (fault.onLink()) {
-    b.fault = &fault;
-    a = analyseFault(fault, c.perm, golden, runOn(c, b, nullptr));
-  } else {
-    try {
-      BuiltCase corrupted = c;
-      corrupted.tables = applyTableFault(c.tables, fault);
-      a = analyseFault(fault, c.perm, golden, runOn(corrupted, b, nullptr));
-    } catch (const Error& e) {
-      if (std::string(e.what()).rfind("table fault", 0) != 0) throw;
-      a = refusedAtLoad(fault, e.what());
-    }
-  }
+  const FaultAnalysis a = injectOne(c.tables, c.perm, golden, fault, faultRunner(c, b));
   std::cout << formatFaultAnalysis(fault, a, k);
   return a.detected ? 1 : 0;
 }
@@ -413,14 +411,7 @@ int cmdFaults(Args& args) {
   const std::vector<Fault> faults =
       drawFaults(c.tables, golden, static_cast<u64>(count), static_cast<u64>(seed));
   const auto started = std::chrono::steady_clock::now();
-  const CampaignResult r =
-      runCampaign(c.tables, c.perm, golden, faults, [&](const TableSet& set, const Fault* f) {
-        BuiltCase run_case = c;
-        run_case.tables = set;
-        BackendRun fb = b;
-        fb.fault = f;
-        return runOn(run_case, fb, nullptr);
-      });
+  const CampaignResult r = runCampaign(c.tables, c.perm, golden, faults, faultRunner(c, b));
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   std::cout << caseTitle(c) << ", " << golden.cycles << " cycles; " << count << " faults, seed "

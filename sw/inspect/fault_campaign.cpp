@@ -74,26 +74,25 @@ std::vector<Fault> drawFaults(const TableSet& set, const RunResult& golden, u64 
   return out;
 }
 
+FaultAnalysis injectOne(const TableSet& set, const PermutationSpec& perm, const RunResult& golden,
+                        const Fault& f, const FaultRunner& run) {
+  if (f.onLink()) return analyseFault(f, perm, golden, run(set, &f));
+  TableSet corrupted;
+  try {
+    corrupted = applyTableFault(set, f);
+  } catch (const Error& e) {
+    return refusedAtLoad(f, e.what());
+  }
+  return analyseFault(f, perm, golden, run(corrupted, nullptr));
+}
+
 CampaignResult runCampaign(const TableSet& set, const PermutationSpec& perm,
                            const RunResult& golden, const std::vector<Fault>& faults,
                            const FaultRunner& run) {
   CampaignResult c;
   c.faults = faults;
   for (const Fault& f : faults) {
-    FaultAnalysis a;
-    if (f.onLink()) {
-      a = analyseFault(f, perm, golden, run(set, &f));
-    } else {
-      TableSet corrupted;
-      bool refused = false;
-      try {
-        corrupted = applyTableFault(set, f);
-      } catch (const Error& e) {
-        a = refusedAtLoad(f, e.what());
-        refused = true;
-      }
-      if (!refused) a = analyseFault(f, perm, golden, run(corrupted, nullptr));
-    }
+    FaultAnalysis a = injectOne(set, perm, golden, f, run);
     count(c.kinds[static_cast<int>(f.kind)], a);
     count(c.total, a);
     c.analyses.push_back(std::move(a));

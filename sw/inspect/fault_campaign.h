@@ -40,6 +40,11 @@ struct CampaignResult {
 /// The `count` faults of a campaign with `seed` over `set`, drawn from `golden` (its traffic).
 std::vector<Fault> drawFaults(const TableSet& set, const RunResult& golden, u64 count, u64 seed);
 
+/// One fault: a link fault runs `set` with it; a table fault corrupts the tables first (a
+/// corrupted word the image reader refuses is reported as detected at load) and runs them.
+FaultAnalysis injectOne(const TableSet& set, const PermutationSpec& perm, const RunResult& golden,
+                        const Fault& f, const FaultRunner& run);
+
 /// Runs and analyses every fault; `golden` is `run(set, nullptr)`.
 CampaignResult runCampaign(const TableSet& set, const PermutationSpec& perm,
                            const RunResult& golden, const std::vector<Fault>& faults,
