@@ -13,6 +13,7 @@ packages=(
   clang-format               # formatting (.clang-format)
   clang libclang-rt-14-dev   # the sanitizer and libFuzzer build (scripts/test.sh, tests/fuzz)
   nlohmann-json3-dev         # JSON output of the tool
+  libcli11-dev               # the tool's option parser and --help (sim/cli_args.*)
   python3                    # scripts/synth.py, scripts/measure.py
   yosys                      # synthesis of the RTL (scripts/synth.sh, ctest label synth)
   nextpnr-ice40 fpga-icestorm  # place and route on iCE40 (scripts/synth.sh --pnr)

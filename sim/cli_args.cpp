@@ -1,6 +1,7 @@
-// The strict option parser of the hcube tool (sim/cli_args.h).
+// The strict option parser of the hcube tool, on CLI11 (sim/cli_args.h).
 #include "cli_args.h"
 
+#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <exception>
 #include <stdexcept>
@@ -9,14 +10,27 @@
 
 namespace hcube {
 
-Args::Args(int argc, const char* const* argv, int first) {
-  for (int i = first; i < argc; ++i) {
-    const std::string a = argv[i];
+namespace {
+
+bool isFlag(const std::string& name) {
+  for (const OptionInfo& o : optionCatalogue()) {
+    if (o.name == name) return o.value.empty();
+  }
+  return false;
+}
+
+// The words CLI11 left: options the command does not declare (an algorithm's own parameters,
+// or options no command takes, which finish() refuses) and positional words, in their order.
+void placeRemaining(const std::vector<std::string>& words,
+                    std::map<std::string, std::string>& flags,
+                    std::vector<std::string>& positional) {
+  for (size_t i = 0; i < words.size(); ++i) {
+    const std::string& a = words[i];
     if (a.size() > 1 && a[0] == '-' && a.rfind("--", 0) != 0) {
       throw Error("'" + a + "': options start with two dashes (--" + a.substr(1) + ")");
     }
     if (a.rfind("--", 0) != 0) {
-      positional_.push_back(a);
+      positional.push_back(a);
       continue;
     }
     std::string name = a;
@@ -26,22 +40,83 @@ Args::Args(int argc, const char* const* argv, int first) {
       value = a.substr(eq + 1);
     }
     if (name == "--") throw Error("'" + a + "': not an option");
-    if (flags_.count(name) != 0) throw Error("option " + name + " given twice");
-    if (name == "--json" || name == "--no-verify" || name == "--help" || name == "--describe") {
+    if (flags.count(name) != 0) throw Error("option " + name + " given twice");
+    if (isFlag(name)) {
       if (value) throw Error("option " + name + " takes no value ('" + a + "')");
-      flags_[name] = "1";
+      flags[name] = "1";
       continue;
     }
     if (!value) {
-      // The next word is the value, even if it starts with one dash (--n -1), but not if it
+      // The next word is the value, even if it starts with one dash (--tau -1), but not if it
       // is another option.
-      if (i + 1 >= argc || std::string(argv[i + 1]).rfind("--", 0) == 0) {
+      if (i + 1 >= words.size() || words[i + 1].rfind("--", 0) == 0) {
         throw Error("option " + name + " needs a value");
       }
-      value = argv[++i];
+      value = words[++i];
     }
-    flags_[name] = *value;
+    flags[name] = *value;
   }
+}
+
+}  // namespace
+
+Args::Args(int argc, const char* const* argv, int first, const CommandLine& command) {
+  std::vector<std::string> words;
+  for (int i = first; i < argc; ++i) {
+    words.emplace_back(argv[i]);
+    // CLI11 reads "--" as the end of the options; this tool has no such marker.
+    if (words.back() == "--") throw Error("'--': not an option");
+  }
+  CLI::App app{"", "hcube " + command.name};
+  app.set_help_flag("--help");
+  app.allow_extras();
+  // CLI11 keeps every value given (TakeAll), so that a repeated option is found and refused
+  // below, with the option's name, rather than one value silently winning.
+  std::map<std::string, std::vector<std::string>> values;
+  std::vector<std::pair<std::string, CLI::Option*>> declared;
+  for (const std::string& name : command.options) {
+    const OptionInfo& o = optionInfo(name);
+    CLI::Option* opt = nullptr;
+    if (o.value.empty()) {
+      opt = app.add_flag(o.name, o.help);
+    } else {
+      opt = app.add_option(o.name, values[o.name], o.help)
+                ->expected(1)
+                ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
+                ->allow_extra_args(false);
+    }
+    declared.emplace_back(o.name, opt);
+  }
+  // CLI11 wants the program name first and the words in reverse order.
+  std::vector<std::string> reversed(words.rbegin(), words.rend());
+  try {
+    app.parse(reversed);
+  } catch (const CLI::CallForHelp&) {
+    help_ = true;
+    return;
+  } catch (const CLI::ArgumentMismatch& e) {
+    // "--n=" (or --n last): CLI11 says "--n: 1 required N missing".
+    const std::string what = e.what();
+    throw Error("option " + what.substr(0, what.find(':')) + " needs a value");
+  } catch (const CLI::ParseError& e) {
+    throw Error(e.what());
+  }
+  for (const auto& [name, opt] : declared) {
+    if (opt->count() == 0) continue;
+    if (opt->count() > 1) throw Error("option " + name + " given twice");
+    if (isFlag(name)) {
+      // CLI11 takes --flag=VALUE as an override; this tool's flags take no value.
+      const std::string v = opt->results().front();
+      if (v != "true") throw Error("option " + name + " takes no value ('" + name + "=" + v + "')");
+      flags_[name] = "1";
+      continue;
+    }
+    const std::string& v = values[name].front();
+    // CLI11 takes the next word as the value even when it is another option (--trace --json).
+    if (v.rfind("--", 0) == 0) throw Error("option " + name + " needs a value");
+    flags_[name] = v;
+  }
+  placeRemaining(app.remaining(), flags_, positional_);
 }
 
 std::optional<std::string> Args::get(const std::string& name) {
@@ -91,17 +166,6 @@ void Args::finish(size_t words) const {
     throw Error("unexpected word '" + positional_[words] + "' (see hcube --help)");
   }
 }
-
-const std::set<std::string> kCommandOptions = {
-    "--out", "--backend", "--json", "--no-verify", "--trace", "--max-cycles", "--cache",
-    "--backends", "--tables", "--help", "--memory", "--depth",
-    // Routed mode (issue 12):
-    // (--route is not here: spt takes --route greedy|sync; cmdRun tells the two apart.)
-    "--fifo-depth", "--deadlock-cycles", "--messages", "--modes",
-    // Inspection (issue 15 part 3):
-    "--links", "--heatmap", "--element",
-    // Fault injection (issue 15 part 2):
-    "--inject", "--campaign", "--seed"};
 
 std::optional<int> optionalDimension(Args& args) {
   const std::optional<long long> n = args.number("--n");

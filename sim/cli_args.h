@@ -1,7 +1,7 @@
-// The command line of the hcube tool (sim/hcube_main.cpp): the strict option parser and the
-// reading of a case description (--algo, --n, --k, --width, --ports and the algorithm's own
-// parameters). Its own room so that it can be unit-tested and fuzzed (tests/fuzz/) apart from
-// the commands that use it.
+// The command line of the hcube tool (sim/hcube_main.cpp): the strict option parser, on CLI11,
+// and the reading of a case description (--algo, --n, --k, --width, --ports and the algorithm's
+// own parameters). Its own room so that it can be unit-tested and fuzzed (tests/fuzz/) apart
+// from the commands that use it. What each command takes is described in sim/cli_commands.h.
 #pragma once
 
 #include <map>
@@ -11,17 +11,22 @@
 #include <vector>
 
 #include "algorithms.h"
+#include "cli_commands.h"
 
 namespace hcube {
 
 // The command line of one subcommand: "--name value", "--name=value", boolean flags and
-// positional words. Everything it cannot place is an error (hcube::Error), never silently
-// ignored: a single-dash option, a repeated option, a flag given a value, a word the command
-// does not take, an option the command did not read.
+// positional words. CLI11 parses the options the command declares (sim/cli_commands.h); the
+// words it leaves are the algorithm's own parameters (--PARAM V, which the algorithm catalogue
+// checks) and positional words. Everything it cannot place is an error (hcube::Error), never
+// silently ignored: a single-dash option, a repeated option, a flag given a value, an option
+// without its value, a word the command does not take, an option the command did not read.
 class Args {
  public:
-  /// Parses argv[first..argc).
-  Args(int argc, const char* const* argv, int first);
+  /// Parses argv[first..argc) as the arguments of `command`.
+  Args(int argc, const char* const* argv, int first, const CommandLine& command);
+  /// True if --help was given (the command then prints commandHelp and does nothing else).
+  bool help() const { return help_; }
   /// The value of an option, marking it as read.
   std::optional<std::string> get(const std::string& name);
   bool has(const std::string& name) const { return flags_.count(name) != 0; }
@@ -49,10 +54,8 @@ class Args {
   std::map<std::string, std::string> flags_;
   std::vector<std::string> positional_;
   std::vector<std::string> used_;
+  bool help_ = false;
 };
-
-/// Options of the commands themselves; every other option describes the case to build.
-extern const std::set<std::string> kCommandOptions;
 
 /// --n, when given: an integer 1..20.
 std::optional<int> optionalDimension(Args& args);

@@ -1023,130 +1023,27 @@ int cmdSdp(Args& args) {
   return 0;
 }
 
-// One entry per subcommand: its usage text (printed by hcube --help and by hcube CMD --help)
-// and the function that runs it. Adding a subcommand is one entry here and one function.
+// The function that runs each subcommand; what the subcommand takes and its help are in
+// sim/cli_commands.cpp. Adding a subcommand is one entry there, one here and one function.
 struct Command {
   const char* name;
-  const char* usage;
   int (*run)(Args& args);
 };
 
 constexpr Command kCommands[] = {
-    {"list", R"(  hcube list [--json]
-      the algorithms, each with a one-line description and its paper section
-)",
-     cmdList},
-    {"tables",
-     R"(  hcube tables --algo A --n N [--k K] [--width B] [--ports all|one] [--PARAM V ...] --out DIR
-      write DIR/tables.hct (text tables, docs/table-format.md) and DIR/tables.hex (RTL image);
-      --PARAM V are the algorithm's own parameters (e.g. --tau 20; hcube list names them)
-)",
-     cmdTables},
-    {"verify", R"(  hcube verify PATH
-      statically verify tables: a .hct file, a .hex image, or a directory holding tables.hct
-      and/or tables.hex (with both, they must describe the same tables)
-)",
-     cmdVerify},
-    {"run", R"(  hcube run (--algo A --n N [--k K] [--width B] [--ports all|one] | --tables PATH)
-            [--backend table|tlm|rtl] [--trace FILE] [--json] [--no-verify]
-            [--max-cycles C] [--cache DIR] [--links FILE.csv] [--heatmap FILE.svg]
-            [--inject KIND:...]
-      run a case and check every element against the reference model; --trace writes an
-      FST (or .vcd) waveform and a GTKWave save file from the RTL, or a VCD from the TLM model;
-      --links writes the words and utilisation of every directed link as CSV, --heatmap a
-      per-link, per-cycle utilisation picture with per-dimension totals (the same on every
-      backend); --inject runs the case without and with one fault (table and tlm backends):
-        flip:NODE:PORT:LANE:CYCLE[:BIT]   invert a bit of the word crossing that link then
-        stuck:NODE:PORT:LANE:CYCLE:BIT:V  that bit of every word stuck at V from CYCLE on
-        dead:NODE:PORT:LANE:CYCLE         nothing crosses that link from CYCLE on
-        drop:NODE:PORT:LANE:CYCLE         the word crossing then is lost
-        table:NODE:STEP:BIT               invert a bit of a table word at load
-      and says whether a check caught it and where the run first went wrong (exit 1: caught)
-  hcube run (--algo A --n N ... | --tables PATH) --route ecube|source [--backend table|tlm]
-            [--fifo-depth D]
-            [--deadlock-cycles L] [--max-cycles C] [--json]
-      routed mode: the case's permutation by the per-cycle packet routers, no schedule
-      (docs/hardware.md §8; table and tlm backends so far)
-)",
-     cmdRun},
-    {"trace",
-     R"(  hcube trace (--algo A --n N [--k K] [--width B] [--ports all|one] | --tables PATH)
-            --element NODE:SLOT [--backend table|tlm|rtl] [--max-cycles C] [--cache DIR]
-      run a case and print one element's path cycle by cycle: the cycle, the sending node,
-      the dimension, the receiver, whether it stored or passed the word on, and the slot
-)",
-     cmdTrace},
-    {"faults",
-     R"(  hcube faults --campaign N [--seed S] (--algo A --n N [--k K] ... | --tables PATH)
-            [--backend table|tlm]
-      N random single faults over a case (kinds in turn; link faults on words the fault-free
-      run sends): per kind how many a check caught, how many it localised to the faulty link
-      or node, and those no check can catch (masked) with the reason
-)",
-     cmdFaults},
-    {"compare",
-     R"(  hcube compare (--algo A --n N [--k K] [--width B] [--ports all|one] | --tables PATH)
-            [--backends table,tlm,rtl] [--json] [--cache DIR]
-      run one case on several backends, print cycles, mismatches and wall time side by side;
-      exit 1 on any disagreement between them or with the reference model
-  hcube compare (--algo A --n N ... | --tables PATH) --modes schedule,ecube,source
-            [--backend table|tlm] [--fifo-depth D] [--json]
-      one permutation by its schedule's tables and by the routers, side by side
-)",
-     cmdCompare},
-    {"build-model",
-     R"(  hcube build-model --algo A --n N [--k K] [--width B] [--memory M] [--depth D] [--cache DIR]
-      build (or find in the cache) the Verilated cube for a case, without running it;
-      --memory / --depth make it at least that large, so that it serves bigger cases too
-)",
-     cmdBuildModel},
-    {"messages",
-     R"(  hcube messages --algo A --n N [--k K] [--PARAM V ...] [--route ecube|source] --out FILE
-      write the routed-mode message list of the case's permutation (docs/hardware.md §8.1)
-)",
-     cmdMessages},
-    {"route",
-     R"(  hcube route --messages FILE [--backend table|tlm] [--fifo-depth D] [--deadlock-cycles L]
-            [--max-cycles C] [--json]
-      run a message list through the per-cycle routers and report delivery and statistics
-)",
-     cmdRoute},
-    {"traffic",
-     R"(  hcube traffic --pattern uniform|transpose|bit-complement|bit-reversal|shuffle|hotspot
-            --n N (--rate R | --sweep FROM:TO:STEP [--plot FILE.svg]) [--cycles C]
-            [--warmup W] [--seed S] [--fifo-depth D] [--backend table|tlm] [--json]
-      synthetic traffic through the e-cube routers: offered and accepted throughput, latency,
-      the saturation point of a sweep and a latency-load plot (sw/router/traffic.h)
-)",
-     cmdTraffic},
-    {"diff", R"(  hcube diff A B
-      compare two tables (each a .hct file, a .hex image or a directory) instruction by
-      instruction, naming node, step and channel of every difference; exit 1 if they differ
-)",
-     cmdDiff},
-    {"sdp",
-     R"(  hcube sdp --describe --n N [--k K] (--delta D | --cycles C) [--mp M] [--tau T] [--json]
-      a stable dimension permutation (Ho & Johnsson 1988, paper numbering: processor dimensions
-      0..n-1, storage n..): its GSHs, real/virtual/mixed, sigma_p, beta, oJ, every lower bound
-)",
-     cmdSdp},
+    {"list", cmdList},         {"tables", cmdTables},
+    {"verify", cmdVerify},     {"run", cmdRun},
+    {"trace", cmdTrace},       {"faults", cmdFaults},
+    {"compare", cmdCompare},   {"build-model", cmdBuildModel},
+    {"messages", cmdMessages}, {"route", cmdRoute},
+    {"traffic", cmdTraffic},   {"diff", cmdDiff},
+    {"sdp", cmdSdp},
 };
-
-constexpr const char* kOptionsNote = R"(
-Options are --name VALUE or --name=VALUE, each at most once. Exit status: 0 success, 1 a run
-or verification found a problem, 2 bad input, 3 internal error.
-)";
-
-std::string usage() {
-  std::string u = "usage:\n";
-  for (const Command& c : kCommands) u += c.usage;
-  return u + kOptionsNote;
-}
 
 int dispatch(int argc, char** argv) {
   if (argc < 2 || std::string(argv[1]) == "--help" || std::string(argv[1]) == "-h" ||
       std::string(argv[1]) == "help") {
-    std::cout << usage();
+    std::cout << toolUsage();
     return argc < 2 ? 2 : 0;
   }
   const std::string cmd = argv[1];
@@ -1154,10 +1051,13 @@ int dispatch(int argc, char** argv) {
   for (const Command& c : kCommands) {
     if (cmd == c.name) command = &c;
   }
-  if (command == nullptr) throw Error("unknown command '" + cmd + "' (hcube --help lists them)");
-  Args args(argc, argv, 2);
-  if (args.has("--help")) {
-    std::cout << "usage:\n" << command->usage << kOptionsNote;
+  const CommandLine* line = findCommandLine(cmd);
+  if (command == nullptr || line == nullptr) {
+    throw Error("unknown command '" + cmd + "' (hcube --help lists them)");
+  }
+  Args args(argc, argv, 2, *line);
+  if (args.help()) {
+    std::cout << commandHelp(*line);
     return 0;
   }
   try {

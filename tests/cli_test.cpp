@@ -5,10 +5,13 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <regex>
+#include <set>
 #include <sstream>
 #include <string>
 
 #include "algorithms.h"
+#include "cli_commands.h"
 #include "cli_fixture.h"
 #include "error.h"
 #include "hc_tlm_run.h"
@@ -257,7 +260,17 @@ TEST_F(Cli, NegativeAndEqualsFormsParse) {
   EXPECT_NE(o.output.find("\"n\":3"), std::string::npos) << o.output;
   o = tool({"run", "--algo", "edelman", "--n=", "--json"});
   EXPECT_EQ(o.status, 2);
-  EXPECT_EQ(o.output, "hcube: error: option --n '' is not an integer\n");
+  EXPECT_EQ(o.output, "hcube: error: option --n needs a value\n");
+  // An algorithm's own parameter (not declared by the command) follows the same rules.
+  o = tool({"run", "--algo", "edelman", "--n", "3", "--tau"});
+  EXPECT_EQ(o.status, 2);
+  EXPECT_EQ(o.output, "hcube: error: option --tau needs a value\n");
+  o = tool({"run", "--algo", "edelman", "--n", "3", "--tau", "1", "--tau=2"});
+  EXPECT_EQ(o.status, 2);
+  EXPECT_EQ(o.output, "hcube: error: option --tau given twice\n");
+  o = tool({"run", "--algo", "edelman", "--n", "3", "--trace", "--json"});
+  EXPECT_EQ(o.status, 2);
+  EXPECT_EQ(o.output, "hcube: error: option --trace needs a value\n");
   o = tool({"run", "--algo", "edelman", "--n", "--json"});
   EXPECT_EQ(o.status, 2);
   EXPECT_EQ(o.output, "hcube: error: option --n needs a value\n");
@@ -321,16 +334,71 @@ TEST_F(Cli, TraceFileErrorsAreTheSameOnEveryBackend) {
 TEST_F(Cli, HelpOnEveryCommand) {
   Outcome o = tool({"--help"});
   EXPECT_EQ(o.status, 0);
-  for (const char* cmd : {"list", "tables", "verify", "run", "compare", "build-model", "diff"}) {
-    EXPECT_NE(o.output.find(std::string("  hcube ") + cmd), std::string::npos) << cmd;
+  for (const CommandLine& command : commandLines()) {
+    const std::string& cmd = command.name;
+    EXPECT_NE(o.output.find("  hcube " + cmd), std::string::npos) << cmd;
     const Outcome c = tool({cmd, "--help"});
     EXPECT_EQ(c.status, 0) << cmd << ": " << c.output;
-    EXPECT_EQ(c.output.rfind(std::string("usage:\n  hcube ") + cmd, 0), 0U) << c.output;
+    EXPECT_EQ(c.output.rfind("usage:\n  hcube " + cmd, 0), 0U) << c.output;
     EXPECT_NE(c.output.find("3 internal error"), std::string::npos) << c.output;
+    // Generated from the option description: every option the command takes, with its help.
+    for (const std::string& name : command.options) {
+      const OptionInfo& info = optionInfo(name);
+      EXPECT_NE(c.output.find("  " + name + (info.value.empty() ? "" : " " + info.value)),
+                std::string::npos)
+          << cmd << " " << name << "\n"
+          << c.output;
+      EXPECT_NE(c.output.find(info.help), std::string::npos) << cmd << " " << name;
+    }
+    EXPECT_EQ(c.output.find("\nAlgorithm parameters:\n") != std::string::npos,
+              command.algorithm_params)
+        << cmd;
   }
   o = tool({"run", "--help"});
   EXPECT_NE(o.output.find("[--backend table|tlm|rtl]"), std::string::npos) << o.output;
+  EXPECT_NE(o.output.find("  --backend table|tlm|rtl         the executor: C++ table executor, "
+                          "SystemC-TLM or RTL\n"),
+            std::string::npos)
+      << o.output;
+  EXPECT_NE(o.output.find("\nAlgorithm parameters:\n  --PARAM V"), std::string::npos);
   EXPECT_EQ(o.output.find("hcube verify"), std::string::npos) << o.output;
+  o = tool({"verify", "--help"});
+  EXPECT_EQ(o.output.find("--PARAM"), std::string::npos) << o.output;
+}
+
+// The option description is one: every option a command's synopsis names is declared for that
+// command (so --help lists it and CLI11 parses it), and every declared option is in the catalogue
+// once.
+TEST(CliDescription, SynopsesAndDeclarationsAgree) {
+  std::set<std::string> seen;
+  for (const OptionInfo& o : optionCatalogue()) {
+    EXPECT_TRUE(seen.insert(o.name).second) << o.name << " twice in the catalogue";
+    EXPECT_EQ(o.name.rfind("--", 0), 0U) << o.name;
+    EXPECT_FALSE(o.help.empty()) << o.name;
+  }
+  for (const CommandLine& c : commandLines()) {
+    EXPECT_EQ(findCommandLine(c.name), &c);
+    std::set<std::string> declared;
+    for (const std::string& name : c.options) {
+      EXPECT_NO_THROW(optionInfo(name)) << c.name << " " << name;
+      EXPECT_TRUE(declared.insert(name).second) << c.name << " declares " << name << " twice";
+    }
+    const std::regex option("--[a-z][a-z-]*");
+    for (auto it = std::sregex_iterator(c.synopsis.begin(), c.synopsis.end(), option);
+         it != std::sregex_iterator(); ++it) {
+      const std::string name = it->str();
+      // "(e.g. --tau 20)" shows an algorithm's parameter.
+      if (it->position() >= 5 && c.synopsis.compare(it->position() - 5, 5, "e.g. ") == 0) continue;
+      if (name == "--PARAM") {
+        EXPECT_TRUE(c.algorithm_params) << c.name;
+        continue;
+      }
+      EXPECT_EQ(declared.count(name), 1U) << c.name << "'s synopsis names " << name;
+    }
+  }
+  EXPECT_EQ(findCommandLine("frobnicate"), nullptr);
+  EXPECT_EQ(kCommandOptions.count("--route"), 0U);  // spt takes --route greedy|sync
+  EXPECT_EQ(kCommandOptions.count("--backend"), 1U);
 }
 
 // A table set with an empty schedule on a dim-N cube with one slot per node.

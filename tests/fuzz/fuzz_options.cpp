@@ -1,10 +1,12 @@
-// libFuzzer harness: the option parser of the hcube tool (sim/cli_args.h).
+// libFuzzer harness: the option parser of the hcube tool (sim/cli_args.h, on CLI11).
 //
-// The input is a command line, one word per line. Any command line either parses or throws
-// hcube::Error naming the option or word at fault; so does reading a case from it (caseFrom)
-// and closing it (finish). What parses must hold together: every word is an option, its value
-// or a positional word, and a case read from it has its fields in their documented ranges.
-// Anything else (another exception, a crash, a sanitizer report, a timeout) is a finding.
+// The input is a command line, one word per line; the first word picks the subcommand whose
+// options it is parsed against (sim/cli_commands.h; a word that names none picks `run`). Any
+// command line either parses or throws hcube::Error naming the option or word at fault; so does
+// reading a case from it (caseFrom) and closing it (finish). What parses must hold together: every
+// word is an option, its value or a positional word, and a case read from it has its fields in
+// their documented ranges. Anything else (another exception, a crash, a sanitizer report, a
+// timeout) is a finding.
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -37,12 +39,15 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   for (const std::string& w : words) argv.push_back(w.c_str());
   const int argc = static_cast<int>(argv.size());
 
+  const hcube::CommandLine* command = hcube::findCommandLine(words.front());
+  if (command == nullptr) command = hcube::findCommandLine("run");
   std::optional<hcube::Args> args;
   try {
-    args.emplace(argc, argv.data(), 0);
+    args.emplace(argc, argv.data(), 1, *command);
   } catch (const hcube::Error&) {
     return 0;  // refused with a message
   }
+  if (args->help()) return 0;
   if (args->positional().size() + args->names().size() > words.size()) {
     finding("more options and positional words than words on the command line");
   }

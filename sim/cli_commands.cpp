@@ -1,0 +1,252 @@
+// The command line of the hcube tool, described once (sim/cli_commands.h).
+#include "cli_commands.h"
+
+#include <CLI/CLI.hpp>
+#include <memory>
+#include <stdexcept>
+
+namespace hcube {
+namespace {
+
+// The case options: read by caseFrom (sim/cli_args.h) for every command that builds a case.
+const std::vector<std::string> kCase = {"--algo", "--n", "--k", "--width", "--ports"};
+
+std::vector<std::string> join(std::vector<std::string> a, const std::vector<std::string>& b) {
+  a.insert(a.end(), b.begin(), b.end());
+  return a;
+}
+
+constexpr const char* kSyntaxNote = R"(
+Options are --name VALUE or --name=VALUE, each at most once. Exit status: 0 success, 1 a run
+or verification found a problem, 2 bad input, 3 internal error.
+)";
+
+// CLI11's help layout with the command's own synopsis in place of its generated usage line
+// (the synopsis shows which options go together, which CLI11 cannot express).
+class SynopsisFormatter : public CLI::Formatter {
+ public:
+  explicit SynopsisFormatter(std::string synopsis) : synopsis_(std::move(synopsis)) {
+    column_width(34);
+    label("OPTIONS", "OPTIONS");
+  }
+  std::string make_usage(const CLI::App*, std::string) const override {
+    return "usage:\n" + synopsis_ + "\n";
+  }
+  std::string make_description(const CLI::App*) const override { return ""; }
+
+ private:
+  std::string synopsis_;
+};
+
+}  // namespace
+
+const std::vector<OptionInfo>& optionCatalogue() {
+  static const std::vector<OptionInfo> options = {
+      // The case.
+      {"--algo", "A", "the algorithm (hcube list names them)"},
+      {"--n", "N", "cube dimensions, 1..20"},
+      {"--k", "K", "elements per node (default: the algorithm's own)"},
+      {"--width", "B", "lanes per port and direction, 1..64 (default 1)"},
+      {"--ports", "all|one", "every port each cycle, or one port per node per cycle"},
+      {"--tables", "PATH", "tables from a .hct file, a .hex image or a directory, not --algo",
+       true},
+      // What to do with it.
+      {"--out", "PATH", "where to write (a directory for tables, a file for messages)", true},
+      {"--backend", "table|tlm|rtl", "the executor: C++ table executor, SystemC-TLM or RTL", true},
+      {"--backends", "LIST", "comma-separated backends to compare (default table,tlm,rtl)", true},
+      {"--json", "", "print the report as one JSON object", true},
+      {"--no-verify", "", "run tables that fail static verification (to see what they do)", true},
+      {"--trace", "FILE", "write a waveform: FST or .vcd from the RTL, VCD from the TLM", true},
+      {"--max-cycles", "C", "stop a run after C cycles (0: the run's own limit)", true},
+      {"--cache", "DIR", "the Verilated model cache (default $HCUBE_CACHE or ~/.cache/hcube)",
+       true},
+      {"--memory", "M", "build the model with at least M memory words per node", true},
+      {"--depth", "D", "build the model with at least D table words per node", true},
+      {"--links", "FILE.csv", "write every directed link's words and utilisation as CSV", true},
+      {"--heatmap", "FILE.svg", "write a per-link, per-cycle utilisation picture", true},
+      {"--element", "NODE:SLOT", "the element to trace", true},
+      {"--inject", "KIND:...", "one fault (kinds under usage above)", true},
+      {"--campaign", "N", "the number of random single faults", true},
+      {"--seed", "S", "the random generator's seed (default 1)", true},
+      // Routed mode.
+      {"--route", "ecube|source", "route the permutation by the per-cycle packet routers"},
+      {"--fifo-depth", "D", "router input FIFO depth per port, 1..4 (default 4)", true},
+      {"--deadlock-cycles", "L", "report a deadlock after L cycles without progress (64)", true},
+      {"--messages", "FILE", "a routed-mode message list (docs/hardware.md §8.1)", true},
+      {"--modes", "LIST", "comma-separated: schedule, ecube, source", true},
+      {"--pattern", "NAME", "uniform|transpose|bit-complement|bit-reversal|shuffle|hotspot"},
+      {"--rate", "R", "offered load, packets per node per cycle, 0..1"},
+      {"--sweep", "FROM:TO:STEP", "offered loads to sweep"},
+      {"--plot", "FILE.svg", "write the latency-load plot of a sweep"},
+      {"--cycles", "C", "traffic: measured cycles (2000); sdp: the SDP as GSH cycles 0,1/2,3"},
+      {"--warmup", "W", "cycles before measuring (default cycles / 5)"},
+      // Stable dimension permutations.
+      {"--describe", "", "classify the permutation and print its lower bounds"},
+      {"--delta", "D", "the dimension permutation, comma-separated images of 0..n+log2(K)-1"},
+      {"--mp", "M", "processor dimensions the data occupies (extended cube when M < n)"},
+      {"--tau", "T", "start-up cycles per message"},
+  };
+  return options;
+}
+
+const OptionInfo& optionInfo(const std::string& name) {
+  for (const OptionInfo& o : optionCatalogue()) {
+    if (o.name == name) return o;
+  }
+  throw std::logic_error("option " + name + " is not in the option catalogue");
+}
+
+const std::vector<CommandLine>& commandLines() {
+  static const std::vector<CommandLine> commands = {
+      {"list",
+       "the algorithms, with their papers and parameters",
+       R"(  hcube list [--json]
+      the algorithms, each with a one-line description and its paper section)",
+       {"--json"}},
+      {"tables", "write a case's tables as text and as the RTL image",
+       R"(  hcube tables --algo A --n N [--k K] [--width B] [--ports all|one] [--PARAM V ...] --out DIR
+      write DIR/tables.hct (text tables, docs/table-format.md) and DIR/tables.hex (RTL image);
+      --PARAM V are the algorithm's own parameters (e.g. --tau 20; hcube list names them))",
+       join(kCase, {"--out"}), true},
+      {"verify",
+       "statically verify tables (text, image or both)",
+       R"(  hcube verify PATH
+      statically verify tables: a .hct file, a .hex image, or a directory holding tables.hct
+      and/or tables.hex (with both, they must describe the same tables))",
+       {}},
+      {"run", "run a case on a backend and check it against the reference",
+       R"(  hcube run (--algo A --n N [--k K] [--width B] [--ports all|one] | --tables PATH)
+            [--backend table|tlm|rtl] [--trace FILE] [--json] [--no-verify]
+            [--max-cycles C] [--cache DIR] [--links FILE.csv] [--heatmap FILE.svg]
+            [--inject KIND:...]
+      run a case and check every element against the reference model; --trace writes an
+      FST (or .vcd) waveform and a GTKWave save file from the RTL, or a VCD from the TLM model;
+      --links writes the words and utilisation of every directed link as CSV, --heatmap a
+      per-link, per-cycle utilisation picture with per-dimension totals (the same on every
+      backend); --inject runs the case without and with one fault (table and tlm backends):
+        flip:NODE:PORT:LANE:CYCLE[:BIT]   invert a bit of the word crossing that link then
+        stuck:NODE:PORT:LANE:CYCLE:BIT:V  that bit of every word stuck at V from CYCLE on
+        dead:NODE:PORT:LANE:CYCLE         nothing crosses that link from CYCLE on
+        drop:NODE:PORT:LANE:CYCLE         the word crossing then is lost
+        table:NODE:STEP:BIT               invert a bit of a table word at load
+      and says whether a check caught it and where the run first went wrong (exit 1: caught)
+  hcube run (--algo A --n N ... | --tables PATH) --route ecube|source [--backend table|tlm]
+            [--fifo-depth D]
+            [--deadlock-cycles L] [--max-cycles C] [--json]
+      routed mode: the case's permutation by the per-cycle packet routers, no schedule
+      (docs/hardware.md §8; table and tlm backends so far))",
+       join(kCase,
+            {"--tables", "--backend", "--trace", "--json", "--no-verify", "--max-cycles", "--cache",
+             "--links", "--heatmap", "--inject", "--route", "--fifo-depth", "--deadlock-cycles"}),
+       true},
+      {"trace", "print one element's path cycle by cycle",
+       R"(  hcube trace (--algo A --n N [--k K] [--width B] [--ports all|one] | --tables PATH)
+            --element NODE:SLOT [--backend table|tlm|rtl] [--max-cycles C] [--cache DIR]
+      run a case and print one element's path cycle by cycle: the cycle, the sending node,
+      the dimension, the receiver, whether it stored or passed the word on, and the slot)",
+       join(kCase, {"--tables", "--element", "--backend", "--max-cycles", "--cache"}), true},
+      {"faults", "a campaign of random single faults: detection and localisation rates",
+       R"(  hcube faults --campaign N [--seed S] (--algo A --n N [--k K] ... | --tables PATH)
+            [--backend table|tlm]
+      N random single faults over a case (kinds in turn; link faults on words the fault-free
+      run sends): per kind how many a check caught, how many it localised to the faulty link
+      or node, and those no check can catch (masked) with the reason)",
+       join(kCase, {"--tables", "--campaign", "--seed", "--backend", "--cache"}), true},
+      {"compare", "one case on several backends, or by schedule and by routers, side by side",
+       R"(  hcube compare (--algo A --n N [--k K] [--width B] [--ports all|one] | --tables PATH)
+            [--backends table,tlm,rtl] [--json] [--cache DIR]
+      run one case on several backends, print cycles, mismatches and wall time side by side;
+      exit 1 on any disagreement between them or with the reference model
+  hcube compare (--algo A --n N ... | --tables PATH) --modes schedule,ecube,source
+            [--backend table|tlm] [--fifo-depth D] [--json]
+      one permutation by its schedule's tables and by the routers, side by side)",
+       join(kCase, {"--tables", "--backends", "--json", "--cache", "--modes", "--backend",
+                    "--fifo-depth", "--deadlock-cycles", "--max-cycles"}),
+       true},
+      {"build-model", "build (or find in the cache) the Verilated cube for a case",
+       R"(  hcube build-model --algo A --n N [--k K] [--width B] [--memory M] [--depth D] [--cache DIR]
+      build (or find in the cache) the Verilated cube for a case, without running it;
+      --memory / --depth make it at least that large, so that it serves bigger cases too)",
+       join(kCase, {"--tables", "--memory", "--depth", "--cache"}), true},
+      {"messages", "write the routed-mode message list of a case",
+       R"(  hcube messages --algo A --n N [--k K] [--PARAM V ...] [--route ecube|source] --out FILE
+      write the routed-mode message list of the case's permutation (docs/hardware.md §8.1))",
+       join(kCase, {"--tables", "--route", "--out"}), true},
+      {"route",
+       "run a message list through the per-cycle routers",
+       R"(  hcube route --messages FILE [--backend table|tlm] [--fifo-depth D] [--deadlock-cycles L]
+            [--max-cycles C] [--json]
+      run a message list through the per-cycle routers and report delivery and statistics)",
+       {"--messages", "--backend", "--fifo-depth", "--deadlock-cycles", "--max-cycles", "--json"}},
+      {"traffic",
+       "synthetic traffic through the routers: throughput and latency",
+       R"(  hcube traffic --pattern uniform|transpose|bit-complement|bit-reversal|shuffle|hotspot
+            --n N (--rate R | --sweep FROM:TO:STEP [--plot FILE.svg]) [--cycles C]
+            [--warmup W] [--seed S] [--fifo-depth D] [--backend table|tlm] [--json]
+      synthetic traffic through the e-cube routers: offered and accepted throughput, latency,
+      the saturation point of a sweep and a latency-load plot (sw/router/traffic.h))",
+       {"--pattern", "--n", "--rate", "--sweep", "--plot", "--cycles", "--warmup", "--seed",
+        "--fifo-depth", "--deadlock-cycles", "--max-cycles", "--backend", "--json"}},
+      {"diff",
+       "compare two tables instruction by instruction",
+       R"(  hcube diff A B
+      compare two tables (each a .hct file, a .hex image or a directory) instruction by
+      instruction, naming node, step and channel of every difference; exit 1 if they differ)",
+       {}},
+      {"sdp",
+       "classify a stable dimension permutation and give its lower bounds",
+       R"(  hcube sdp --describe --n N [--k K] (--delta D | --cycles C) [--mp M] [--tau T] [--json]
+      a stable dimension permutation (Ho & Johnsson 1988, paper numbering: processor dimensions
+      0..n-1, storage n..): its GSHs, real/virtual/mixed, sigma_p, beta, oJ, every lower bound)",
+       {"--describe", "--n", "--k", "--delta", "--cycles", "--mp", "--tau", "--json"}},
+  };
+  return commands;
+}
+
+const CommandLine* findCommandLine(const std::string& name) {
+  for (const CommandLine& c : commandLines()) {
+    if (c.name == name) return &c;
+  }
+  return nullptr;
+}
+
+const std::set<std::string> kCommandOptions = [] {
+  std::set<std::string> names = {"--help"};
+  for (const OptionInfo& o : optionCatalogue()) {
+    if (o.command_only) names.insert(o.name);
+  }
+  return names;
+}();
+
+std::string toolUsage() {
+  std::string u = "usage:\n";
+  for (const CommandLine& c : commandLines()) u += c.synopsis + "\n";
+  return u + kSyntaxNote;
+}
+
+std::string commandHelp(const CommandLine& command) {
+  CLI::App app{"", "hcube " + command.name};
+  app.formatter(std::make_shared<SynopsisFormatter>(command.synopsis));
+  app.set_help_flag();
+  for (const std::string& name : command.options) {
+    const OptionInfo& o = optionInfo(name);
+    CLI::Option* opt =
+        o.value.empty() ? app.add_flag(o.name, o.help) : app.add_option(o.name, o.help);
+    if (!o.value.empty()) opt->type_name(o.value);
+    opt->group(name == "--algo" || name == "--n" || name == "--k" || name == "--width" ||
+                       name == "--ports" || name == "--tables"
+                   ? "Case"
+                   : "Options");
+  }
+  app.set_help_flag("--help", "print this help and exit")->group("Options");
+  std::string help = app.help();
+  if (command.algorithm_params) {
+    help +=
+        "\nAlgorithm parameters:\n"
+        "  --PARAM V                       an algorithm's own parameter (e.g. --tau 20); hcube\n"
+        "                                  list names them, and an algorithm refuses any other\n";
+  }
+  return help + kSyntaxNote;
+}
+
+}  // namespace hcube
