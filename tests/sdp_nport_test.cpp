@@ -184,8 +184,8 @@ TEST(SdpNPort, BadInputIsNamed) {
   EXPECT_NE(message(s).find("n-port algorithm"), std::string::npos);
 }
 
-// Random SDPs (n <= 6, half of them separable): the n-port A1', A2 and rotated A2 wherever they apply, every element
-// checked, never below Theorem 1's n-port bound.
+// Random SDPs (n <= 6, half of them separable): the n-port A1', A2 and rotated A2 wherever they
+// apply, every element checked, never below Theorem 1's n-port bound.
 TEST(SdpNPort, RandomSdpsNeverBeatTheLowerBound) {
   std::mt19937 rng(617);
   int runs = 0;
