@@ -9,8 +9,13 @@ Theorem 2), Theorem 1's lower bound with its start-up term, and measured / bound
 With --a5: Algorithm A5 (n-port, --gamma G) on Table 4's and Table 1's SDPs beside A4 and A6.
 With --a3: Algorithm A3 (one-port SPT, n-port pipelined DPT) and --method best on every SDP; the
 formula column is Table 3's A3 complexity (for best: the chosen method's formula).
+With --nport: the n-port A1' and A2 and A2's rotated form (sections 4.2.1, 4.3.2, 4.6) beside
+A4 and best, on the SDPs with K raised where A2 needs label bits (NPORT_SDPS).
+With --extended: the extended-cube scheme of section 4.5 (--method extended --mp M --inner I)
+beside the direct run on the data's subcube, against Corollary 4 (EXTENDED_SDPS).
 
-usage: scripts/sdp-measure.py path/to/hcube [--backend table|rtl] [--small | --a5 | --a3]
+usage: scripts/sdp-measure.py path/to/hcube [--backend table|rtl]
+                              [--small | --a5 | --a3 | --nport | --extended]
 """
 import json
 import re
@@ -39,12 +44,30 @@ A5_SDPS = [
     ("Table 1: {4,3,2}", 9, 64, "0,1,2,3/4,5,6/7,8", (2, 3)),
 ]
 METHODS = {"one": ["a1", "a1p", "a2", "best"], "all": ["a1", "a4", "a6", "best"]}
+NPORT_SDPS = [
+    ("Table 1: {4,3,2}", 9, 64, "0,1,2,3/4,5,6/7,8", (0, 10, 100)),
+    ("Table 4: {2,2,5}", 9, 64, "0,1/2,3/4,5,6,7,8", (0, 10, 100)),
+    ("matrix transpose 2^4 x 2^4 (node bits)", 8, 256, "0,4/1,5/2,6/3,7", (0, 10, 100)),
+    ("two GSHs {4,4}", 8, 256, "0,1,2,3/4,5,6,7", (0, 10, 100)),
+    ("single GSH (shuffle of 8 node bits)", 8, 2048, ",".join(map(str, range(8))), (0, 10, 100)),
+    ("mixed: (0 8 1)(2 3 4)", 8, 128, "0,8,1/2,3,4", (0, 10, 100)),
+]
+# name, n, K, cycles, m_p, taus: data on the m_p-subcube of an n-cube.
+EXTENDED_SDPS = [
+    ("(0 1 2 3) on 4 of 10 dims", 10, 256, "0,1,2,3", 4, (0, 10, 100)),
+    ("bit-reversal (0 5)(1 4)(2 3) on 6 of 10", 10, 256, "0,5/1,4/2,3", 6, (0, 10, 100)),
+    ("(0 1)(2 3) on 4 of 8", 8, 1024, "0,1/2,3", 4, (0, 10, 100)),
+]
+EXTENDED_METHODS = {"one": ["a1", "extended a1", "a1p", "extended a1p"],
+                    "all": ["a4", "extended a4", "a1p", "extended a1p", "a2r", "extended a2r"]}
 
 
-def run(tool, backend, n, k, cycles, ports, method, tau):
-    extra = []
+def run(tool, backend, n, k, cycles, ports, method, tau, more=()):
+    extra = list(more)
     if method.startswith("a5 "):  # "a5 γ=G"
-        method, extra = "a5", ["--gamma", method.split("=")[1]]
+        method, extra = "a5", extra + ["--gamma", method.split("=")[1]]
+    if method.startswith("extended "):  # "extended INNER"
+        method, extra = "extended", extra + ["--inner", method.split()[1]]
     cmd = [tool, "run", "--algo", "sdp", "--method", method, "--n", str(n), "--k", str(k),
            "--cycles", cycles, "--ports", ports, "--tau", str(tau), "--backend", backend,
            "--json", "--no-verify"] + extra
@@ -66,6 +89,14 @@ def main():
     if "--a5" in sys.argv:
         sdps = [(name, n, k, c, (0, 10, 100)) for name, n, k, c, _ in A5_SDPS]
         gammas = {name: g for name, _, _, _, g in A5_SDPS}
+    mps = {}
+    if "--nport" in sys.argv:
+        sdps = NPORT_SDPS
+        methods_of = {"all": ["a1p", "a2", "a2r", "a4", "best"]}
+    if "--extended" in sys.argv:
+        sdps = [(name, n, k, c, taus) for name, n, k, c, _, taus in EXTENDED_SDPS]
+        mps = {name: mp for name, _, _, _, mp, _ in EXTENDED_SDPS}
+        methods_of = EXTENDED_METHODS
     print("| SDP | ports | method | tau | cycles | start-ups | element cycles | formula | "
           "Theorem 1 | cycles / Thm 1 | pass |")
     print("|---|---|---|---|---|---|---|---|---|---|---|")
@@ -75,7 +106,8 @@ def main():
         for ports, methods in methods_of.items():
             for tau in taus:
                 for method in methods:
-                    r, err = run(tool, backend, n, k, cycles, ports, method, tau)
+                    more = ["--mp", str(mps[name])] if name in mps else []
+                    r, err = run(tool, backend, n, k, cycles, ports, method, tau, more)
                     if r is None:
                         print(f"| {name} | {ports} | {method} | {tau} | refused: {err} |||||||")
                         continue
@@ -83,8 +115,14 @@ def main():
                     lb = float(re.search(r"tau\) = ([0-9.e+]+) cycles", src).group(1))
                     m = re.search(r"schedule: (\d+) start-ups, (\d+) element cycles", src)
                     f = re.search(r"(?:=|:) ([0-9.]+) \+ (\d+) tau", src)
-                    formula = (f"{float(f.group(1)):g} + {f.group(2)}τ = "
-                               f"{float(f.group(1)) + int(f.group(2)) * tau:g}") if f else "-"
+                    spread = re.search(r"2 x \(([0-9.]+) \+ (\d+) tau\)", src)
+                    if f and spread:  # extended: both spread phases plus the inner formula
+                        f_t = float(f.group(1)) + 2 * float(spread.group(1))
+                        f_s = int(f.group(2)) + 2 * int(spread.group(2))
+                        formula = f"{f_t:g} + {f_s}τ = {f_t + f_s * tau:g}"
+                    else:
+                        formula = (f"{float(f.group(1)):g} + {f.group(2)}τ = "
+                                   f"{float(f.group(1)) + int(f.group(2)) * tau:g}") if f else "-"
                     chose = re.search(r"best chose (\w+(?: --gamma \d+)?)", src)
                     label = method + (f" → {chose.group(1)}" if chose else "")
                     run_cycles = r["run"]["cycles"] if "run" in r else r["cycles"]

@@ -147,7 +147,14 @@ Sdp Sdp::fromCycles(int n, int k, const std::string& text, int mp) {
 PermutationSpec Sdp::toPermutationSpec() const {
   std::vector<int> d(q());
   for (int i = 0; i < q(); ++i) d[position(i)] = position(delta[i]);
-  return PermutationSpec::dimension(n, k, std::move(d));
+  if (mp == n) return PermutationSpec::dimension(n, k, std::move(d));
+  // Extended cube: the same map as a linear one whose elements outside the data's subcube
+  // (a processor bit mp..n-1 set) are virtual — no part of the permutation, never checked.
+  std::vector<u64> rows(static_cast<size_t>(q()), 0);
+  for (int b = 0; b < q(); ++b) rows[static_cast<size_t>(d[static_cast<size_t>(b)])] = u64{1} << b;
+  std::vector<u64> checks;
+  for (int i = mp; i < n; ++i) checks.push_back(u64{1} << position(i));
+  return PermutationSpec::linear(n, k, std::move(rows), std::move(checks));
 }
 
 SdpClass classify(const Sdp& sdp, const std::vector<std::vector<int>>& cycle_order) {

@@ -45,7 +45,8 @@ struct Sdp {
 
   int q() const { return n + k; }
   bool isProcessorDim(int d) const { return d < n; }
-  /// The reference model of this SDP (project bit positions; sw/permutation.h).
+  /// The reference model of this SDP (project bit positions; sw/permutation.h). On an extended
+  /// cube (mp < n) a linear permutation whose elements outside the data's subcube are virtual.
   PermutationSpec toPermutationSpec() const;
   /// Project bit position of paper dimension d.
   int position(int d) const { return d < n ? k + d : d - n; }

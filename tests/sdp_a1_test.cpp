@@ -114,9 +114,9 @@ TEST(SdpA1, BadInputIsNamed) {
   CaseSpec s = sdpCase(3, 8, "a1", "0,1,2", 0);
   s.params["gamma"] = "3";
   EXPECT_NE(message(s).find("gamma"), std::string::npos);
-  s = sdpCase(3, 8, "a1p", "0,1,2", 0);
+  s = sdpCase(4, 8, "a1p", "0,4,1/2,3", 0);
   s.one_port = false;
-  EXPECT_NE(message(s).find("one-port only"), std::string::npos);
+  EXPECT_NE(message(s).find("not separable"), std::string::npos);
   EXPECT_NE(message(sdpCase(3, 8, "a9", "0,1,2", 0)).find("--method 'a9'"), std::string::npos);
   EXPECT_NE(message(sdpCase(3, 8, "a1", "3,4", 0)).find("sigma_p = 0"), std::string::npos);
   s = sdpCase(3, 8, "a1", "", 0);

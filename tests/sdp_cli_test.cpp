@@ -65,10 +65,17 @@ TEST(SdpCli, BadInputExitsTwoNamingWhy) {
   expectError(with({"--method", "a4", "--cycles", "0,3"}), "not separable");
   expectError(with({"--method", "a1", "--cycles", "0,1,2", "--gamma", "3", "--ports", "one"}),
               "gamma");
-  expectError(with({"--method", "a1p", "--cycles", "0,1,2"}), "one-port only");
+  expectError(with({"--method", "a1p", "--cycles", "0,3,1"}), "not separable");
+  expectError(with({"--method", "a2r", "--cycles", "0,1,2", "--ports", "one"}), "n-port");
   expectError(with({"--method", "a5", "--gamma", "1", "--cycles", "0,1,2"}), "--gamma 1");
   expectError(with({"--method", "extended", "--cycles", "0,1,2", "--ports", "one"}),
-              "not implemented");
+              "for data on a subcube, --mp < n");
+  expectError(with({"--method", "extended", "--mp", "2", "--cycles", "0,1", "--inner", "a9"}),
+              "--inner 'a9'");
+  expectError({"run", "--algo", "sdp", "--n", "3", "--k", "2", "--method", "extended", "--mp", "1",
+               "--cycles", "0,3", "--ports", "one"},
+              "only 0 of the log2 K = 1 are free");
+  expectError(with({"--mp", "2", "--cycles", "0,1,2", "--ports", "one"}), "holds no data");
   expectError(with({"--method", "best", "--gamma", "3", "--cycles", "0,1,2"}), "gamma");
   expectError({"run", "--algo", "sdp", "--n", "3", "--k", "1", "--method", "a1", "--cycles",
                "0,1,2", "--ports", "one"},

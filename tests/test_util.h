@@ -76,9 +76,11 @@ struct CatalogueCase {
 };
 
 /// Ho & Johnsson 1988 SDPs (`sdp`, a1/a1p/a2/a3 one-port, tau = 2 so the start-up WAITs run too):
-/// every implemented --method on its default SDP (real GSHs; a4, a5 (gamma 2), a6, "a1 n-port" and
-/// "a3 n-port" all-port), and A1 on a mixed GSH (0 n 1) with a virtual GSH (n+1 n+2) beside it.
-/// Names "sdp <method>[ mixed] n = <n>".
+/// every implemented --method on its default SDP (real GSHs; a4, a5 (gamma 2), a6, "a1 n-port",
+/// "a3 n-port", "a1p n-port", and from n = 3 "a2 n-port" and a2r, all-port), the extended-cube
+/// scheme of section 4.5 (n >= 3, data on the (n-1)-subcube, inner a1 one-port and a4 n-port),
+/// and A1 on a mixed GSH (0 n 1) with a virtual GSH (n+1 n+2) beside it. Names
+/// "sdp <method>[ mixed] n = <n>".
 inline std::vector<std::pair<std::string, CaseSpec>> sdpCatalogueSpecs(int n) {
   std::vector<std::pair<std::string, CaseSpec>> specs;
   const std::string at = " n = " + std::to_string(n);
@@ -95,6 +97,25 @@ inline std::vector<std::pair<std::string, CaseSpec>> sdpCatalogueSpecs(int n) {
         {"sdp a1 n-port" + at, caseSpec("sdp", n, 0, 1, false, {{"method", "a1"}, {"tau", "2"}})});
     specs.push_back(
         {"sdp a3 n-port" + at, caseSpec("sdp", n, 0, 1, false, {{"method", "a3"}, {"tau", "2"}})});
+    specs.push_back({"sdp a1p n-port" + at,
+                     caseSpec("sdp", n, 0, 1, false, {{"method", "a1p"}, {"tau", "2"}})});
+  }
+  if (n >= 3) {
+    // n-port A2 and its rotated form from n = 3 (at n = 2 their 18-instruction tables would need
+    // an RTL model with a deeper table than the CI models have).
+    specs.push_back(
+        {"sdp a2 n-port" + at, caseSpec("sdp", n, 0, 1, false, {{"method", "a2"}, {"tau", "2"}})});
+    specs.push_back(
+        {"sdp a2r" + at, caseSpec("sdp", n, 0, 1, false, {{"method", "a2r"}, {"tau", "2"}})});
+    // Section 4.5: data on the (n-1)-subcube, expansion, the full-cube method, compression.
+    const std::string mp = std::to_string(n - 1);
+    specs.push_back(
+        {"sdp extended" + at,
+         caseSpec("sdp", n, 0, 1, true, {{"method", "extended"}, {"mp", mp}, {"tau", "2"}})});
+    specs.push_back(
+        {"sdp extended n-port" + at,
+         caseSpec("sdp", n, 0, 1, false,
+                  {{"method", "extended"}, {"mp", mp}, {"inner", "a4"}, {"tau", "2"}})});
   }
   std::string mixed = n == 1 ? "0,1" : "0," + std::to_string(n) + ",1";
   if (n >= 3) mixed += "/" + std::to_string(n + 1) + "," + std::to_string(n + 2);
@@ -140,9 +161,15 @@ inline std::vector<std::string> requiredCatalogueCases(int first, int last) {
     names.push_back("sdp a1 mixed n = " + std::to_string(n));
     if (n >= 2) {
       for (const char* method :
-           {"a1", "a1p", "a2", "a3", "a4", "a5", "a6", "a1 n-port", "a3 n-port"}) {
+           {"a1", "a1p", "a2", "a3", "a4", "a5", "a6", "a1 n-port", "a3 n-port", "a1p n-port"}) {
         names.push_back(std::string("sdp ") + method + " n = " + std::to_string(n));
       }
+    }
+    if (n >= 3) {
+      names.push_back("sdp a2 n-port n = " + std::to_string(n));
+      names.push_back("sdp a2r n = " + std::to_string(n));
+      names.push_back("sdp extended n = " + std::to_string(n));
+      names.push_back("sdp extended n-port n = " + std::to_string(n));
     }
     if (n % 2 != 0) continue;
     for (const char* algo : {"spt", "dpt", "mpt", "transpose-gray", "transpose-assign1"}) {

@@ -19,6 +19,7 @@
 #include "schedules/sdp_a4.h"
 #include "schedules/sdp_a5.h"
 #include "schedules/sdp_a6.h"
+#include "schedules/sdp_extended.h"
 #include "schedules/sdp_rounds.h"
 
 namespace hcube {
@@ -41,21 +42,21 @@ struct SdpInput {
   std::vector<std::vector<int>> cycles;
 };
 
-SdpInput readSdp(const CaseSpec& spec, CaseParams& params, int k) {
+SdpInput readSdp(const CaseSpec& spec, CaseParams& params, int k, int mp) {
   const auto delta = params.text("delta");
   const auto cycles = params.text("cycles");
   if (delta && cycles) throw Error("--delta and --cycles: give the SDP one way, not both");
   SdpInput in;
   if (delta) {
-    in.sdp = Sdp::parseDelta(spec.n, k, *delta);
+    in.sdp = Sdp::parseDelta(spec.n, k, *delta, mp);
     return in;
   }
-  const std::string text = cycles ? *cycles : defaultCycles(spec.n);
+  const std::string text = cycles ? *cycles : defaultCycles(mp);
   if (text.empty()) {
     throw Error("--n " + std::to_string(spec.n) +
-                ": 'sdp' needs --delta or --cycles (no default SDP on a 1-cube)");
+                ": 'sdp' needs --delta or --cycles (no default SDP on a 1-cube or --mp 1)");
   }
-  in.sdp = Sdp::fromCycles(spec.n, k, text);
+  in.sdp = Sdp::fromCycles(spec.n, k, text, mp);
   in.cycles = parseCycles(text);
   return in;
 }
@@ -144,6 +145,31 @@ std::string bestMethod(const Sdp& sdp, const SdpClass& cls, bool one_port, u64 t
     }
     if (a5_best >= 0) cost.push_back({"a5 --gamma " + std::to_string(gamma), a5_best});
   }
+  // The n-port A1' and the rotated A2 run their GSHs' phases in lockstep: Table 3's time holds
+  // when every GSH has the same real order and the data splits evenly; otherwise they are left
+  // out (their time is longer than the formula, sdp_a1.h, sdp_a2.h).
+  bool equal_orders = true;
+  for (const Gsh& g : cls.gshs) {
+    if (g.kind != Gsh::Kind::kVirtual) equal_orders = equal_orders && g.sigma_p == cls.sigma_max;
+  }
+  const u64 k_slots = u64{1} << sdp.k;
+  if (!one_port && cls.separable && equal_orders &&
+      k_slots % static_cast<u64>(cls.beta_real * cls.sigma_max) == 0) {
+    // n-port A1' (section 4.2.1), B = K/(sigma_max beta): K + beta sigma_max tau.
+    cost.push_back({"a1p", kk + cls.beta_real * cls.sigma_max * t});
+  }
+  if (!one_port) {
+    // n-port A2 and its rotated form (sections 4.3.2, 4.6), B = K/(2 sigma_p): K + 2 sigma_p tau,
+    // where the label bits give every sub-part its share.
+    for (const bool rotated : {false, true}) {
+      int want = 0;
+      const int bits = a2NPortLabelBits(sdp, cls, rotated, &want);
+      if (rotated && !equal_orders) continue;
+      if (bits >= 0 && bits < 30 && want > 0 && (1 << bits) % want == 0) {
+        cost.push_back({rotated ? "a2r" : "a2", kk + 2 * sp * t});
+      }
+    }
+  }
   if (!one_port) {
     // A3 n-port: Table 3's ceil(log2 sigma_max)(ceil(K/2B) + 1)(tau + B) assumes a step's pairs
     // run concurrently; ours run them one after the other (sw/schedules/sdp_a3.h), so it is
@@ -165,83 +191,61 @@ std::string bestMethod(const Sdp& sdp, const SdpClass& cls, bool one_port, u64 t
   return best->first.substr(0, best->first.find(' '));
 }
 
-BuiltCase buildSdp(const CaseSpec& spec) {
-  CaseParams params(spec);
-  if (spec.n < 1 || spec.n > 16) {
-    throw Error("--n " + std::to_string(spec.n) + ": the cube dimension must be 1..16");
-  }
-  const u64 slots = spec.slots == 0 ? u64{1} << spec.n : spec.slots;
-  if (!isPowerOfTwo(slots) || slots > (u64{1} << kMaxLocalBits)) {
-    throw Error("--k " + std::to_string(slots) + ": an SDP needs K = 2^k elements per node " +
-                "(a power of two, at most 2^" + std::to_string(kMaxLocalBits) + ")");
-  }
-  const int k = log2Exact(slots);
-  const std::string asked = params.text("method").value_or("a1");
-  const SdpInput in = readSdp(spec, params, k);
-  const u64 tau = static_cast<u64>(params.integer("tau", 0, 0, 1000000));
-  const SdpClass cls = classify(in.sdp, in.cycles);
-  std::string chosen_by;
-  int best_gamma = 0;
-  const std::string method =
-      asked == "best" ? bestMethod(in.sdp, cls, spec.one_port, tau, best_gamma, chosen_by) : asked;
-  // --gamma is A5's block order (section 4.3.3); other methods (and best, which picks gamma) leave
-  // it unread, so params.finish() names a stray --gamma.
-  const int gamma = asked == "best" ? best_gamma
-                    : method == "a5"
-                        ? static_cast<int>(params.integer("gamma", 2, -1000000, 1000000))
-                        : 0;
-  if (method != "a1" && method != "a1p" && method != "a2" && method != "a3" && method != "a4" &&
-      method != "a5" && method != "a6") {
-    throw Error("--method '" + method +
-                "': implemented are a1 (Algorithm A1: one-port, or n-port with --ports all), a1p "
-                "(A1', one-port), a2 (one-port), a3 (one-port or n-port), a4, a5 (--gamma G) and "
-                "a6 (n-port), and best (the least Table 3 time of those that apply); extended is "
-                "not implemented yet");
-  }
-  const bool n_port = method == "a4" || method == "a5" || method == "a6" ||
-                      ((method == "a1" || method == "a3") && !spec.one_port);
-  // Table 3's optimal packet: K/2 for A1, K for A1', K/P for A4 (here 2 ceil(K/2P), what one
-  // routing cycle carries on a link when two sequences share a dimension, Lemma 7); A6 and the
-  // n-port A1: one message per routing cycle (B = K).
+bool isMethod(const std::string& m) {
+  return m == "a1" || m == "a1p" || m == "a2" || m == "a2r" || m == "a3" || m == "a4" ||
+         m == "a5" || m == "a6";
+}
+
+/// Whether `method` runs n-port: a2r, a4, a5, a6 always, a1, a1p, a2, a3 with --ports all.
+bool isNPort(const std::string& method, bool one_port) {
+  return method == "a4" || method == "a5" || method == "a6" || method == "a2r" || !one_port;
+}
+
+/// Table 3's optimal packet: K/2 for A1, K for A1', K/P for A4 (here 2 ceil(K/2P), what one
+/// routing cycle carries on a link when two sequences share a dimension, Lemma 7), n-port A1'
+/// K/(sigma_max beta'), n-port A2 K/(2 sigma_p) (rounded up); A6 and the n-port A1: one message
+/// per routing cycle (B = K).
+u64 defaultPacket(const std::string& method, bool one_port, bool n_port, u64 slots,
+                  const SdpClass& cls, u64 tau) {
   const u64 parts = static_cast<u64>(std::max(cls.sigma_p + cls.beta + cls.sigma_min - 1, 1));
-  const u64 a3_packet = a3Packet(slots, spec.one_port, tau);
-  const u64 default_packet =
-      method == "a3"   ? a3_packet
-      : method == "a4" ? std::max<u64>(2 * ((slots + 2 * parts - 1) / (2 * parts)), 1)
-      : (method == "a1" && !n_port) || method == "a2" ? std::max<u64>(slots / 2, 1)
-                                                      : slots;
-  const u64 packet = static_cast<u64>(
-      params.integer("packet", static_cast<long long>(default_packet), 1, 1LL << 30));
-  params.finish();
-  if (!n_port && !spec.one_port) {
-    throw Error("--ports all: '" + method + "' is implemented one-port only; use --ports one");
+  const u64 a1p_parts = static_cast<u64>(std::max(cls.sigma_max * cls.beta_real, 1));
+  const u64 a2_parts = static_cast<u64>(2 * std::max(cls.sigma_p, 1));
+  if (method == "a3") return a3Packet(slots, one_port, tau);
+  if (method == "a4") return std::max<u64>(2 * ((slots + 2 * parts - 1) / (2 * parts)), 1);
+  if (method == "a1p" && n_port) return std::max<u64>((slots + a1p_parts - 1) / a1p_parts, 1);
+  if ((method == "a2" || method == "a2r") && n_port) {
+    return std::max<u64>((slots + a2_parts - 1) / a2_parts, 1);
   }
-  if (n_port && spec.one_port && method != "a1" && method != "a3") {
-    throw Error("--ports one: '" + method + "' is an n-port algorithm (section 4.3.3: its " +
-                "sequences use several dimensions in every routing cycle); use --ports all");
-  }
-  if (cls.sigma_p == 0) {
-    throw Error(
-        "'sdp': the SDP moves no processor dimension (sigma_p = 0), there is nothing to "
-        "communicate; give --delta or --cycles with a processor dimension 0.." +
-        std::to_string(spec.n - 1));
-  }
-  const std::string name = "sdp-" + method;
+  if ((method == "a1" && !n_port) || method == "a2") return std::max<u64>(slots / 2, 1);
+  return slots;
+}
+
+struct MethodRun {
   SdpSchedule s;
+  std::string formula;  ///< the paper's formula for it, with the schedule's own count
+};
+
+/// The schedule of one full-cube method (or the direct run on an extended cube's subcube).
+MethodRun runMethod(const std::string& method, const Sdp& sdp, const SdpClass& cls, bool one_port,
+                    bool n_port, u64 packet, int gamma, int lanes, u64 tau,
+                    const std::string& name) {
+  const u64 slots = u64{1} << sdp.k;
+  MethodRun out;
+  SdpSchedule& s = out.s;
   std::ostringstream formula;
   if (method == "a3") {
-    s = sdpA3Schedule(in.sdp, cls, spec.one_port, packet, spec.lanes, name);
-    const SdpFormula f = sdpA3Table3(in.sdp, cls, spec.one_port, packet);
-    const SdpFormula count = sdpA3Count(in.sdp, cls, spec.one_port, packet, spec.lanes);
-    formula << (spec.one_port ? "A3 one-port (SPT), Table 3: ceil(log2 sigma_max)(sigma_p K + "
-                                "sigma_p ceil(K/B) tau)"
-                              : "A3 n-port (pipelined DPT), Table 3: ceil(log2 sigma_max)(K/2B + "
-                                "1)(tau + B)")
+    s = sdpA3Schedule(sdp, cls, one_port, packet, lanes, name);
+    const SdpFormula f = sdpA3Table3(sdp, cls, one_port, packet);
+    const SdpFormula count = sdpA3Count(sdp, cls, one_port, packet, lanes);
+    formula << (one_port ? "A3 one-port (SPT), Table 3: ceil(log2 sigma_max)(sigma_p K + "
+                           "sigma_p ceil(K/B) tau)"
+                         : "A3 n-port (pipelined DPT), Table 3: ceil(log2 sigma_max)(K/2B + "
+                           "1)(tau + B)")
             << " = " << f.transfer_cycles << " + " << f.startups << " tau = " << f.cycles(tau)
             << "; the schedule's " << sdpA3Steps(cls).size() << " recursive steps count "
             << count.transfer_cycles << " + " << count.startups << " tau";
   } else if (method == "a5") {
-    s = sdpA5Schedule(in.sdp, cls, gamma, packet, spec.lanes, name);
+    s = sdpA5Schedule(sdp, cls, gamma, packet, lanes, name);
     const int mu = a5Mu(cls.gshs, gamma);
     const u64 a5_parts = static_cast<u64>(gamma * mu);
     const u64 per_link = std::max<u64>((slots + 2 * a5_parts - 1) / (2 * a5_parts), 1);
@@ -250,14 +254,31 @@ BuiltCase buildSdp(const CaseSpec& spec) {
             << gamma << ", mu = " << mu << ": "
             << static_cast<double>((gamma + 1) * slots) / (2.0 * gamma) << " + "
             << static_cast<u64>((gamma + 1) * mu) * ((per_link + packet - 1) / packet) << " tau";
+  } else if (method == "a1p" && n_port) {
+    s = sdpA1PrimeNPortSchedule(sdp, cls, packet, lanes, name);
+    const SdpFormula f = sdpA1PrimeNPortFormula(sdp, cls, packet);
+    formula << "A1' n-port (section 4.2.1, Seq_i = L^i(J), beta' parts rotated through the GSHs), "
+               "Table 3: K + beta sigma_max ceil(K/(sigma_max beta B)) tau = "
+            << f.transfer_cycles << " + " << f.startups << " tau = " << f.cycles(tau);
+  } else if ((method == "a2" || method == "a2r") && n_port) {
+    const bool rotated = method == "a2r";
+    s = sdpA2NPortSchedule(sdp, cls, rotated, packet, lanes, name);
+    const u64 sp = static_cast<u64>(cls.sigma_p);
+    const u64 starts = 2 * sp * ((slots + 2 * sp * packet - 1) / (2 * sp * packet));
+    int want = 0;
+    const int bits = a2NPortLabelBits(sdp, cls, rotated, &want);
+    formula << (rotated ? "A2 rotated n-port (section 4.6)" : "A2 n-port (section 4.3.2)")
+            << ", Table 3: K + 2 sigma_p ceil(K/(2 sigma_p B)) tau = " << slots << " + " << starts
+            << " tau = " << slots + starts * tau << " (" << (u64{1} << bits) << " labels for "
+            << want << " sub-parts)";
   } else if (method == "a4") {
-    s = sdpA4Schedule(in.sdp, cls, packet, spec.lanes, name);
-    const SdpA4Formula f = sdpA4Formula(in.sdp, cls, packet);
+    s = sdpA4Schedule(sdp, cls, packet, lanes, name);
+    const SdpA4Formula f = sdpA4Formula(sdp, cls, packet);
     formula << "A4 n-port, Table 3: (sigma_p+beta)K/P + (sigma_p+beta)ceil(K/(P B)) tau, P = "
             << f.parts << ": " << f.transfer_cycles << " + " << f.startups << " tau";
   } else if (n_port) {
     const bool flat = method == "a1";
-    s = sdpA6Schedule(in.sdp, cls, flat, packet, spec.lanes, name);
+    s = sdpA6Schedule(sdp, cls, flat, packet, lanes, name);
     const A6Group root = a6Grouping(cls, flat);
     int s_min = 0;
     for (const Gsh& g : cls.gshs) {
@@ -275,7 +296,7 @@ BuiltCase buildSdp(const CaseSpec& spec) {
               << transfer << " + " << root.cycles << " tau";
     }
   } else if (method == "a2") {
-    s = sdpA2Schedule(in.sdp, cls, packet, spec.lanes, name);
+    s = sdpA2Schedule(sdp, cls, packet, lanes, name);
     const u64 half = slots / 2;
     const u64 sp = static_cast<u64>(cls.sigma_p);
     const u64 starts = 2 * sp * ((half + packet - 1) / packet);
@@ -283,14 +304,122 @@ BuiltCase buildSdp(const CaseSpec& spec) {
             << " + " << starts << " tau = " << sp * slots + starts * tau;
   } else {
     const SdpA1Variant variant = method == "a1" ? SdpA1Variant::kA1 : SdpA1Variant::kA1Prime;
-    s = sdpA1Schedule(in.sdp, cls, variant, packet, spec.lanes, name);
-    const SdpFormula f = sdpA1Formula(in.sdp, cls, variant, packet);
+    s = sdpA1Schedule(sdp, cls, variant, packet, lanes, name);
+    const SdpFormula f = sdpA1Formula(sdp, cls, variant, packet);
     formula << (variant == SdpA1Variant::kA1
                     ? "A1 one-port, Table 3 / section 4.4: "
                       "(sigma_p+beta')K/2 + (sigma_p+beta')ceil(K/2B) tau"
                     : "A1' one-port, Table 3: sigma_p K + sigma_p ceil(K/B) tau")
             << " = " << f.transfer_cycles << " + " << f.startups << " tau = " << f.cycles(tau);
   }
+  out.formula = formula.str();
+  return out;
+}
+
+BuiltCase buildSdp(const CaseSpec& spec) {
+  CaseParams params(spec);
+  if (spec.n < 1 || spec.n > 16) {
+    throw Error("--n " + std::to_string(spec.n) + ": the cube dimension must be 1..16");
+  }
+  const u64 slots = spec.slots == 0 ? u64{1} << spec.n : spec.slots;
+  if (!isPowerOfTwo(slots) || slots > (u64{1} << kMaxLocalBits)) {
+    throw Error("--k " + std::to_string(slots) + ": an SDP needs K = 2^k elements per node " +
+                "(a power of two, at most 2^" + std::to_string(kMaxLocalBits) + ")");
+  }
+  const int k = log2Exact(slots);
+  const std::string asked = params.text("method").value_or("a1");
+  // --mp: the data on the subcube of processor dimensions 0..mp-1 (Definition 6).
+  const int mp = static_cast<int>(params.integer("mp", spec.n, 1, spec.n));
+  const SdpInput in = readSdp(spec, params, k, mp);
+  const u64 tau = static_cast<u64>(params.integer("tau", 0, 0, 1000000));
+  const SdpClass cls = classify(in.sdp, in.cycles);
+  const bool extended = asked == "extended";
+  // --inner: the full-cube method of the extended scheme's second phase (section 4.5).
+  const std::string inner = extended ? params.text("inner").value_or("a1") : "";
+  if (extended && !isMethod(inner)) {
+    throw Error("--inner '" + inner +
+                "': the extended scheme's full-cube phase runs one of a1, a1p, a2, a2r, a3, a4, "
+                "a5, a6");
+  }
+  if (extended && mp == spec.n) {
+    throw Error("--method extended: the data fills the whole cube (--mp " + std::to_string(mp) +
+                " = n); the extended-cube scheme (section 4.5) is for data on a subcube, --mp < "
+                "n");
+  }
+  std::string chosen_by;
+  int best_gamma = 0;
+  const std::string method =
+      extended          ? inner
+      : asked == "best" ? bestMethod(in.sdp, cls, spec.one_port, tau, best_gamma, chosen_by)
+                        : asked;
+  // --gamma is A5's block order (section 4.3.3); other methods (and best, which picks gamma) leave
+  // it unread, so params.finish() names a stray --gamma.
+  const int gamma = asked == "best" ? best_gamma
+                    : method == "a5"
+                        ? static_cast<int>(params.integer("gamma", 2, -1000000, 1000000))
+                        : 0;
+  if (!isMethod(method)) {
+    throw Error("--method '" + method +
+                "': implemented are a1, a1p, a2, a3 (Algorithms A1, A1', A2, A3: one-port, or "
+                "n-port with --ports all), a2r (A2's rotated form, n-port), a4, a5 (--gamma G) "
+                "and a6 (n-port), best (the least Table 3 time of those that apply) and extended "
+                "(section 4.5, --mp M < n, --inner METHOD)");
+  }
+  const bool n_port = isNPort(method, spec.one_port);
+  if (n_port && spec.one_port) {
+    throw Error("--ports one: '" + method + "' is an n-port algorithm (section 4.3.3: its " +
+                "sequences use several dimensions in every routing cycle); use --ports all");
+  }
+  if (cls.sigma_p == 0) {
+    throw Error(
+        "'sdp': the SDP moves no processor dimension (sigma_p = 0), there is nothing to "
+        "communicate; give --delta or --cycles with a processor dimension 0.." +
+        std::to_string(mp - 1));
+  }
+  const std::string name = "sdp-" + (extended ? asked : method);
+  // The extended scheme: the inner method on the reduced full-cube SDP.
+  std::vector<int> spread;
+  Sdp run_sdp = in.sdp;
+  SdpClass run_cls = cls;
+  if (extended) {
+    spread = extendedSpreadDims(in.sdp, cls);
+    run_sdp = extendedInnerSdp(in.sdp, spread);
+    // The same GSHs in the same order, renumbered.
+    std::vector<std::vector<int>> order;
+    for (const Gsh& g : cls.gshs) {
+      std::vector<int> c;
+      for (const int d : g.dims) {
+        int shift = 0;
+        for (const int sd : spread) shift += sd < d ? 1 : 0;
+        c.push_back(d - shift);
+      }
+      order.push_back(std::move(c));
+    }
+    run_cls = classify(run_sdp, order);
+  }
+  const u64 run_slots = u64{1} << run_sdp.k;
+  const long long given = params.integer("packet", 0, 0, 1LL << 30);
+  const u64 packet = given > 0
+                         ? static_cast<u64>(given)
+                         : defaultPacket(method, spec.one_port, n_port, run_slots, run_cls, tau);
+  params.finish();
+  MethodRun m = runMethod(method, run_sdp, run_cls, spec.one_port, n_port, packet, gamma,
+                          spec.lanes, tau, name);
+  std::string formula = m.formula;
+  if (extended) {
+    // The spread phases' messages: --packet, or one per routing cycle.
+    const u64 spread_packet = given > 0 ? static_cast<u64>(given) : slots;
+    m.s = extendedSchedule(in.sdp, spread, m.s, spec.one_port, spread_packet, spec.lanes, name);
+    const SpreadFormula f = extendedSpreadFormula(in.sdp, spec.one_port);
+    std::ostringstream o;
+    o << "extended cube (section 4.5): expansion and compression "
+      << (spec.one_port ? "K(1-2^-e) + e tau" : "(K/e)(1-2^-e) + e tau")
+      << " each, e = " << in.sdp.n - in.sdp.mp << ": 2 x (" << f.transfer_cycles << " + "
+      << f.startups << " tau), plus the full-cube " << inner << " on K' = " << run_slots << ": "
+      << m.formula;
+    formula = o.str();
+  }
+  const SdpSchedule& s = m.s;
   BuiltCase c;
   c.perm = in.sdp.toPermutationSpec();
   c.tables = compileSdp(s, c.perm, spec.one_port, spec.lanes, tau);
@@ -301,10 +430,9 @@ BuiltCase buildSdp(const CaseSpec& spec) {
   src << (spec.one_port ? "sigma_p*K/2, " : "K/2, ") << lb.source << ": max(" << lb_transfer << ", "
       << lb.startups << " tau) = " << (spec.one_port ? lb.one_port : lb.n_port)
       << " cycles with tau = " << tau << "; sigma_p = " << cls.sigma_p << ", beta = " << cls.beta
-      << " (real " << cls.beta_real << "), oJ = " << cls.oJ << "; " << formula.str()
-      << " (B = " << packet << "); schedule: " << s.startups << " start-ups, " << s.transfer_cycles
-      << " element cycles, " << s.local_cycles << " PERMUTE cycles, " << s.element_transfers
-      << " element transfers";
+      << " (real " << cls.beta_real << "), oJ = " << cls.oJ << "; " << formula << " (B = " << packet
+      << "); schedule: " << s.startups << " start-ups, " << s.transfer_cycles << " element cycles, "
+      << s.local_cycles << " PERMUTE cycles, " << s.element_transfers << " element transfers";
   if (!chosen_by.empty()) src << "; " << chosen_by;
   c.bound_source = src.str();
   return c;
@@ -315,13 +443,10 @@ BuiltCase buildSdp(const CaseSpec& spec) {
 std::vector<AlgorithmEntry> sdpAlgorithms() {
   return {
       {{"sdp",
-        "stable dimension permutation --delta or --cycles (paper numbering) by --method a1 "
-        "(one-port or "
-        "n-port), a1p, a2 (one-port), a3 (one-port or n-port), a4, a5 --gamma G, a6 (n-port) or "
-        "best, --tau start-up cycles "
-        "per message "
-        "of --packet "
-        "B elements",
+        "stable dimension permutation --delta or --cycles (paper numbering) by --method a1, "
+        "a1p, a2, a3 (one-port or n-port), a2r, a4, a5 --gamma G, a6 (n-port), best, or "
+        "extended --mp M --inner METHOD (section 4.5), --tau start-up cycles per message of "
+        "--packet B elements",
         "Ho & Johnsson 1988 (TR-617), sections 2-4"},
        buildSdp},
   };

@@ -86,4 +86,58 @@ SdpFormula sdpA1Formula(const Sdp& sdp, const SdpClass& cls, SdpA1Variant varian
   return f;
 }
 
+SdpSchedule sdpA1PrimeNPortSchedule(const Sdp& sdp, const SdpClass& cls, u64 packet, int lanes,
+                                    const std::string& algo) {
+  std::vector<const Gsh*> real;
+  for (const Gsh& g : cls.gshs) {
+    if (g.kind == Gsh::Kind::kMixed) {
+      throw Error("--method a1p --ports all: the SDP is not separable (GSH " +
+                  std::to_string(g.dims.front()) +
+                  ",... mixes processor and storage dimensions); the n-port Algorithm A1' "
+                  "(section 4.2.1) runs real GSHs; use --method a1 --ports one (section 4.4)");
+    }
+    if (g.kind == Gsh::Kind::kReal) real.push_back(&g);
+  }
+  SdpRouter r(sdp, true, false, lanes, algo);
+  const u64 beta = real.size();
+  const u32 v = u32{1} << sdp.k;
+  int sigma_max = 0;
+  for (const Gsh* g : real) sigma_max = std::max(sigma_max, g->sigma());
+  const u64 slots = u64{1} << sdp.k;
+  for (u64 phase = 0; phase < beta; ++phase) {
+    const std::vector<u64> start = r.nodes();
+    for (int u = 0; u < sigma_max; ++u) {
+      r.linkRound(
+          [&start, &real, beta, phase, u, v, slots](u64 e, u64, u32 slot) {
+            const u64 s = e % slots;  // the element's first slot: its part and sub-part
+            const Gsh& g = *real[(s % beta + phase) % beta];
+            const int sigma = g.sigma();
+            if (u >= sigma) return SdpRouter::Step{-1, slot};
+            const u64 j = (s / beta) % static_cast<u64>(sigma);
+            const int a = g.dims[(j + static_cast<u64>(u)) % static_cast<u64>(sigma)];
+            const int prev = g.dims[(j + static_cast<u64>(u) + static_cast<u64>(sigma) - 1) %
+                                    static_cast<u64>(sigma)];
+            if (bitOf(start[e], a) == bitOf(start[e], prev)) return SdpRouter::Step{-1, slot};
+            return SdpRouter::Step{a, slot ^ v};
+          },
+          packet);
+    }
+  }
+  for (const Gsh& g : cls.gshs) {
+    if (g.kind == Gsh::Kind::kVirtual) r.pivotCycle(g, packet);
+  }
+  return r.finish();
+}
+
+SdpFormula sdpA1PrimeNPortFormula(const Sdp& sdp, const SdpClass& cls, u64 packet) {
+  const u64 k = u64{1} << sdp.k;
+  const u64 b = std::max<u64>(packet, 1);
+  const u64 beta = static_cast<u64>(cls.beta_real);
+  const u64 smax = static_cast<u64>(cls.sigma_max);
+  SdpFormula f;
+  f.transfer_cycles = k;
+  f.startups = beta * smax * ((k + smax * beta * b - 1) / (smax * beta * b));
+  return f;
+}
+
 }  // namespace hcube

@@ -46,4 +46,21 @@ struct SdpFormula {
 };
 SdpFormula sdpA1Formula(const Sdp& sdp, const SdpClass& cls, SdpA1Variant variant, u64 packet);
 
+/// The n-port Algorithm A1' (§4.2.1: Seq_i = L^i(J), no repeated first dimension; §4.1 and
+/// Lemma 6 for the SDP). The real GSHs' data is split into beta' parts (slot s belongs to part
+/// s mod beta'), and part i runs the GSHs J_i, J_(i+1), ..., J_(i-1) in that order, one phase
+/// each, all parts at once; within a phase, the part's share for GSH J (sigma = |J|) is split
+/// again, slot s to sub-part j = (s / beta') mod sigma, and sub-part j runs A1' along L^j(J): in
+/// routing cycle u it crosses the dimension a_(j+u), so the sub-parts of one GSH use different
+/// dimensions in every routing cycle and the GSHs' dimensions are disjoint. A phase has
+/// sigma_max routing cycles (a shorter GSH's sub-parts idle after their sigma); slot bit k is
+/// A1''s v (memory 2K, Table 6). Only A1' flips v, so elements of different sub-parts never meet
+/// in one slot (their slots differ below K). Virtual GSHs follow as local swaps. Throws Error for
+/// a mixed GSH (the n-port A1' here combines real GSHs; §4.4 gives mixed GSHs to A1).
+SdpSchedule sdpA1PrimeNPortSchedule(const Sdp& sdp, const SdpClass& cls, u64 packet, int lanes,
+                                    const std::string& algo);
+
+/// Table 3, n-port A1': K t_c + beta sigma_max ceil(K / (sigma_max beta B)) tau.
+SdpFormula sdpA1PrimeNPortFormula(const Sdp& sdp, const SdpClass& cls, u64 packet);
+
 }  // namespace hcube

@@ -89,4 +89,162 @@ SdpSchedule sdpA2Schedule(const Sdp& sdp, const SdpClass& cls, u64 packet, int l
   return r.finish();
 }
 
+namespace {
+
+/// One group of GSHs whose two AAPCs run together in the n-port A2: its moved processor
+/// dimensions, the exchanges of the first and of the second AAPC (storage, processor), and the
+/// local swaps that then restore the k_j and the group's own storage dimensions.
+struct A2Group {
+  std::vector<int> moved;
+  std::vector<std::pair<int, int>> first;
+  std::vector<std::pair<int, int>> second;
+  std::vector<std::pair<int, int>> restore;
+};
+
+struct A2Plan {
+  std::vector<A2Group> groups;
+  std::vector<int> label_dims;  ///< storage dimensions read as the part label
+  int most = 0;                 ///< the most moved processor dimensions of a group
+  int free = 0;                 ///< storage dimensions outside J
+};
+
+A2Plan planA2NPort(const Sdp& sdp, const SdpClass& cls, bool rotated) {
+  const int n = sdp.n;
+  const size_t q = static_cast<size_t>(sdp.q());
+  std::vector<bool> in_j(q, false);
+  for (const Gsh& g : cls.gshs) {
+    for (const int d : g.dims) in_j[static_cast<size_t>(d)] = true;
+  }
+  std::vector<int> free_storage;
+  for (int d = n; d < sdp.q(); ++d) {
+    if (!in_j[static_cast<size_t>(d)]) free_storage.push_back(d);
+  }
+  std::vector<std::vector<const Gsh*>> members;
+  for (const Gsh& g : cls.gshs) {
+    if (g.kind == Gsh::Kind::kVirtual) continue;
+    if (rotated || members.empty()) members.emplace_back();
+    members.back().push_back(&g);
+  }
+  std::vector<int> from(q);
+  for (int d = 0; d < sdp.q(); ++d)
+    from[static_cast<size_t>(sdp.delta[static_cast<size_t>(d)])] = d;
+  A2Plan plan;
+  plan.free = static_cast<int>(free_storage.size());
+  for (const auto& group : members) {
+    int moved = 0;
+    for (const Gsh* g : group) moved += g->sigma_p;
+    plan.most = std::max(plan.most, moved);
+  }
+  if (plan.most > plan.free) return plan;
+  plan.label_dims.assign(free_storage.begin() + plan.most, free_storage.end());
+  for (const auto& group : members) {
+    A2Group out;
+    std::vector<bool> in_group(q, false);
+    for (const Gsh* g : group) {
+      for (const int d : g->dims) in_group[static_cast<size_t>(d)] = true;
+    }
+    for (int d = 0; d < n; ++d) {
+      if (in_group[static_cast<size_t>(d)]) out.moved.push_back(d);
+    }
+    std::vector<int> holder(q);
+    for (size_t d = 0; d < q; ++d) holder[d] = static_cast<int>(d);
+    auto where = [&holder](int content) {
+      return static_cast<int>(std::find(holder.begin(), holder.end(), content) - holder.begin());
+    };
+    for (size_t i = 0; i < out.moved.size(); ++i) {
+      out.first.push_back({free_storage[i], out.moved[i]});
+      std::swap(holder[static_cast<size_t>(free_storage[i])],
+                holder[static_cast<size_t>(out.moved[i])]);
+    }
+    for (const int p : out.moved) {
+      const int at = where(from[static_cast<size_t>(p)]);
+      if (at < n)
+        throw Error("sdp: internal error in A2, a content wanted on the node field is there");
+      out.second.push_back({at, p});
+      std::swap(holder[static_cast<size_t>(at)], holder[static_cast<size_t>(p)]);
+    }
+    for (int s = n; s < sdp.q(); ++s) {
+      if (in_j[static_cast<size_t>(s)] && !in_group[static_cast<size_t>(s)]) continue;
+      const int want = in_group[static_cast<size_t>(s)] ? from[static_cast<size_t>(s)] : s;
+      if (holder[static_cast<size_t>(s)] == want) continue;
+      const int at = where(want);
+      out.restore.push_back({s, at});
+      std::swap(holder[static_cast<size_t>(s)], holder[static_cast<size_t>(at)]);
+    }
+    plan.groups.push_back(std::move(out));
+  }
+  return plan;
+}
+
+}  // namespace
+
+int a2NPortLabelBits(const Sdp& sdp, const SdpClass& cls, bool rotated, int* sub_parts) {
+  const A2Plan plan = planA2NPort(sdp, cls, rotated);
+  if (sub_parts != nullptr) {
+    *sub_parts = static_cast<int>(plan.groups.size()) * plan.most;
+  }
+  if (plan.most > plan.free) return -1;
+  return static_cast<int>(plan.label_dims.size());
+}
+
+SdpSchedule sdpA2NPortSchedule(const Sdp& sdp, const SdpClass& cls, bool rotated, u64 packet,
+                               int lanes, const std::string& algo) {
+  const A2Plan plan = planA2NPort(sdp, cls, rotated);
+  const std::string method = rotated ? "--method a2r" : "--method a2 --ports all";
+  if (plan.most > plan.free) {
+    throw Error(method + ": Algorithm A2 (section 4.3.2" + (rotated ? ", rotated: 4.6" : "") +
+                ") exchanges each moved processor dimension of " + (rotated ? "a GSH" : "the SDP") +
+                " with its own storage dimension outside the "
+                "permutation (" +
+                std::to_string(plan.most) + " of them), but only " + std::to_string(plan.free) +
+                " of the log2 K = " + std::to_string(sdp.k) +
+                " storage dimensions are free; use K >= 2^" +
+                std::to_string(plan.most + (sdp.k - plan.free)) +
+                (rotated ? "" : " or --method a2r (the rotated form needs sigma_max)"));
+  }
+  const u64 slots = u64{1} << sdp.k;
+  std::vector<int> label_bits;
+  for (const int d : plan.label_dims) label_bits.push_back(sdp.position(d));
+  // The label of every element: its first slot's label bits, in order.
+  std::vector<u64> label(static_cast<size_t>(slots));
+  for (u64 s = 0; s < slots; ++s) {
+    u64 l = 0;
+    for (size_t i = 0; i < label_bits.size(); ++i) l |= u64{bitOf(s, label_bits[i])} << i;
+    label[static_cast<size_t>(s)] = l;
+  }
+  const u64 groups = plan.groups.size();
+  SdpRouter r(sdp, false, false, lanes, algo);
+  for (u64 phase = 0; phase < groups; ++phase) {
+    for (int u = 0; u < 2 * plan.most; ++u) {
+      r.linkRound(
+          [&plan, &label, &sdp, groups, phase, u, slots](u64 e, u64 node, u32 slot) {
+            const u64 l = label[static_cast<size_t>(e % slots)];
+            const A2Group& g = plan.groups[(l % groups + phase) % groups];
+            const int m = static_cast<int>(g.moved.size());
+            if (u >= 2 * m) return SdpRouter::Step{-1, slot};
+            const u64 j = (l / groups) % static_cast<u64>(m);
+            const auto& pairs = u < m ? g.first : g.second;
+            const auto [storage, real] = pairs[(j + static_cast<u64>(u % m)) % static_cast<u64>(m)];
+            const int v = sdp.position(storage);
+            if (bitOf(node, real) == bitOf(slot, v)) return SdpRouter::Step{-1, slot};
+            return SdpRouter::Step{real, slot ^ (u32{1} << v)};
+          },
+          packet);
+    }
+    // Each part restores the storage dimensions of the group it has just done.
+    for (u64 part = 0; part < groups; ++part) {
+      const A2Group& g = plan.groups[(part + phase) % groups];
+      for (const auto& [a, b] : g.restore) {
+        r.localSwap(a, b, [&label, groups, part, slots](u64 e) {
+          return label[static_cast<size_t>(e % slots)] % groups == part;
+        });
+      }
+    }
+  }
+  for (const Gsh& g : cls.gshs) {
+    if (g.kind == Gsh::Kind::kVirtual) r.pivotCycle(g, packet);
+  }
+  return r.finish();
+}
+
 }  // namespace hcube

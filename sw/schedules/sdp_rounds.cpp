@@ -8,19 +8,28 @@
 namespace hcube {
 
 SdpRouter::SdpRouter(const Sdp& sdp, bool scratch_bit, bool one_port, int lanes, std::string algo)
+    : SdpRouter(sdp, sdp.toPermutationSpec(), scratch_bit, one_port, lanes, std::move(algo)) {}
+
+SdpRouter::SdpRouter(const Sdp& sdp, PermutationSpec target, bool scratch_bit, bool one_port,
+                     int lanes, std::string algo)
     : sdp_(sdp),
-      perm_(sdp.toPermutationSpec()),
+      perm_(std::move(target)),
       channels_(sdp.n * lanes),
       one_port_(one_port),
       lanes_(lanes) {
   const u64 slots = u64{1} << sdp.k;
+  if (perm_.n() != sdp.n || perm_.slots() != slots) {
+    throw Error("sdp: internal error, a router's target is on another cube");
+  }
   scratch_ = scratch_bit ? slots : 0;
   const u64 elements = perm_.elements();
   node_.resize(elements);
   slot_.resize(elements);
+  live_.resize(elements);
   for (u64 e = 0; e < elements; ++e) {
     node_[e] = e / slots;
     slot_[e] = static_cast<u32>(e % slots);
+    live_[e] = perm_.participates(unpackAddress(e, slots));
   }
   out_.moves.algo = std::move(algo);
   out_.moves.dims = sdp.n;
@@ -33,6 +42,7 @@ void SdpRouter::linkRound(const Rule& rule, u64 packet) {
   std::vector<std::vector<Move>> per_link(nodes * static_cast<u64>(n));
   std::vector<int> port_of(nodes, -1);
   for (u64 e = 0; e < node_.size(); ++e) {
+    if (!live_[e]) continue;
     const Step s = rule(e, node_[e], slot_[e]);
     if (s.dim < 0) {
       if (s.slot != slot_[e]) {
@@ -109,25 +119,34 @@ void SdpRouter::exchange(int storage, int real, u64 packet) {
       packet);
 }
 
-void SdpRouter::localSwap(int storage_a, int storage_b) {
+void SdpRouter::localSwap(int storage_a, int storage_b, const std::function<bool(u64)>& only) {
   const int a = sdp_.position(storage_a);
   const int b = sdp_.position(storage_b);
   const u64 nodes = u64{1} << sdp_.n;
   // Copies per node, the two halves of every swapped pair adjacent, so a PERMUTE that holds an
   // even number of copies never splits a pair (the step stays exact).
   std::vector<std::vector<Move>> per_node(nodes);
-  std::vector<u32> at(node_.size());
+  u64 swapping = 0;
   for (u64 e = 0; e < node_.size(); ++e) {
     const u32 s = slot_[e];
-    if (bitOf(s, a) == bitOf(s, b)) continue;
+    if (!live_[e] || bitOf(s, a) == bitOf(s, b) || (only && !only(e))) continue;
+    ++swapping;
     const u32 t = s ^ (u32{1} << a) ^ (u32{1} << b);
     if (bitOf(s, a)) continue;  // the pair is listed from its bit-a = 0 half
     per_node[node_[e]].push_back({node_[e], s, Move::kLocal, t});
     per_node[node_[e]].push_back({node_[e], t, Move::kLocal, s});
   }
+  u64 listed = 0;
+  for (const auto& l : per_node) listed += l.size();
+  if (listed != swapping) {
+    throw Error("sdp: internal error in " + out_.moves.algo +
+                ", a partial local swap splits a pair of slots");
+  }
   for (u64 e = 0; e < node_.size(); ++e) {
     const u32 s = slot_[e];
-    if (bitOf(s, a) != bitOf(s, b)) slot_[e] = s ^ (u32{1} << a) ^ (u32{1} << b);
+    if (live_[e] && bitOf(s, a) != bitOf(s, b) && (!only || only(e))) {
+      slot_[e] = s ^ (u32{1} << a) ^ (u32{1} << b);
+    }
   }
   size_t longest = 0;
   for (const auto& l : per_node) longest = std::max(longest, l.size());
@@ -185,6 +204,7 @@ void SdpRouter::pivotCycle(const Gsh& g, u64 packet) {
 SdpSchedule SdpRouter::finish() {
   const u64 slots = u64{1} << sdp_.k;
   for (u64 e = 0; e < node_.size(); ++e) {
+    if (!live_[e]) continue;
     const GlobalAddress want = perm_.dest(unpackAddress(e, slots));
     if (want.node != node_[e] || want.slot != slot_[e]) {
       throw Error("sdp: internal error in " + out_.moves.algo + ": element (" +

@@ -37,6 +37,11 @@ class SdpRouter {
   /// `scratch_bit`: slots K .. 2K-1 (slot bit k) are available as a virtual dimension not used
   /// by the data (Algorithm A1', §4.2.1).
   SdpRouter(const Sdp& sdp, bool scratch_bit, bool one_port, int lanes, std::string algo);
+  /// The same on the cube of `sdp` (its n, k and numbering) towards another `target`: only the
+  /// elements `target` has take part (PermutationSpec::participates; the others are neither
+  /// moved nor checked, their slots may be overwritten), and finish() checks them against it.
+  SdpRouter(const Sdp& sdp, PermutationSpec target, bool scratch_bit, bool one_port, int lanes,
+            std::string algo);
 
   /// Where an element goes in a round: the processor dimension it crosses (-1: stays) and its
   /// new slot. Called with the element's id (its initial project global address), current node
@@ -54,8 +59,11 @@ class SdpRouter {
   /// Exchange of processor dimension `real` with storage dimension `storage` (E(v, a) of §4.2):
   /// every element whose node bit differs from its slot bit crosses and flips the slot bit.
   void exchange(int storage, int real, u64 packet);
-  /// Exchange of two storage dimensions: a local swap of slot bits (PERMUTE cycles).
-  void localSwap(int storage_a, int storage_b);
+  /// Exchange of two storage dimensions: a local swap of slot bits (PERMUTE cycles). With
+  /// `only`, just the elements it accepts (by element id) swap; it must accept both elements of
+  /// every swapped pair or neither (an internal error otherwise).
+  void localSwap(int storage_a, int storage_b,
+                 const std::function<bool(u64 element)>& only = nullptr);
   /// A mixed or virtual GSH by Algorithm A1 with a storage pivot (§4.4): the cycle rotated to
   /// start at a storage dimension a0, then E(a0, a1), ..., E(a0, a(s-1)) — exchanges with
   /// processor dimensions communicate, the others are local swaps.
@@ -77,6 +85,7 @@ class SdpRouter {
   bool one_port_;
   int lanes_;
   u64 scratch_ = 0;
+  std::vector<bool> live_;  ///< per element: takes part (see the second constructor)
   std::vector<u64> node_;
   std::vector<u32> slot_;
   SdpSchedule out_;

@@ -1,0 +1,233 @@
+// Ho & Johnsson 1988, the n-port Algorithm A1' (§4.2.1, Seq_i = L^i(J)) and the n-port
+// Algorithm A2 with its rotated form (§4.3.2, §4.6) (sw/schedules/sdp_a1.h, sdp_a2.h): every
+// element checked on the table executor, exact cycles and start-ups against Table 3 where its
+// data splits evenly, against an independent count of the per-link loads otherwise, never below
+// Theorem 1's n-port bound.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <random>
+
+#include "error.h"
+#include "schedules/sdp_a1.h"
+#include "schedules/sdp_a2.h"
+#include "sdp.h"
+#include "test_util.h"
+
+namespace hcube {
+namespace {
+
+CaseSpec nportCase(int n, u64 slots, const std::string& method, const std::string& cycles, u64 tau,
+                   u64 packet = 0) {
+  CaseSpec s;
+  s.algo = "sdp";
+  s.n = n;
+  s.slots = slots;
+  s.one_port = false;
+  s.params["method"] = method;
+  if (!cycles.empty()) s.params["cycles"] = cycles;
+  s.params["tau"] = std::to_string(tau);
+  if (packet > 0) s.params["packet"] = std::to_string(packet);
+  return s;
+}
+
+testing::CheckedRun runClean(const BuiltCase& c, const std::string& what) {
+  const testing::CheckedRun r = testing::runChecked(c);
+  testing::expectCleanRun(r, c.perm.elements(), what);
+  return r;
+}
+
+// Table 3, n-port A1': K t_c + beta sigma_max ceil(K/(sigma_max beta B)) tau, exact when every
+// GSH has the same order and sigma beta divides K. (0 1)(2 3), K = 16, B = K/(sigma beta) = 4:
+// four routing cycles of 4 elements per link, 16 + 4 tau.
+TEST(SdpNPort, A1PrimeTakesTable3WhenTheDataSplitsEvenly) {
+  struct Case {
+    int n;
+    u64 slots;
+    const char* cycles;
+  };
+  for (const Case& cs : {Case{4, 16, "0,1/2,3"}, Case{4, 16, "0,1,2,3"}, Case{4, 32, "0,1/2,3"},
+                         Case{2, 8, "0,1"}, Case{4, 16, "0,1/2,3/4,5"}}) {
+    const Sdp sdp = Sdp::fromCycles(cs.n, log2Exact(cs.slots), cs.cycles);
+    const SdpClass cls = classify(sdp, parseCycles(cs.cycles));
+    for (const u64 tau : {0, 7}) {
+      const BuiltCase c = buildCase(nportCase(cs.n, cs.slots, "a1p", cs.cycles, tau));
+      const testing::CheckedRun r = runClean(c, cs.cycles);
+      const u64 sb = static_cast<u64>(cls.sigma_max * cls.beta_real);
+      const SdpFormula f = sdpA1PrimeNPortFormula(sdp, cls, cs.slots / sb);
+      EXPECT_EQ(f.transfer_cycles, cs.slots);
+      EXPECT_EQ(f.startups, sb);
+      EXPECT_EQ(r.run.transfer_cycles, f.transfer_cycles) << cs.cycles;
+      // A virtual GSH adds local PERMUTE cycles (the paper ignores local data movement).
+      EXPECT_EQ(r.run.cycles - r.run.local_cycles, f.cycles(tau)) << cs.cycles;
+      EXPECT_EQ(c.tables.header.scratch, cs.slots) << cs.cycles;  // Table 6: memory 2K
+      EXPECT_GE(static_cast<double>(r.run.cycles), sdpLowerBounds(sdp, cls, tau).n_port);
+    }
+  }
+}
+
+// GSHs of different orders (or sigma beta not dividing K): the phases are sigma_max routing
+// cycles in lockstep, a routing cycle as long as the largest sub-part crossing in it. The
+// expected element cycles are counted here independently of the schedule: in routing cycle u of
+// phase t, part i (slots s = i mod beta) does GSH (i + t) mod beta, its sub-part j (slots with
+// (s / beta) mod sigma = j) sends everything it holds at a node that crosses.
+TEST(SdpNPort, A1PrimeUnevenOrdersMatchTheirLockstepCount) {
+  struct Case {
+    int n;
+    u64 slots;
+    const char* cycles;
+  };
+  for (const Case& cs : {Case{5, 16, "0,1,2/3,4"}, Case{3, 8, "0,1,2"}, Case{6, 8, "0,1/2,3,4,5"},
+                         Case{6, 4, "0,1,2/3,4,5"}}) {
+    const int k = log2Exact(cs.slots);
+    const Sdp sdp = Sdp::fromCycles(cs.n, k, cs.cycles);
+    const SdpClass cls = classify(sdp, parseCycles(cs.cycles));
+    const u64 beta = static_cast<u64>(cls.beta_real);
+    u64 expect = 0;
+    u64 rounds = 0;
+    for (u64 t = 0; t < beta; ++t) {
+      for (int u = 0; u < cls.sigma_max; ++u) {
+        u64 longest = 0;
+        for (u64 i = 0; i < beta; ++i) {
+          const u64 sigma = static_cast<u64>(cls.gshs[(i + t) % beta].sigma());
+          if (static_cast<u64>(u) >= sigma) continue;
+          for (u64 j = 0; j < sigma; ++j) {
+            u64 size = 0;
+            for (u64 s = 0; s < cs.slots; ++s) size += s % beta == i && (s / beta) % sigma == j;
+            longest = std::max(longest, size);
+          }
+        }
+        if (longest > 0) ++rounds;
+        expect += longest;
+      }
+    }
+    const u64 tau = 5;
+    const BuiltCase c = buildCase(nportCase(cs.n, cs.slots, "a1p", cs.cycles, tau, cs.slots));
+    const testing::CheckedRun r = runClean(c, cs.cycles);
+    EXPECT_EQ(r.run.transfer_cycles, expect) << cs.cycles;
+    EXPECT_EQ(r.run.cycles, expect + rounds * tau) << cs.cycles;
+    EXPECT_GE(r.run.transfer_cycles, cs.slots) << cs.cycles;  // never below Table 3's K
+    EXPECT_GE(static_cast<double>(r.run.cycles), sdpLowerBounds(sdp, cls, tau).n_port);
+  }
+}
+
+// Table 3, n-port A2: K t_c + 2 sigma_p ceil(K/(2 sigma_p B)) tau when the label bits give every
+// one of the sigma_p sub-parts its share: (0 1)(2 3) needs sigma_p = 4 storage dimensions as
+// k_j and 2 label bits, K = 64; the local swaps restoring the k_j are PERMUTE cycles beside it.
+// The rotated form (§4.6) needs only sigma_max = 2 k_j and beta sigma_max = 4 labels: K = 16.
+TEST(SdpNPort, A2AndRotatedA2TakeTable3WithEnoughLabelBits) {
+  struct Case {
+    const char* method;
+    int n;
+    u64 slots;
+    const char* cycles;
+  };
+  for (const Case& cs :
+       {Case{"a2", 4, 64, "0,1/2,3"}, Case{"a2", 4, 64, "0,1,2,3"}, Case{"a2", 2, 8, "0,1"},
+        Case{"a2r", 4, 16, "0,1/2,3"}, Case{"a2r", 8, 64, "0,1/2,3/4,5/6,7"},
+        Case{"a2r", 4, 64, "0,1/2,3"}, Case{"a2r", 4, 64, "0,1,2,3"}}) {
+    const Sdp sdp = Sdp::fromCycles(cs.n, log2Exact(cs.slots), cs.cycles);
+    const SdpClass cls = classify(sdp, parseCycles(cs.cycles));
+    const u64 sp = static_cast<u64>(cls.sigma_p);
+    for (const u64 tau : {0, 6}) {
+      const std::string what = std::string(cs.method) + " " + cs.cycles +
+                               " K=" + std::to_string(cs.slots) + " tau=" + std::to_string(tau);
+      const BuiltCase c = buildCase(nportCase(cs.n, cs.slots, cs.method, cs.cycles, tau));
+      const testing::CheckedRun r = runClean(c, what);
+      EXPECT_EQ(r.run.transfer_cycles, cs.slots) << what;
+      EXPECT_EQ(r.run.cycles - r.run.local_cycles, cs.slots + 2 * sp * tau) << what;
+      EXPECT_GE(static_cast<double>(r.run.cycles), sdpLowerBounds(sdp, cls, tau).n_port) << what;
+      EXPECT_EQ(c.tables.header.scratch, 0U) << what;  // Table 6: memory K
+    }
+  }
+}
+
+// With fewer label bits the sub-parts are not all there and the AAPCs take longer, but every
+// element still arrives (and mixed GSHs go through A2 as in the one-port form, §4.4): K = 16 for
+// (0 1)(2 3) leaves no label bit, the four exchanges of each AAPC then run one after the other.
+TEST(SdpNPort, A2WithFewLabelBitsAndMixedGshs) {
+  {
+    const BuiltCase c = buildCase(nportCase(4, 16, "a2", "0,1/2,3", 0));
+    const testing::CheckedRun r = runClean(c, "a2 K=16");
+    EXPECT_EQ(r.run.transfer_cycles, 4U * 16U);  // 2 sigma_p exchanges of K/2
+  }
+  for (const char* method : {"a2", "a2r"}) {
+    for (const char* cycles : {"0,4,1/2,3", "0,5/1,2,3", "0,4/1,5/2,3"}) {
+      const BuiltCase c = buildCase(nportCase(4, 64, method, cycles, 3));
+      const testing::CheckedRun r = runClean(c, std::string(method) + " " + cycles);
+      const Sdp sdp = Sdp::fromCycles(4, 6, cycles);
+      EXPECT_GE(static_cast<double>(r.run.cycles), sdpLowerBounds(sdp, classify(sdp), 3).n_port)
+          << cycles;
+    }
+  }
+}
+
+TEST(SdpNPort, BadInputIsNamed) {
+  auto message = [](const CaseSpec& s) {
+    try {
+      buildCase(s);
+    } catch (const Error& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_NE(message(nportCase(4, 16, "a1p", "0,4,1/2,3", 0)).find("not separable"),
+            std::string::npos);
+  // (0 1 2 3) plain n-port A2 needs four free storage dimensions, K = 8 has three.
+  EXPECT_NE(message(nportCase(4, 8, "a2", "0,1,2,3", 0)).find("only 3 of the log2 K = 3"),
+            std::string::npos);
+  // Rotated, (0 1)(2 3) needs two: K = 2 has one.
+  EXPECT_NE(message(nportCase(4, 2, "a2r", "0,1/2,3", 0)).find("only 1 of the log2 K = 1"),
+            std::string::npos);
+  CaseSpec s = nportCase(4, 16, "a2r", "0,1/2,3", 0);
+  s.one_port = true;
+  EXPECT_NE(message(s).find("n-port algorithm"), std::string::npos);
+}
+
+// Random SDPs (n <= 6, half of them separable): the n-port A1', A2 and rotated A2 wherever they
+// apply, every element checked, never below Theorem 1's n-port bound.
+TEST(SdpNPort, RandomSdpsNeverBeatTheLowerBound) {
+  std::mt19937 rng(617);
+  int runs = 0;
+  for (int trial = 0; trial < 40; ++trial) {
+    const int n = 2 + static_cast<int>(rng() % 5);
+    const int k = 1 + static_cast<int>(rng() % 5);
+    std::vector<int> delta(static_cast<size_t>(n + k));
+    for (int i = 0; i < n + k; ++i) delta[static_cast<size_t>(i)] = i;
+    // Half the SDPs separable (processor and storage dimensions permuted among themselves).
+    if (trial % 2 == 0) {
+      std::shuffle(delta.begin(), delta.begin() + n, rng);
+      std::shuffle(delta.begin() + n, delta.end(), rng);
+    } else {
+      std::shuffle(delta.begin(), delta.end(), rng);
+    }
+    const Sdp sdp = Sdp::fromDelta(n, k, delta);
+    const SdpClass cls = classify(sdp);
+    if (cls.sigma_p == 0) continue;
+    std::string text;
+    for (int i = 0; i < n + k; ++i) text += (i ? "," : "") + std::to_string(delta[i]);
+    for (const char* method : {"a1p", "a2", "a2r"}) {
+      const u64 tau = rng() % 10;
+      CaseSpec s = nportCase(n, u64{1} << k, method, "", tau, 1 + rng() % 4);
+      s.params["delta"] = text;
+      BuiltCase c;
+      try {
+        c = buildCase(s);
+      } catch (const Error& e) {
+        const std::string w = e.what();
+        EXPECT_TRUE(w.find("storage dimensions are free") != std::string::npos ||
+                    w.find("not separable") != std::string::npos)
+            << method << " delta " << text << ": " << w;
+        continue;
+      }
+      const testing::CheckedRun r = runClean(c, std::string(method) + " delta " + text);
+      EXPECT_GE(static_cast<double>(r.run.cycles), sdpLowerBounds(sdp, cls, tau).n_port)
+          << method << " delta " << text;
+      ++runs;
+    }
+  }
+  EXPECT_GT(runs, 30);
+}
+
+}  // namespace
+}  // namespace hcube
