@@ -101,7 +101,9 @@ const std::set<std::string> kCommandOptions = {
     // Inspection (issue 15 part 3):
     "--links", "--heatmap", "--element",
     // Fault injection (issue 15 part 2):
-    "--inject", "--campaign", "--seed"};
+    "--inject", "--campaign", "--seed",
+    // Threads of the Verilated model (issue 11):
+    "--threads"};
 
 std::optional<int> optionalDimension(Args& args) {
   const std::optional<long long> n = args.number("--n");
