@@ -150,16 +150,22 @@ module hc_cube
       .err_count_o (node_err_count[x])
     );
 
-    // Port d of node x receives what port d of its neighbour across dimension d sends.
     /* verilator tracing_off */
-    for (genvar d = 0; d < Dim; d++) begin : g_dim
-      localparam int unsigned Neighbour = x ^ (1 << d);  // derived
-      assign node_in_valid[x][d*Lanes +: Lanes] = node_out_valid[Neighbour][d*Lanes +: Lanes];
-      assign node_in_data[x][d*Lanes*WordWidth +: Lanes*WordWidth] =
-          node_out_data[Neighbour][d*Lanes*WordWidth +: Lanes*WordWidth];
-    end
-    /* verilator tracing_on */
   end
+
+  // Port d of node x receives what port d of its neighbour across dimension d sends. One loop,
+  // not N * Dim continuous assignments in g_node: Verilator keeps it a loop (--unroll-stmts 1),
+  // so the cube's generated code does not grow with the wiring (and runs as a short loop).
+  always_comb begin : links
+    for (int unsigned x = 0; x < NumNodes; x++) begin
+      for (int unsigned d = 0; d < Dim; d++) begin
+        node_in_valid[x][d*Lanes +: Lanes] = node_out_valid[x ^ (1 << d)][d*Lanes +: Lanes];
+        node_in_data[x][d*Lanes*WordWidth +: Lanes*WordWidth] =
+            node_out_data[x ^ (1 << d)][d*Lanes*WordWidth +: Lanes*WordWidth];
+      end
+    end
+  end
+  /* verilator tracing_on */
 
   // ---------------------------------------------------------------------------
   // Counters (docs/hardware.md §2: cycle count)

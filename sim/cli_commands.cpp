@@ -60,6 +60,8 @@ const std::vector<OptionInfo>& optionCatalogue() {
       {"--max-cycles", "C", "stop a run after C cycles (0: the run's own limit)", true},
       {"--cache", "DIR", "the Verilated model cache (default $HCUBE_CACHE or ~/.cache/hcube)",
        true},
+      {"--threads", "T", "run the RTL on Verilator's multithreaded model, T threads (1..64)",
+       true},
       {"--memory", "M", "build the model with at least M memory words per node", true},
       {"--depth", "D", "build the model with at least D table words per node", true},
       {"--links", "FILE.csv", "write every directed link's words and utilisation as CSV", true},
@@ -117,9 +119,10 @@ const std::vector<CommandLine>& commandLines() {
       {"run", "run a case on a backend and check it against the reference",
        R"(  hcube run (--algo A --n N [--k K] [--width B] [--ports all|one] | --tables PATH)
             [--backend table|tlm|rtl] [--trace FILE] [--json] [--no-verify]
-            [--max-cycles C] [--cache DIR] [--links FILE.csv] [--heatmap FILE.svg]
-            [--inject KIND:...]
-      run a case and check every element against the reference model; --trace writes an
+            [--max-cycles C] [--cache DIR] [--threads T] [--links FILE.csv]
+            [--heatmap FILE.svg] [--inject KIND:...]
+      run a case and check every element against the reference model; --threads T runs the
+      RTL on Verilator's multithreaded model with T threads (a model of its own); --trace writes an
       FST (or .vcd) waveform and a GTKWave save file from the RTL, or a VCD from the TLM model;
       --links writes the words and utilisation of every directed link as CSV, --heatmap a
       per-link, per-cycle utilisation picture with per-dimension totals (the same on every
@@ -154,20 +157,22 @@ const std::vector<CommandLine>& commandLines() {
        join(kCase, {"--tables", "--campaign", "--seed", "--backend", "--cache"}), true},
       {"compare", "one case on several backends, or by schedule and by routers, side by side",
        R"(  hcube compare (--algo A --n N [--k K] [--width B] [--ports all|one] | --tables PATH)
-            [--backends table,tlm,rtl] [--json] [--cache DIR]
+            [--backends table,tlm,rtl] [--json] [--cache DIR] [--threads T]
       run one case on several backends, print cycles, mismatches and wall time side by side;
       exit 1 on any disagreement between them or with the reference model
   hcube compare (--algo A --n N ... | --tables PATH) --modes schedule,ecube,source
             [--backend table|tlm] [--fifo-depth D] [--json]
       one permutation by its schedule's tables and by the routers, side by side)",
-       join(kCase, {"--tables", "--backends", "--json", "--cache", "--modes", "--backend",
+       join(kCase, {"--tables", "--backends", "--json", "--cache", "--threads", "--modes", "--backend",
                     "--fifo-depth", "--deadlock-cycles", "--max-cycles"}),
        true},
       {"build-model", "build (or find in the cache) the Verilated cube for a case",
        R"(  hcube build-model --algo A --n N [--k K] [--width B] [--memory M] [--depth D] [--cache DIR]
+            [--threads T]
       build (or find in the cache) the Verilated cube for a case, without running it;
-      --memory / --depth make it at least that large, so that it serves bigger cases too)",
-       join(kCase, {"--tables", "--memory", "--depth", "--cache"}), true},
+      --memory / --depth make it at least that large, so that it serves bigger cases too;
+      --threads T builds Verilator's multithreaded model with T threads)",
+       join(kCase, {"--tables", "--memory", "--depth", "--cache", "--threads"}), true},
       {"messages", "write the routed-mode message list of a case",
        R"(  hcube messages --algo A --n N [--k K] [--PARAM V ...] [--route ecube|source] --out FILE
       write the routed-mode message list of the case's permutation (docs/hardware.md §8.1))",

@@ -274,7 +274,18 @@ struct BackendRun {
   bool record_traffic = false;       ///< fill RunResult::traffic (sw/inspect/)
   u64 record_word = ~u64{0};         ///< ... of this word only (~0: every word)
   const Fault* fault = nullptr;      ///< a link fault to inject (sw/fault.h)
+  int threads = 1;                   ///< threads of the Verilated model (rtl backend)
 };
+
+// --threads T: threads of the Verilated model (a model of its own per T); only the rtl backend
+// has one.
+int rtlThreadsOption(Args& args, bool rtl_runs) {
+  const std::optional<long long> t = args.number("--threads");
+  if (!t) return 1;
+  if (!rtl_runs)
+    throw Error("--threads sets the Verilated model's threads: it needs the rtl backend");
+  return requireRtlThreads(*t);
+}
 
 RunResult runOn(const BuiltCase& c, const BackendRun& b, std::string* gtkw) {
   if (b.backend == "table") {
@@ -302,6 +313,7 @@ RunResult runOn(const BuiltCase& c, const BackendRun& b, std::string* gtkw) {
     if (b.fault != nullptr) throw Error("--inject: the rtl backend cannot inject faults yet");
     RtlOptions opt;
     opt.cache_dir = b.cache;
+    opt.threads = b.threads;
     opt.progress = &std::cerr;
     opt.progress_bar = b.progress != nullptr;
     opt.max_cycles = b.max_cycles;
@@ -440,6 +452,7 @@ int cmdRun(Args& args) {
   if (backend != "table" && backend != "rtl" && backend != "tlm") {
     throw Error("--backend '" + backend + "': must be table, tlm or rtl");
   }
+  const int threads = rtlThreadsOption(args, backend == "rtl");
   std::ostream* progress = !json && stderrIsTerminal() ? &std::cerr : nullptr;
   ProgressBar tables(progress, "tables", 0);
   tables.phase("schedule + compile");
@@ -500,6 +513,7 @@ int cmdRun(Args& args) {
   RunReport report = reportFor(c);
   BackendRun b{backend, trace.value_or(""), cache, static_cast<u64>(max_cycles), progress};
   b.record_traffic = heatmap.has_value();
+  b.threads = threads;
   if (fault) return runWithFault(c, b, *fault);
   report.run = runOn(c, b, &report.gtkw);
   report.trace = b.trace;
@@ -558,6 +572,8 @@ int cmdCompare(Args& args) {
     backends.push_back(item);
   }
   if (backends.size() < 2) throw Error("--backends: name at least two backends to compare");
+  const int threads =
+      rtlThreadsOption(args, std::find(backends.begin(), backends.end(), "rtl") != backends.end());
   HeaderOrigin origin;
   const BuiltCase c = loadCase(args, backends, origin);
   args.finish();
@@ -566,7 +582,9 @@ int cmdCompare(Args& args) {
   std::vector<RunReport> reports;
   for (const std::string& b : backends) {
     RunReport r = reportFor(c);
-    r.run = runOn(c, BackendRun{b, "", cache, 0}, nullptr);
+    BackendRun run{b, "", cache, 0};
+    run.threads = threads;
+    r.run = runOn(c, run, nullptr);
     r.check = checkAgainstReference(c.perm, r.run.memory);
     reports.push_back(std::move(r));
   }
@@ -988,6 +1006,7 @@ int cmdBuildModel(Args& args) {
   const long long depth = args.number("--depth", 0);
   CaseSpec spec = caseFrom(args);
   const std::string cache = args.get("--cache").value_or("");
+  const int threads = rtlThreadsOption(args, true);
   args.finish();
   requireRtlDimension(spec.n);
   if (memory < 0 || memory > (1LL << 20)) {
@@ -1000,6 +1019,7 @@ int cmdBuildModel(Args& args) {
   RtlModelConfig config = rtlModelFor(c.tables);
   config.num_slots = std::max<u64>(config.num_slots, std::bit_ceil(static_cast<u64>(memory)));
   config.table_depth = std::max<u64>(config.table_depth, std::bit_ceil(static_cast<u64>(depth)));
+  config.threads = threads;
   RtlOptions opt;
   opt.cache_dir = cache;
   opt.progress = &std::cerr;

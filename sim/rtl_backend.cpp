@@ -96,8 +96,17 @@ std::string tail(const std::string& text, size_t lines) {
 
 std::string RtlModelConfig::key() const {
   std::ostringstream o;
-  o << "rtl-n" << dim << "-m" << num_slots << "-b" << lanes << "-t" << table_depth;
+  o << "rtl-n" << dim << "-m" << num_slots << "-b" << lanes << "-t" << table_depth << "-j"
+    << threads << "-w" << (trace ? 1 : 0);
   return o.str();
+}
+
+int requireRtlThreads(long long threads) {
+  if (threads < 1 || threads > kRtlMaxThreads) {
+    throw Error("--threads " + std::to_string(threads) + ": must be 1.." +
+                std::to_string(kRtlMaxThreads) + " (threads of the Verilated model)");
+  }
+  return static_cast<int>(threads);
 }
 
 RtlModelConfig rtlModelFor(const TableSet& set) {
@@ -127,31 +136,36 @@ RtlModel ensureRtlModel(const RtlModelConfig& config, const RtlOptions& options)
   fs::create_directories(cache, ec);
   if (ec) throw Error(cache.string() + ": cannot create the model cache: " + ec.message());
   const std::string hash = sourceHash();
-  // Any complete model of this dimension and lane count, built from these sources, with at
-  // least the memory and table depth needed will do; take the smallest.
+  // Any complete model of this dimension, lane count and thread count, built from these
+  // sources, with at least the memory and table depth needed (and tracing, if asked for) will
+  // do; take the smallest, an untraced one of equal size first.
   {
     RtlModel best;
     u64 best_size = ~u64{0};
     for (const auto& e : fs::directory_iterator(cache, ec)) {
       int dim = 0;
       int lanes = 0;
+      int threads = 0;
+      int traced = 0;
       unsigned long long slots = 0;
       unsigned long long depth = 0;
       char tag[64] = {};
       const std::string name = e.path().filename().string();
-      if (std::sscanf(name.c_str(), "rtl-n%d-m%llu-b%d-t%llu-%63s", &dim, &slots, &lanes, &depth,
-                      tag) != 5) {
+      if (std::sscanf(name.c_str(), "rtl-n%d-m%llu-b%d-t%llu-j%d-w%d-%63s", &dim, &slots, &lanes,
+                      &depth, &threads, &traced, tag) != 7) {
         continue;
       }
-      if (dim != config.dim || lanes != config.lanes || slots < config.num_slots ||
-          depth < config.table_depth || hash != tag) {
+      if (dim != config.dim || lanes != config.lanes || threads != config.threads ||
+          (config.trace && traced == 0) || slots < config.num_slots || depth < config.table_depth ||
+          hash != tag) {
         continue;
       }
       if (!fs::exists(e.path() / "complete") || !fs::exists(e.path() / "hcube-rtl-sim")) continue;
-      if (slots * depth < best_size) {
-        best_size = slots * depth;
+      const u64 size = 2 * slots * depth + (traced != 0 ? 1 : 0);
+      if (size < best_size) {
+        best_size = size;
         best.runner = (e.path() / "hcube-rtl-sim").string();
-        best.config = {dim, slots, lanes, depth};
+        best.config = {dim, slots, lanes, depth, threads, traced != 0};
       }
     }
     if (!best.runner.empty()) return best;
@@ -169,7 +183,8 @@ RtlModel ensureRtlModel(const RtlModelConfig& config, const RtlOptions& options)
   if (out) {
     *out << "hcube: building the Verilated cube n=" << config.dim << " (" << config.num_slots
          << " memory words, " << config.lanes << " lane(s), table depth " << config.table_depth
-         << ") in " << dir.string() << " -- once per configuration, cached\n";
+         << ", " << config.threads << " thread(s)" << (config.trace ? ", traced" : "") << ") in "
+         << dir.string() << " -- once per configuration, cached\n";
     if (config.dim >= 9) {
       const ResourceEstimate build = rtlBuildEstimate(config.dim);
       *out << "hcube: expect about " << formatSeconds(build.seconds)
@@ -201,7 +216,9 @@ RtlModel ensureRtlModel(const RtlModelConfig& config, const RtlOptions& options)
         "-DHC_DIM=" + std::to_string(config.dim),
         "-DHC_NUM_SLOTS=" + std::to_string(config.num_slots),
         "-DHC_LANES=" + std::to_string(config.lanes),
-        "-DHC_TABLE_DEPTH=" + std::to_string(config.table_depth)},
+        "-DHC_TABLE_DEPTH=" + std::to_string(config.table_depth),
+        "-DHC_THREADS=" + std::to_string(config.threads),
+        std::string("-DHC_TRACE=") + (config.trace ? "ON" : "OFF")},
        "configure");
   step({cmake, "--build", dir.string(), "-j", "2"}, "build");
   if (!fs::exists(runner)) throw Error("building the RTL model produced no " + runner.string());
@@ -318,7 +335,10 @@ RunResult parseRtlResult(std::istream& in, const std::string& source, u64 nodes,
 }
 
 RunResult runOnRtl(const TableSet& set, const RtlOptions& options) {
-  const RtlModel model = ensureRtlModel(rtlModelFor(set), options);
+  RtlModelConfig config = rtlModelFor(set);
+  config.threads = requireRtlThreads(options.threads);
+  config.trace = !options.trace.empty();
+  const RtlModel model = ensureRtlModel(config, options);
   const std::string& runner = model.runner;
   const fs::path work =
       fs::temp_directory_path() /

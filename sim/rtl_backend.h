@@ -1,7 +1,8 @@
 // hcube: the RTL backend — builds (once, cached) the Verilated cube a table set needs and runs
 // the table set on it through the testbench runner `hcube-rtl-sim` (docs/hardware.md §6).
 //
-// A model is built per (dimension, memory words, lanes, table depth), sizes rounded up to
+// A model is built per (dimension, memory words, lanes, table depth, threads, tracing), sizes
+// rounded up to
 // powers of two so one build serves many cases, in a cache directory keyed also by a hash of
 // the RTL and testbench sources, so an edited RTL is rebuilt and nobody edits build files to
 // change n.
@@ -20,18 +21,31 @@ struct RtlModelConfig {
   u64 num_slots = 2;
   int lanes = 1;
   u64 table_depth = 16;
+  /// Threads of the Verilated model (Verilator --threads): a model of its own, never swapped
+  /// for one with another thread count.
+  int threads = 1;
+  /// Waveform tracing compiled in (only runs with --trace need it; the trace code is about half
+  /// of a big cube's generated C++). A traced model also serves untraced runs.
+  bool trace = false;
   /// Directory name of this model in the cache.
   std::string key() const;
 };
 
-/// The smallest cached model that runs `set`.
+/// The most threads a Verilated model may be built with (hcube --threads).
+inline constexpr int kRtlMaxThreads = 64;
+
+/// The smallest cached model that runs `set` (single-threaded).
 RtlModelConfig rtlModelFor(const TableSet& set);
+
+/// Checks a --threads value (1..kRtlMaxThreads) and returns it.
+int requireRtlThreads(long long threads);
 
 struct RtlOptions {
   std::string cache_dir;  ///< empty: $HCUBE_CACHE, else $XDG_CACHE_HOME/hcube, else ~/.cache/hcube
   std::string trace;      ///< waveform to write (.fst, or .vcd converted with fst2vcd)
   std::string gtkw;       ///< GTKWave save file to write beside the trace
   u64 max_cycles = 0;     ///< 0: the tables' own cycle count plus a margin
+  int threads = 1;        ///< threads of the Verilated model (--threads; 1..kRtlMaxThreads)
   std::ostream* progress = nullptr;  ///< where build and run progress goes (nullptr: silent)
   /// Show the run's progress as a bar (sw/progress.h) on `progress`, which must be a terminal;
   /// otherwise as a line every few seconds.

@@ -2,7 +2,16 @@
 #include "cube_tb.h"
 
 #include <verilated.h>
+#ifndef HC_TRACE
+#define HC_TRACE 1  // the model was verilated with --trace-fst
+#endif
+#if HC_TRACE
 #include <verilated_fst_c.h>
+#else
+// A model without tracing has no FST writer (verilated_fst_c.cpp is not built): the testbench's
+// trace_ pointer stays null, and this empty class lets it be destroyed.
+class VerilatedFstC {};
+#endif
 
 #include <climits>
 #include <sstream>
@@ -16,6 +25,9 @@
 #endif
 #ifndef HC_WORD_WIDTH
 #define HC_WORD_WIDTH 32
+#endif
+#ifndef HC_THREADS
+#define HC_THREADS 1  // Verilator --threads of the model
 #endif
 
 namespace hcube::tb {
@@ -43,24 +55,39 @@ CubeTb::CubeTb(const std::string& trace_path)
   // Assertions report each error kind once per node; the run goes on (docs/hardware.md §4).
   context_->errorLimit(INT_MAX);
   context_->fatalOnError(false);
+  // As many threads as the model was built with (the default is one per core, which would start
+  // an idle pool thread for a single-threaded model).
+  context_->threads(HC_THREADS);
+#if HC_TRACE
   if (!trace_path.empty()) context_->traceEverOn(true);
+#else
+  if (!trace_path.empty()) throw NoTraceError();
+#endif
   top_ = std::make_unique<Vhc_cube>(context_.get(), "TOP");
+#if HC_TRACE
   if (!trace_path.empty()) {
     trace_ = std::make_unique<VerilatedFstC>();
     top_->trace(trace_.get(), 99);
     trace_->open(trace_path.c_str());
     if (!trace_->isOpen()) throw std::runtime_error(trace_path + ": cannot open trace file");
   }
+#endif
 }
 
 CubeTb::~CubeTb() {
+#if HC_TRACE
   if (trace_) trace_->close();
+#endif
   top_->final();
 }
 
+bool CubeTb::CanTrace() { return HC_TRACE != 0; }
+
 void CubeTb::Dump(uint64_t time) {
   context_->time(time);
+#if HC_TRACE
   if (trace_) trace_->dump(time);
+#endif
 }
 
 void CubeTb::Tick() {
@@ -218,6 +245,15 @@ RunResult CubeTb::RunToDone(uint64_t max_cycles, const CycleHook& each_cycle,
 }
 
 void CubeTb::ForEachWord(const SentFn& sent, const StoredFn& stored) {
+  CycleTraffic t;
+  CollectWords(t);
+  for (const CycleTraffic::Sent& e : t.sent) sent(e.node, e.chan, e.word);
+  for (const CycleTraffic::Stored& e : t.stored) stored(e.node, e.chan, e.word);
+}
+
+void CubeTb::CollectWords(CycleTraffic& out) {
+  out.sent.clear();
+  out.stored.clear();
   // hc_cube's node_out_valid / node_out_data / node_store are public_flat_rd for this.
   const auto& valid = top_->rootp->hc_cube__DOT__node_out_valid;
   const auto& data = top_->rootp->hc_cube__DOT__node_out_data;
@@ -231,14 +267,15 @@ void CubeTb::ForEachWord(const SentFn& sent, const StoredFn& stored) {
       const uint64_t st = GetBits(store[x], base, n);
       for (int i = 0; i < n && (v >> i) != 0; ++i) {
         if ((v >> i) & 1U) {
-          sent(x, base + i, static_cast<uint32_t>(GetBits(data[x], (base + i) * w, w)));
+          out.sent.push_back(
+              {x, base + i, static_cast<uint32_t>(GetBits(data[x], (base + i) * w, w))});
         }
       }
       for (int i = 0; i < n && (st >> i) != 0; ++i) {
         if ((st >> i) & 1U) {
           const int c = base + i;
           const int from = x ^ (1 << (c / config_.lanes));  // the word comes from the neighbour
-          stored(x, c, static_cast<uint32_t>(GetBits(data[from], c * w, w)));
+          out.stored.push_back({x, c, static_cast<uint32_t>(GetBits(data[from], c * w, w))});
         }
       }
     }
@@ -247,6 +284,9 @@ void CubeTb::ForEachWord(const SentFn& sent, const StoredFn& stored) {
 
 std::vector<ErrorCounters> CubeTb::ReadErrorCounters() {
   std::vector<ErrorCounters> all(config_.NumNodes());
+  // err_any_o ORs every node's "counter non-zero": when it is 0 every counter is, and the
+  // N evals of the readout (each a full evaluation of the cube) are not needed.
+  if (ErrorSummary() == 0) return all;
   for (int x = 0; x < config_.NumNodes(); ++x) {
     SetBits(top_->err_node_i, 0, config_.dim, static_cast<uint64_t>(x));
     top_->eval();

@@ -40,10 +40,34 @@ struct RunResult {
   uint64_t ticks = 0;            ///< clock cycles run after the start pulse
 };
 
+/// The traffic of one cycle: every word sent and every arriving word that is stored.
+struct CycleTraffic {
+  struct Sent {
+    int node;  ///< the sender
+    int chan;  ///< its output channel (port = chan / Lanes)
+    uint32_t word;
+  };
+  struct Stored {
+    int node;  ///< the receiver
+    int chan;  ///< its input channel
+    uint32_t word;
+  };
+  std::vector<Sent> sent;
+  std::vector<Stored> stored;
+};
+
 /// Thrown by RunToDone(..., throw_on_timeout = true) when done_o does not rise in time.
 class TimeoutError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
+};
+
+/// Thrown by the constructor when a trace is asked of a model built without tracing
+/// (tb/model HC_TRACE=OFF).
+class NoTraceError : public std::runtime_error {
+ public:
+  NoTraceError()
+      : std::runtime_error("this model was built without waveform tracing (HC_TRACE=OFF)") {}
 };
 
 /// Drives one Verilated hc_cube built with CubeConfig::FromBuild().
@@ -59,11 +83,14 @@ class CubeTb {
   /// A word arriving at `node` on channel `chan` that is stored at the end of this cycle.
   using StoredFn = std::function<void(int node, int chan, uint32_t word)>;
 
-  /// trace_path: FST file to write, or "" for no trace.
+  /// trace_path: FST file to write, or "" for no trace (NoTraceError if !CanTrace()).
   explicit CubeTb(const std::string& trace_path = "");
   ~CubeTb();
   CubeTb(const CubeTb&) = delete;
   CubeTb& operator=(const CubeTb&) = delete;
+
+  /// Whether the model was built with waveform tracing.
+  static bool CanTrace();
 
   const CubeConfig& config() const { return config_; }
   Vhc_cube& top() { return *top_; }
@@ -101,6 +128,10 @@ class CubeTb {
                       bool throw_on_timeout = false);
   /// Reports this cycle's traffic: every word sent, and every arriving word that is stored.
   void ForEachWord(const SentFn& sent, const StoredFn& stored);
+  /// This cycle's traffic into `out` (cleared first; its capacity is kept, so a caller that
+  /// reuses one CycleTraffic allocates nothing per cycle), nodes in order: what ForEachWord
+  /// reports, without a call per word.
+  void CollectWords(CycleTraffic& out);
 
   /// The error counters of every node, [node].
   std::vector<ErrorCounters> ReadErrorCounters();

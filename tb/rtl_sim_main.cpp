@@ -30,7 +30,7 @@ constexpr const char* kUsage =
     "                     [--gtkw FILE] [--traffic [--traffic-word W]]\n"
     "  --image FILE       table image (docs/hardware.md §3) for this build's configuration\n"
     "  --out FILE         result file (docs/hardware.md §6)\n"
-    "  --trace FILE.fst   write an FST waveform of the whole run\n"
+    "  --trace FILE.fst   write an FST waveform of the whole run (models built with HC_TRACE)\n"
     "  --max-cycles C     cycle limit after start (default: the longest table's cycle count\n"
     "                     + 16, which a correct RTL never reaches)\n"
     "  --gtkw FILE        with --trace: write a GTKWave save file showing the traffic per node\n"
@@ -112,6 +112,11 @@ int Run(const Options& opt) {
   std::ofstream out(opt.out);
   if (!out) throw UsageError(opt.out + ": cannot write the result file");
 
+  if (!opt.trace.empty() && !hcube::tb::CubeTb::CanTrace()) {
+    throw UsageError(
+        "--trace: this model was built without waveform tracing (tb/model "
+        "HC_TRACE=OFF; hcube builds a traced model for a run with --trace)");
+  }
   if (!opt.trace.empty() && !std::ofstream(opt.trace)) {
     throw UsageError(opt.trace + ": cannot write the trace file");
   }
@@ -132,12 +137,18 @@ int Run(const Options& opt) {
   monitor.recordEvents(opt.traffic, opt.traffic_word);
   const auto t0 = std::chrono::steady_clock::now();
   auto last_progress = t0;
+  hcube::tb::CycleTraffic traffic;  // reused every cycle
   auto each_cycle = [&](uint64_t cycle) {
-    tb.ForEachWord(
-        [&](int x, int c, uint32_t w) {
-          monitor.send(static_cast<uint64_t>(x), c / config.lanes, w, cycle, c % config.lanes);
-        },
-        [&](int, int, uint32_t w) { monitor.store(w, cycle); });
+    tb.CollectWords(traffic);
+    // The monitor's bookkeeping is a random access per word: ask a few words ahead.
+    constexpr size_t kAhead = 8;
+    const auto& sent = traffic.sent;
+    for (size_t i = 0; i < sent.size(); ++i) {
+      if (i + kAhead < sent.size()) monitor.prefetch(sent[i + kAhead].word);
+      monitor.send(static_cast<uint64_t>(sent[i].node), sent[i].chan / config.lanes, sent[i].word,
+                   cycle, sent[i].chan % config.lanes);
+    }
+    for (const hcube::tb::CycleTraffic::Stored& e : traffic.stored) monitor.store(e.word, cycle);
     if ((cycle & 255) == 255) {
       const auto now = std::chrono::steady_clock::now();
       if (now - last_progress > std::chrono::milliseconds(250)) {

@@ -26,7 +26,7 @@ TEST(RtlEstimates, RunStateIsEveryNodesTableAndMemory) {
 TEST(RtlEstimates, BuildMemoryGrowsWithTheNodeInstances) {
   EXPECT_EQ(rtlBuildEstimate(11).bytes, u64{300000000} + u64{2048} * 1600000);
   EXPECT_EQ(rtlBuildEstimate(12).bytes, u64{300000000} + u64{4096} * 1600000);
-  EXPECT_DOUBLE_EQ(rtlBuildEstimate(12).seconds, 30 + 4096 * 0.4);
+  EXPECT_DOUBLE_EQ(rtlBuildEstimate(12).seconds, 30 + 4096 * 0.135);
 }
 
 TEST(RtlEstimates, ACubeWhoseBuildDoesNotFitTheMachineIsRefused) {

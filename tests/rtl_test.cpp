@@ -3,9 +3,13 @@
 // and every element where the reference model says. n = 1..6 run in CI; n = 7..10 are the *Long*
 // tests (label "long").
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <filesystem>
+#include <fstream>
 #include <iostream>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -455,6 +459,54 @@ TEST(RtlOnePort, CompiledSchedulesAgreeWithTheExecutor) {
       EXPECT_GT(rtl.local_cycles, 0U);
     }
   }
+}
+
+// Issue 11: a model per thread count and per tracing, named so in the cache.
+TEST(RtlModelKey, NamesThreadsAndTracing) {
+  RtlModelConfig c{3, 32, 1, 64};
+  EXPECT_EQ(c.key(), "rtl-n3-m32-b1-t64-j1-w0");
+  c.threads = 2;
+  c.trace = true;
+  EXPECT_EQ(c.key(), "rtl-n3-m32-b1-t64-j2-w1");
+  EXPECT_EQ(requireRtlThreads(1), 1);
+  EXPECT_EQ(requireRtlThreads(kRtlMaxThreads), kRtlMaxThreads);
+  EXPECT_EQ(testing::errorOf([] { requireRtlThreads(0); }),
+            "--threads 0: must be 1..64 (threads of the Verilated model)");
+  EXPECT_EQ(testing::errorOf([] { requireRtlThreads(65); }),
+            "--threads 65: must be 1..64 (threads of the Verilated model)");
+}
+
+// Verilator's multithreaded model (--threads 2) is cycle-exact like the single-threaded one:
+// the same run as the executor, n = 4 (a model of its own, small enough for CI).
+TEST(RtlThreads, TwoThreadModelMatchesTheExecutor) {
+  const BuiltCase c = buildCase({"edelman", 4, 0, 1, false});
+  RtlOptions opt;
+  opt.progress = &std::cerr;
+  opt.threads = 2;
+  const RunResult rtl = runOnRtl(c.tables, opt);
+  expectSameRun(rtl, onTable(c.tables));
+  EXPECT_EQ(checkAgainstReference(c.perm, rtl.memory).correct, c.perm.elements());
+  EXPECT_EQ(rtl.cycles, c.perm.slots() / 2);
+}
+
+// Models are built without waveform tracing unless a run asks for a trace; such a run builds
+// (once) a traced model, which writes the FST and the GTKWave save file and runs the same.
+TEST(RtlTrace, TracedRunBuildsATracedModelAndMatchesTheExecutor) {
+  const BuiltCase c = buildCase({"edelman", 2, 0, 1, false});
+  const std::filesystem::path dir =
+      std::filesystem::temp_directory_path() / ("hcube-rtl-trace-" + std::to_string(getpid()));
+  std::filesystem::create_directories(dir);
+  RtlOptions opt;
+  opt.progress = &std::cerr;
+  opt.trace = (dir / "run.fst").string();
+  opt.gtkw = (dir / "run.gtkw").string();
+  const RunResult rtl = runOnRtl(c.tables, opt);
+  expectSameRun(rtl, onTable(c.tables));
+  EXPECT_GT(std::filesystem::file_size(opt.trace), 0U);
+  std::ifstream gtkw(opt.gtkw);
+  const std::string save((std::istreambuf_iterator<char>(gtkw)), std::istreambuf_iterator<char>());
+  EXPECT_NE(save.find("u_node"), std::string::npos) << save;
+  std::filesystem::remove_all(dir);
 }
 
 }  // namespace
