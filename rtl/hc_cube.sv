@@ -23,10 +23,11 @@ module hc_cube
   localparam int unsigned NumNodes = 1 << Dim,
   /// SlotBits = max(1, clog2(NumSlots)).
   localparam int unsigned SlotBits = hc_pkg::hc_bits(NumSlots),
-  /// TableWidth = max(34, 2 + Dim * Lanes * ChanBits).
-  localparam int unsigned TableWidth = hc_pkg::hc_table_width(Dim, Lanes, NumSlots),
   /// Width of a table address.
-  localparam int unsigned DepthBits = hc_pkg::hc_bits(TableDepth)
+  localparam int unsigned DepthBits = hc_pkg::hc_bits(TableDepth),
+  /// Load port address (table, router messages, router header) and data widths.
+  localparam int unsigned LoadAddrBits = hc_pkg::hc_load_addr_bits(Dim, TableDepth),
+  localparam int unsigned LoadWidth = hc_pkg::hc_load_width(Dim, Lanes, NumSlots)
 ) (
   /// Clock.
   input  logic                               clk_i,
@@ -43,9 +44,9 @@ module hc_cube
   /// Table load port: the node written when tbl_bcast_i is low.
   input  logic [Dim-1:0]                     tbl_node_i,
   /// Table load port: word address.
-  input  logic [DepthBits-1:0]               tbl_addr_i,
-  /// Table load port: table word.
-  input  logic [TableWidth-1:0]              tbl_wdata_i,
+  input  logic [LoadAddrBits-1:0]            tbl_addr_i,
+  /// Table load port: table word, or router message / header word (docs/hardware.md §8.1).
+  input  logic [LoadWidth-1:0]               tbl_wdata_i,
 
   /// Memory scan port: write slot mem_addr_i of every node.
   input  logic                               mem_we_i,
@@ -112,6 +113,30 @@ module hc_cube
   (* mem2reg *) logic [ErrBits-1:0]     node_err_count [NumNodes];
   (* mem2reg *) logic [WordWidth-1:0]   node_rdata     [NumNodes];
 
+  // Routed mode (docs/hardware.md §8): router headers and credits between neighbours, and what
+  // the testbench reads for the statistics (public_flat_rd).
+  localparam int unsigned PktBits   = hc_pkg::hc_pkt_bits(Dim, NumSlots, TableDepth, WordWidth);  // derived
+  localparam int unsigned TagBits   = Dim + DepthBits;                              // derived
+  localparam int unsigned OccBits   = $clog2(hc_pkg::FifoDepthDefault + 1);         // derived
+  localparam int unsigned StallBits = hc_pkg::hc_bits(Dim * (Dim + 1) + 1);         // derived
+  localparam int unsigned PortBits  = hc_pkg::hc_bits(Dim);                         // derived
+  (* mem2reg *) logic [Dim*PktBits-1:0]       node_rt_pkt      [NumNodes];
+  (* mem2reg *) logic [Dim*PktBits-1:0]       node_rt_pkt_in   [NumNodes];
+  (* mem2reg *) logic [Dim-1:0]               node_rt_credit   [NumNodes];
+  (* mem2reg *) logic [Dim-1:0]               node_rt_cred_in  [NumNodes];
+  (* mem2reg *) logic [StallBits-1:0]         node_rt_stalls   [NumNodes];
+  (* mem2reg *) logic [Dim:0]                 node_rt_dlv      [NumNodes] /* verilator public_flat_rd */;
+  (* mem2reg *) logic [(Dim+1)*TagBits-1:0]   node_rt_dlv_tag  [NumNodes] /* verilator public_flat_rd */;
+  (* mem2reg *) logic [Dim*OccBits-1:0]       node_rt_occ_max  [NumNodes] /* verilator public_flat_rd */;
+  (* mem2reg *) logic [2*Dim-1:0]             node_rt_hvalid   [NumNodes] /* verilator public_flat_rd */;
+  (* mem2reg *) logic [2*Dim*Dim-1:0]         node_rt_hdst     [NumNodes] /* verilator public_flat_rd */;
+  (* mem2reg *) logic [2*Dim*PortBits-1:0]    node_rt_hout     [NumNodes] /* verilator public_flat_rd */;
+  (* mem2reg *) logic [2*Dim-1:0]             node_rt_hnocred  [NumNodes] /* verilator public_flat_rd */;
+  (* mem2reg *) logic [WordWidth-1:0]         node_rt_cword    [NumNodes] /* verilator public_flat_rd */;
+  logic [NumNodes-1:0]                        node_rt_work;
+  logic [NumNodes-1:0]                        node_rt_moved;
+  logic                                       rt_halt;
+
   for (genvar x = 0; x < NumNodes; x++) begin : g_node
     logic tbl_we;  // this node's table write enable (not traced)
 
@@ -147,7 +172,23 @@ module hc_cube
       .permute_o   (node_permute[x]),
       .err_event_o (node_err_event[x]),
       .err_flags_o (node_err_flags[x]),
-      .err_count_o (node_err_count[x])
+      .err_count_o (node_err_count[x]),
+      .rt_halt_i          (rt_halt),
+      .rt_pkt_o           (node_rt_pkt[x]),
+      .rt_pkt_i           (node_rt_pkt_in[x]),
+      .rt_credit_o        (node_rt_credit[x]),
+      .rt_credit_i        (node_rt_cred_in[x]),
+      .rt_work_o          (node_rt_work[x]),
+      .rt_moved_o         (node_rt_moved[x]),
+      .rt_stalls_o        (node_rt_stalls[x]),
+      .rt_dlv_o           (node_rt_dlv[x]),
+      .rt_dlv_tag_o       (node_rt_dlv_tag[x]),
+      .rt_occ_max_o       (node_rt_occ_max[x]),
+      .rt_head_valid_o    (node_rt_hvalid[x]),
+      .rt_head_dst_o      (node_rt_hdst[x]),
+      .rt_head_out_o      (node_rt_hout[x]),
+      .rt_head_nocredit_o (node_rt_hnocred[x]),
+      .rt_copy_word_o     (node_rt_cword[x])
     );
 
     // Port d of node x receives what port d of its neighbour across dimension d sends.
@@ -157,6 +198,8 @@ module hc_cube
       assign node_in_valid[x][d*Lanes +: Lanes] = node_out_valid[Neighbour][d*Lanes +: Lanes];
       assign node_in_data[x][d*Lanes*WordWidth +: Lanes*WordWidth] =
           node_out_data[Neighbour][d*Lanes*WordWidth +: Lanes*WordWidth];
+      assign node_rt_pkt_in[x][d*PktBits +: PktBits] = node_rt_pkt[Neighbour][d*PktBits +: PktBits];
+      assign node_rt_cred_in[x][d] = node_rt_credit[Neighbour][d];
     end
     /* verilator tracing_on */
   end
@@ -172,6 +215,16 @@ module hc_cube
   logic [CountBits-1:0]  xfer_cycles_q;
   logic [CountBits-1:0]  words_q;
   logic [CountBits-1:0]  local_cycles_q;
+  // Routed mode: stalls, and the deadlock detector (docs/hardware.md §8.5): `quiet` counts the
+  // consecutive cycles in which packets wait and none moves; at the configured limit the run
+  // ends with rt_deadlock_q set. The limit is bits [31:16] of the router configuration word.
+  logic [CountBits-1:0]  rt_stalls_q /* verilator public_flat_rd */;
+  logic                  rt_deadlock_q /* verilator public_flat_rd */;
+  logic [15:0]           rt_quiet_q;
+  logic [15:0]           rt_limit_q;
+  logic [CountBits-1:0]  cycle_stalls;
+  logic                  rt_work;
+  logic                  rt_moved;
   logic                  all_done;
   logic                  counting;              // a cycle of the run
   logic [CountBits-1:0]  cycle_words;           // words sent this cycle
@@ -184,15 +237,20 @@ module hc_cube
   /* verilator tracing_on */
 
   always_comb begin : summary
-    cycle_words = '0;
-    err_any_o   = '0;
+    cycle_words  = '0;
+    cycle_stalls = '0;
+    err_any_o    = '0;
     for (int unsigned x = 0; x < NumNodes; x++) begin
-      cycle_words = cycle_words + CountBits'($countones(node_out_valid[x]));
-      err_any_o   = err_any_o | node_err_flags[x];
+      cycle_words  = cycle_words + CountBits'($countones(node_out_valid[x]));
+      cycle_stalls = cycle_stalls + CountBits'(node_rt_stalls[x]);
+      err_any_o    = err_any_o | node_err_flags[x];
     end
   end
 
-  assign all_done = &node_done;
+  assign rt_work  = node_rt_work != '0;
+  assign rt_moved = node_rt_moved != '0;
+  assign rt_halt  = counting && rt_work && !rt_moved && rt_quiet_q + 16'd1 >= rt_limit_q;
+  assign all_done = &node_done || rt_deadlock_q;
   assign counting = running_q && !all_done;
 
   always_comb begin : next_state
@@ -212,6 +270,29 @@ module hc_cube
       if (cycle_words != '0) xfer_cycles_d = xfer_cycles_q + CountBits'(1);
       words_d = words_q + cycle_words;
       if (node_permute != '0) local_cycles_d = local_cycles_q + CountBits'(1);
+    end
+  end
+
+  always_ff @(posedge clk_i) begin : rt_regs
+    if (!rst_ni) begin
+      rt_stalls_q   <= '0;
+      rt_deadlock_q <= 1'b0;
+      rt_quiet_q    <= '0;
+      rt_limit_q    <= 16'd64;
+    end else begin
+      if (tbl_we_i && tbl_addr_i == {2'd2, (LoadAddrBits-2)'(0)} && tbl_wdata_i[16 +: 16] != '0)
+      begin
+        rt_limit_q <= tbl_wdata_i[16 +: 16];
+      end
+      if (start_i) begin
+        rt_stalls_q   <= '0;
+        rt_deadlock_q <= 1'b0;
+        rt_quiet_q    <= '0;
+      end else if (counting) begin
+        rt_stalls_q <= rt_stalls_q + cycle_stalls;
+        if (rt_halt) rt_deadlock_q <= 1'b1;
+        if (rt_work) rt_quiet_q <= rt_moved ? '0 : rt_quiet_q + 16'd1;
+      end
     end
   end
 

@@ -49,10 +49,11 @@ lint 3 1 5 5
 lint 3 3 6 3
 lint 4 1 4 1
 lint 2 2 1 2
-# Every other module as the top, default parameters (hc_node is linted inside hc_cube above).
+# Every other module as the top, default parameters (hc_node and hc_router are linted inside
+# hc_cube above).
 for f in "${srcs[@]}"; do
   for m in $(sed -n 's/^[[:space:]]*module[[:space:]]\+\([A-Za-z_0-9]\+\).*/\1/p' "$f"); do
-    case $m in hc_cube | hc_node) ;; *) run_lint "$m (defaults)" --top-module "$m" ;; esac
+    case $m in hc_cube | hc_node | hc_router) ;; *) run_lint "$m (defaults)" --top-module "$m" ;; esac
   done
 done
 run_lint "hc_fpga Dim=3 Lanes=2" --top-module hc_fpga -GDim=3 -GLanes=2

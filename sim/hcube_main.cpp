@@ -560,25 +560,22 @@ RouterOptions routerOptions(Args& args) {
   return opt;
 }
 
-// The routed backend: the golden model (table) or the TLM routers; the RTL router is not built.
+// The routed backend: the golden model (table), the TLM routers or the RTL routers.
 std::string routedBackend(Args& args) {
   const std::string backend = args.get("--backend").value_or("table");
-  if (backend == "table" || backend == "tlm") return backend;
-  if (backend == "rtl") {
-    throw Error(
-        "--backend rtl: routed mode runs on the table and tlm backends so far; the RTL router is "
-        "not built yet");
-  }
+  if (backend == "table" || backend == "tlm" || backend == "rtl") return backend;
   throw Error("--backend '" + backend + "': must be table, tlm or rtl");
 }
 
 RoutedRun runRoutedOn(const std::string& backend, const MessageList& list,
-                      const CubeMemory& initial, const RouterOptions& opt) {
+                      const CubeMemory& initial, const RouterOptions& opt,
+                      const RtlOptions& rtl = {}) {
   if (backend == "tlm") {
     RouterOptions child = opt;
     child.progress = {};
     return runRoutedOnTlm(list, initial, {child});
   }
+  if (backend == "rtl") return runRoutedOnRtl(list, initial, opt, rtl);
   return runRouter(list, initial, opt);
 }
 
@@ -587,7 +584,16 @@ int cmdRoutedRun(Args& args, const std::string& route_word) {
   const std::string backend = routedBackend(args);
   const bool json = args.flag("--json");
   RouterOptions opt = routerOptions(args);
-  if (args.has("--trace")) throw Error("--trace: routed mode writes no waveform yet");
+  RtlOptions rtl;
+  rtl.cache_dir = args.get("--cache").value_or("");
+  rtl.trace = args.get("--trace").value_or("");
+  if (!rtl.trace.empty() && backend != "rtl") {
+    throw Error("--trace: routed mode writes waveforms on --backend rtl");
+  }
+  if (!rtl.trace.empty() && fs::path(rtl.trace).extension() != ".vcd" &&
+      fs::path(rtl.trace).extension() != ".fst") {
+    throw Error("--trace " + rtl.trace + ": name a .vcd or .fst file");
+  }
   if (args.has("--messages")) throw Error("--messages: use hcube route --messages FILE");
   HeaderOrigin origin;
   const BuiltCase c = loadCase(args, {"table"}, origin);
@@ -604,7 +610,7 @@ int cmdRoutedRun(Args& args, const std::string& route_word) {
   opt.tagged_elements = c.perm.elements();
   ProgressBar bar(progress, "routed run", 0);
   if (progress != nullptr) opt.progress = bar.callback();
-  report.result = runRoutedOn(backend, list, taggedMemory(c.perm, list.memoryWords()), opt);
+  report.result = runRoutedOn(backend, list, taggedMemory(c.perm, list.memoryWords()), opt, rtl);
   bar.finish();
   report.check = checkRoutedMemory(c.perm, report.result.run.memory);
   std::cout << (json ? jsonText(routedJson(report)) + "\n" : formatRoutedText(report));

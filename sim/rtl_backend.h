@@ -11,6 +11,7 @@
 #include <string>
 
 #include "hw_errors.h"
+#include "router/router_engine.h"
 #include "table.h"
 
 namespace hcube {
@@ -58,5 +59,26 @@ RunResult runOnRtl(const TableSet& set, const RtlOptions& options);
 /// Parses a runner result file (docs/hardware.md §6); `source` names it in errors.
 RunResult parseRtlResult(std::istream& in, const std::string& source, u64 nodes, int dims,
                          u64 words_per_node);
+
+/// Throws Error for a list or option the RTL router cannot run: a bad list, FIFO depth outside
+/// 1..4, deadlock limit outside 1..65535, a source route longer than 2n + 2, a release cycle
+/// beyond 32 bits.
+void checkRtlRouterOptions(const MessageList& list, const RouterOptions& ropt);
+
+/// The model configuration a routed run needs: memory 2K, table depth >= the longest message list.
+RtlModelConfig rtlModelForMessages(const MessageList& list);
+
+/// Writes the routed image (docs/hardware.md §8.1, tb/routed_image.h) of `list` for `model`.
+/// Throws Error if a message does not fit the model's message word (a route longer than 2n + 2,
+/// a release beyond 32 bits) or the RTL router's limits (FIFO depth 1..4, deadlock limit
+/// 1..65535).
+void writeRoutedImageFile(const std::string& path, const MessageList& list,
+                          const CubeMemory& initial, const RouterOptions& ropt,
+                          const RtlModelConfig& model);
+
+/// Runs `list` from `initial` on the RTL routers (routed mode of hc_node) and returns what the
+/// RTL measured, in the golden model's form (sw/router/router_engine.h).
+RoutedRun runRoutedOnRtl(const MessageList& list, const CubeMemory& initial,
+                         const RouterOptions& ropt, const RtlOptions& options);
 
 }  // namespace hcube

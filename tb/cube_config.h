@@ -30,6 +30,23 @@ struct CubeConfig {
   /// Hex digits of one table word in an image file.
   int TableHexDigits() const { return (TableWidth() + 3) / 4; }
 
+  // Routed mode (rtl/hc_pkg.sv, docs/hardware.md §8.1): the message word and the load port.
+  int RouteMax() const { return 2 * dim + 2; }
+  int RouteLenBits() const { return Bits(RouteMax() + 1); }
+  int RouteBits() const { return RouteLenBits() + RouteMax() * PortBits(); }
+  /// The release cycle's position in a message word (its top 32 bits).
+  int ReleaseLsb() const { return 2 * SlotBits() + dim + RouteBits(); }
+  int MsgWidth() const { return ReleaseLsb() + 32; }
+  int LoadWidth() const { return Max(TableWidth(), MsgWidth()); }
+  /// The load port's address: max(table address, header address) plus two select bits on top.
+  int LoadIndexBits() const { return Max(DepthBits(), Bits(dim + 3)); }
+  int LoadAddrBits() const { return LoadIndexBits() + 2; }
+  /// A delivery tag: source node and message index.
+  int TagBits() const { return dim + DepthBits(); }
+  /// Bits of a FIFO occupancy (hc_pkg::FifoDepthDefault = 4).
+  int OccBits() const { return 3; }
+  static constexpr int kFifoDepthMax = 4;
+
   /// "dim 3, memory 8, lanes 1, table-depth 16, table-width 34"
   std::string Describe() const;
 
