@@ -682,9 +682,60 @@ int cmdRoute(Args& args) {
 
 // hcube compare --modes schedule,ecube,source: one permutation run by its schedule's tables and
 // by the routers, side by side (Johnsson & Ho 1987 §8.2: schedules against the routing logic).
+// Where two routed runs of one list differ (backends must agree exactly, docs/hardware.md §8.10),
+// or "".
+std::string routedDisagreement(const RoutedRun& a, const RoutedRun& b) {
+  std::vector<std::string> d;
+  if (a.run.cycles != b.run.cycles) d.push_back("cycles");
+  if (a.run.transfer_cycles != b.run.transfer_cycles) d.push_back("transfer cycles");
+  if (a.run.local_cycles != b.run.local_cycles) d.push_back("local cycles");
+  if (a.run.words != b.run.words) d.push_back("words");
+  if (a.run.link_words != b.run.link_words) d.push_back("per-link words");
+  if (a.run.span != b.run.span) d.push_back("span");
+  if (a.run.memory.words != b.run.memory.words) d.push_back("final memory");
+  if (a.stats.stalls != b.stats.stalls) d.push_back("stalls");
+  if (a.stats.max_fifo != b.stats.max_fifo) d.push_back("max FIFO occupancy");
+  if (a.stats.delivered != b.stats.delivered) d.push_back("delivered");
+  if (a.stats.latency_min != b.stats.latency_min || a.stats.latency_max != b.stats.latency_max ||
+      a.stats.latency_p99 != b.stats.latency_p99 || a.stats.latency_mean != b.stats.latency_mean) {
+    d.push_back("latency");
+  }
+  if (a.stats.errors != b.stats.errors) d.push_back("router errors");
+  if (a.stats.deadlock != b.stats.deadlock || a.stats.deadlock_cycle != b.stats.deadlock_cycle) {
+    d.push_back("deadlock");
+  }
+  std::string text;
+  for (const std::string& x : d) text += (text.empty() ? "" : ", ") + x;
+  return text;
+}
+
 int cmdCompareModes(Args& args, const std::string& modes_text) {
   const bool json = args.flag("--json");
-  const std::string backend = routedBackend(args);
+  // --backends table,tlm,rtl runs every mode on each and requires them to agree exactly;
+  // --backend (or nothing) runs one.
+  std::vector<std::string> backends;
+  if (const auto list = args.get("--backends")) {
+    if (args.has("--backend")) throw Error("--backend and --backends exclude each other");
+    std::stringstream names(*list);
+    std::string name;
+    while (std::getline(names, name, ',')) {
+      if (name != "table" && name != "tlm" && name != "rtl") {
+        throw Error("--backends: '" + name + "' is not table, tlm or rtl");
+      }
+      if (std::find(backends.begin(), backends.end(), name) != backends.end()) {
+        throw Error("--backends: '" + name + "' given twice");
+      }
+      backends.push_back(name);
+    }
+    if (backends.empty()) throw Error("--backends: name at least one backend");
+  } else {
+    backends.push_back(routedBackend(args));
+  }
+  const std::string backend_names = [&] {
+    std::string b;
+    for (const std::string& x : backends) b += (b.empty() ? "" : ",") + x;
+    return b;
+  }();
   const RouterOptions opt_base = routerOptions(args);
   std::vector<std::string> modes;
   std::stringstream items(modes_text);
@@ -698,73 +749,95 @@ int cmdCompareModes(Args& args, const std::string& modes_text) {
   }
   if (modes.empty()) throw Error("--modes: name at least one of schedule, ecube, source");
   HeaderOrigin origin;
-  const BuiltCase c = loadCase(args, {backend}, origin);
+  const BuiltCase c = loadCase(args, backends, origin);
   args.finish();
-  requireBackendLimits(c, backend, origin);
+  for (const std::string& b : backends) requireBackendLimits(c, b, origin);
+  std::vector<std::string> problems;  // disagreements between backends
   nlohmann::ordered_json runs = nlohmann::ordered_json::array();
   bool all_pass = true;
   if (!json) {
     std::printf("hcube compare: %s on a %d-cube, K = %llu, backend %s (lower bound %llu: %s)\n",
                 c.tables.header.algo.c_str(), c.perm.n(),
-                static_cast<unsigned long long>(c.perm.slots()), backend.c_str(),
+                static_cast<unsigned long long>(c.perm.slots()), backend_names.c_str(),
                 static_cast<unsigned long long>(c.lower_bound), c.bound_source.c_str());
     std::printf("  %-9s %9s %9s %10s %10s %8s %8s %9s %8s\n", "mode", "cycles", "transfer", "words",
                 "stalls", "maxfifo", "lat p99", "mismatch", "verdict");
   }
   for (const std::string& mode : modes) {
-    if (mode == "schedule") {
-      RunReport r = reportFor(c);
-      r.run = runOn(c,
-                    BackendRun{backend, "", "",
-                               opt_base.max_cycles == (u64{1} << 32) ? 0 : opt_base.max_cycles},
-                    nullptr);
-      r.check = checkAgainstReference(c.perm, r.run.memory);
+    std::optional<RunResult> first_schedule;
+    std::optional<RoutedRun> first_routed;
+    for (const std::string& backend : backends) {
+      const std::string label = backends.size() > 1 ? mode + "/" + backend : mode;
+      if (mode == "schedule") {
+        RunReport r = reportFor(c);
+        r.run = runOn(c,
+                      BackendRun{backend, "", "",
+                                 opt_base.max_cycles == (u64{1} << 32) ? 0 : opt_base.max_cycles},
+                      nullptr);
+        r.check = checkAgainstReference(c.perm, r.run.memory);
+        all_pass = all_pass && r.passed();
+        if (!first_schedule) {
+          first_schedule = r.run;
+        } else {
+          for (const std::string& d : runDifferences(*first_schedule, r.run)) {
+            problems.push_back(label + " vs " + backends[0] + ": " + d);
+          }
+        }
+        if (json) {
+          nlohmann::ordered_json j = reportJson(r);
+          j["mode"] = "schedule";
+          runs.push_back(j);
+        } else {
+          std::printf("  %-9s %9llu %9llu %10llu %10s %8s %8s %9llu %8s\n", label.c_str(),
+                      static_cast<unsigned long long>(r.run.cycles),
+                      static_cast<unsigned long long>(r.run.transfer_cycles),
+                      static_cast<unsigned long long>(r.run.words), "-", "-", "-",
+                      static_cast<unsigned long long>(r.check.mismatches),
+                      r.passed() ? "PASS" : "FAIL");
+        }
+        continue;
+      }
+      const RouteKind route = parseRouteKind(mode);
+      const MessageList list = messagesFromPermutation(c.perm, route);
+      requireSimulatable(list.nodes(), list.memoryWords(),
+                         "routed mode's memory (2K words per node)");
+      RouterOptions opt = opt_base;
+      opt.tagged_elements = c.perm.elements();
+      RoutedReport r;
+      r.algo = c.tables.header.algo;
+      r.perm = c.perm;
+      r.route = route;
+      r.lower_bound = c.lower_bound;
+      r.bound_source = c.bound_source;
+      r.result = runRoutedOn(backend, list, taggedMemory(c.perm, list.memoryWords()), opt);
+      r.check = checkRoutedMemory(c.perm, r.result.run.memory);
       all_pass = all_pass && r.passed();
+      if (!first_routed) {
+        first_routed = r.result;
+      } else if (const std::string d = routedDisagreement(*first_routed, r.result); !d.empty()) {
+        problems.push_back(label + " vs " + backends[0] + ": " + d);
+      }
       if (json) {
-        nlohmann::ordered_json j = reportJson(r);
-        j["mode"] = "schedule";
-        runs.push_back(j);
+        runs.push_back(routedJson(r));
       } else {
-        std::printf("  %-9s %9llu %9llu %10llu %10s %8s %8s %9llu %8s\n", "schedule",
-                    static_cast<unsigned long long>(r.run.cycles),
-                    static_cast<unsigned long long>(r.run.transfer_cycles),
-                    static_cast<unsigned long long>(r.run.words), "-", "-", "-",
+        u64 max_fifo = 0;
+        for (u64 m : r.result.stats.max_fifo) max_fifo = std::max(max_fifo, m);
+        std::printf("  %-9s %9llu %9llu %10llu %10llu %8llu %8llu %9llu %8s\n", label.c_str(),
+                    static_cast<unsigned long long>(r.result.run.cycles),
+                    static_cast<unsigned long long>(r.result.run.transfer_cycles),
+                    static_cast<unsigned long long>(r.result.run.words),
+                    static_cast<unsigned long long>(r.result.stats.stalls),
+                    static_cast<unsigned long long>(max_fifo),
+                    static_cast<unsigned long long>(r.result.stats.latency_p99),
                     static_cast<unsigned long long>(r.check.mismatches),
                     r.passed() ? "PASS" : "FAIL");
       }
-      continue;
-    }
-    const RouteKind route = parseRouteKind(mode);
-    const MessageList list = messagesFromPermutation(c.perm, route);
-    requireSimulatable(list.nodes(), list.memoryWords(),
-                       "routed mode's memory (2K words per node)");
-    RouterOptions opt = opt_base;
-    opt.tagged_elements = c.perm.elements();
-    RoutedReport r;
-    r.algo = c.tables.header.algo;
-    r.perm = c.perm;
-    r.route = route;
-    r.lower_bound = c.lower_bound;
-    r.bound_source = c.bound_source;
-    r.result = runRoutedOn(backend, list, taggedMemory(c.perm, list.memoryWords()), opt);
-    r.check = checkRoutedMemory(c.perm, r.result.run.memory);
-    all_pass = all_pass && r.passed();
-    if (json) {
-      runs.push_back(routedJson(r));
-    } else {
-      u64 max_fifo = 0;
-      for (u64 m : r.result.stats.max_fifo) max_fifo = std::max(max_fifo, m);
-      std::printf("  %-9s %9llu %9llu %10llu %10llu %8llu %8llu %9llu %8s\n", mode.c_str(),
-                  static_cast<unsigned long long>(r.result.run.cycles),
-                  static_cast<unsigned long long>(r.result.run.transfer_cycles),
-                  static_cast<unsigned long long>(r.result.run.words),
-                  static_cast<unsigned long long>(r.result.stats.stalls),
-                  static_cast<unsigned long long>(max_fifo),
-                  static_cast<unsigned long long>(r.result.stats.latency_p99),
-                  static_cast<unsigned long long>(r.check.mismatches),
-                  r.passed() ? "PASS" : "FAIL");
     }
   }
+  for (const std::string& p : problems) {
+    if (!json) std::printf("  DISAGREEMENT %s\n", p.c_str());
+  }
+  all_pass = all_pass && problems.empty();
   if (json) {
     nlohmann::ordered_json j;
     j["algo"] = c.tables.header.algo;
@@ -772,6 +845,7 @@ int cmdCompareModes(Args& args, const std::string& modes_text) {
     j["lower_bound"] = c.lower_bound;
     j["bound_source"] = c.bound_source;
     j["all_pass"] = all_pass;
+    j["disagreements"] = problems;
     j["runs"] = runs;
     std::cout << jsonText(j) << "\n";
   }
@@ -981,11 +1055,11 @@ constexpr Command kCommands[] = {
       --links writes the words and utilisation of every directed link as CSV, --heatmap a
       per-link, per-cycle utilisation picture with per-dimension totals (the same on every
       backend)
-  hcube run (--algo A --n N ... | --tables PATH) --route ecube|source [--backend table|tlm]
-            [--fifo-depth D]
-            [--deadlock-cycles L] [--max-cycles C] [--json]
+  hcube run (--algo A --n N ... | --tables PATH) --route ecube|source
+            [--backend table|tlm|rtl] [--fifo-depth D] [--deadlock-cycles L] [--max-cycles C]
+            [--trace FILE.vcd|FILE.fst] [--cache DIR] [--json]
       routed mode: the case's permutation by the per-cycle packet routers, no schedule
-      (docs/hardware.md §8; table and tlm backends so far)
+      (docs/hardware.md §8; on the RTL the FIFO depth is 1..4, --trace shows the routers)
 )",
      cmdRun},
     {"trace",
@@ -1001,8 +1075,9 @@ constexpr Command kCommands[] = {
       run one case on several backends, print cycles, mismatches and wall time side by side;
       exit 1 on any disagreement between them or with the reference model
   hcube compare (--algo A --n N ... | --tables PATH) --modes schedule,ecube,source
-            [--backend table|tlm] [--fifo-depth D] [--json]
-      one permutation by its schedule's tables and by the routers, side by side
+            [--backend table|tlm|rtl | --backends table,tlm,rtl] [--fifo-depth D] [--json]
+      one permutation by its schedule's tables and by the routers, side by side; with
+      --backends every mode runs on each backend and they must agree exactly
 )",
      cmdCompare},
     {"build-model",
@@ -1017,15 +1092,15 @@ constexpr Command kCommands[] = {
 )",
      cmdMessages},
     {"route",
-     R"(  hcube route --messages FILE [--backend table|tlm] [--fifo-depth D] [--deadlock-cycles L]
-            [--max-cycles C] [--json]
+     R"(  hcube route --messages FILE [--backend table|tlm|rtl] [--fifo-depth D]
+            [--deadlock-cycles L] [--max-cycles C] [--json]
       run a message list through the per-cycle routers and report delivery and statistics
 )",
      cmdRoute},
     {"traffic",
      R"(  hcube traffic --pattern uniform|transpose|bit-complement|bit-reversal|shuffle|hotspot
             --n N (--rate R | --sweep FROM:TO:STEP [--plot FILE.svg]) [--cycles C]
-            [--warmup W] [--seed S] [--fifo-depth D] [--backend table|tlm] [--json]
+            [--warmup W] [--seed S] [--fifo-depth D] [--backend table|tlm|rtl] [--json]
       synthetic traffic through the e-cube routers: offered and accepted throughput, latency,
       the saturation point of a sweep and a latency-load plot (sw/router/traffic.h)
 )",

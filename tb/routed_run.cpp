@@ -8,6 +8,7 @@
 
 #include <verilated.h>
 
+#include <chrono>
 #include <cinttypes>
 #include <cstdio>
 #include <fstream>
@@ -101,8 +102,10 @@ int RunRouted(const RoutedRunOptions& opt) {
     }
   };
   const uint64_t run_begin = 10 * tb.tick_count();
+  const auto t0 = std::chrono::steady_clock::now();
   tb.Start(false);
   const RunResult r = tb.RunToDone(max_cycles, each_cycle);
+  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   const uint64_t run_end = 10 * tb.tick_count();
   const bool deadlock = root.hc_cube__DOT__rt_deadlock_q != 0;
   const uint64_t stalls = root.hc_cube__DOT__rt_stalls_q;
@@ -115,6 +118,9 @@ int RunRouted(const RoutedRunOptions& opt) {
   out << "local-cycles " << r.local_cycles << "\n";
   out << "words " << r.words << "\n";
   out << "timeout " << (r.timed_out ? 1 : 0) << "\n";
+  char wall_text[32];
+  std::snprintf(wall_text, sizeof wall_text, "%.6f", wall);
+  out << "wall-seconds " << wall_text << "\n";
   out << "span " << monitor.span() << "\n";
   const std::vector<uint64_t>& links = monitor.linkWords();
   for (int x = 0; x < nodes; ++x) {
