@@ -594,6 +594,8 @@ int cmdRoutedRun(Args& args, const std::string& route_word) {
       fs::path(rtl.trace).extension() != ".fst") {
     throw Error("--trace " + rtl.trace + ": name a .vcd or .fst file");
   }
+  // A GTKWave save file beside the trace, grouping each router's FIFOs, credits and grants.
+  if (!rtl.trace.empty()) rtl.gtkw = fs::path(rtl.trace).replace_extension(".gtkw").string();
   if (args.has("--messages")) throw Error("--messages: use hcube route --messages FILE");
   HeaderOrigin origin;
   const BuiltCase c = loadCase(args, {"table"}, origin);

@@ -783,6 +783,16 @@ RoutedRun runRoutedOnRtl(const MessageList& list, const CubeMemory& initial,
     if (fst2vcd.empty()) throw Error("fst2vcd (Debian package gtkwave) is needed for a .vcd trace");
     const ProcessResult c = runProcess({fst2vcd, "-f", fst, "-o", options.trace});
     if (c.status != 0) throw Error("fst2vcd failed:\n" + tail(c.output, 10));
+    if (!options.gtkw.empty()) {
+      // Point the save file at the VCD instead of the temporary FST.
+      std::ifstream g(options.gtkw);
+      std::stringstream text;
+      text << g.rdbuf();
+      std::string s = text.str();
+      const size_t at = s.find(fst);
+      if (at != std::string::npos) s.replace(at, fst.size(), fs::absolute(options.trace).string());
+      std::ofstream(options.gtkw) << s;
+    }
   }
   return r;
 }
