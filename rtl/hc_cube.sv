@@ -115,7 +115,8 @@ module hc_cube
 
   // Routed mode (docs/hardware.md §8): router headers and credits between neighbours, and what
   // the testbench reads for the statistics (public_flat_rd).
-  localparam int unsigned PktBits   = hc_pkg::hc_pkt_bits(Dim, NumSlots, TableDepth, WordWidth);  // derived
+  localparam int unsigned PktBits   =  // derived
+      hc_pkg::hc_pkt_bits(Dim, NumSlots, TableDepth, WordWidth);
   localparam int unsigned TagBits   = Dim + DepthBits;                              // derived
   localparam int unsigned OccBits   = $clog2(hc_pkg::FifoDepthDefault + 1);         // derived
   localparam int unsigned StallBits = hc_pkg::hc_bits(Dim * (Dim + 1) + 1);         // derived
@@ -125,14 +126,22 @@ module hc_cube
   (* mem2reg *) logic [Dim-1:0]               node_rt_credit   [NumNodes];
   (* mem2reg *) logic [Dim-1:0]               node_rt_cred_in  [NumNodes];
   (* mem2reg *) logic [StallBits-1:0]         node_rt_stalls   [NumNodes];
-  (* mem2reg *) logic [Dim:0]                 node_rt_dlv      [NumNodes] /* verilator public_flat_rd */;
-  (* mem2reg *) logic [(Dim+1)*TagBits-1:0]   node_rt_dlv_tag  [NumNodes] /* verilator public_flat_rd */;
-  (* mem2reg *) logic [Dim*OccBits-1:0]       node_rt_occ_max  [NumNodes] /* verilator public_flat_rd */;
-  (* mem2reg *) logic [2*Dim-1:0]             node_rt_hvalid   [NumNodes] /* verilator public_flat_rd */;
-  (* mem2reg *) logic [2*Dim*Dim-1:0]         node_rt_hdst     [NumNodes] /* verilator public_flat_rd */;
-  (* mem2reg *) logic [2*Dim*PortBits-1:0]    node_rt_hout     [NumNodes] /* verilator public_flat_rd */;
-  (* mem2reg *) logic [2*Dim-1:0]             node_rt_hnocred  [NumNodes] /* verilator public_flat_rd */;
-  (* mem2reg *) logic [WordWidth-1:0]         node_rt_cword    [NumNodes] /* verilator public_flat_rd */;
+  (* mem2reg *) logic [Dim:0]                 node_rt_dlv      [NumNodes]
+      /* verilator public_flat_rd */;
+  (* mem2reg *) logic [(Dim+1)*TagBits-1:0]   node_rt_dlv_tag  [NumNodes]
+      /* verilator public_flat_rd */;
+  (* mem2reg *) logic [Dim*OccBits-1:0]       node_rt_occ_max  [NumNodes]
+      /* verilator public_flat_rd */;
+  (* mem2reg *) logic [2*Dim-1:0]             node_rt_hvalid   [NumNodes]
+      /* verilator public_flat_rd */;
+  (* mem2reg *) logic [2*Dim*Dim-1:0]         node_rt_hdst     [NumNodes]
+      /* verilator public_flat_rd */;
+  (* mem2reg *) logic [2*Dim*PortBits-1:0]    node_rt_hout     [NumNodes]
+      /* verilator public_flat_rd */;
+  (* mem2reg *) logic [2*Dim-1:0]             node_rt_hnocred  [NumNodes]
+      /* verilator public_flat_rd */;
+  (* mem2reg *) logic [WordWidth-1:0]         node_rt_cword    [NumNodes]
+      /* verilator public_flat_rd */;
   logic [NumNodes-1:0]                        node_rt_work;
   logic [NumNodes-1:0]                        node_rt_moved;
   logic                                       rt_halt;

@@ -450,7 +450,9 @@ module hc_node
 
   // The local copy's write port, after the channels' (it is port n: it wins a slot written twice).
   always_ff @(posedge clk_i) begin : rt_copy_write
-    if (rt_wr_en[Dim]) mem_q[rt_wr_addr[Dim*SlotBits +: SlotBits]] <= rt_wr_data[Dim*WordWidth +: WordWidth];
+    if (rt_wr_en[Dim]) begin
+      mem_q[rt_wr_addr[Dim*SlotBits +: SlotBits]] <= rt_wr_data[Dim*WordWidth +: WordWidth];
+    end
   end
 
   // ---------------------------------------------------------------------------
@@ -636,7 +638,8 @@ module hc_node
   // (write-first), so a table written while the node runs reads the same as well.
   logic [DepthBits-1:0] tbl_raddr;
 
-  assign tbl_we    = tbl_we_i && ld_sel == '0 && 32'(tbl_addr_i[LoadAddrBits-SelBits-1:0]) < TableDepth;
+  assign tbl_we    = tbl_we_i && ld_sel == '0 &&
+                     32'(tbl_addr_i[LoadAddrBits-SelBits-1:0]) < TableDepth;
   assign tbl_raddr = rst_ni ? pc_d[DepthBits-1:0] : '0;
 
   always_ff @(posedge clk_i) begin : tbl_ram

@@ -188,12 +188,14 @@ module hc_router
     q_at      = '0;
     q_any     = '0;
     rd_addr_o = '0;
-    for (int unsigned q = 0; q <= Dim; q++) begin
-      q_at[q*DepthBits +: DepthBits] = qh_q[q*PtrBits +: DepthBits];
-      if (started_q && qh_q[q*PtrBits +: PtrBits] < begin_q[(q + 1)*PtrBits +: PtrBits]) begin
-        q_any[q] = 1'b1;
-        qm[q*MsgWidth +: MsgWidth] = msg_q[qh_q[q*PtrBits +: DepthBits]];
-        rd_addr_o[q*SlotBits +: SlotBits] = msg_q[qh_q[q*PtrBits +: DepthBits]][MSrc +: SlotBits];
+    if (started_q) begin
+      for (int unsigned q = 0; q <= Dim; q++) begin
+        q_at[q*DepthBits +: DepthBits] = qh_q[q*PtrBits +: DepthBits];
+        if (started_q && qh_q[q*PtrBits +: PtrBits] < begin_q[(q + 1)*PtrBits +: PtrBits]) begin
+          q_any[q] = 1'b1;
+          qm[q*MsgWidth +: MsgWidth] = msg_q[qh_q[q*PtrBits +: DepthBits]];
+          rd_addr_o[q*SlotBits +: SlotBits] = msg_q[qh_q[q*PtrBits +: DepthBits]][MSrc +: SlotBits];
+        end
       end
     end
   end
@@ -222,58 +224,62 @@ module hc_router
     qh_last  = '0;
     rel_wait = '0;
     copy_slot = '0;
-    for (int unsigned i = 0; i < Dim; i++) begin
-      if (started_q && cnt_q[i*CntBits +: CntBits] != '0) begin
-        pkt   = fifo_q[i * FifoDepth + 32'(rd_q[(i)*CntBits +: CntBits])];
-        diff  = pkt[PDst +: Dim] ^ node_id_i;
-        len   = pkt[PLen +: LenBits];
-        route = pkt[PRoute +: RouteBits];
-        out   = '0;
-        if (source_q) begin
-          out  = route[PortBits-1:0];
-          last = len == LenBits'(1);
-        end else begin
-          for (int unsigned d = Dim; d > 0; d--) begin
-            if (diff[d-1]) out = PortBits'(d - 1);
-          end
-          last = (diff & (diff - Dim'(1))) == '0;
-        end
-        fh_v[i] = 1'b1;
-        fh_out[i*PortBits +: PortBits] = out;
-        fh_last[i] = last;
-        pkt[PLen +: LenBits]     = len - LenBits'(1);
-        pkt[PRoute +: RouteBits] = route >> PortBits;
-        pkt[PLast]               = last;
-        fh_send[i*PktBits +: PktBits] = pkt;
-      end
-    end
-    for (int unsigned q = 0; q <= Dim; q++) begin
-      if (q_any[q]) begin
-        m = qm[q*MsgWidth + MDst +: MsgWidth - MDst];
-        if (m[MRel +: RelBits] <= cyc_q) begin
-          qh_v[q] = 1'b1;
-        end else begin
-          rel_wait[q] = 1'b1;
-        end
-        if (q == Dim) copy_slot = m[MDslot +: SlotBits];
-        if (q < Dim) begin
-          len   = m[MLen +: LenBits];
-          route = m[MRoute +: RouteBits];
+    if (started_q) begin
+      for (int unsigned i = 0; i < Dim; i++) begin
+        if (started_q && cnt_q[i*CntBits +: CntBits] != '0) begin
+          pkt   = fifo_q[i * FifoDepth + 32'(rd_q[i*CntBits +: CntBits])];
+          diff  = pkt[PDst +: Dim] ^ node_id_i;
+          len   = pkt[PLen +: LenBits];
+          route = pkt[PRoute +: RouteBits];
+          out   = '0;
           if (source_q) begin
+            out  = route[PortBits-1:0];
             last = len == LenBits'(1);
           end else begin
-            last = m[MDst +: Dim] == (node_id_i ^ Dim'(1 << q));
+            for (int unsigned d = Dim; d > 0; d--) begin
+              if (diff[d-1]) out = PortBits'(d - 1);
+            end
+            last = (diff & (diff - Dim'(1))) == '0;
           end
-          pkt                      = '0;
-          pkt[PWord +: WordWidth]  = rd_data_i[q*WordWidth +: WordWidth];
-          pkt[PDst +: Dim]         = m[MDst +: Dim];
-          pkt[PDslot +: SlotBits]  = m[MDslot +: SlotBits];
+          fh_v[i] = 1'b1;
+          fh_out[i*PortBits +: PortBits] = out;
+          fh_last[i] = last;
           pkt[PLen +: LenBits]     = len - LenBits'(1);
           pkt[PRoute +: RouteBits] = route >> PortBits;
-          pkt[PTag +: TagBits]     = {node_id_i, q_at[q*DepthBits +: DepthBits]};
           pkt[PLast]               = last;
-          qh_send[q*PktBits +: PktBits] = pkt;
-          qh_last[q] = last;
+          fh_send[i*PktBits +: PktBits] = pkt;
+        end
+      end
+    end
+    if (started_q) begin
+      for (int unsigned q = 0; q <= Dim; q++) begin
+        if (q_any[q]) begin
+          m = qm[q*MsgWidth + MDst +: MsgWidth - MDst];
+          if (m[MRel +: RelBits] <= cyc_q) begin
+            qh_v[q] = 1'b1;
+          end else begin
+            rel_wait[q] = 1'b1;
+          end
+          if (q == Dim) copy_slot = m[MDslot +: SlotBits];
+          if (q < Dim) begin
+            len   = m[MLen +: LenBits];
+            route = m[MRoute +: RouteBits];
+            if (source_q) begin
+              last = len == LenBits'(1);
+            end else begin
+              last = m[MDst +: Dim] == (node_id_i ^ Dim'(1 << q));
+            end
+            pkt                      = '0;
+            pkt[PWord +: WordWidth]  = rd_data_i[q*WordWidth +: WordWidth];
+            pkt[PDst +: Dim]         = m[MDst +: Dim];
+            pkt[PDslot +: SlotBits]  = m[MDslot +: SlotBits];
+            pkt[PLen +: LenBits]     = len - LenBits'(1);
+            pkt[PRoute +: RouteBits] = route >> PortBits;
+            pkt[PTag +: TagBits]     = {node_id_i, q_at[q*DepthBits +: DepthBits]};
+            pkt[PLast]               = last;
+            qh_send[q*PktBits +: PktBits] = pkt;
+            qh_last[q] = last;
+          end
         end
       end
     end
@@ -372,19 +378,21 @@ module hc_router
     wr_data_o = '0;
     dlv_o     = '0;
     dlv_tag_o = '0;
-    for (int unsigned j = 0; j < Dim; j++) begin
-      if (in_valid_i[j]) begin
-        pkt = in_pkt_i[j*PktBits +: PktBits];
-        if (pkt[PLast]) begin
-          wr_en_o[j] = 1'b1;
-          wr_addr_o[j*SlotBits +: SlotBits]   = pkt[PDslot +: SlotBits];
-          wr_data_o[j*WordWidth +: WordWidth] = pkt[PWord +: WordWidth];
-          dlv_o[j] = 1'b1;
-          dlv_tag_o[j*TagBits +: TagBits] = pkt[PTag +: TagBits];
-        end else if (cnt_q[j*CntBits +: CntBits] - CntBits'(pop[j]) >= depth_q) begin
-          drop[j] = 1'b1;
-        end else begin
-          push[j] = 1'b1;
+    if (in_valid_i != '0) begin
+      for (int unsigned j = 0; j < Dim; j++) begin
+        if (in_valid_i[j]) begin
+          pkt = in_pkt_i[j*PktBits +: PktBits];
+          if (pkt[PLast]) begin
+            wr_en_o[j] = 1'b1;
+            wr_addr_o[j*SlotBits +: SlotBits]   = pkt[PDslot +: SlotBits];
+            wr_data_o[j*WordWidth +: WordWidth] = pkt[PWord +: WordWidth];
+            dlv_o[j] = 1'b1;
+            dlv_tag_o[j*TagBits +: TagBits] = pkt[PTag +: TagBits];
+          end else if (cnt_q[j*CntBits +: CntBits] - CntBits'(pop[j]) >= depth_q) begin
+            drop[j] = 1'b1;
+          end else begin
+            push[j] = 1'b1;
+          end
         end
       end
     end
@@ -399,11 +407,13 @@ module hc_router
 
   always_comb begin : conflicts
     conflict_o = 1'b0;
-    for (int unsigned a = 0; a <= Dim; a++) begin
-      for (int unsigned b = a + 1; b <= Dim; b++) begin
-        if (wr_en_o[a] && wr_en_o[b] &&
-            wr_addr_o[a*SlotBits +: SlotBits] == wr_addr_o[b*SlotBits +: SlotBits]) begin
-          conflict_o = 1'b1;
+    if ((wr_en_o & (wr_en_o - (Dim+1)'(1))) != '0) begin  // two writes or more
+      for (int unsigned a = 0; a <= Dim; a++) begin
+        for (int unsigned b = a + 1; b <= Dim; b++) begin
+          if (wr_en_o[a] && wr_en_o[b] &&
+              wr_addr_o[a*SlotBits +: SlotBits] == wr_addr_o[b*SlotBits +: SlotBits]) begin
+            conflict_o = 1'b1;
+          end
         end
       end
     end
@@ -426,15 +436,17 @@ module hc_router
     credit_d  = credit_q;
     rr_d      = rr_q;
     occ_max_d = occ_max_q;
-    for (int unsigned j = 0; j < Dim; j++) begin
-      c = cnt_q[j*CntBits +: CntBits] - CntBits'(pop[j]) + CntBits'(push[j]);
-      cnt_d[j*CntBits +: CntBits] = c;
-      if (c > occ_max_q[j*CntBits +: CntBits]) occ_max_d[j*CntBits +: CntBits] = c;
-      credit_d[j*CntBits +: CntBits] = credit_q[j*CntBits +: CntBits] - CntBits'(use_cred[j]) +
-                                       CntBits'(credit_i[j]);
-      if (grant_v[j]) begin
-        rr_d[j*ReqBits +: ReqBits] = (32'(grant_i[j*ReqBits +: ReqBits]) == Dim) ? '0 :
-                                     grant_i[j*ReqBits +: ReqBits] + ReqBits'(1);
+    if (active) begin
+      for (int unsigned j = 0; j < Dim; j++) begin
+        c = cnt_q[j*CntBits +: CntBits] - CntBits'(pop[j]) + CntBits'(push[j]);
+        cnt_d[j*CntBits +: CntBits] = c;
+        if (c > occ_max_q[j*CntBits +: CntBits]) occ_max_d[j*CntBits +: CntBits] = c;
+        credit_d[j*CntBits +: CntBits] = credit_q[j*CntBits +: CntBits] - CntBits'(use_cred[j]) +
+                                         CntBits'(credit_i[j]);
+        if (grant_v[j]) begin
+          rr_d[j*ReqBits +: ReqBits] = (32'(grant_i[j*ReqBits +: ReqBits]) == Dim) ? '0 :
+                                       grant_i[j*ReqBits +: ReqBits] + ReqBits'(1);
+        end
       end
     end
   end
@@ -512,10 +524,12 @@ module hc_router
     logic [CntBits:0] at;
     at      = '0;
     push_at = '0;
-    for (int unsigned j = 0; j < Dim; j++) begin
-      at = {1'b0, rd_q[(j)*CntBits +: CntBits]} + {1'b0, cnt_q[j*CntBits +: CntBits]};
-      if (at >= {1'b0, depth_q}) at = at - {1'b0, depth_q};
-      push_at[j*CntBits +: CntBits] = at[CntBits-1:0];
+    if (active) begin
+      for (int unsigned j = 0; j < Dim; j++) begin
+        at = {1'b0, rd_q[j*CntBits +: CntBits]} + {1'b0, cnt_q[j*CntBits +: CntBits]};
+        if (at >= {1'b0, depth_q}) at = at - {1'b0, depth_q};
+        push_at[j*CntBits +: CntBits] = at[CntBits-1:0];
+      end
     end
   end
 
@@ -542,16 +556,19 @@ module hc_router
     head_dst_o      = '0;
     head_out_o      = '0;
     head_nocredit_o = '0;
-    for (int unsigned i = 0; i < Dim; i++) begin
-      head_valid_o[i] = fh_v[i];
-      head_dst_o[i*Dim +: Dim] = fifo_q[i * FifoDepth + 32'(rd_q[(i)*CntBits +: CntBits])][PDst +: Dim];
-      head_out_o[i*PortBits +: PortBits] = fh_out[i*PortBits +: PortBits];
-      head_nocredit_o[i] = !fh_last[i] &&
-          credit_q[32'(fh_out[i*PortBits +: PortBits])*CntBits +: CntBits] == '0;
-      head_valid_o[Dim + i] = qh_v[i];
-      head_dst_o[(Dim + i)*Dim +: Dim] = qh_send[i*PktBits + PDst +: Dim];
-      head_out_o[(Dim + i)*PortBits +: PortBits] = PortBits'(i);
-      head_nocredit_o[Dim + i] = !qh_last[i] && credit_q[i*CntBits +: CntBits] == '0;
+    if (started_q) begin
+      for (int unsigned i = 0; i < Dim; i++) begin
+        head_valid_o[i] = fh_v[i];
+        head_dst_o[i*Dim +: Dim] =
+            fifo_q[i * FifoDepth + 32'(rd_q[i*CntBits +: CntBits])][PDst +: Dim];
+        head_out_o[i*PortBits +: PortBits] = fh_out[i*PortBits +: PortBits];
+        head_nocredit_o[i] = !fh_last[i] &&
+            credit_q[32'(fh_out[i*PortBits +: PortBits])*CntBits +: CntBits] == '0;
+        head_valid_o[Dim + i] = qh_v[i];
+        head_dst_o[(Dim + i)*Dim +: Dim] = qh_send[i*PktBits + PDst +: Dim];
+        head_out_o[(Dim + i)*PortBits +: PortBits] = PortBits'(i);
+        head_nocredit_o[Dim + i] = !qh_last[i] && credit_q[i*CntBits +: CntBits] == '0;
+      end
     end
   end
 

@@ -513,6 +513,7 @@ void writeRoutedImageFile(const std::string& path, const MessageList& list,
       << "dim " << n << "\nslots " << list.slots << "\nmemory " << list.memoryWords() << "\ntagged "
       << ropt.tagged_elements << "\nmsg-width " << L.msg_width << "\nfifo-depth " << ropt.fifo_depth
       << "\ndeadlock " << ropt.deadlock_cycles << "\n";
+  if (ropt.record_deliveries) out << "deliveries 1\n";
   for (u64 x = 0; x < list.nodes(); ++x) {
     const std::vector<Message>& msgs = list.per_node[x];
     // Queue order: Q_0 .. Q_{n-1} by first hop, then Q_L, each in list order.
