@@ -754,7 +754,8 @@ int cmdCompareModes(Args& args, const std::string& modes_text) {
   const BuiltCase c = loadCase(args, backends, origin);
   args.finish();
   for (const std::string& b : backends) requireBackendLimits(c, b, origin);
-  std::vector<std::string> problems;  // disagreements between backends
+  std::vector<std::string> problems;                     // disagreements between backends
+  const int label_width = backends.size() > 1 ? 15 : 9;  // "schedule/table"
   nlohmann::ordered_json runs = nlohmann::ordered_json::array();
   bool all_pass = true;
   if (!json) {
@@ -762,8 +763,8 @@ int cmdCompareModes(Args& args, const std::string& modes_text) {
                 c.tables.header.algo.c_str(), c.perm.n(),
                 static_cast<unsigned long long>(c.perm.slots()), backend_names.c_str(),
                 static_cast<unsigned long long>(c.lower_bound), c.bound_source.c_str());
-    std::printf("  %-9s %9s %9s %10s %10s %8s %8s %9s %8s\n", "mode", "cycles", "transfer", "words",
-                "stalls", "maxfifo", "lat p99", "mismatch", "verdict");
+    std::printf("  %-*s %9s %9s %10s %10s %8s %8s %9s %8s\n", label_width, "mode", "cycles",
+                "transfer", "words", "stalls", "maxfifo", "lat p99", "mismatch", "verdict");
   }
   for (const std::string& mode : modes) {
     std::optional<RunResult> first_schedule;
@@ -790,8 +791,8 @@ int cmdCompareModes(Args& args, const std::string& modes_text) {
           j["mode"] = "schedule";
           runs.push_back(j);
         } else {
-          std::printf("  %-9s %9llu %9llu %10llu %10s %8s %8s %9llu %8s\n", label.c_str(),
-                      static_cast<unsigned long long>(r.run.cycles),
+          std::printf("  %-*s %9llu %9llu %10llu %10s %8s %8s %9llu %8s\n", label_width,
+                      label.c_str(), static_cast<unsigned long long>(r.run.cycles),
                       static_cast<unsigned long long>(r.run.transfer_cycles),
                       static_cast<unsigned long long>(r.run.words), "-", "-", "-",
                       static_cast<unsigned long long>(r.check.mismatches),
@@ -824,8 +825,8 @@ int cmdCompareModes(Args& args, const std::string& modes_text) {
       } else {
         u64 max_fifo = 0;
         for (u64 m : r.result.stats.max_fifo) max_fifo = std::max(max_fifo, m);
-        std::printf("  %-9s %9llu %9llu %10llu %10llu %8llu %8llu %9llu %8s\n", label.c_str(),
-                    static_cast<unsigned long long>(r.result.run.cycles),
+        std::printf("  %-*s %9llu %9llu %10llu %10llu %8llu %8llu %9llu %8s\n", label_width,
+                    label.c_str(), static_cast<unsigned long long>(r.result.run.cycles),
                     static_cast<unsigned long long>(r.result.run.transfer_cycles),
                     static_cast<unsigned long long>(r.result.run.words),
                     static_cast<unsigned long long>(r.result.stats.stalls),
