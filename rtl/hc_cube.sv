@@ -17,6 +17,8 @@ module hc_cube
   parameter int unsigned WordWidth = 32,
   /// Table depth D: instructions per node.
   parameter int unsigned TableDepth = 16,
+  /// 1: every node has a router (routed mode, docs/hardware.md §8.11); 0: table mode only.
+  parameter int unsigned HasRouter = 0,
 
   // derived
   /// Number of nodes N = 2^Dim.
@@ -25,9 +27,10 @@ module hc_cube
   localparam int unsigned SlotBits = hc_pkg::hc_bits(NumSlots),
   /// Width of a table address.
   localparam int unsigned DepthBits = hc_pkg::hc_bits(TableDepth),
-  /// Load port address (table, router messages, router header) and data widths.
-  localparam int unsigned LoadAddrBits = hc_pkg::hc_load_addr_bits(Dim, TableDepth),
-  localparam int unsigned LoadWidth = hc_pkg::hc_load_width(Dim, Lanes, NumSlots)
+  /// Load port address and data widths: a table address and word without a router; with one,
+  /// wide enough for router messages and header words too.
+  localparam int unsigned LoadAddrBits = hc_pkg::hc_load_addr_bits(Dim, TableDepth, HasRouter),
+  localparam int unsigned LoadWidth = hc_pkg::hc_load_width(Dim, Lanes, NumSlots, HasRouter)
 ) (
   /// Clock.
   input  logic                               clk_i,
@@ -158,7 +161,8 @@ module hc_cube
       .NumSlots   (NumSlots),
       .Lanes      (Lanes),
       .WordWidth  (WordWidth),
-      .TableDepth (TableDepth)
+      .TableDepth (TableDepth),
+      .HasRouter  (HasRouter)
     ) u_node (
       .clk_i       (clk_i),
       .rst_ni      (rst_ni),
@@ -207,8 +211,18 @@ module hc_cube
       assign node_in_valid[x][d*Lanes +: Lanes] = node_out_valid[Neighbour][d*Lanes +: Lanes];
       assign node_in_data[x][d*Lanes*WordWidth +: Lanes*WordWidth] =
           node_out_data[Neighbour][d*Lanes*WordWidth +: Lanes*WordWidth];
-      assign node_rt_pkt_in[x][d*PktBits +: PktBits] = node_rt_pkt[Neighbour][d*PktBits +: PktBits];
-      assign node_rt_cred_in[x][d] = node_rt_credit[Neighbour][d];
+      if (HasRouter != 0) begin : g_rt_link
+        assign node_rt_pkt_in[x][d*PktBits +: PktBits] =
+            node_rt_pkt[Neighbour][d*PktBits +: PktBits];
+        assign node_rt_cred_in[x][d] = node_rt_credit[Neighbour][d];
+      end
+    end
+    if (HasRouter == 0) begin : g_no_rt_link
+      assign node_rt_pkt_in[x]  = '0;
+      assign node_rt_cred_in[x] = '0;
+      logic unused_rt;  // no router: its outputs are not read
+      assign unused_rt = ^{node_rt_pkt[x], node_rt_credit[x], node_rt_stalls[x], node_rt_work[x],
+                           node_rt_moved[x]};
     end
     /* verilator tracing_on */
   end
@@ -224,16 +238,9 @@ module hc_cube
   logic [CountBits-1:0]  xfer_cycles_q;
   logic [CountBits-1:0]  words_q;
   logic [CountBits-1:0]  local_cycles_q;
-  // Routed mode: stalls, and the deadlock detector (docs/hardware.md §8.5): `quiet` counts the
-  // consecutive cycles in which packets wait and none moves; at the configured limit the run
-  // ends with rt_deadlock_q set. The limit is bits [31:16] of the router configuration word.
+  // Routed mode: stalls, and the deadlock detector (g_rt below; 0 without routers).
   logic [CountBits-1:0]  rt_stalls_q /* verilator public_flat_rd */;
   logic                  rt_deadlock_q /* verilator public_flat_rd */;
-  logic [15:0]           rt_quiet_q;
-  logic [15:0]           rt_limit_q;
-  logic [CountBits-1:0]  cycle_stalls;
-  logic                  rt_work;
-  logic                  rt_moved;
   logic                  all_done;
   logic                  counting;              // a cycle of the run
   logic [CountBits-1:0]  cycle_words;           // words sent this cycle
@@ -246,20 +253,14 @@ module hc_cube
   /* verilator tracing_on */
 
   always_comb begin : summary
-    cycle_words  = '0;
-    cycle_stalls = '0;
-    err_any_o    = '0;
+    cycle_words = '0;
+    err_any_o   = '0;
     for (int unsigned x = 0; x < NumNodes; x++) begin
-      cycle_words  = cycle_words + CountBits'($countones(node_out_valid[x]));
-      cycle_stalls = cycle_stalls + CountBits'(node_rt_stalls[x]);
-      err_any_o    = err_any_o | node_err_flags[x];
+      cycle_words = cycle_words + CountBits'($countones(node_out_valid[x]));
+      err_any_o   = err_any_o | node_err_flags[x];
     end
   end
 
-  assign rt_work  = node_rt_work != '0;
-  assign rt_moved = node_rt_moved != '0;
-  assign rt_halt  = counting && rt_work && !rt_moved && rt_quiet_q + 16'd1 >= rt_limit_q;
-  assign all_done = &node_done || rt_deadlock_q;
   assign counting = running_q && !all_done;
 
   always_comb begin : next_state
@@ -282,27 +283,56 @@ module hc_cube
     end
   end
 
-  always_ff @(posedge clk_i) begin : rt_regs
-    if (!rst_ni) begin
-      rt_stalls_q   <= '0;
-      rt_deadlock_q <= 1'b0;
-      rt_quiet_q    <= '0;
-      rt_limit_q    <= 16'd64;
-    end else begin
-      if (tbl_we_i && tbl_addr_i == {2'd2, (LoadAddrBits-2)'(0)} && tbl_wdata_i[16 +: 16] != '0)
-      begin
-        rt_limit_q <= tbl_wdata_i[16 +: 16];
+  // Routed mode (HasRouter): the stall sum, and the deadlock detector (docs/hardware.md §8.5):
+  // `quiet` counts the consecutive cycles in which packets wait and none moves; at the configured
+  // limit the run ends with rt_deadlock_q set. The limit is bits [31:16] of the router
+  // configuration word.
+  if (HasRouter != 0) begin : g_rt
+    logic [15:0]           rt_quiet_q;
+    logic [15:0]           rt_limit_q;
+    logic [CountBits-1:0]  cycle_stalls;
+    logic                  rt_work;
+    logic                  rt_moved;
+
+    always_comb begin : stall_sum
+      cycle_stalls = '0;
+      for (int unsigned x = 0; x < NumNodes; x++) begin
+        cycle_stalls = cycle_stalls + CountBits'(node_rt_stalls[x]);
       end
-      if (start_i) begin
+    end
+
+    assign rt_work  = node_rt_work != '0;
+    assign rt_moved = node_rt_moved != '0;
+    assign rt_halt  = counting && rt_work && !rt_moved && rt_quiet_q + 16'd1 >= rt_limit_q;
+    assign all_done = &node_done || rt_deadlock_q;
+
+    always_ff @(posedge clk_i) begin : rt_regs
+      if (!rst_ni) begin
         rt_stalls_q   <= '0;
         rt_deadlock_q <= 1'b0;
         rt_quiet_q    <= '0;
-      end else if (counting) begin
-        rt_stalls_q <= rt_stalls_q + cycle_stalls;
-        if (rt_halt) rt_deadlock_q <= 1'b1;
-        if (rt_work) rt_quiet_q <= rt_moved ? '0 : rt_quiet_q + 16'd1;
+        rt_limit_q    <= 16'd64;
+      end else begin
+        if (tbl_we_i && tbl_addr_i == {2'd2, (LoadAddrBits-2)'(0)} && tbl_wdata_i[16 +: 16] != '0)
+        begin
+          rt_limit_q <= tbl_wdata_i[16 +: 16];
+        end
+        if (start_i) begin
+          rt_stalls_q   <= '0;
+          rt_deadlock_q <= 1'b0;
+          rt_quiet_q    <= '0;
+        end else if (counting) begin
+          rt_stalls_q <= rt_stalls_q + cycle_stalls;
+          if (rt_halt) rt_deadlock_q <= 1'b1;
+          if (rt_work) rt_quiet_q <= rt_moved ? '0 : rt_quiet_q + 16'd1;
+        end
       end
     end
+  end else begin : g_no_rt
+    assign all_done      = &node_done;
+    assign rt_halt       = 1'b0;
+    assign rt_stalls_q   = '0;
+    assign rt_deadlock_q = 1'b0;
   end
 
   always_ff @(posedge clk_i) begin : regs

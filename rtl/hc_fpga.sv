@@ -114,18 +114,6 @@ module hc_fpga #(
     end
   end
 
-  // The load port is wider than a table word and address (routed mode's message memory and
-  // header, docs/hardware.md §8.1); the serial protocol loads tables only.
-  logic [hc_pkg::hc_load_addr_bits(Dim, TableDepth)-1:0] load_addr;
-  logic [hc_pkg::hc_load_width(Dim, Lanes, NumSlots)-1:0] load_data;
-
-  always_comb begin : load_word
-    load_addr                  = '0;
-    load_data                  = '0;
-    load_addr[DepthBits-1:0]   = addr[DepthBits-1:0];
-    load_data[TableWidth-1:0]  = data[TableWidth-1:0];
-  end
-
   hc_cube #(
     .Dim        (Dim),
     .NumSlots   (NumSlots),
@@ -139,8 +127,8 @@ module hc_fpga #(
     .tbl_we_i       (exec_i && (op == OpTable || op == OpTableAll)),
     .tbl_bcast_i    (op == OpTableAll),
     .tbl_node_i     (node),
-    .tbl_addr_i     (load_addr),
-    .tbl_wdata_i    (load_data),
+    .tbl_addr_i     (addr[DepthBits-1:0]),
+    .tbl_wdata_i    (data[TableWidth-1:0]),
     .mem_we_i       (exec_i && op == OpWrite),
     .mem_addr_i     (addr[SlotBits-1:0]),
     .mem_wdata_i    (mem_wdata),

@@ -33,6 +33,11 @@ module hc_node
   parameter int unsigned WordWidth = 32,
   /// Table depth D: instructions per node.
   parameter int unsigned TableDepth = 16,
+  /// Multiply-add units U of the MAC instruction (docs/hardware.md §2.3).
+  parameter int unsigned MacUnits = 1,
+  /// 1: the node has a router (hc_router, routed mode, docs/hardware.md §8.11); 0: table mode
+  /// only, the router generated away.
+  parameter int unsigned HasRouter = 0,
 
   // derived
   /// Channels per direction: Dim * Lanes.
@@ -43,13 +48,14 @@ module hc_node
   localparam int unsigned IdxBits = hc_pkg::hc_idx_bits(Dim, Lanes, NumSlots),
   /// ChanBits = 6 + IdxBits + SlotBits.
   localparam int unsigned ChanBits = hc_pkg::hc_chan_bits(Dim, Lanes, NumSlots),
-  /// TableWidth = max(34, 2 + NumChans * ChanBits).
+  /// TableWidth = max(34, 2 + NumChans * ChanBits, 5 + 6 * SlotBits).
   localparam int unsigned TableWidth = hc_pkg::hc_table_width(Dim, Lanes, NumSlots),
   /// Width of a table address.
   localparam int unsigned DepthBits = hc_pkg::hc_bits(TableDepth),
   /// Load port: address (the top LoadSelBits select table, messages or router header) and data.
-  localparam int unsigned LoadAddrBits = hc_pkg::hc_load_addr_bits(Dim, TableDepth),
-  localparam int unsigned LoadWidth = hc_pkg::hc_load_width(Dim, Lanes, NumSlots),
+  /// Without a router: DepthBits and TableWidth.
+  localparam int unsigned LoadAddrBits = hc_pkg::hc_load_addr_bits(Dim, TableDepth, HasRouter),
+  localparam int unsigned LoadWidth = hc_pkg::hc_load_width(Dim, Lanes, NumSlots, HasRouter),
   /// Routed mode (hc_router): packet, delivery tag, FIFO occupancy and stall count widths.
   localparam int unsigned PktBits = hc_pkg::hc_pkt_bits(Dim, NumSlots, TableDepth, WordWidth),
   localparam int unsigned TagBits = Dim + DepthBits,
@@ -182,21 +188,25 @@ module hc_node
   logic                  wait_last;   // last cycle of a WAIT
   logic                  advance;     // pc moves on at the end of the cycle
   logic                  overrun;     // pc moves past the loaded table
+  logic                  mac;         // the instruction is a MAC (opcode 0, sub-opcode 1, §2.3)
+  logic                  mac_last;    // last cycle of the MAC
 
-  assign halted     = pc_q >= tbl_len_q;
+  // In routed mode (HasRouter) the sequencer sees no table: END, nothing executes.
+  assign halted     = pc_q >= tbl_len_q || routed;
   assign instr      = halted ? '0 : tbl_rdata_q;
   assign opcode     = instr[hc_pkg::OpcodeBits-1:0];
-  assign executing  = active_q && !routed && opcode != hc_pkg::OpEnd;
+  assign mac        = active_q && opcode == hc_pkg::OpEnd &&
+                      instr[hc_pkg::SubOpAt +: hc_pkg::SubOpBits] == hc_pkg::SubOpMac;
+  assign executing  = active_q && (opcode != hc_pkg::OpEnd || mac);
   // XFER (1) and PERMUTE (3) are the opcodes with bit 0 set.
   assign chan_instr = executing && instr[0];
   assign permute    = chan_instr && instr[1];
   assign wait_len   = instr[hc_pkg::OpcodeBits +: WaitBits];
   // WAIT 0 is illegal and takes one cycle, like WAIT 1.
   assign wait_last  = wait_cnt_q + WaitBits'(1) >= wait_len;
-  assign advance    = executing && (opcode != hc_pkg::OpWait || wait_last);
+  assign advance    = executing && (opcode != hc_pkg::OpWait || wait_last) && (!mac || mac_last);
   assign overrun    = advance && pc_q + PcBits'(1) >= tbl_len_q;
-  assign done       = active_q && opcode == hc_pkg::OpEnd;
-  assign done_o     = routed ? rt_done : done;
+  assign done       = active_q && opcode == hc_pkg::OpEnd && !mac;
 
   // ---------------------------------------------------------------------------
   // Channel decode and output side (from the instruction and the state only)
@@ -374,85 +384,186 @@ module hc_node
   end
 
   // ---------------------------------------------------------------------------
+  // Block multiply-accumulate (issue 13, docs/hardware.md §2.3): rtl/hc_mac.sv. Its reads have
+  // multiplexers of their own; its write shares channel 0's write port, idle during a MAC.
+  // ---------------------------------------------------------------------------
+
+  localparam int unsigned MacAddrBits = 2 * SlotBits + 2;  // derived: hc_mac's AddrBits
+
+  logic [MacUnits*MacAddrBits-1:0] mac_a_addr, mac_b_addr;
+  logic [MacUnits*WordWidth-1:0]   mac_a_data, mac_b_data;
+  logic [MacAddrBits-1:0]          mac_c_addr;
+  logic [WordWidth-1:0]            mac_c_data;
+  logic                            mac_we;
+  logic [SlotBits-1:0]             mac_wr_addr;
+  logic [WordWidth-1:0]            mac_wr_data;
+  logic                            mac_slot_err;
+  logic                            mac_conflict;
+
+  hc_mac #(
+    .NumSlots (NumSlots),
+    .WordWidth(WordWidth),
+    .MacUnits (MacUnits)
+  ) u_mac (
+    .clk_i     (clk_i),
+    .rst_ni    (rst_ni),
+    .active_i  (mac),
+    .clear_i   (start_i),
+    .field_i   (instr[hc_pkg::MacFieldsAt +: 6 * SlotBits]),
+    .a_addr_o  (mac_a_addr),
+    .b_addr_o  (mac_b_addr),
+    .a_data_i  (mac_a_data),
+    .b_data_i  (mac_b_data),
+    .c_addr_o  (mac_c_addr),
+    .c_data_i  (mac_c_data),
+    .we_o      (mac_we),
+    .wr_addr_o (mac_wr_addr),
+    .wr_data_o (mac_wr_data),
+    .last_o    (mac_last),
+    .slot_err_o(mac_slot_err),
+    .conflict_o(mac_conflict)
+  );
+
+  always_comb begin : mac_reads
+    mac_c_data = (32'(mac_c_addr) < NumSlots) ? mem_q[mac_c_addr[SlotBits-1:0]] : '0;
+    for (int unsigned u = 0; u < MacUnits; u++) begin
+      mac_a_data[u*WordWidth +: WordWidth] =
+          (32'(mac_a_addr[u*MacAddrBits +: MacAddrBits]) < NumSlots) ?
+          mem_q[mac_a_addr[u*MacAddrBits +: SlotBits]] : '0;
+      mac_b_data[u*WordWidth +: WordWidth] =
+          (32'(mac_b_addr[u*MacAddrBits +: MacAddrBits]) < NumSlots) ?
+          mem_q[mac_b_addr[u*MacAddrBits +: SlotBits]] : '0;
+    end
+  end
+
+  // ---------------------------------------------------------------------------
   // Routed mode: the router (docs/hardware.md §8), sharing the memory and the links
   // ---------------------------------------------------------------------------
 
-  localparam int unsigned SelBits = hc_pkg::LoadSelBits;           // derived
-  localparam int unsigned MsgWidth = hc_pkg::hc_msg_width(Dim, NumSlots);  // derived
+  // HasRouter = 0 generates none of it: `routed` is a constant 0, the muxes below fold away and
+  // the node is the table-mode node of docs/hardware.md §2 - §4, gate for gate and in Verilator's
+  // per-cycle code (the load port keeps the table's width, the rt_* outputs are tied to 0).
+
+  localparam int unsigned SelBits = HasRouter != 0 ? hc_pkg::LoadSelBits : 0;  // derived
+  localparam int unsigned MsgWidth = hc_pkg::hc_msg_width(Dim, NumSlots);       // derived
 
   logic                          routed;      // the router's configuration selects routed mode
   logic                          rt_done;
   logic                          rt_copy;
   logic [Dim-1:0]                rt_valid;    // the router sends on port j (lane 0)
-  logic [(Dim+1)*SlotBits-1:0]   rt_rd_addr;
-  logic [(Dim+1)*WordWidth-1:0]  rt_rd_data;
   logic [Dim:0]                  rt_wr_en;
   logic [(Dim+1)*SlotBits-1:0]   rt_wr_addr;
   logic [(Dim+1)*WordWidth-1:0]  rt_wr_data;
   logic [Dim-1:0]                rt_in_valid;
   logic                          rt_overflow;
   logic                          rt_conflict;
-  logic [SelBits-1:0]            ld_sel;
+  logic                          tbl_region;  // the load port addresses the table region
   logic                          tbl_we;      // the load port writes the table
 
-  assign ld_sel = tbl_addr_i[LoadAddrBits-1 -: SelBits];
+  if (HasRouter != 0) begin : g_router
+    logic [SelBits-1:0]            ld_sel;
+    logic [(Dim+1)*SlotBits-1:0]   rt_rd_addr;
+    logic [(Dim+1)*WordWidth-1:0]  rt_rd_data;
 
-  /* verilator tracing_on */  // the router instance is traced (hc_router picks its signals)
-  hc_router #(
-    .Dim       (Dim),
-    .NumSlots  (NumSlots),
-    .WordWidth (WordWidth),
-    .MsgDepth  (TableDepth)
-  ) u_router (
-    .clk_i           (clk_i),
-    .rst_ni          (rst_ni),
-    .node_id_i       (node_id_i),
-    .msg_we_i        (tbl_we_i && ld_sel == SelBits'(1)),
-    .hdr_we_i        (tbl_we_i && ld_sel == SelBits'(2)),
-    .ld_addr_i       (tbl_addr_i[LoadAddrBits-SelBits-1:0]),
-    .ld_wdata_i      (tbl_wdata_i[MsgWidth-1:0]),
-    .start_i         (start_i),
-    .halt_i          (rt_halt_i),
-    .routed_o        (routed),
-    .done_o          (rt_done),
-    .work_o          (rt_work_o),
-    .moved_o         (rt_moved_o),
-    .stalls_o        (rt_stalls_o),
-    .copy_o          (rt_copy),
-    .copy_word_o     (rt_copy_word_o),
-    .rd_addr_o       (rt_rd_addr),
-    .rd_data_i       (rt_rd_data),
-    .wr_en_o         (rt_wr_en),
-    .wr_addr_o       (rt_wr_addr),
-    .wr_data_o       (rt_wr_data),
-    .out_valid_o     (rt_valid),
-    .out_pkt_o       (rt_pkt_o),
-    .in_valid_i      (rt_in_valid),
-    .in_pkt_i        (rt_pkt_i),
-    .credit_o        (rt_credit_o),
-    .credit_i        (rt_credit_i),
-    .dlv_o           (rt_dlv_o),
-    .dlv_tag_o       (rt_dlv_tag_o),
-    .occ_max_o       (rt_occ_max_o),
-    .head_valid_o    (rt_head_valid_o),
-    .head_dst_o      (rt_head_dst_o),
-    .head_out_o      (rt_head_out_o),
-    .head_nocredit_o (rt_head_nocredit_o),
-    .overflow_o      (rt_overflow),
-    .conflict_o      (rt_conflict)
-  );
-  /* verilator tracing_off */
+    assign ld_sel     = tbl_addr_i[LoadAddrBits-1 -: SelBits];
+    assign tbl_region = ld_sel == '0;
 
-  // The router's memory read ports.
-  for (genvar k = 0; k <= Dim; k++) begin : g_rt_read
-    assign rt_rd_data[k*WordWidth +: WordWidth] = mem_q[rt_rd_addr[k*SlotBits +: SlotBits]];
-  end
+    /* verilator tracing_on */  // the router instance is traced (hc_router picks its signals)
+    hc_router #(
+      .Dim       (Dim),
+      .NumSlots  (NumSlots),
+      .WordWidth (WordWidth),
+      .MsgDepth  (TableDepth)
+    ) u_router (
+      .clk_i           (clk_i),
+      .rst_ni          (rst_ni),
+      .node_id_i       (node_id_i),
+      .msg_we_i        (tbl_we_i && ld_sel == SelBits'(1)),
+      .hdr_we_i        (tbl_we_i && ld_sel == SelBits'(2)),
+      .ld_addr_i       (tbl_addr_i[LoadAddrBits-SelBits-1:0]),
+      .ld_wdata_i      (tbl_wdata_i[MsgWidth-1:0]),
+      .start_i         (start_i),
+      .halt_i          (rt_halt_i),
+      .routed_o        (routed),
+      .done_o          (rt_done),
+      .work_o          (rt_work_o),
+      .moved_o         (rt_moved_o),
+      .stalls_o        (rt_stalls_o),
+      .copy_o          (rt_copy),
+      .copy_word_o     (rt_copy_word_o),
+      .rd_addr_o       (rt_rd_addr),
+      .rd_data_i       (rt_rd_data),
+      .wr_en_o         (rt_wr_en),
+      .wr_addr_o       (rt_wr_addr),
+      .wr_data_o       (rt_wr_data),
+      .out_valid_o     (rt_valid),
+      .out_pkt_o       (rt_pkt_o),
+      .in_valid_i      (rt_in_valid),
+      .in_pkt_i        (rt_pkt_i),
+      .credit_o        (rt_credit_o),
+      .credit_i        (rt_credit_i),
+      .dlv_o           (rt_dlv_o),
+      .dlv_tag_o       (rt_dlv_tag_o),
+      .occ_max_o       (rt_occ_max_o),
+      .head_valid_o    (rt_head_valid_o),
+      .head_dst_o      (rt_head_dst_o),
+      .head_out_o      (rt_head_out_o),
+      .head_nocredit_o (rt_head_nocredit_o),
+      .overflow_o      (rt_overflow),
+      .conflict_o      (rt_conflict)
+    );
+    /* verilator tracing_off */
 
-  // The local copy's write port, after the channels' (it is port n: it wins a slot written twice).
-  always_ff @(posedge clk_i) begin : rt_copy_write
-    if (rt_wr_en[Dim]) begin
-      mem_q[rt_wr_addr[Dim*SlotBits +: SlotBits]] <= rt_wr_data[Dim*WordWidth +: WordWidth];
+    assign done_o    = routed ? rt_done : done;
+    assign permute_o = routed ? rt_copy : permute;
+
+    // The router's inputs: lane 0 of each port.
+    for (genvar j = 0; j < Dim; j++) begin : g_rt_in
+      assign rt_in_valid[j] = in_valid_i[j*Lanes];
     end
+
+    // The router's memory read ports.
+    for (genvar k = 0; k <= Dim; k++) begin : g_rt_read
+      assign rt_rd_data[k*WordWidth +: WordWidth] = mem_q[rt_rd_addr[k*SlotBits +: SlotBits]];
+    end
+
+    // The local copy's write port, after the channels' (it is port n: it wins a slot written
+    // twice).
+    always_ff @(posedge clk_i) begin : rt_copy_write
+      if (rt_wr_en[Dim]) begin
+        mem_q[rt_wr_addr[Dim*SlotBits +: SlotBits]] <= rt_wr_data[Dim*WordWidth +: WordWidth];
+      end
+    end
+  end else begin : g_no_router
+    assign done_o             = done;
+    assign permute_o          = permute;
+    assign tbl_region         = 1'b1;
+    assign routed             = 1'b0;
+    assign rt_done            = 1'b0;
+    assign rt_copy            = 1'b0;
+    assign rt_valid           = '0;
+    assign rt_wr_en           = '0;
+    assign rt_wr_addr         = '0;
+    assign rt_wr_data         = '0;
+    assign rt_overflow        = 1'b0;
+    assign rt_conflict        = 1'b0;
+    assign rt_pkt_o           = '0;
+    assign rt_credit_o        = '0;
+    assign rt_work_o          = 1'b0;
+    assign rt_moved_o         = 1'b0;
+    assign rt_stalls_o        = '0;
+    assign rt_copy_word_o     = '0;
+    assign rt_dlv_o           = '0;
+    assign rt_dlv_tag_o       = '0;
+    assign rt_occ_max_o       = '0;
+    assign rt_head_valid_o    = '0;
+    assign rt_head_dst_o      = '0;
+    assign rt_head_out_o      = '0;
+    assign rt_head_nocredit_o = '0;
+    logic unused_rt;  // no router: its inputs and the constants above are not read
+    assign rt_in_valid        = '0;
+    assign unused_rt = ^{rt_halt_i, rt_pkt_i, rt_credit_i, rt_done, rt_copy, rt_wr_en, rt_wr_addr,
+                         rt_wr_data, rt_in_valid};
   end
 
   // ---------------------------------------------------------------------------
@@ -463,22 +574,24 @@ module hc_node
   logic [NumChans-1:0] wr_en;     // the channel's memory write port writes (store or copy)
   logic [NumChans-1:0] pass_now;  // an arriving word is held for a FWD
 
-  // In routed mode lane 0 of port j carries the router's traffic and its write port stores the
-  // router's deliveries from port j.
-  always_comb begin : rt_lanes
-    store = wr_slot & in_valid_i;
-    wr_en = store | copy;
-    if (routed) begin
-      store = '0;
-      wr_en = '0;
-      for (int unsigned j = 0; j < Dim; j++) begin
-        store[j*Lanes] = rt_wr_en[j];
-        wr_en[j*Lanes] = rt_wr_en[j];
+  if (HasRouter != 0) begin : g_rt_lanes
+    // In routed mode lane 0 of port j carries the router's traffic and its write port stores
+    // the router's deliveries from port j. The MAC writes through channel 0's port (table mode).
+    always_comb begin : rt_lanes
+      store = wr_slot & in_valid_i;
+      wr_en = store | copy | NumChans'(mac_we);
+      if (routed) begin
+        store = '0;
+        wr_en = '0;
+        for (int unsigned j = 0; j < Dim; j++) begin
+          store[j*Lanes] = rt_wr_en[j];
+          wr_en[j*Lanes] = rt_wr_en[j];
+        end
       end
     end
-    for (int unsigned j = 0; j < Dim; j++) begin
-      rt_in_valid[j] = in_valid_i[j*Lanes];
-    end
+  end else begin : g_tbl_lanes
+    assign store = wr_slot & in_valid_i;
+    assign wr_en = store | copy | NumChans'(mac_we);  // the MAC writes through channel 0's port
   end
 
   for (genvar j = 0; j < Dim; j++) begin : g_port
@@ -508,13 +621,15 @@ module hc_node
       assign in_data           = in_data_i[Chan*WordWidth +: WordWidth];
       assign pass_now[Chan]    = pass_slot[Chan] && in_valid;
       assign wr_slot_addr      = (routed && l == 0) ? rt_wr_addr[j*SlotBits +: SlotBits] :
-                                                     wr_addr[Chan*SlotBits +: SlotBits];
+                                 (Chan == 0 && mac_we) ? mac_wr_addr :
+                                                         wr_addr[Chan*SlotBits +: SlotBits];
 
       // ---- issue 13: combining receive (docs/hardware.md §2.2) ----
       // An ADD writes the slot as it is at the start of the cycle plus the arriving word
       // (W-bit wrap-around): one more memory read and one adder per channel.
       logic [WordWidth-1:0] wr_data;
       assign wr_data = (routed && l == 0) ? rt_wr_data[j*WordWidth +: WordWidth] :
+                       (Chan == 0 && mac_we) ? mac_wr_data :
                        copy[Chan] ? out_data :
                        add_slot[Chan] ? mem_q[wr_slot_addr] + in_data : in_data;
       // ---- end issue 13 ----
@@ -535,18 +650,21 @@ module hc_node
 
   always_comb begin : checks
     err_event                      = '0;
-    err_event[hc_pkg::ErrLost]     = (active_q && !routed && |(in_valid_i & ~in_not_idle)) ||
-                                     rt_overflow;
+    err_event[hc_pkg::ErrLost]     = active_q && |(in_valid_i & ~in_not_idle);
     err_event[hc_pkg::ErrNodata]   = |(expect_word & ~in_valid_i);
     err_event[hc_pkg::ErrFwd]      = any_fwd_err;
-    err_event[hc_pkg::ErrSlot]     = any_slot_err;
+    err_event[hc_pkg::ErrSlot]     = any_slot_err || mac_slot_err;
     err_event[hc_pkg::ErrOverrun]  = overrun;
     err_event[hc_pkg::ErrOneport]  = one_port_q && ($countones(port_sends) > 1 ||
                                                     $countones(port_recvs) > 1);
     err_event[hc_pkg::ErrIllegal]  = any_illegal ||
                                      (executing && opcode == hc_pkg::OpWait && wait_len == '0);
-    err_event[hc_pkg::ErrConflict] = conflict || rt_conflict;
+    err_event[hc_pkg::ErrConflict] = conflict || mac_conflict;
     err_event[hc_pkg::ErrDropped]  = |(pass_valid_q & ~fwd_used);
+    if (routed) begin  // the router's FIFO overflow and double writes (the table is idle)
+      err_event[hc_pkg::ErrLost]     = rt_overflow;
+      err_event[hc_pkg::ErrConflict] = rt_conflict;
+    end
   end
 
   // ---------------------------------------------------------------------------
@@ -638,7 +756,7 @@ module hc_node
   // (write-first), so a table written while the node runs reads the same as well.
   logic [DepthBits-1:0] tbl_raddr;
 
-  assign tbl_we    = tbl_we_i && ld_sel == '0 &&
+  assign tbl_we    = tbl_we_i && tbl_region &&
                      32'(tbl_addr_i[LoadAddrBits-SelBits-1:0]) < TableDepth;
   assign tbl_raddr = rst_ni ? pc_d[DepthBits-1:0] : '0;
 
@@ -657,7 +775,6 @@ module hc_node
 
   assign mem_rdata_o = (32'(mem_addr_i) < NumSlots) ? mem_q[mem_addr_i] : '0;
   assign store_o     = store;
-  assign permute_o   = routed ? rt_copy : permute;
   assign err_event_o = err_event;
   assign err_count_o = err_cnt_q;
   always_comb begin : err_flags

@@ -38,6 +38,14 @@ package hc_pkg;
   /// A table word is never narrower than an opcode plus a WAIT count.
   localparam int unsigned MinTableWidth = OpcodeBits + WaitBits;
 
+  /// Sub-opcode field of an opcode-0 word, bits [4:2]: 0 is END, 1 is MAC (§2.3); the others
+  /// are reserved and execute as END.
+  localparam int unsigned SubOpAt = 2;
+  localparam int unsigned SubOpBits = 3;
+  localparam logic [2:0] SubOpMac = 3'd1;
+  /// Where a MAC word's six SlotBits-wide fields (a, b, c, m-1, k-1, p-1) start.
+  localparam int unsigned MacFieldsAt = 5;
+
   /// Instruction opcode.
   typedef enum logic [1:0] {
     OpEnd     = 2'd0,  // node done, done stays high
@@ -118,11 +126,12 @@ package hc_pkg;
     hc_chan_bits = 6 + hc_idx_bits(dim, lanes, num_slots) + hc_bits(num_slots);
   endfunction
 
-  /// TableWidth = max(34, 2 + n*b*ChanBits).
+  /// TableWidth = max(34, 2 + n*b*ChanBits, 5 + 6*SlotBits): the last term holds a MAC (§2.3).
   function automatic int unsigned hc_table_width(int unsigned dim, int unsigned lanes,
                                                  int unsigned num_slots);
-    hc_table_width = hc_max(MinTableWidth,
-                            OpcodeBits + dim * lanes * hc_chan_bits(dim, lanes, num_slots));
+    hc_table_width = hc_max(hc_max(MinTableWidth,
+                                   OpcodeBits + dim * lanes * hc_chan_bits(dim, lanes, num_slots)),
+                            MacFieldsAt + 6 * hc_bits(num_slots));
   endfunction
 
   // ---------------------------------------------------------------------------
@@ -151,10 +160,13 @@ package hc_pkg;
     hc_msg_width = 2 * hc_bits(num_slots) + dim + hc_route_bits(dim) + RelBits;
   endfunction
 
-  /// Width of the load port's data: a table word or a message word, whichever is wider.
+  /// Width of the load port's data: a table word or (with a router) a message word, whichever is
+  /// wider.
   function automatic int unsigned hc_load_width(int unsigned dim, int unsigned lanes,
-                                                int unsigned num_slots);
-    hc_load_width = hc_max(hc_table_width(dim, lanes, num_slots), hc_msg_width(dim, num_slots));
+                                                int unsigned num_slots, int unsigned has_router);
+    hc_load_width = has_router != 0 ?
+        hc_max(hc_table_width(dim, lanes, num_slots), hc_msg_width(dim, num_slots)) :
+        hc_table_width(dim, lanes, num_slots);
   endfunction
 
   /// Packet: word, dst node, dst slot, remaining route, tag (source node and message index),
@@ -165,9 +177,12 @@ package hc_pkg;
                   hc_bits(msg_depth) + 1;
   endfunction
 
-  /// Load port address: max(table address, router header address) plus LoadSelBits on top.
-  function automatic int unsigned hc_load_addr_bits(int unsigned dim, int unsigned depth);
-    hc_load_addr_bits = hc_max(hc_bits(depth), hc_bits(dim + 3)) + LoadSelBits;
+  /// Load port address: with a router max(table address, router header address) plus
+  /// LoadSelBits on top; without, the table address.
+  function automatic int unsigned hc_load_addr_bits(int unsigned dim, int unsigned depth,
+                                                    int unsigned has_router);
+    hc_load_addr_bits = has_router != 0 ?
+        hc_max(hc_bits(depth), hc_bits(dim + 3)) + LoadSelBits : hc_bits(depth);
   endfunction
 
 endpackage

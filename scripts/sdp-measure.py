@@ -7,8 +7,10 @@ start-ups and element cycles counted in the schedule, the algorithm's formula (T
 Theorem 2), Theorem 1's lower bound with its start-up term, and measured / bound.
 
 With --a5: Algorithm A5 (n-port, --gamma G) on Table 4's and Table 1's SDPs beside A4 and A6.
+With --a3: Algorithm A3 (one-port SPT, n-port pipelined DPT) and --method best on every SDP; the
+formula column is Table 3's A3 complexity (for best: the chosen method's formula).
 
-usage: scripts/sdp-measure.py path/to/hcube [--backend table|rtl] [--small | --a5]
+usage: scripts/sdp-measure.py path/to/hcube [--backend table|rtl] [--small | --a5 | --a3]
 """
 import json
 import re
@@ -59,6 +61,8 @@ def main():
         backend = sys.argv[sys.argv.index("--backend") + 1]
     sdps = SMALL if "--small" in sys.argv else SDPS
     methods_of = METHODS
+    if "--a3" in sys.argv:
+        methods_of = {"one": ["a3", "best"], "all": ["a3", "best"]}
     if "--a5" in sys.argv:
         sdps = [(name, n, k, c, (0, 10, 100)) for name, n, k, c, _ in A5_SDPS]
         gammas = {name: g for name, _, _, _, g in A5_SDPS}
@@ -81,7 +85,7 @@ def main():
                     f = re.search(r"(?:=|:) ([0-9.]+) \+ (\d+) tau", src)
                     formula = (f"{float(f.group(1)):g} + {f.group(2)}τ = "
                                f"{float(f.group(1)) + int(f.group(2)) * tau:g}") if f else "-"
-                    chose = re.search(r"best chose (\w+)", src)
+                    chose = re.search(r"best chose (\w+(?: --gamma \d+)?)", src)
                     label = method + (f" → {chose.group(1)}" if chose else "")
                     run_cycles = r["run"]["cycles"] if "run" in r else r["cycles"]
                     print(f"| {name} | {ports} | {label} | {tau} | {run_cycles} | {m.group(1)} | "

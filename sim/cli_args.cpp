@@ -27,7 +27,8 @@ Args::Args(int argc, const char* const* argv, int first) {
     }
     if (name == "--") throw Error("'" + a + "': not an option");
     if (flags_.count(name) != 0) throw Error("option " + name + " given twice");
-    if (name == "--json" || name == "--no-verify" || name == "--help" || name == "--describe") {
+    if (name == "--json" || name == "--no-verify" || name == "--help" || name == "--describe" ||
+        name == "--router") {
       if (value) throw Error("option " + name + " takes no value ('" + a + "')");
       flags_[name] = "1";
       continue;
@@ -99,7 +100,9 @@ const std::set<std::string> kCommandOptions = {
     // (--route is not here: spt takes --route greedy|sync; cmdRun tells the two apart.)
     "--fifo-depth", "--deadlock-cycles", "--messages", "--modes",
     // Inspection (issue 15 part 3):
-    "--links", "--heatmap", "--element"};
+    "--links", "--heatmap", "--element",
+    // Fault injection (issue 15 part 2):
+    "--inject", "--campaign", "--seed"};
 
 std::optional<int> optionalDimension(Args& args) {
   const std::optional<long long> n = args.number("--n");

@@ -6,6 +6,7 @@
 // internal error.
 #include <algorithm>
 #include <bit>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -25,6 +26,7 @@
 #include "executor.h"
 #include "hc_tlm_router.h"
 #include "inspect/element_path.h"
+#include "inspect/fault_campaign.h"
 #include "inspect/heatmap.h"
 #include "inspect/link_csv.h"
 #include "progress.h"
@@ -271,6 +273,7 @@ struct BackendRun {
   std::ostream* progress = nullptr;  ///< a progress bar on this terminal (sw/progress.h)
   bool record_traffic = false;       ///< fill RunResult::traffic (sw/inspect/)
   u64 record_word = ~u64{0};         ///< ... of this word only (~0: every word)
+  const Fault* fault = nullptr;      ///< a link fault to inject (sw/fault.h)
 };
 
 RunResult runOn(const BuiltCase& c, const BackendRun& b, std::string* gtkw) {
@@ -279,6 +282,7 @@ RunResult runOn(const BuiltCase& c, const BackendRun& b, std::string* gtkw) {
     opt.tagged_elements = c.perm.elements();
     opt.record_traffic = b.record_traffic;
     opt.record_word = b.record_word;
+    opt.fault = b.fault;
     if (b.max_cycles > 0) opt.max_cycles = b.max_cycles;
     ProgressBar bar(b.progress, "table run", c.tables.cycles());
     if (b.progress != nullptr) opt.progress = bar.callback();
@@ -291,9 +295,11 @@ RunResult runOn(const BuiltCase& c, const BackendRun& b, std::string* gtkw) {
     opt.progress = b.progress != nullptr;
     opt.record_traffic = b.record_traffic;
     opt.record_word = b.record_word;
+    opt.fault = b.fault;
     return runOnTlm(c.tables, opt);
   }
   if (b.backend == "rtl") {
+    if (b.fault != nullptr) throw Error("--inject: the rtl backend cannot inject faults yet");
     RtlOptions opt;
     opt.cache_dir = b.cache;
     opt.progress = &std::cerr;
@@ -355,6 +361,66 @@ void writeOutputFile(const std::string& option, const std::string& path, const s
 
 int cmdRoutedRun(Args& args, const std::string& route);
 
+// Runs the case's tables, or a corrupted copy of them, on backend `b` with a link fault or none.
+FaultRunner faultRunner(const BuiltCase& c, const BackendRun& b) {
+  return [&c, b](const TableSet& set, const Fault* f) {
+    BuiltCase run_case = c;
+    run_case.tables = set;
+    BackendRun fb = b;
+    fb.fault = f;
+    return runOn(run_case, fb, nullptr);
+  };
+}
+
+// hcube run --inject: the fault-free run and the run with the fault, both with the traffic log,
+// and where they part (sw/inspect/fault_analysis.h). Exit 1 if a check caught the fault.
+int runWithFault(const BuiltCase& c, BackendRun b, const Fault& fault) {
+  b.record_traffic = true;
+  b.progress = nullptr;
+  const RunResult golden = runOn(c, b, nullptr);
+  const u64 k = c.perm.slots();
+  std::cout << caseTitle(c) << ", " << golden.cycles << " cycles without the fault\n";
+  const FaultAnalysis a = injectOne(c.tables, c.perm, golden, fault, faultRunner(c, b));
+  std::cout << formatFaultAnalysis(fault, a, k);
+  return a.detected ? 1 : 0;
+}
+
+// hcube faults: a campaign of random single faults over a case (sw/inspect/fault_campaign.h).
+int cmdFaults(Args& args) {
+  const std::string backend = args.get("--backend").value_or("table");
+  const long long count = args.number("--campaign", -1);
+  const long long seed = args.number("--seed", 1);
+  const std::string cache = args.get("--cache").value_or("");
+  if (count < 1) throw Error("--campaign N (a number of faults, at least 1) is required");
+  if (seed < 0) throw Error("--seed must not be negative");
+  if (backend == "rtl") throw Error("--backend rtl: the rtl backend cannot inject faults yet");
+  if (backend != "table" && backend != "tlm") {
+    throw Error("--backend '" + backend + "': must be table or tlm");
+  }
+  HeaderOrigin origin;
+  const BuiltCase c = loadCase(args, {backend}, origin);
+  args.finish();
+  requireBackendLimits(c, backend, origin);
+  BackendRun b{backend, "", cache, 0, nullptr};
+  b.record_traffic = true;
+  const RunResult golden = runOn(c, b, nullptr);
+  const CheckResult check = checkAgainstReference(c.perm, golden.memory);
+  if (check.mismatches != 0 || !golden.errors.empty() || golden.timeout) {
+    throw Error("the case fails without a fault (hcube run shows why): faults need a passing case");
+  }
+  const std::vector<Fault> faults =
+      drawFaults(c.tables, golden, static_cast<u64>(count), static_cast<u64>(seed));
+  const auto started = std::chrono::steady_clock::now();
+  const CampaignResult r = runCampaign(c.tables, c.perm, golden, faults, faultRunner(c, b));
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  std::cout << caseTitle(c) << ", " << golden.cycles << " cycles; " << count << " faults, seed "
+            << seed << "\n"
+            << formatCampaign(r);
+  std::cerr << "hcube: " << count << " faulty runs in " << seconds << " s\n";
+  return 0;
+}
+
 int cmdRun(Args& args) {
   // --route ecube|source|adaptive selects routed mode; any other --route is the algorithm's
   // own parameter (spt's --route greedy|sync).
@@ -370,6 +436,7 @@ int cmdRun(Args& args) {
   const std::string cache = args.get("--cache").value_or("");
   const auto links = args.get("--links");
   const auto heatmap = args.get("--heatmap");
+  const auto inject = args.get("--inject");
   if (backend != "table" && backend != "rtl" && backend != "tlm") {
     throw Error("--backend '" + backend + "': must be table, tlm or rtl");
   }
@@ -407,6 +474,18 @@ int cmdRun(Args& args) {
     }
   }
   requireBackendLimits(c, backend, origin);
+  std::optional<Fault> fault;
+  if (inject) {
+    fault = parseFault(*inject, c.tables);
+    if (json) throw Error("--inject prints a text report (no --json)");
+    // The run with --inject is two runs compared, not one run to record.
+    for (const auto& [name, given] :
+         {std::pair{"--trace", trace.has_value()}, std::pair{"--links", links.has_value()},
+          std::pair{"--heatmap", heatmap.has_value()}}) {
+      if (given) throw Error(std::string("--inject cannot be combined with ") + name);
+    }
+    if (backend == "rtl") throw Error("--inject: the rtl backend cannot inject faults yet");
+  }
   if (!no_verify) {
     tables.phase("verify");
     const VerifyReport v = verifyTables(c.tables, kShownErrors, &origin);
@@ -421,6 +500,7 @@ int cmdRun(Args& args) {
   RunReport report = reportFor(c);
   BackendRun b{backend, trace.value_or(""), cache, static_cast<u64>(max_cycles), progress};
   b.record_traffic = heatmap.has_value();
+  if (fault) return runWithFault(c, b, *fault);
   report.run = runOn(c, b, &report.gtkw);
   report.trace = b.trace;
   report.check = checkAgainstReference(c.perm, report.run.memory);
@@ -989,6 +1069,7 @@ int cmdBuildModel(Args& args) {
   // serves many cases of the same n and lanes (any cached model at least as large is reused).
   const long long memory = args.number("--memory", 0);
   const long long depth = args.number("--depth", 0);
+  const bool router = args.flag("--router");
   CaseSpec spec = caseFrom(args);
   const std::string cache = args.get("--cache").value_or("");
   args.finish();
@@ -1003,6 +1084,7 @@ int cmdBuildModel(Args& args) {
   RtlModelConfig config = rtlModelFor(c.tables);
   config.num_slots = std::max<u64>(config.num_slots, std::bit_ceil(static_cast<u64>(memory)));
   config.table_depth = std::max<u64>(config.table_depth, std::bit_ceil(static_cast<u64>(depth)));
+  config.router = router;
   RtlOptions opt;
   opt.cache_dir = cache;
   opt.progress = &std::cerr;
@@ -1053,11 +1135,18 @@ constexpr Command kCommands[] = {
     {"run", R"(  hcube run (--algo A --n N [--k K] [--width B] [--ports all|one] | --tables PATH)
             [--backend table|tlm|rtl] [--trace FILE] [--json] [--no-verify]
             [--max-cycles C] [--cache DIR] [--links FILE.csv] [--heatmap FILE.svg]
+            [--inject KIND:...]
       run a case and check every element against the reference model; --trace writes an
       FST (or .vcd) waveform and a GTKWave save file from the RTL, or a VCD from the TLM model;
       --links writes the words and utilisation of every directed link as CSV, --heatmap a
       per-link, per-cycle utilisation picture with per-dimension totals (the same on every
-      backend)
+      backend); --inject runs the case without and with one fault (table and tlm backends):
+        flip:NODE:PORT:LANE:CYCLE[:BIT]   invert a bit of the word crossing that link then
+        stuck:NODE:PORT:LANE:CYCLE:BIT:V  that bit of every word stuck at V from CYCLE on
+        dead:NODE:PORT:LANE:CYCLE         nothing crosses that link from CYCLE on
+        drop:NODE:PORT:LANE:CYCLE         the word crossing then is lost
+        table:NODE:STEP:BIT               invert a bit of a table word at load
+      and says whether a check caught it and where the run first went wrong (exit 1: caught)
   hcube run (--algo A --n N ... | --tables PATH) --route ecube|source
             [--backend table|tlm|rtl] [--fifo-depth D] [--deadlock-cycles L] [--max-cycles C]
             [--trace FILE.vcd|FILE.fst] [--cache DIR] [--json]
@@ -1072,6 +1161,14 @@ constexpr Command kCommands[] = {
       the dimension, the receiver, whether it stored or passed the word on, and the slot
 )",
      cmdTrace},
+    {"faults",
+     R"(  hcube faults --campaign N [--seed S] (--algo A --n N [--k K] ... | --tables PATH)
+            [--backend table|tlm]
+      N random single faults over a case (kinds in turn; link faults on words the fault-free
+      run sends): per kind how many a check caught, how many it localised to the faulty link
+      or node, and those no check can catch (masked) with the reason
+)",
+     cmdFaults},
     {"compare",
      R"(  hcube compare (--algo A --n N [--k K] [--width B] [--ports all|one] | --tables PATH)
             [--backends table,tlm,rtl] [--json] [--cache DIR]
@@ -1084,9 +1181,11 @@ constexpr Command kCommands[] = {
 )",
      cmdCompare},
     {"build-model",
-     R"(  hcube build-model --algo A --n N [--k K] [--width B] [--memory M] [--depth D] [--cache DIR]
+     R"(  hcube build-model --algo A --n N [--k K] [--width B] [--memory M] [--depth D] [--router]
+            [--cache DIR]
       build (or find in the cache) the Verilated cube for a case, without running it;
-      --memory / --depth make it at least that large, so that it serves bigger cases too
+      --memory / --depth make it at least that large, so that it serves bigger cases too;
+      --router builds the model of routed runs (nodes with routers, docs/hardware.md §8.11)
 )",
      cmdBuildModel},
     {"messages",

@@ -97,6 +97,7 @@ std::string tail(const std::string& text, size_t lines) {
 std::string RtlModelConfig::key() const {
   std::ostringstream o;
   o << "rtl-n" << dim << "-m" << num_slots << "-b" << lanes << "-t" << table_depth;
+  if (router) o << "-r";
   return o.str();
 }
 
@@ -143,15 +144,20 @@ RtlModel ensureRtlModel(const RtlModelConfig& config, const RtlOptions& options)
                       tag) != 5) {
         continue;
       }
+      // "r-HASH": a model with routers (the hash is hexadecimal, so never starts with 'r').
+      std::string rest = tag;
+      const bool router = rest.rfind("r-", 0) == 0;
+      if (router) rest.erase(0, 2);
+      if (router != config.router) continue;
       if (dim != config.dim || lanes != config.lanes || slots < config.num_slots ||
-          depth < config.table_depth || hash != tag) {
+          depth < config.table_depth || hash != rest) {
         continue;
       }
       if (!fs::exists(e.path() / "complete") || !fs::exists(e.path() / "hcube-rtl-sim")) continue;
       if (slots * depth < best_size) {
         best_size = slots * depth;
         best.runner = (e.path() / "hcube-rtl-sim").string();
-        best.config = {dim, slots, lanes, depth};
+        best.config = {dim, slots, lanes, depth, router};
       }
     }
     if (!best.runner.empty()) return best;
@@ -169,8 +175,15 @@ RtlModel ensureRtlModel(const RtlModelConfig& config, const RtlOptions& options)
   if (out) {
     *out << "hcube: building the Verilated cube n=" << config.dim << " (" << config.num_slots
          << " memory words, " << config.lanes << " lane(s), table depth " << config.table_depth
-         << ") in " << dir.string() << " -- once per configuration, cached\n"
-         << std::flush;
+         << (config.router ? ", with routers" : "") << ") in " << dir.string()
+         << " -- once per configuration, cached\n";
+    if (config.dim >= 9) {
+      const ResourceEstimate build = rtlBuildEstimate(config.dim);
+      *out << "hcube: expect about " << formatSeconds(build.seconds)
+           << " of CPU time (2 cores share it) and " << formatBytes(build.bytes)
+           << " of memory for Verilator\n";
+    }
+    *out << std::flush;
   }
   const std::string cmake = findProgram("cmake");
   if (cmake.empty()) throw Error("cmake is not installed (run scripts/setup.sh)");
@@ -195,7 +208,8 @@ RtlModel ensureRtlModel(const RtlModelConfig& config, const RtlOptions& options)
         "-DHC_DIM=" + std::to_string(config.dim),
         "-DHC_NUM_SLOTS=" + std::to_string(config.num_slots),
         "-DHC_LANES=" + std::to_string(config.lanes),
-        "-DHC_TABLE_DEPTH=" + std::to_string(config.table_depth)},
+        "-DHC_TABLE_DEPTH=" + std::to_string(config.table_depth),
+        std::string("-DHC_ROUTER=") + (config.router ? "1" : "0")},
        "configure");
   step({cmake, "--build", dir.string(), "-j", "2"}, "build");
   if (!fs::exists(runner)) throw Error("building the RTL model produced no " + runner.string());
@@ -266,11 +280,13 @@ RunResult parseRtlResult(std::istream& in, const std::string& source, u64 nodes,
     } else if (key == "send") {
       TrafficLog::Send e{};
       u64 port = 0;
-      if (!(words >> e.cycle >> e.node >> port >> e.word) || e.node >= nodes ||
-          port >= static_cast<u64>(dims)) {
+      u64 lane = 0;
+      if (!(words >> e.cycle >> e.node >> port >> e.word >> lane) || e.node >= nodes ||
+          port >= static_cast<u64>(dims) || lane >= 64) {
         fail("bad send line");
       }
       e.port = static_cast<int>(port);
+      e.lane = static_cast<int>(lane);
       r.traffic.sends.push_back(e);
     } else if (key == "store") {
       TrafficLog::Store e{};
@@ -310,7 +326,9 @@ RunResult parseRtlResult(std::istream& in, const std::string& source, u64 nodes,
 }
 
 RunResult runOnRtl(const TableSet& set, const RtlOptions& options) {
-  const RtlModel model = ensureRtlModel(rtlModelFor(set), options);
+  RtlModelConfig want = rtlModelFor(set);
+  want.router = options.router_model;
+  const RtlModel model = ensureRtlModel(want, options);
   const std::string& runner = model.runner;
   const fs::path work =
       fs::temp_directory_path() /
@@ -494,6 +512,7 @@ RtlModelConfig rtlModelForMessages(const MessageList& list) {
   c.num_slots = std::max<u64>(2, pow2Ceil(list.memoryWords()));
   c.lanes = 1;
   c.table_depth = std::max<u64>(16, pow2Ceil(most));
+  c.router = true;
   requireRtlDimension(c.dim);
   return c;
 }

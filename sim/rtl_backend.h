@@ -21,7 +21,10 @@ struct RtlModelConfig {
   u64 num_slots = 2;
   int lanes = 1;
   u64 table_depth = 16;
-  /// Directory name of this model in the cache.
+  /// The nodes have routers (HasRouter = 1, docs/hardware.md §8.11): the model of routed runs,
+  /// which runs table mode too. Table runs use models without routers, which are faster.
+  bool router = false;
+  /// Directory name of this model in the cache ("-r" after the table depth for routers).
   std::string key() const;
 };
 
@@ -39,6 +42,9 @@ struct RtlOptions {
   bool progress_bar = false;
   bool record_traffic = false;  ///< fill RunResult::traffic (runner option --traffic; sw/inspect/)
   u64 record_word = ~u64{0};    ///< with record_traffic: log only this word (--traffic-word)
+  /// runOnRtl: run the tables in table mode on the model with routers (the routed runs' model)
+  /// instead of the table-mode model.
+  bool router_model = false;
 };
 
 std::string defaultCacheDir();

@@ -13,7 +13,7 @@ const std::vector<AlgorithmEntry>& registry() {
     std::vector<AlgorithmEntry> all;
     for (auto family :
          {aapcAlgorithms, permutationAlgorithms, transpose2dAlgorithms, multiAapcAlgorithms,
-          transposeAlgorithms, sdpAlgorithms, collectiveAlgorithms}) {
+          transposeAlgorithms, sdpAlgorithms, collectiveAlgorithms, matmulAlgorithms}) {
       for (AlgorithmEntry& e : family()) all.push_back(std::move(e));
     }
     return all;

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "error.h"
+#include "mac.h"
 
 namespace hcube {
 namespace {
@@ -74,6 +75,13 @@ class Decoder {
       case Opcode::kPermute:
         s.kind = ExecStep::Kind::kPermute;
         permute(ins, s);
+        return s;
+      case Opcode::kMac:
+        s.kind = ExecStep::Kind::kMac;
+        s.mac = index(p_.macs.size());
+        p_.macs.push_back(ins.mac);
+        s.mac_cycles = ins.cycles(h_.mac_units);
+        s.mac_overlap = macOverlap(ins.mac);
         return s;
     }
     throw Error("executor: unknown opcode");

@@ -66,7 +66,7 @@ struct ExecRange {
 
 /// One decoded instruction.
 struct ExecStep {
-  enum class Kind : std::uint8_t { kEnd, kXfer, kWait, kPermute };
+  enum class Kind : std::uint8_t { kEnd, kXfer, kWait, kPermute, kMac };
   Kind kind = Kind::kEnd;
   /// The END a sequencer reads past the last word of a table without END: entering it is an
   /// overrun (docs/hardware.md §4).
@@ -80,6 +80,10 @@ struct ExecStep {
   ExecRange forwarded;    ///< XFER: distinct PASS registers it forwards (ExecProgram::channels)
   ExecRange clashes;      ///< pairs of its writes that may name one slot (ExecProgram::clashes)
   bool adds = false;      ///< XFER: some receive is an ADD (its sums read the start of the cycle)
+  // ---- issue 13: block multiply-accumulate (docs/hardware.md §2.3, sw/mac.h) ----
+  u32 mac = 0;               ///< MAC: index into ExecProgram::macs
+  u64 mac_cycles = 0;        ///< MAC: cycles on the header's multiply-add units
+  bool mac_overlap = false;  ///< MAC: C overlaps A or B (a `conflict` in every cycle)
 };
 
 /// The decoded tables of a set: one run of steps per distinct table, each closed by an END.
@@ -90,6 +94,7 @@ struct ExecProgram {
   std::vector<ExecCopy> copies;
   std::vector<u32> channels;
   std::vector<ExecClash> clashes;
+  std::vector<MacField> macs;
   /// Per table of the set (one if shared): the index of its first step.
   std::vector<u32> entry;
   bool shared = true;

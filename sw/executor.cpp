@@ -5,6 +5,7 @@
 
 #include "error.h"
 #include "exec_program.h"
+#include "mac.h"
 #include "traffic_monitor.h"
 
 namespace hcube {
@@ -29,13 +30,16 @@ class Engine {
         words_(initial.words_per_node),
         pc_(nodes_),
         wait_left_(nodes_, 0),
+        mac_done_(nodes_, 0),
         arrivals_(nodes_, 0),
         pass_held_(nodes_, 0),
         inbox_(nodes_ * channels_),
         pass_(nodes_ * channels_),
         events_(nodes_, 0),
         errors_(nodes_ * kHwErrorKinds, 0),
-        monitor_(nodes_, h_.n, opt.tagged_elements) {
+        monitor_(nodes_, h_.n, opt.tagged_elements),
+        fault_(opt.fault != nullptr && opt.fault->onLink() ? opt.fault : nullptr),
+        inspect_(fault_ != nullptr || opt.record_traffic) {
     r_.backend = "table";
     monitor_.recordEvents(opt.record_traffic, opt.record_word);
     // Relative layout where it costs at most twice the memory (see at()).
@@ -67,7 +71,13 @@ class Engine {
         cycle += skipWaits(cycle);
         continue;
       }
-      sendPhase(cycle);
+      // The traffic log and fault injection take their own copy of the send sweep, so that a
+      // plain run pays nothing for them.
+      if (inspect_) {
+        sendPhase<true>(cycle);
+      } else {
+        sendPhase<false>(cycle);
+      }
       receivePhase(cycle);
       countEvents();
       ++cycle;
@@ -153,6 +163,10 @@ class Engine {
       wait_left_[x] -= static_cast<u32>(cycles);
       if (wait_left_[x] != 0) return;
     }
+    if (s.kind == Kind::kMac) {
+      if (++mac_done_[x] < s.mac_cycles) return;
+      mac_done_[x] = 0;
+    }
     --active_;
     ++pc_[x];
     if (p_.steps[pc_[x]].overrun) raise(x, HwError::kOverrun);
@@ -199,6 +213,7 @@ class Engine {
 
   /// Rising edge: every node reads its memory and PASS registers as they are at the start of
   /// the cycle and puts its words in its neighbours' input registers.
+  template <bool kInspect>
   void sendPhase(u64 cycle) {
     bool carried = false;
     for (u64 x = 0; x < nodes_; ++x) {
@@ -223,12 +238,15 @@ class Engine {
               word = mem_[at(x, slot)];
             }
           }
+          if (kInspect && fault_ != nullptr && faultRemoves(x, op, cycle, word)) {
+            continue;  // a link fault removed the word (sw/fault.h)
+          }
           const u64 y = x ^ (u64{1} << op.port);
           inbox_[y * channels_ + op.channel] = {word, 1};
           ++arrivals_[y];
           ++r_.words;
           carried = true;
-          monitor_.send(x, static_cast<int>(op.port), word, cycle);
+          monitor_.send(x, static_cast<int>(op.port), word, cycle, kInspect ? laneOf(op) : 0);
         }
         if (s.one_port) raise(x, HwError::kOnePort);
       } else if (s.kind == Kind::kPermute) {
@@ -237,6 +255,15 @@ class Engine {
       if (pass_held_[x] != 0) dropPassWords(x, s);
     }
     if (carried) ++r_.transfer_cycles;
+  }
+
+  int laneOf(const ExecSend& op) const { return static_cast<int>(op.channel - op.port * h_.lanes); }
+
+  /// Applies the link fault to a word node x sends (sw/fault.h); true if the word is removed.
+  /// Out of line, and only in the send sweep's slow copy (sendPhase<true>).
+  __attribute__((noinline, cold)) bool faultRemoves(u64 x, const ExecSend& op, u64 cycle,
+                                                    u32& word) const {
+    return !fault_->apply(x, static_cast<int>(op.port), laneOf(op), cycle, word);
   }
 
   /// PASS words of the previous cycle that this cycle's instruction does not forward are
@@ -268,6 +295,8 @@ class Engine {
         consumed = receive(y, s, cycle);
       } else if (s.kind == Kind::kPermute) {
         copy(y, s);
+      } else if (s.kind == Kind::kMac) {
+        multiplyAccumulate(y, s);
       }
       if (arrivals_[y] != consumed) {
         // Words on a channel whose input side is IDLE (or at a node not in an XFER) are lost.
@@ -369,6 +398,17 @@ class Engine {
     }
   }
 
+  /// One cycle of a MAC at node y (docs/hardware.md §2.3, sw/mac.h). The node uses no port:
+  /// words arriving are lost and a held PASS word is dropped, as in a PERMUTE.
+  void multiplyAccumulate(u64 y, const ExecStep& s) {
+    const bool out_of_range = macStep(
+        p_.macs[s.mac], h_.mac_units, mac_done_[y], words_,
+        [&](u64 slot) { return mem_[at(y, slot)]; },
+        [&](u64 slot, u32 word) { mem_[at(y, slot)] = word; });
+    if (out_of_range) raise(y, HwError::kSlot);
+    if (s.mac_overlap) raise(y, HwError::kConflict);
+  }
+
   const TableHeader& h_;
   const ExecOptions& opt_;
   const ExecProgram p_;
@@ -382,6 +422,7 @@ class Engine {
   // Per node.
   std::vector<u32> pc_;         ///< current step (index into p_.steps)
   std::vector<u32> wait_left_;  ///< cycles left in the current WAIT
+  std::vector<u64> mac_done_;   ///< cycles of the current MAC done
   std::vector<u32> arrivals_;   ///< words put in its input registers this cycle
   std::vector<u32> pass_held_;  ///< PASS registers filled in the previous cycle
   // Per node and channel.
@@ -392,6 +433,8 @@ class Engine {
   std::vector<u64> dirty_;  ///< nodes with events this cycle
   std::vector<u32> errors_;
   TrafficMonitor monitor_;
+  const Fault* fault_;       ///< the link fault to inject, or nullptr (the usual case)
+  const bool inspect_;       ///< a fault or the traffic log: the send sweep's slow copy
   std::vector<u32> copied_;  ///< a PERMUTE's words, read before any is written
   std::vector<u32> sums_;    ///< per channel: an ADD receive's sum, formed before any write
 

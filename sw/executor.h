@@ -20,10 +20,15 @@
 // word is kept. Words arriving from neighbours are `lost`, a held PASS word is `dropped`, and
 // one-port mode does not apply. RunResult::local_cycles counts the cycles in which some node
 // executes a PERMUTE; copies are not link traffic (no words, no span events).
+//
+// MAC (docs/hardware.md §2.3, sw/mac.h): a node in a MAC computes one element of C per cycle on
+// the header's mac_units units, for m p ceil(k/U) cycles; like a PERMUTE it uses no port (words
+// arriving are lost, a held PASS word is dropped); `slot` and `conflict` are counted per cycle.
 #pragma once
 
 #include <functional>
 
+#include "fault.h"
 #include "hw_errors.h"
 #include "reference.h"
 #include "table.h"
@@ -43,6 +48,7 @@ struct ExecOptions {
   ExecStats* stats = nullptr;     ///< if set, receives the counts of ExecStats
   bool record_traffic = false;    ///< fill RunResult::traffic (the monitor's log; sw/inspect/)
   u64 record_word = ~u64{0};      ///< with record_traffic: log only this word (~0: every word)
+  const Fault* fault = nullptr;   ///< a link fault to inject (sw/fault.h); nullptr: none
   /// If set, called after every cycle (or skipped stretch) with the cycles done so far.
   std::function<void(u64 cycles_done)> progress;
 };

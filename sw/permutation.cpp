@@ -184,6 +184,39 @@ PermutationSpec PermutationSpec::rooted(int n, u64 m, bool reduce, u64 root) {
   return p;
 }
 
+PermutationSpec PermutationSpec::matmul(int n, u64 p, u64 q, u64 r, int n1) {
+  if (n1 < 0 || n1 > n) {
+    throw Error("matmul: grid row dimensions " + std::to_string(n1) + " out of range (0.." +
+                std::to_string(n) + ")");
+  }
+  const u64 rows = u64{1} << n1;
+  const u64 cols = u64{1} << (n - n1);
+  auto divides = [&](u64 value, const char* name, u64 by, const char* over) {
+    if (value == 0 || value % by != 0) {
+      throw Error("matmul: " + std::string(name) + " = " + std::to_string(value) +
+                  " does not divide over the " + std::to_string(by) + " grid " + over + " (grid " +
+                  std::to_string(rows) + "x" + std::to_string(cols) + ")");
+    }
+  };
+  divides(p, "P", rows, "rows");
+  divides(q, "Q", cols, "columns");
+  divides(q, "Q", rows, "rows");
+  divides(r, "R", cols, "columns");
+  PermutationSpec s = aapc(n, 1);
+  s.kind_ = Kind::kMatmul;
+  s.l_ = n1;
+  s.mm_[0] = p;
+  s.mm_[1] = q;
+  s.mm_[2] = r;
+  const u64 c_words = (p / rows) * (q / cols);
+  const u64 d_words = (q / rows) * (r / cols);
+  const u64 a_words = (p / rows) * (r / cols);
+  s.mm_[3] = c_words + d_words;
+  s.slots_ = c_words + d_words + a_words;
+  s.m_ = 1;
+  return s;
+}
+
 bool PermutationSpec::participates(GlobalAddress a) const {
   if (!checks_.empty()) {
     const u64 g = (a.node << k_) | a.slot;
@@ -239,6 +272,8 @@ PermutationSpec PermutationSpec::parse(std::string_view text) {
   bool have_rows = false;
   std::vector<u64> checks;
   bool have_checks = false;
+  u64 shape[3] = {0, 0, 0};
+  bool have_shape = false;
   std::string field;
   while (in >> field) {
     const auto eq = field.find('=');
@@ -257,6 +292,16 @@ PermutationSpec PermutationSpec::parse(std::string_view text) {
       l = static_cast<int>(std::min<u64>(parseUnsigned(value, "l"), 64));
     } else if (name == "root") {
       root = parseUnsigned(value, "root");
+    } else if (name == "shape") {
+      have_shape = true;
+      std::string item;
+      std::istringstream items(value);
+      size_t i = 0;
+      while (std::getline(items, item, 'x')) {
+        if (i == 3) throw Error("permutation spec: shape= takes PxQxR, got '" + value + "'");
+        shape[i++] = parseUnsigned(item, "shape entry");
+      }
+      if (i != 3) throw Error("permutation spec: shape= takes PxQxR, got '" + value + "'");
     } else if (name == "delta") {
       have_delta = true;
       std::string item;
@@ -296,6 +341,10 @@ PermutationSpec PermutationSpec::parse(std::string_view text) {
     if (n < 0) throw Error("permutation spec: aapc needs n=");
     return aapc(n, m);
   }
+  if (kind == "matmul") {
+    if (n < 0 || !have_shape) throw Error("permutation spec: matmul needs n=, shape= and l=");
+    return matmul(n, shape[0], shape[1], shape[2], l);
+  }
   if (kind == "broadcast-one" || kind == "reduce-one") {
     if (n < 0) throw Error("permutation spec: " + kind + " needs n=");
     return rooted(n, m, kind == "reduce-one", root);
@@ -320,14 +369,17 @@ PermutationSpec PermutationSpec::parse(std::string_view text) {
   }
   throw Error(
       "permutation spec: unknown kind '" + kind +
-      "' (expected aapc, dim, linear, scatter, gather, broadcast-all, reduce-all, broadcast-one or "
-      "reduce-one)");
+      "' (expected aapc, dim, linear, scatter, gather, broadcast-all, reduce-all, broadcast-one, "
+      "reduce-one or matmul)");
 }
 
 std::string PermutationSpec::str() const {
   std::ostringstream out;
   if (kind_ == Kind::kAapc) {
     out << "aapc n=" << n_ << " m=" << m_;
+  } else if (kind_ == Kind::kMatmul) {
+    out << "matmul n=" << n_ << " shape=" << mm_[0] << "x" << mm_[1] << "x" << mm_[2]
+        << " l=" << l_;
   } else if (kind_ == Kind::kBroadcastOne || kind_ == Kind::kReduceOne) {
     out << (kind_ == Kind::kReduceOne ? "reduce-one" : "broadcast-one") << " n=" << n_
         << " m=" << m_ << " root=" << root_;

@@ -25,6 +25,9 @@
 //    slots end in every node; all-to-one reduction ("reduce-one"): node root ends with the sum
 //    of every node's slots. These are not permutations: dest() is not defined for
 //    them; the reference model (sw/reference.h) states what every slot must hold.
+//  * Matrix multiplication A += C x D of Johnsson & Ho 1988 (TR-623) §3 ("matmul"): node x
+//    holds blocks of C, D and A in its data slots (sw/matmul_layout.h); A's block ends as its
+//    initial words plus the product, every other slot is not checked.
 //  * Virtual elements (Johnsson & Ho 1987 Definition 2): a linear permutation may carry parity
 //    checks c_0, c_1, ... over the source address; the element that starts at address g is
 //    virtual when some parity(g AND c_i) is 1 and real when every one is 0. A matrix squared up
@@ -50,7 +53,8 @@ class PermutationSpec {
     kBroadcastAll,
     kReduceAll,
     kBroadcastOne,
-    kReduceOne
+    kReduceOne,
+    kMatmul
   };
 
   /// AAPC (j | h, i) -> (i | h, j) on 2^n nodes with K = m * 2^n slots.
@@ -74,6 +78,11 @@ class PermutationSpec {
   /// One-to-all broadcast of node root's m words (slots 0..m-1) to every node, or (reduce) the
   /// all-to-one reduction of every node's m words into node root; K = m.
   static PermutationSpec rooted(int n, u64 m, bool reduce, u64 root);
+  /// Matrix multiplication of Johnsson & Ho 1988 (TR-623) §3 on a grid of 2^n1 x 2^(n - n1)
+  /// processors (1 x N: one-dimensional column partitioning): A += C x D, C P x Q, D Q x R,
+  /// in the paper's initial allocation (sw/matmul_layout.h). Throws Error naming the dimension
+  /// that does not divide over the grid.
+  static PermutationSpec matmul(int n, u64 p, u64 q, u64 r, int n1);
   /// Parses the form written by str(), e.g. "aapc n=3 m=1", "dim n=2 k=2 delta=2,3,0,1" or
   /// "linear n=1 k=1 rows=2,3" (rows in decimal), with virtual elements
   /// "linear n=1 k=2 rows=1,2,4 virtual=4" (the parity checks in decimal).
@@ -101,14 +110,20 @@ class PermutationSpec {
   /// A collective (broadcast-all, reduce-all): not a permutation, no dest().
   bool collective() const {
     return kind_ == Kind::kBroadcastAll || kind_ == Kind::kReduceAll ||
-           kind_ == Kind::kBroadcastOne || kind_ == Kind::kReduceOne;
+           kind_ == Kind::kBroadcastOne || kind_ == Kind::kReduceOne || kind_ == Kind::kMatmul;
   }
+  /// Matrix multiplication (TR-623 §3): the shape P x Q x R and the grid's row dimensions n1.
+  u64 matP() const { return mm_[0]; }
+  u64 matQ() const { return mm_[1]; }
+  u64 matR() const { return mm_[2]; }
+  int gridRowDims() const { return l_; }
   /// A reduction (reduce-all, reduce-one): the checked slots hold sums.
   bool reduction() const { return kind_ == Kind::kReduceAll || kind_ == Kind::kReduceOne; }
   /// Collectives: whether slot `slot` of node `node` is checked at the end.
   bool checkedAtEnd(u64 node, u64 slot) const {
     if (kind_ == Kind::kReduceAll) return slot / m_ == node;
     if (kind_ == Kind::kReduceOne) return node == root_;
+    if (kind_ == Kind::kMatmul) return slot >= mm_[3];  // the A block
     return true;
   }
   /// Whether the element that starts at address a takes part in the communication (always,
@@ -141,6 +156,7 @@ class PermutationSpec {
   int l_ = 0;
   u64 root_ = 0;
   std::vector<u64> checks_;
+  u64 mm_[4] = {0, 0, 0, 0};  ///< matmul: P, Q, R, and the first slot of the A block
 };
 
 }  // namespace hcube

@@ -3,6 +3,7 @@
 #include <sstream>
 
 #include "error.h"
+#include "matmul_layout.h"
 
 namespace hcube {
 namespace {
@@ -44,6 +45,8 @@ CubeMemory expectedMemory(const PermutationSpec& spec) {
   requireTaggable(spec);
   requireSimulatable(spec.nodes(), spec.slots(), "reference model of " + spec.str());
   const u64 k = spec.slots();
+  if (spec.kind() == PermutationSpec::Kind::kMatmul)
+    return matmulExpected(spec, taggedMemory(spec, k));
   CubeMemory mem{spec.nodes(), k, std::vector<u32>(spec.elements(), 0)};
   if (spec.collective()) {
     // TR-623 §2, computed here from the initial tags and nothing else: after an all-to-all
@@ -78,6 +81,23 @@ CubeMemory expectedMemory(const PermutationSpec& spec) {
       }
       filled[index] = true;
       mem.words[index] = static_cast<u32>(packAddress({x, l}, k));
+    }
+  }
+  return mem;
+}
+
+CubeMemory matmulExpected(const PermutationSpec& spec, const CubeMemory& initial) {
+  // TR-623 §3: A += C x D, computed here element by element from the initial words (W = 32 bit
+  // wrap-around), independently of any schedule. Slots outside A's block hold 0 (not checked).
+  const MatmulLayout l = MatmulLayout::of(spec);
+  CubeMemory mem{spec.nodes(), spec.slots(), std::vector<u32>(spec.elements(), 0)};
+  auto word = [&](GlobalAddress a) { return initial.at(a.node, a.slot); };
+  for (u64 i = 0; i < l.p; ++i) {
+    for (u64 k = 0; k < l.r; ++k) {
+      const GlobalAddress a = l.aAt(i, k);
+      u32 sum = word(a);
+      for (u64 j = 0; j < l.q; ++j) sum += word(l.cAt(i, j)) * word(l.dAt(j, k));
+      mem.at(a.node, a.slot) = sum;
     }
   }
   return mem;

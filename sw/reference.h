@@ -35,6 +35,10 @@ CubeMemory taggedMemory(const PermutationSpec& spec, u64 words_per_node);
 /// Expected final contents of the K data slots of every node (words_per_node = K).
 CubeMemory expectedMemory(const PermutationSpec& spec);
 
+/// Matrix multiplication (TR-623 §3): the A blocks of every node after A += C x D from the
+/// words of `initial` (which may be tags or seeded values); K words per node.
+CubeMemory matmulExpected(const PermutationSpec& spec, const CubeMemory& initial);
+
 struct Mismatch {
   u64 node = 0;
   u64 slot = 0;

@@ -1,10 +1,14 @@
 #include "resource_limits.h"
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 
 #include "error.h"
 #include "reference.h"
+#include "table_image.h"
 
 namespace hcube {
 namespace {
@@ -26,6 +30,12 @@ namespace {
 //   RTL:       hcube run --backend rtl on edelman tables with a WAIT appended: n = 6 with
 //              200032 cycles took 2.82 s, n = 3 with 2000004 cycles 3.79 s: about 4 million
 //              node-cycles per second (the Verilated cube simulates every cycle).
+//              edelman n = 11 (K = 2048, table depth 2048, 310-bit table words): the runner and
+//              hcube peaked at 232 MB, of which the model's tables are 168 MB and its memories
+//              16 MB; 1.25 x (tables + memories) covers the rest.
+//   RTL build: hcube run --algo edelman --n 11 --backend rtl on an empty cache (load 10-12):
+//              Verilator peaked at 3.24 GB (1.58 MB per node instance) and the build took
+//              817 CPU seconds (Verilator and g++), 1794 s of wall time at that load.
 constexpr double kVerifierBytesPerNode = 24;  // the sequencer
 constexpr double kVerifierBytesPerChannel = 32;
 constexpr double kVerifierBytesPerWord = 4;
@@ -42,6 +52,21 @@ constexpr double kTlmBytesPerWord = 8;
 constexpr double kTlmNsPerNode = 0.8e6;  // elaboration and teardown
 constexpr double kTlmNsPerNodeCycle = 1e3;
 constexpr double kRtlNodeCyclesPerSecond = 4e6;
+constexpr double kRtlNodeCyclesPerSecondExponent = 0.78;
+constexpr double kRtlStateOverhead = 1.25;
+constexpr double kRtlBuildBytesPerNode = 1.6e6;
+constexpr double kRtlBuildBytesBase = 300e6;
+constexpr double kRtlBuildCpuSecondsPerNode = 0.4;
+constexpr double kRtlBuildCpuSecondsBase = 30;
+
+// The Verilated cube's speed: 4 million node-cycles per second up to 64 nodes, whose state fits
+// the caches; beyond, each node-cycle costs more (edelman n = 11 ran 1024 cycles of 2048 nodes in
+// 8.0 s, 0.26 million node-cycles per second at load 11: 15 times fewer for 32 times the nodes,
+// hence the exponent log 15 / log 32).
+double rtlNodeCyclesPerSecond(u64 nodes) {
+  const double n = static_cast<double>(std::max<u64>(nodes, 64));
+  return kRtlNodeCyclesPerSecond * std::pow(64.0 / n, kRtlNodeCyclesPerSecondExponent);
+}
 
 // Cycles a run steps through one by one when WAITs are skipped: one per XFER/PERMUTE and one
 // per WAIT, in the longest table.
@@ -152,15 +177,57 @@ ResourceEstimate rtlRunEstimate(const TableSet& set) {
   ResourceEstimate e;
   e.consumer = "the RTL run";
   e.seconds = static_cast<double>(set.cycles()) * static_cast<double>(set.header.nodes()) /
-              kRtlNodeCyclesPerSecond;
-  e.field = "dim";
+              rtlNodeCyclesPerSecond(set.header.nodes());
+  // The model the run picks (sim/rtl_backend.cpp rtlModelFor): memory and table depth rounded
+  // up to powers of two; a table word is stored in 32-bit pieces.
+  const TableHeader& h = set.header;
+  const double nodes = static_cast<double>(h.nodes());
+  const double depth = std::exp2(std::ceil(std::log2(std::max<double>(16, set.depth()))));
+  const double slots =
+      std::exp2(std::ceil(std::log2(std::max<double>(2, static_cast<double>(h.memoryWords())))));
+  const ImageLayout layout{h.n, h.lanes, static_cast<u64>(slots)};
+  const double table_bytes = nodes * depth * 4.0 * std::ceil(layout.tableWidth() / 32.0);
+  const double memory_bytes = nodes * slots * 4.0;
+  const double total = kRtlStateOverhead * (table_bytes + memory_bytes);
+  e.bytes = total >= 1.8e19 ? ~u64{0} : static_cast<u64>(total);
+  // The tables are the hardware's RAMs and cannot shrink: the RTL may use up to half of this
+  // machine's memory (exchange at n = 12 needs about 8 GB).
+  e.limit_bytes = std::max(kMaxEstimatedBytes, physicalMemoryBytes() / 2);
+  e.field = table_bytes >= memory_bytes ? "dim" : "slots";
+  e.detail = std::to_string(h.nodes()) + " nodes x (" +
+             std::to_string(static_cast<long long>(depth)) + " table words of " +
+             std::to_string(layout.tableWidth()) + " bits + " +
+             std::to_string(static_cast<long long>(slots)) + " memory words)";
   return e;
 }
 
+ResourceEstimate rtlBuildEstimate(int n) {
+  ResourceEstimate e;
+  e.consumer = "building the Verilated " + std::to_string(n) + "-cube";
+  const double nodes = std::exp2(n);
+  e.bytes = static_cast<u64>(kRtlBuildBytesBase + nodes * kRtlBuildBytesPerNode);
+  e.seconds = kRtlBuildCpuSecondsBase + nodes * kRtlBuildCpuSecondsPerNode;
+  e.field = "dim";
+  char text[120];
+  std::snprintf(text, sizeof text, "Verilator elaborates %lld node instances, about %.1f MB each",
+                static_cast<long long>(nodes), kRtlBuildBytesPerNode / 1e6);
+  e.detail = text;
+  return e;
+}
+
+u64 physicalMemoryBytes() {
+  const long pages = sysconf(_SC_PHYS_PAGES);
+  const long page = sysconf(_SC_PAGE_SIZE);
+  if (pages <= 0 || page <= 0) return 0;
+  return static_cast<u64>(pages) * static_cast<u64>(page);
+}
+
 std::string rtlRunForecast(const TableSet& set) {
-  return "about " + formatSeconds(rtlRunEstimate(set).seconds) + " at the measured " +
-         std::to_string(static_cast<long long>(kRtlNodeCyclesPerSecond / 1e6)) +
-         " million node-cycles per second (the RTL simulates every cycle, waits included)";
+  char rate[32];
+  std::snprintf(rate, sizeof rate, "%.2g", rtlNodeCyclesPerSecond(set.header.nodes()) / 1e6);
+  return "about " + formatSeconds(rtlRunEstimate(set).seconds) + " at the measured " + rate +
+         " million node-cycles per second of a " + std::to_string(set.header.nodes()) +
+         "-node cube (the RTL simulates every cycle, waits included)";
 }
 
 void requireWithinLimits(const ResourceEstimate& e, const HeaderOrigin* origin) {
@@ -170,9 +237,9 @@ void requireWithinLimits(const ResourceEstimate& e, const HeaderOrigin* origin) 
                 std::to_string(kMaxSimulatedWords) + " words this tool simulates");
   }
   const std::string where = origin ? origin->where(e.field) : "";
-  if (e.bytes > kMaxEstimatedBytes) {
+  if (e.bytes > e.limit_bytes) {
     throw Error(where + e.consumer + " would need about " + formatBytes(e.bytes) + " (" + e.detail +
-                "), more than the limit of " + formatBytes(kMaxEstimatedBytes));
+                "), more than the limit of " + formatBytes(e.limit_bytes));
   }
   if (e.seconds > kMaxEstimatedSeconds) {
     throw Error(where + e.consumer + " would take about " + formatSeconds(e.seconds) +
@@ -180,11 +247,19 @@ void requireWithinLimits(const ResourceEstimate& e, const HeaderOrigin* origin) 
   }
 }
 
-void requireRtlDimension(int n) {
+void requireRtlDimension(int n) { requireRtlDimension(n, physicalMemoryBytes()); }
+
+void requireRtlDimension(int n, u64 machine_bytes) {
   if (n < 1 || n > kRtlMaxDim) {
     throw Error("RTL backend: n = " + std::to_string(n) +
                 " is beyond the RTL cube's supported 1.." + std::to_string(kRtlMaxDim) +
                 " (use --backend table)");
+  }
+  const ResourceEstimate build = rtlBuildEstimate(n);
+  if (machine_bytes != 0 && build.bytes > machine_bytes) {
+    throw Error("RTL backend: " + build.consumer + " would need about " + formatBytes(build.bytes) +
+                " (" + build.detail + "), more than this machine's " + formatBytes(machine_bytes) +
+                " of memory (use --backend table)");
   }
 }
 

@@ -22,7 +22,7 @@ constexpr u64 kMaxEstimatedBytes = u64{4} << 30;
 /// Longest time an estimate may reach: one hour.
 constexpr double kMaxEstimatedSeconds = 3600;
 /// Cube dimensions the RTL cube supports (1..kRtlMaxDim).
-constexpr int kRtlMaxDim = 10;
+constexpr int kRtlMaxDim = 12;
 
 /// Where the header fields of a table set were read: the file and, per field name ("dim",
 /// "slots", "scratch", "lanes", "perm", ...), its line. Empty when the set was built in memory.
@@ -35,10 +35,11 @@ struct HeaderOrigin {
 
 /// What a run of one consumer (the verifier, the TLM backend, ...) would need.
 struct ResourceEstimate {
-  std::string consumer;      ///< e.g. "verification", "the TLM backend"
-  u64 bytes = 0;             ///< peak memory
-  u64 words = 0;             ///< words of cube memory (nodes x (slots + scratch))
-  std::string words_field;   ///< the field that decides `words`: slots or scratch
+  std::string consumer;                  ///< e.g. "verification", "the TLM backend"
+  u64 bytes = 0;                         ///< peak memory
+  u64 limit_bytes = kMaxEstimatedBytes;  ///< the most this consumer may use
+  u64 words = 0;                         ///< words of cube memory (nodes x (slots + scratch))
+  std::string words_field;               ///< the field that decides `words`: slots or scratch
   std::string words_detail;  ///< "4 nodes x 4294967300 words (slots 4 + scratch 4294967296)"
   double seconds = 0;        ///< wall time on an idle core of the reference machine
   std::string field;         ///< the header field that dominates the estimate
@@ -52,18 +53,26 @@ ResourceEstimate tableExecutorEstimate(const TableSet& set);
 /// The SystemC-TLM backend on `set` (one module tree per node; all-wait stretches are one step).
 ResourceEstimate tlmEstimate(const TableSet& set);
 
-/// The Verilated RTL cube on `set`: time only (it simulates every cycle, waits included).
+/// The Verilated RTL cube on `set`: the model's state (every node's table and memory) and the
+/// time (it simulates every cycle, waits included).
 ResourceEstimate rtlRunEstimate(const TableSet& set);
+/// Building the Verilated model of an n-cube: Verilator's peak memory (it grows with the node
+/// instances it elaborates) and the CPU time of Verilator and the C++ compile.
+ResourceEstimate rtlBuildEstimate(int n);
+/// This machine's physical memory in bytes (0 if unknown).
+u64 physicalMemoryBytes();
 /// "about 3.2 s at the measured ... node-cycles per second ...", said before an RTL run.
 std::string rtlRunForecast(const TableSet& set);
 
-/// Throws Error if `e` exceeds kMaxSimulatedWords, kMaxEstimatedBytes or kMaxEstimatedSeconds,
+/// Throws Error if `e` exceeds kMaxSimulatedWords, e.limit_bytes or kMaxEstimatedSeconds,
 /// naming the estimate, the limit and (through `origin`, if given) the file and line of `e.field`.
 void requireWithinLimits(const ResourceEstimate& e, const HeaderOrigin* origin = nullptr);
 
-/// Throws Error if the RTL cube cannot have dimension `n` (checked from the case, before any
-/// tables are built).
+/// Throws Error if the RTL cube cannot have dimension `n`, or if building its model would need
+/// more memory than `machine_bytes` (default: this machine's physical memory); checked from the
+/// case, before any tables are built.
 void requireRtlDimension(int n);
+void requireRtlDimension(int n, u64 machine_bytes);
 
 /// "3.2 GB", "640 MB", "12 KB".
 std::string formatBytes(u64 bytes);

@@ -1,6 +1,7 @@
 // hcube: a node's sequencer — which instruction a node executes in a cycle (docs/hardware.md
 // §2). Shared by the table executor, the verifier and the TLM model so that all of them count
-// cycles the same way as the RTL: XFER takes one cycle, WAIT c takes c, END ends the node, and
+// cycles the same way as the RTL: XFER takes one cycle, WAIT c takes c, a MAC its
+// macCycles() on the hardware's multiply-add units (§2.3), END ends the node, and
 // a program counter past the end of the table reads END (table memory is cleared to END).
 #pragma once
 
@@ -10,7 +11,8 @@ namespace hcube {
 
 class Sequencer {
  public:
-  explicit Sequencer(const Table* table) : table_(table) {}
+  explicit Sequencer(const Table* table, u32 mac_units = 1)
+      : table_(table), mac_units_(mac_units) {}
 
   /// The instruction for the coming cycle; END once the node is done.
   const Instruction& current() const {
@@ -26,11 +28,14 @@ class Sequencer {
     return ins.op == Opcode::kWait ? ins.wait - waited_ : 0;
   }
 
+  /// MAC: the cycle of the current MAC executing next (0 .. macCycles - 1).
+  u64 macCycle() const { return waited_; }
+
   /// Advances past one cycle of the current instruction.
   void advance() {
     const Instruction& ins = current();
-    if (ins.op == Opcode::kWait) {
-      if (++waited_ < ins.wait) return;
+    if (ins.op == Opcode::kWait || ins.op == Opcode::kMac) {
+      if (++waited_ < ins.cycles(mac_units_)) return;
       waited_ = 0;
     }
     if (ins.op != Opcode::kEnd) ++pc_;
@@ -41,7 +46,7 @@ class Sequencer {
   void skipWait(u64 cycles) {
     if (cycles == 0 || cycles > waitLeft()) return;
     if (cycles < waitLeft()) {
-      waited_ += static_cast<u32>(cycles);
+      waited_ += cycles;
       return;
     }
     waited_ = 0;
@@ -50,8 +55,9 @@ class Sequencer {
 
  private:
   const Table* table_;
+  u32 mac_units_ = 1;
   size_t pc_ = 0;
-  u32 waited_ = 0;
+  u64 waited_ = 0;
 };
 
 }  // namespace hcube

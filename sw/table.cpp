@@ -20,7 +20,7 @@ u64 TableSet::cycles() const {
     u64 c = 0;
     for (const Instruction& i : t) {
       if (i.op == Opcode::kEnd) break;
-      c += i.cycles();
+      c += i.cycles(header.mac_units);
     }
     best = std::max(best, c);
   }
@@ -51,6 +51,9 @@ void checkTableShape(const TableSet& set) {
     throw Error("table set has " + std::to_string(set.tables.size()) + " tables, expected " +
                 std::to_string(expected_tables));
   }
+  if (h.mac_units < 1 || h.mac_units > 64) {
+    throw Error("table header: mac-units " + std::to_string(h.mac_units) + " out of range (1..64)");
+  }
   const u64 words = h.memoryWords();
   const size_t channels = h.channels();
   for (size_t t = 0; t < set.tables.size(); ++t) {
@@ -59,6 +62,21 @@ void checkTableShape(const TableSet& set) {
       const Instruction& ins = table[pc];
       if (ins.op == Opcode::kWait && ins.wait == 0) {
         throw Error(where(set, t, pc) + ": WAIT needs at least 1 cycle");
+      }
+      if (ins.op == Opcode::kMac) {
+        const MacField& f = ins.mac;
+        for (const u32 base : {f.a, f.b, f.c}) {
+          if (base >= words) {
+            throw Error(where(set, t, pc) + ": MAC base slot " + std::to_string(base) +
+                        " is out of range (memory has " + std::to_string(words) + " slots)");
+          }
+        }
+        for (const u32 size : {f.m, f.k, f.p}) {
+          if (size < 1 || size > words) {
+            throw Error(where(set, t, pc) + ": MAC block size " + std::to_string(size) +
+                        " is not in 1.." + std::to_string(words));
+          }
+        }
       }
       if (ins.op != Opcode::kXfer && ins.op != Opcode::kPermute) {
         if (!ins.channels.empty()) {

@@ -22,8 +22,29 @@ enum class OutOp : std::uint8_t { kIdle = 0, kMem = 1, kFwd = 2 };
 /// word is added (W-bit wrap-around) into the slot instead of overwriting it.
 enum class InOp : std::uint8_t { kIdle = 0, kMem = 1, kPass = 2, kAdd = 3 };
 /// docs/hardware.md §2: END, XFER (one transfer cycle), WAIT c, PERMUTE (one cycle of local
-/// copies, same channel fields as XFER, §2.1).
-enum class Opcode : std::uint8_t { kEnd = 0, kXfer = 1, kWait = 2, kPermute = 3 };
+/// copies, same channel fields as XFER, §2.1), MAC (block multiply-accumulate, §2.3; encoded as
+/// opcode 0 with sub-opcode 1, so its enumerator is outside the 2-bit opcode field).
+enum class Opcode : std::uint8_t { kEnd = 0, kXfer = 1, kWait = 2, kPermute = 3, kMac = 4 };
+
+/// The block multiply-accumulate of docs/hardware.md §2.3 (issue 13): C += A x B over dense
+/// row-major blocks in the node's own memory, A an m x k block at slot `a`, B a k x p block at
+/// slot `b`, C an m x p block at slot `c` (absolute slots), W-bit wrap-around arithmetic.
+struct MacField {
+  u32 a = 0;
+  u32 b = 0;
+  u32 c = 0;
+  u32 m = 1;
+  u32 k = 1;
+  u32 p = 1;
+  friend bool operator==(const MacField&, const MacField&) = default;
+};
+
+/// Cycles a MAC takes on `units` multiply-add units: the units work on one element of C at a
+/// time, each adding one product a(i,l) b(l,j) of a chunk of `units` consecutive l, so
+/// m * p * ceil(k / units) cycles (= ceil(m k p / units) when units divides k).
+inline u64 macCycles(const MacField& f, u32 units) {
+  return u64{f.m} * u64{f.p} * ((u64{f.k} + units - 1) / units);
+}
 
 struct OutField {
   OutOp op = OutOp::kIdle;
@@ -51,19 +72,33 @@ struct Instruction {
   Opcode op = Opcode::kEnd;
   u32 wait = 0;                   ///< WAIT: cycles (>= 1)
   std::vector<Channel> channels;  ///< XFER, PERMUTE: n * lanes channels
+  MacField mac;                   ///< MAC: the blocks (default otherwise)
   friend bool operator==(const Instruction&, const Instruction&) = default;
 
   static Instruction end() { return {}; }
-  static Instruction waitFor(u32 cycles) { return {Opcode::kWait, cycles, {}}; }
+  static Instruction waitFor(u32 cycles) { return {Opcode::kWait, cycles, {}, {}}; }
   static Instruction xfer(size_t channels) {
-    return {Opcode::kXfer, 0, std::vector<Channel>(channels)};
+    return {Opcode::kXfer, 0, std::vector<Channel>(channels), {}};
   }
   static Instruction permute(size_t channels) {
-    return {Opcode::kPermute, 0, std::vector<Channel>(channels)};
+    return {Opcode::kPermute, 0, std::vector<Channel>(channels), {}};
   }
-  /// Cycles this instruction occupies the sequencer.
-  u64 cycles() const {
-    return op == Opcode::kXfer || op == Opcode::kPermute ? 1 : op == Opcode::kWait ? wait : 0;
+  static Instruction macBlock(const MacField& f) { return {Opcode::kMac, 0, {}, f}; }
+  /// Cycles this instruction occupies the sequencer on hardware with `mac_units` multiply-add
+  /// units per node.
+  u64 cycles(u32 mac_units = 1) const {
+    switch (op) {
+      case Opcode::kXfer:
+      case Opcode::kPermute:
+        return 1;
+      case Opcode::kWait:
+        return wait;
+      case Opcode::kMac:
+        return macCycles(mac, mac_units);
+      case Opcode::kEnd:
+        break;
+    }
+    return 0;
   }
 };
 
@@ -78,13 +113,15 @@ struct TableHeader {
   u64 scratch = 0;        ///< scratch slots per node (K .. K + scratch - 1)
   int lanes = 1;          ///< b, words per port and direction per cycle
   bool one_port = false;  ///< at most one sending and one receiving port per node per cycle
+  u32 mac_units = 1;      ///< U, multiply-add units per node (MAC, docs/hardware.md §2.3)
 
   u64 nodes() const { return u64{1} << n; }
   u64 memoryWords() const { return slots + scratch; }
   size_t channels() const { return static_cast<size_t>(n) * static_cast<size_t>(lanes); }
   friend bool operator==(const TableHeader& a, const TableHeader& b) {
     return a.algo == b.algo && a.perm.str() == b.perm.str() && a.n == b.n && a.slots == b.slots &&
-           a.scratch == b.scratch && a.lanes == b.lanes && a.one_port == b.one_port;
+           a.scratch == b.scratch && a.lanes == b.lanes && a.one_port == b.one_port &&
+           a.mac_units == b.mac_units;
   }
 };
 
@@ -102,7 +139,9 @@ struct TableSet {
   friend bool operator==(const TableSet&, const TableSet&) = default;
 };
 
-/// Checks sizes and ranges (channel counts, slots, FWD sources, WAIT counts, ENDs); throws Error
+/// Checks sizes and ranges (channel counts, slots, FWD sources, WAIT counts, ENDs, MAC fields:
+/// base slots below M and sizes 1..M, what the image's fields hold; a block that runs past the
+/// memory is well formed and a `slot` error when it executes); throws Error
 /// naming the node, instruction and channel. Run before any executor sees a table set. A PERMUTE
 /// channel that is neither IDLE/IDLE nor MEM/MEM passes this check: it is well formed, and the
 /// hardware flags it as `illegal` when it executes (docs/hardware.md §2.1); the text format

@@ -68,6 +68,10 @@ std::string formatInstruction(const Instruction& ins) {
       return "E";
     case Opcode::kWait:
       return "W " + std::to_string(ins.wait);
+    case Opcode::kMac:
+      return "M " + std::to_string(ins.mac.a) + " " + std::to_string(ins.mac.b) + " " +
+             std::to_string(ins.mac.c) + " " + std::to_string(ins.mac.m) + " " +
+             std::to_string(ins.mac.k) + " " + std::to_string(ins.mac.p);
     case Opcode::kXfer:
     case Opcode::kPermute:
       break;
@@ -89,6 +93,7 @@ TableDiff diffTables(const TableSet& a, const TableSet& b, const std::string& na
   d.field("scratch", std::to_string(x.scratch), std::to_string(y.scratch));
   d.field("lanes", std::to_string(x.lanes), std::to_string(y.lanes));
   d.field("ports", x.one_port ? "one" : "all", y.one_port ? "one" : "all");
+  d.field("mac-units", std::to_string(x.mac_units), std::to_string(y.mac_units));
   // Tables of different cubes or widths are not compared instruction by instruction.
   if (x.n != y.n || x.lanes != y.lanes) return d.result();
   if (a.shared && b.shared) {

@@ -37,11 +37,22 @@ int ImageLayout::idxBits() const {
   return std::max(slotBits(), bitsFor(static_cast<u64>(n)) + bitsFor(static_cast<u64>(lanes)));
 }
 
-int ImageLayout::tableWidth() const { return std::max(34, 2 + n * lanes * chanBits()); }
+int ImageLayout::tableWidth() const {
+  return std::max({34, 2 + n * lanes * chanBits(), kMacFieldsAt + 6 * slotBits()});
+}
 
 TableWord encodeInstruction(const Instruction& ins, const ImageLayout& l) {
   const int width = l.tableWidth();
   TableWord w((width + 63) / 64, 0);
+  if (ins.op == Opcode::kMac) {
+    // docs/hardware.md §2.3: opcode 0, sub-opcode 1, then a, b, c, m-1, k-1, p-1.
+    putBits(w, 2, 3, kSubOpMac);
+    const int sb = l.slotBits();
+    const MacField& f = ins.mac;
+    const u64 fields[6] = {f.a, f.b, f.c, f.m - 1, f.k - 1, f.p - 1};
+    for (int i = 0; i < 6; ++i) putBits(w, kMacFieldsAt + i * sb, sb, fields[i]);
+    return w;
+  }
   putBits(w, 0, 2, static_cast<u64>(ins.op));
   if (ins.op == Opcode::kWait) putBits(w, 2, 32, ins.wait);
   if (ins.op != Opcode::kXfer && ins.op != Opcode::kPermute) return w;
@@ -62,6 +73,20 @@ TableWord encodeInstruction(const Instruction& ins, const ImageLayout& l) {
 
 Instruction decodeInstruction(const TableWord& w, const ImageLayout& l) {
   const u64 op = getBits(w, 0, 2);
+  if (op == 0 && getBits(w, 2, 3) == kSubOpMac) {
+    const int sb = l.slotBits();
+    u64 v[6];
+    for (int i = 0; i < 6; ++i) v[i] = getBits(w, kMacFieldsAt + i * sb, sb);
+    MacField f;
+    f.a = static_cast<u32>(v[0]);
+    f.b = static_cast<u32>(v[1]);
+    f.c = static_cast<u32>(v[2]);
+    f.m = static_cast<u32>(v[3] + 1);
+    f.k = static_cast<u32>(v[4] + 1);
+    f.p = static_cast<u32>(v[5] + 1);
+    return Instruction::macBlock(f);
+  }
+  // Opcode 0 with any other sub-opcode is an extension not built yet: it executes as END.
   if (op == 0) return Instruction::end();
   if (op == 2) return Instruction::waitFor(static_cast<u32>(getBits(w, 2, 32)));
   // Opcodes 1 (XFER) and 3 (PERMUTE) carry the same channel fields. A PERMUTE channel that is
@@ -149,6 +174,8 @@ void writeImage(std::ostream& out, const TableSet& set, const ImageLayout& l) {
   out << "lanes " << l.lanes << '\n';
   out << "one-port " << (set.header.one_port ? 1 : 0) << '\n';
   out << "table-width " << width << '\n';
+  // Written only where it is not the default, so that images without MACs read as before.
+  if (set.header.mac_units != 1) out << "mac-units " << set.header.mac_units << '\n';
   for (size_t t = 0; t < set.tables.size(); ++t) {
     out << "table " << (set.shared ? std::string("*") : std::to_string(t)) << ' '
         << set.tables[t].size() << '\n';
@@ -215,8 +242,8 @@ TableSet readImage(std::istream& in, const std::string& source, HeaderOrigin* or
     if (!next(tok)) fail("unexpected end of input in the header");
     if (tok[0] == "table" || tok[0] == "end") break;
     const std::string& key = tok[0];
-    static const char* const kKeys[] = {"algo",   "perm",  "dim",      "slots",
-                                        "memory", "lanes", "one-port", "table-width"};
+    static const char* const kKeys[] = {"algo",  "perm",     "dim",         "slots",    "memory",
+                                        "lanes", "one-port", "table-width", "mac-units"};
     if (std::find(std::begin(kKeys), std::end(kKeys), key) == std::end(kKeys)) {
       fail("unknown header field '" + key + "'");
     }
@@ -240,6 +267,8 @@ TableSet readImage(std::istream& in, const std::string& source, HeaderOrigin* or
       h.lanes = static_cast<int>(number(tok[1], "lanes", 1, 64));
     } else if (key == "one-port") {
       h.one_port = number(tok[1], "one-port", 0, 1) == 1;
+    } else if (key == "mac-units") {
+      h.mac_units = static_cast<u32>(number(tok[1], "mac-units", 1, 64));
     } else {
       width = number(tok[1], "table-width", 1, u64{1} << 20);
     }

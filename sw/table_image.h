@@ -10,6 +10,11 @@
 
 namespace hcube {
 
+/// MAC (docs/hardware.md §2.3): sub-opcode in bits [4:2] of an opcode-0 word, and where its six
+/// SlotBits-wide fields (a, b, c, m-1, k-1, p-1) start.
+inline constexpr u64 kSubOpMac = 1;
+inline constexpr int kMacFieldsAt = 5;
+
 /// Field widths of a table word, derived from the hardware configuration.
 struct ImageLayout {
   int n = 1;
@@ -19,6 +24,7 @@ struct ImageLayout {
   int slotBits() const;
   int idxBits() const;
   int chanBits() const { return 6 + idxBits() + slotBits(); }
+  /// max(34, 2 + n b ChanBits, 5 + 6 SlotBits): the last term makes room for a MAC's fields.
   int tableWidth() const;
   static ImageLayout of(const TableHeader& h) { return {h.n, h.lanes, h.memoryWords()}; }
 };

@@ -102,15 +102,17 @@ class Parser {
     if (tok.size() != 2 || tok[0] != kMagic) fail("expected '" + std::string(kMagic) + " 1'");
     if (number(tok[1], "version") != kVersion) fail("unsupported version " + tok[1]);
 
-    bool have[7] = {};
-    const char* keys[7] = {"algo", "perm", "dim", "slots", "scratch", "lanes", "ports"};
+    // The first seven are required; mac-units (issue 13, default 1) is optional.
+    bool have[8] = {};
+    const char* keys[8] = {"algo",    "perm",  "dim",   "slots",
+                           "scratch", "lanes", "ports", "mac-units"};
     std::string perm_text;
     int perm_line = 0;
     while (true) {
       if (!next(tok)) fail("unexpected end of input in the header");
       if (tok[0] == "table") break;
       int key = -1;
-      for (int i = 0; i < 7; ++i) {
+      for (int i = 0; i < 8; ++i) {
         if (tok[0] == keys[i]) key = i;
       }
       if (key < 0) fail("unknown header field '" + tok[0] + "'");
@@ -143,6 +145,9 @@ class Parser {
         case 6:
           if (tok[1] != "all" && tok[1] != "one") fail("ports must be 'all' or 'one'");
           h.one_port = tok[1] == "one";
+          break;
+        case 7:
+          h.mac_units = static_cast<u32>(number(tok[1], "mac-units", 1, 64));
           break;
         default:
           break;
@@ -309,6 +314,18 @@ class Parser {
       if (tok.size() != 2) fail("'W' takes one operand, the cycle count");
       return Instruction::waitFor(static_cast<u32>(number(tok[1], "wait cycles", 1, 0xFFFFFFFFU)));
     }
+    if (tok[0] == "M") {
+      // docs/hardware.md §2.3: M a b c m k p, C (at c, m x p) += A (at a, m x k) x B (at b, k x p).
+      if (tok.size() != 7) fail("'M' takes six operands: a b c m k p");
+      MacField f;
+      f.a = static_cast<u32>(number(tok[1], "MAC slot a", 0, 0xFFFFFFFFU));
+      f.b = static_cast<u32>(number(tok[2], "MAC slot b", 0, 0xFFFFFFFFU));
+      f.c = static_cast<u32>(number(tok[3], "MAC slot c", 0, 0xFFFFFFFFU));
+      f.m = static_cast<u32>(number(tok[4], "MAC rows m", 1, 0xFFFFFFFFU));
+      f.k = static_cast<u32>(number(tok[5], "MAC inner size k", 1, 0xFFFFFFFFU));
+      f.p = static_cast<u32>(number(tok[6], "MAC columns p", 1, 0xFFFFFFFFU));
+      return Instruction::macBlock(f);
+    }
     if (tok[0] == "X" || tok[0] == "P") {
       const size_t channels = h.channels();
       if (tok.size() - 1 != channels) {
@@ -392,6 +409,7 @@ void writeTableText(std::ostream& out, const TableSet& set) {
   out << "scratch " << h.scratch << '\n';
   out << "lanes " << h.lanes << '\n';
   out << "ports " << (h.one_port ? "one" : "all") << '\n';
+  if (h.mac_units != 1) out << "mac-units " << h.mac_units << '\n';
   out << "# X: one cell OUT>IN per channel (channel = port * lanes + lane)\n";
   std::string line;
   for (size_t t = 0; t < set.tables.size(); ++t) {
@@ -403,6 +421,10 @@ void writeTableText(std::ostream& out, const TableSet& set) {
           break;
         case Opcode::kWait:
           out << "W " << ins.wait << '\n';
+          break;
+        case Opcode::kMac:
+          out << "M " << ins.mac.a << ' ' << ins.mac.b << ' ' << ins.mac.c << ' ' << ins.mac.m
+              << ' ' << ins.mac.k << ' ' << ins.mac.p << '\n';
           break;
         case Opcode::kXfer:
         case Opcode::kPermute:

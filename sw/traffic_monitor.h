@@ -24,11 +24,14 @@ struct TrafficLog {
     std::uint64_t node;
     int port;
     std::uint32_t word;
+    int lane = 0;  ///< the lane of the port (channel port * lanes + lane)
     bool operator==(const Send& o) const {
-      return cycle == o.cycle && node == o.node && port == o.port && word == o.word;
+      return cycle == o.cycle && node == o.node && port == o.port && lane == o.lane &&
+             word == o.word;
     }
     bool operator<(const Send& o) const {
-      return std::tie(cycle, node, port, word) < std::tie(o.cycle, o.node, o.port, o.word);
+      return std::tie(cycle, node, port, lane, word) <
+             std::tie(o.cycle, o.node, o.port, o.lane, o.word);
     }
   };
   struct Store {
@@ -57,13 +60,13 @@ class TrafficMonitor {
         sent_((tagged_elements + 63) / 64, 0),
         first_send_(tagged_elements, 0) {}
 
-  /// A word leaves `node` on `port` in `cycle` (0-based cycle after start). Cycles never
-  /// decrease from one call (of send or store) to the next.
-  void send(std::uint64_t node, int port, std::uint32_t word, std::uint64_t cycle) {
+  /// A word leaves `node` on `port` (lane `lane`) in `cycle` (0-based cycle after start).
+  /// Cycles never decrease from one call (of send or store) to the next.
+  void send(std::uint64_t node, int port, std::uint32_t word, std::uint64_t cycle, int lane = 0) {
     ++link_words_[node * static_cast<std::uint64_t>(dims_) + static_cast<std::uint64_t>(port)];
     if (word >= elements_) {
       // Words that are no tag, and every word while the log is kept (see recordEvents).
-      if (record_) logSend(node, port, word, cycle);
+      if (record_) logSend(node, port, word, cycle, lane);
       return;
     }
     trackSend(word, cycle);
@@ -150,8 +153,8 @@ class TrafficMonitor {
 #define HCUBE_MONITOR_COLD
 #endif
   HCUBE_MONITOR_COLD void logSend(std::uint64_t node, int port, std::uint32_t word,
-                                  std::uint64_t cycle) {
-    if (all_words_ || word == only_word_) log_.sends.push_back({cycle, node, port, word});
+                                  std::uint64_t cycle, int lane) {
+    if (all_words_ || word == only_word_) log_.sends.push_back({cycle, node, port, word, lane});
     if (word < tagged_) trackSend(word, cycle);
   }
   HCUBE_MONITOR_COLD void logStore(std::uint32_t word, std::uint64_t cycle) {

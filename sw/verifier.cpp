@@ -4,6 +4,8 @@
 #include <map>
 #include <sstream>
 
+#include "mac.h"
+#include "matmul_layout.h"
 #include "reference.h"
 #include "sequencer.h"
 #include "table_text.h"
@@ -44,7 +46,7 @@ class SymbolicRun {
       }
     }
     seq_.clear();
-    for (u64 x = 0; x < nodes_; ++x) seq_.emplace_back(&set_.tableOf(x));
+    for (u64 x = 0; x < nodes_; ++x) seq_.emplace_back(&set_.tableOf(x), h_.mac_units);
     out_.assign(nodes_ * channels_, {});
     pass_prev_.assign(nodes_ * channels_, {});
     pass_next_.assign(nodes_ * channels_, {});
@@ -110,10 +112,19 @@ class SymbolicRun {
   std::string element(u32 e) const {
     if (e == kEmpty) return "no element";
     if (e >= kSumBase) {
-      const std::vector<u32>& terms = sums_.at(e - kSumBase);
+      const std::vector<u64>& terms = sums_.at(e - kSumBase);
       std::ostringstream o;
-      o << "the sum of " << terms.size() << " elements (";
-      for (size_t i = 0; i < terms.size() && i < 8; ++i) o << (i ? " + " : "") << terms[i];
+      const bool products =
+          std::any_of(terms.begin(), terms.end(), [](u64 t) { return t >> 32 != 0; });
+      o << "the sum of " << terms.size() << (products ? " terms (" : " elements (");
+      for (size_t i = 0; i < terms.size() && i < 8; ++i) {
+        o << (i ? " + " : "");
+        if (terms[i] >> 32 != 0) {
+          o << (terms[i] >> 32) - 1 << "*" << (terms[i] & 0xFFFFFFFFU);
+        } else {
+          o << terms[i];
+        }
+      }
       if (terms.size() > 8) o << " + ...";
       o << ")";
       return o.str();
@@ -144,6 +155,7 @@ class SymbolicRun {
     // Sends read the state at the start of the cycle.
     for (u64 x = 0; x < nodes_; ++x) {
       const Instruction& ins = seq_[x].current();
+      if (ins.op == Opcode::kMac && seq_[x].macCycle() == 0) mac(cycle, x, ins.mac);
       Held* o = &out_[x * channels_];
       std::fill(o, o + channels_, Held{});
       Held* cp = &copy_[x * channels_];
@@ -334,12 +346,96 @@ class SymbolicRun {
     }
   }
 
+  // ---- issue 13: block multiply-accumulate (docs/hardware.md §2.3) ----
+  // The whole MAC is applied in its first cycle: the node sends nothing and takes no word while
+  // it runs (a word arriving meanwhile is reported lost by the receive check), so no other node
+  // can see the difference. Each element c(i,j) becomes the sum of its old value and the product
+  // terms a(i,l) * b(l,j), each a pair of element identities; a scratch slot that was never
+  // written holds 0 (the executors clear scratch). Reported: a block outside the memory, C
+  // overlapping A or B (the hardware's `conflict`), an operand slot that holds no element or
+  // holds a sum (products of sums are not tracked), and a data slot with no element as C.
+  void mac(u64 cycle, u64 x, const MacField& f) {
+    const std::string where = "cycle " + std::to_string(cycle) + ", node " + std::to_string(x) +
+                              ", MAC " + std::to_string(f.a) + " " + std::to_string(f.b) + " " +
+                              std::to_string(f.c) + " " + std::to_string(f.m) + "x" +
+                              std::to_string(f.k) + "x" + std::to_string(f.p);
+    const u64 ends[3] = {f.a + u64{f.m} * f.k, f.b + u64{f.k} * f.p, f.c + u64{f.m} * f.p};
+    if (ends[0] > words_ || ends[1] > words_ || ends[2] > words_) {
+      error(where + ": a block runs past the memory of " + std::to_string(words_) + " slots");
+      return;
+    }
+    if (macOverlap(f)) error(where + ": the C block overlaps the A or the B block (conflict)");
+    u32* mem = &mem_[x * words_];
+    auto operand = [&](u64 slot) -> u32 {
+      const u32 e = mem[slot];
+      if (e == kEmpty || e >= kSumBase) {
+        error(where + ", slot " + std::to_string(slot) + ": multiplies " +
+              (e == kEmpty ? std::string("a slot that holds no element")
+                           : element(e) + ", a sum (products of sums are not tracked)"));
+        return kEmpty;
+      }
+      return e;
+    };
+    for (u64 i = 0; i < f.m; ++i) {
+      for (u64 j = 0; j < f.p; ++j) {
+        const u64 c = f.c + i * f.p + j;
+        std::vector<u64> terms;
+        if (mem[c] == kEmpty && c < h_.slots) {
+          error(where + ", slot " + std::to_string(c) +
+                ": accumulates into a data slot that holds no element (not known to be 0)");
+        }
+        appendTerms(mem[c], terms);
+        for (u64 l = 0; l < f.k; ++l) {
+          const u32 a = operand(f.a + i * f.k + l);
+          const u32 b = operand(f.b + l * f.p + j);
+          if (a == kEmpty || b == kEmpty) continue;
+          terms.push_back(productTerm(a, b));
+        }
+        mem[c] = intern(std::move(terms));
+      }
+    }
+  }
+
+  static u64 productTerm(u32 a, u32 b) {
+    if (a > b) std::swap(a, b);
+    return ((u64{a} + 1) << 32) | b;
+  }
+  // ---- end issue 13 ----
+
   void addCopy(u32 e, int delta) {
     if (e == kEmpty || e >= copies_.size() || copies_[e] == kReported) return;
     copies_[e] = static_cast<u32>(static_cast<int64_t>(copies_[e]) + delta);
   }
 
+  /// Matrix multiplication (TR-623 §3): A's initial element plus the product of every C and D
+  /// element pair of its inner product, as terms.
+  u32 expectedMatmul(u64 y, u64 slot) {
+    const MatmulLayout l = MatmulLayout::of(h_.perm);
+    const u64 a1 = l.gridRow(y);
+    const u64 a2 = l.gridCol(y);
+    const u64 i = a1 * l.a_rows + (slot - l.a_base) / l.a_cols;
+    const u64 k = a2 * l.a_cols + (slot - l.a_base) % l.a_cols;
+    auto id = [&](GlobalAddress g) { return elementAt(g.node, g.slot); };
+    std::vector<u64> terms = {elementAt(y, slot)};
+    for (u64 j = 0; j < l.q; ++j) terms.push_back(productTerm(id(l.cAt(i, j)), id(l.dAt(j, k))));
+    return intern(std::move(terms));
+  }
+
   void checkFinal() {
+    if (h_.perm.kind() == PermutationSpec::Kind::kMatmul) {
+      for (u64 y = 0; y < nodes_; ++y) {
+        for (u64 l = 0; l < h_.slots; ++l) {
+          if (!h_.perm.checkedAtEnd(y, l)) continue;
+          const u32 expected = expectedMatmul(y, l);
+          const u32 got = mem_[y * words_ + l];
+          if (got == expected) continue;
+          error("final state, node " + std::to_string(y) + ", slot " + std::to_string(l) +
+                ": holds " + element(got) + ", the reference '" + h_.perm.str() + "' expects " +
+                element(expected));
+        }
+      }
+      return;
+    }
     const CubeMemory want = expectedMemory(h_.perm);
     u64 wrong = 0;
     for (u64 y = 0; y < nodes_; ++y) {
@@ -379,18 +475,27 @@ class SymbolicRun {
   /// their elements, interned so that equal sums have one identity. An empty operand adds
   /// nothing (its error is reported where it is read).
   u32 sum(u32 a, u32 b) {
-    std::vector<u32> terms;
-    for (const u32 v : {a, b}) {
-      if (v == kEmpty) continue;
-      if (v >= kSumBase) {
-        const std::vector<u32>& t = sums_[v - kSumBase];
-        terms.insert(terms.end(), t.begin(), t.end());
-      } else {
-        terms.push_back(v);
-      }
+    std::vector<u64> terms;
+    appendTerms(a, terms);
+    appendTerms(b, terms);
+    return intern(std::move(terms));
+  }
+
+  /// Appends the terms of value v (an element, a sum, or nothing) to `terms`.
+  void appendTerms(u32 v, std::vector<u64>& terms) const {
+    if (v == kEmpty) return;
+    if (v >= kSumBase) {
+      const std::vector<u64>& t = sums_[v - kSumBase];
+      terms.insert(terms.end(), t.begin(), t.end());
+    } else {
+      terms.push_back(v);
     }
+  }
+
+  /// The value whose terms are `terms`: nothing, an element, or an interned sum.
+  u32 intern(std::vector<u64> terms) {
     if (terms.empty()) return kEmpty;
-    if (terms.size() == 1) return terms[0];
+    if (terms.size() == 1 && terms[0] >> 32 == 0) return static_cast<u32>(terms[0]);
     std::sort(terms.begin(), terms.end());
     const auto [it, inserted] = sum_ids_.try_emplace(terms, kSumBase + sums_.size());
     if (inserted) sums_.push_back(terms);
@@ -413,8 +518,10 @@ class SymbolicRun {
   std::vector<Held> pass_next_;
   std::vector<Held> copy_;  ///< per node and channel: the element a PERMUTE copy read
   std::vector<Write> writes_;
-  std::vector<std::vector<u32>> sums_;       ///< sum kSumBase + i: its elements, sorted
-  std::map<std::vector<u32>, u32> sum_ids_;  ///< the identity of each sum formed so far
+  /// Sum kSumBase + i: its terms, sorted; a term is an element identity e, or a product of
+  /// elements a <= b as ((a + 1) << 32) | b (MAC).
+  std::vector<std::vector<u64>> sums_;
+  std::map<std::vector<u64>, u32> sum_ids_;  ///< the identity of each sum formed so far
 };
 
 }  // namespace

@@ -8,14 +8,15 @@ namespace hcube::tb {
 /// The parameters an hc_cube build was verilated with, and the widths derived from them
 /// exactly as rtl/hc_pkg.sv derives them.
 struct CubeConfig {
-  int dim = 3;           ///< n: cube dimensions (Dim)
-  int num_slots = 8;     ///< M: memory words per node (NumSlots)
-  int lanes = 1;         ///< b: lanes per port and direction (Lanes)
-  int word_width = 32;   ///< W: word width in bits (WordWidth)
-  int table_depth = 16;  ///< D: table words per node (TableDepth)
+  int dim = 3;              ///< n: cube dimensions (Dim)
+  int num_slots = 8;        ///< M: memory words per node (NumSlots)
+  int lanes = 1;            ///< b: lanes per port and direction (Lanes)
+  int word_width = 32;      ///< W: word width in bits (WordWidth)
+  int table_depth = 16;     ///< D: table words per node (TableDepth)
+  bool has_router = false;  ///< the nodes have routers (HasRouter, docs/hardware.md §8.11)
 
   /// The configuration compiled into this binary (HC_DIM, HC_NUM_SLOTS, HC_LANES,
-  /// HC_TABLE_DEPTH).
+  /// HC_TABLE_DEPTH, HC_HAS_ROUTER).
   static CubeConfig FromBuild();
 
   int NumNodes() const { return 1 << dim; }
@@ -25,7 +26,10 @@ struct CubeConfig {
   int LaneBits() const { return Bits(lanes); }
   int IdxBits() const { return Max(SlotBits(), PortBits() + LaneBits()); }
   int ChanBits() const { return 6 + IdxBits() + SlotBits(); }
-  int TableWidth() const { return Max(34, 2 + NumChans() * ChanBits()); }
+  /// max(34, 2 + n b ChanBits, 5 + 6 SlotBits): the last term holds a MAC (§2.3).
+  int TableWidth() const { return Max(Max(34, 2 + NumChans() * ChanBits()), 5 + 6 * SlotBits()); }
+  /// U: multiply-add units per node (MacUnits; the runner's builds keep the default, 1).
+  int mac_units = 1;
   int DepthBits() const { return Bits(table_depth); }
   /// Hex digits of one table word in an image file.
   int TableHexDigits() const { return (TableWidth() + 3) / 4; }
@@ -37,10 +41,13 @@ struct CubeConfig {
   /// The release cycle's position in a message word (its top 32 bits).
   int ReleaseLsb() const { return 2 * SlotBits() + dim + RouteBits(); }
   int MsgWidth() const { return ReleaseLsb() + 32; }
-  int LoadWidth() const { return Max(TableWidth(), MsgWidth()); }
-  /// The load port's address: max(table address, header address) plus two select bits on top.
-  int LoadIndexBits() const { return Max(DepthBits(), Bits(dim + 3)); }
-  int LoadAddrBits() const { return LoadIndexBits() + 2; }
+  /// The load port's data: a table word, or with routers a message word if that is wider.
+  int LoadWidth() const { return has_router ? Max(TableWidth(), MsgWidth()) : TableWidth(); }
+  /// The load port's address: with routers max(table address, header address) plus two select
+  /// bits on top (LoadSelBits()), without them the table address.
+  int LoadIndexBits() const { return has_router ? Max(DepthBits(), Bits(dim + 3)) : DepthBits(); }
+  int LoadSelBits() const { return has_router ? 2 : 0; }
+  int LoadAddrBits() const { return LoadIndexBits() + LoadSelBits(); }
   /// A delivery tag: source node and message index.
   int TagBits() const { return dim + DepthBits(); }
   /// Bits of a FIFO occupancy (hc_pkg::FifoDepthDefault = 4).

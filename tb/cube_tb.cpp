@@ -27,6 +27,9 @@ CubeConfig CubeConfig::FromBuild() {
   c.lanes = HC_LANES;
   c.word_width = HC_WORD_WIDTH;
   c.table_depth = HC_TABLE_DEPTH;
+#ifdef HC_HAS_ROUTER
+  c.has_router = HC_HAS_ROUTER != 0;
+#endif
   return c;
 }
 
@@ -114,6 +117,9 @@ void CubeTb::LoadWords(int node, Region region, const std::vector<TableWord>& wo
   if (node >= config_.NumNodes()) {
     throw std::invalid_argument("LoadWords: node " + std::to_string(node) + " out of range");
   }
+  if (region != Region::kTable && !config_.has_router) {
+    throw std::invalid_argument("LoadWords: this model has no routers (HasRouter = 0)");
+  }
   const int width = config_.LoadWidth();
   top_->tbl_we_i = 1;
   top_->tbl_bcast_i = node < 0 ? 1 : 0;
@@ -121,7 +127,9 @@ void CubeTb::LoadWords(int node, Region region, const std::vector<TableWord>& wo
   const int index_bits = config_.LoadIndexBits();
   for (size_t a = 0; a < words.size(); ++a) {
     SetBits(top_->tbl_addr_i, 0, index_bits, a);
-    SetBits(top_->tbl_addr_i, index_bits, 2, static_cast<uint64_t>(region));
+    if (config_.has_router) {
+      SetBits(top_->tbl_addr_i, index_bits, config_.LoadSelBits(), static_cast<uint64_t>(region));
+    }
     for (int lsb = 0; lsb < width; lsb += 32) {
       const size_t i = static_cast<size_t>(lsb / 32);
       SetBits(top_->tbl_wdata_i, lsb, std::min(32, width - lsb),

@@ -94,7 +94,7 @@ void WriteGtkwSave(const std::string& gtkw_path, const std::string& fst_path,
     if (routed) {
       // The router (rtl/hc_router.sv): FIFO occupancy and credits per port (CntBits each),
       // which outputs grant and whom (requester n: the injection queue), round-robin pointers.
-      const std::string r = n + "u_router.";
+      const std::string r = n + "g_router.u_router.";
       const int d = config.dim;
       const int req_bits = CubeConfig::Bits(2 * (d + 1));
       const std::string router = "node " + std::to_string(x) + " router";

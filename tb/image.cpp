@@ -94,8 +94,8 @@ class Reader {
       if (header_done_) Fail("header line '" + tok[0] + "' after the first table");
       return;
     }
-    static const char* const kKeys[] = {"dim",   "slots",    "memory",
-                                        "lanes", "one-port", "table-width"};
+    static const char* const kKeys[] = {"dim",      "slots",       "memory",   "lanes",
+                                        "one-port", "table-width", "mac-units"};
     if (std::find(std::begin(kKeys), std::end(kKeys), tok[0]) == std::end(kKeys)) {
       Fail("unknown header line '" + tok[0] + "'");
     }
@@ -137,6 +137,8 @@ class Reader {
     }
     const Field& one_port = header_["one-port"];
     if (one_port.value > 1) FailAt(one_port.line, "one-port must be 0 or 1");
+    // Optional (issue 13): images without MACs on one unit leave it out.
+    if (header_.count("mac-units")) expect("mac-units", config_.mac_units, "mac-units");
     image_.dim = config_.dim;
     image_.lanes = config_.lanes;
     image_.memory = static_cast<int>(memory.value);

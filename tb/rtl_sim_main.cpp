@@ -113,6 +113,11 @@ int Run(const Options& opt) {
   const CubeConfig config = CubeConfig::FromBuild();
   if (hcube::tb::IsRoutedImage(opt.image)) {
     // Routed mode (docs/hardware.md §8): a routed image instead of tables.
+    if (!config.has_router) {
+      throw UsageError(opt.image +
+                       ": a routed image needs a model built with routers (HC_ROUTER=1); this "
+                       "one has none");
+    }
     if (opt.traffic) throw UsageError("--traffic: not available for a routed image");
     if (!opt.trace.empty() && !std::ofstream(opt.trace)) {
       throw UsageError(opt.trace + ": cannot write the trace file");
@@ -147,7 +152,7 @@ int Run(const Options& opt) {
   auto each_cycle = [&](uint64_t cycle) {
     tb.ForEachWord(
         [&](int x, int c, uint32_t w) {
-          monitor.send(static_cast<uint64_t>(x), c / config.lanes, w, cycle);
+          monitor.send(static_cast<uint64_t>(x), c / config.lanes, w, cycle, c % config.lanes);
         },
         [&](int, int, uint32_t w) { monitor.store(w, cycle); });
     if ((cycle & 255) == 255) {
@@ -191,7 +196,8 @@ int Run(const Options& opt) {
     const hcube::TrafficLog log = monitor.takeLog();
     out << "traffic 1\n";
     for (const hcube::TrafficLog::Send& e : log.sends) {
-      out << "send " << e.cycle << " " << e.node << " " << e.port << " " << e.word << "\n";
+      out << "send " << e.cycle << " " << e.node << " " << e.port << " " << e.word << " " << e.lane
+          << "\n";
     }
     for (const hcube::TrafficLog::Store& e : log.stores) {
       out << "store " << e.cycle << " " << e.word << "\n";

@@ -94,10 +94,10 @@ TEST_F(Cli, ImpossibleNAndKAreErrors) {
   EXPECT_EQ(o.output,
             "hcube: error: --k 12: an AAPC on 8 nodes needs K = m * 2^n elements per node (a "
             "multiple of 8)\n");
-  o = tool({"run", "--algo", "edelman", "--n", "11", "--backend", "rtl"});
+  o = tool({"run", "--algo", "edelman", "--n", "13", "--backend", "rtl"});
   EXPECT_EQ(o.status, 2);
   EXPECT_EQ(o.output,
-            "hcube: error: RTL backend: n = 11 is beyond the RTL cube's supported 1..10 (use "
+            "hcube: error: RTL backend: n = 13 is beyond the RTL cube's supported 1..12 (use "
             "--backend table)\n");
   o = tool({"run", "--algo", "edelman", "--n", "three"});
   EXPECT_EQ(o.status, 2);
@@ -405,12 +405,12 @@ TEST_F(Cli, RtlLimitsAreCheckedBeforeAnyTablesAreBuilt) {
   Outcome o = tool({"run", "--algo", "edelman", "--n", "13", "--backend", "rtl"});
   EXPECT_EQ(o.status, 2);
   EXPECT_EQ(o.output,
-            "hcube: error: RTL backend: n = 13 is beyond the RTL cube's supported 1..10 (use "
+            "hcube: error: RTL backend: n = 13 is beyond the RTL cube's supported 1..12 (use "
             "--backend table)\n");
   o = tool({"compare", "--algo", "edelman", "--n", "13", "--backends", "table,rtl"});
   EXPECT_EQ(o.status, 2);
   EXPECT_EQ(o.output,
-            "hcube: error: RTL backend: n = 13 is beyond the RTL cube's supported 1..10 (use "
+            "hcube: error: RTL backend: n = 13 is beyond the RTL cube's supported 1..12 (use "
             "--backend table)\n");
   // The RTL simulates every cycle of a wait: 4 * 10^9 cycles on 8 nodes are refused with the
   // time they would take.

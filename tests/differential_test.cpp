@@ -118,7 +118,7 @@ const std::map<std::string, std::vector<std::string>>& optionValues() {
       {"node-perm", {"swappings", "two-swappings", "exchange-twice"}},
       {"shift", {"-3", "-2", "-1", "1", "2", "3"}},
       {"phases", {"theorem1", "swapped"}},
-      {"method", {"a1", "a1p", "a2", "a4", "a5", "a6", "best"}},
+      {"method", {"a1", "a1p", "a2", "a3", "a4", "a5", "a6", "best"}},
       {"transpose-method", {"aapc", "exchange", "dimperm"}},
       {"aapc", {"edelman", "jh2", "jh4"}},
       {"shuffle", {"yes", "no"}},

@@ -5,9 +5,11 @@
 // per-link words, stalls, maximum FIFO occupancy per port, latencies, span, router errors, deadlock
 // reports and final memories (receive area K..2K-1 included).
 //
-// The runs reuse the models of the rtl_models fixture (tests/build_models.cmake: n = 2, 3, 4
-// with M = 4 * 2^n and table depths 16, 32, 128); a case that would need a larger model is
-// counted as skipped, never built here.
+// The runs use the models with routers (HasRouter = 1, docs/hardware.md §8.11) that the
+// rtl_models fixture builds (tests/build_models.cmake: n = 2, 3, 4 with M = 4 * 2^n and table
+// depths 16, 32, 128, the sizes of the fixture's table-mode models); a case that would need a
+// larger model is counted as skipped, never built here. The same models run every catalogue case
+// in table mode too (the configuration register chooses the mode at run time).
 #include <gtest/gtest.h>
 
 #include <string>
@@ -15,10 +17,14 @@
 
 #include "algorithms.h"
 #include "error.h"
+#include "executor.h"
+#include "process.h"
 #include "router/routed_report.h"
 #include "router/traffic.h"
 #include "router_lists.h"
 #include "rtl_backend.h"
+#include "run_compare.h"
+#include "test_util.h"
 
 namespace hcube {
 namespace {
@@ -51,11 +57,15 @@ void expectSame(const RoutedRun& g, const RoutedRun& t, const std::string& what)
   }
 }
 
-/// Whether the rtl_models fixture has a model for `list` (M = 4 * 2^n; depth 16, 32, 128).
+/// Whether the rtl_models fixture has a model with routers that serves `need` (n = 2, 3, 4;
+/// M = 4 * 2^n; depth 16, 32, 128; one lane).
+bool fixtureModelFits(const RtlModelConfig& need) {
+  if (need.dim < 2 || need.dim > 4 || need.lanes != 1) return false;
+  const u64 depth = need.dim == 2 ? 16 : need.dim == 3 ? 32 : 128;
+  return need.num_slots <= (u64{4} << need.dim) && need.table_depth <= depth;
+}
 bool fixtureModelFits(const MessageList& list) {
-  const RtlModelConfig need = rtlModelForMessages(list);
-  const u64 depth = list.n <= 2 ? 16 : list.n == 3 ? 32 : 128;
-  return need.num_slots <= (u64{4} << list.n) && need.table_depth <= depth;
+  return fixtureModelFits(rtlModelForMessages(list));
 }
 
 void catalogueAt(int n) {
@@ -99,6 +109,32 @@ TEST(RouterRtl, CatalogueN2) { catalogueAt(2); }
 TEST(RouterRtl, CatalogueN3) { catalogueAt(3); }
 TEST(RouterRtl, CatalogueN4) { catalogueAt(4); }
 
+// One model runs both modes: the fixture's models with routers, configuration register at its
+// reset value (table mode), run every catalogue case at n = 2..4 that fits them, the MAC's
+// matrix products included, exactly as the table executor does (and as the table-mode models do,
+// tests/rtl_test.cpp). The router and the MAC share the node's memory write ports.
+TEST(RouterRtl, TableModeOnTheRouterModel) {
+  int ran = 0;
+  int mac = 0;
+  for (int n = 2; n <= 4; ++n) {
+    for (const testing::CatalogueCase& c : testing::catalogueCases(n, nullptr)) {
+      const TableSet& set = c.built.tables;
+      if (!fixtureModelFits(rtlModelFor(set))) continue;
+      SCOPED_TRACE(c.name);
+      RtlOptions opt;
+      opt.router_model = true;
+      const RunResult rtl = runOnRtl(set, opt);
+      testing::expectSameRun("rtl", rtl, testing::onTable(set));
+      EXPECT_EQ(checkAgainstReference(c.built.perm, rtl.memory).mismatches, 0U);
+      ++ran;
+      if (c.name.rfind("matmul", 0) == 0) ++mac;
+    }
+  }
+  std::cout << ran << " table-mode runs on the models with routers, " << mac << " with the MAC\n";
+  EXPECT_GE(ran, 40);
+  EXPECT_GE(mac, 1);
+}
+
 // The 2-cube AAPC of docs/hardware.md §8.8, hand-counted there: 3 cycles, 16 words, 0 stalls.
 TEST(RouterRtl, HandCountedAapc) {
   const BuiltCase c = buildCase({"edelman", 2, 0, 1, false, {}});
@@ -111,6 +147,28 @@ TEST(RouterRtl, HandCountedAapc) {
   EXPECT_EQ(t.stats.stalls, 0U);
   EXPECT_EQ(t.stats.maxFifoPerPort(2), (std::vector<u64>{1, 0}));
   EXPECT_DOUBLE_EQ(t.stats.latency_mean, 1.5);
+}
+
+// Routed runs build the model with routers; a table-mode model (the rtl_models fixture's n = 2
+// model) refuses a routed image with a clear error and exit 2 instead of running it wrongly.
+TEST(RouterRtl, RoutedImageOnATableModelIsRefused) {
+  const MessageList list = test::ringList();
+  RtlModelConfig need = rtlModelForMessages(list);
+  EXPECT_TRUE(need.router);
+  EXPECT_NE(need.key().find("-r"), std::string::npos) << need.key();
+  need.router = false;
+  need.num_slots = 16;  // the fixture's table-mode model at n = 2
+  const RtlModel table_model = ensureRtlModel(need, {});
+  ASSERT_FALSE(table_model.config.router);
+  const std::string image = ::testing::TempDir() + "/router_rtl_refused.hex";
+  CubeMemory initial{4, 8, std::vector<u32>(32, 0)};
+  writeRoutedImageFile(image, list, initial, RouterOptions{}, table_model.config);
+  const ProcessResult p = runProcess(
+      {table_model.runner, "--image", image, "--out", ::testing::TempDir() + "/refused.txt"});
+  EXPECT_EQ(p.status, 2) << p.output;
+  EXPECT_NE(p.output.find("a routed image needs a model built with routers (HC_ROUTER=1)"),
+            std::string::npos)
+      << p.output;
 }
 
 // The ring of tests/router_lists.h: the RTL declares the deadlock at the golden model's cycle

@@ -67,7 +67,9 @@ TEST(SdpCli, BadInputExitsTwoNamingWhy) {
               "gamma");
   expectError(with({"--method", "a1p", "--cycles", "0,1,2"}), "one-port only");
   expectError(with({"--method", "a5", "--gamma", "1", "--cycles", "0,1,2"}), "--gamma 1");
-  expectError(with({"--method", "a3", "--cycles", "0,1,2", "--ports", "one"}), "not implemented");
+  expectError(with({"--method", "extended", "--cycles", "0,1,2", "--ports", "one"}),
+              "not implemented");
+  expectError(with({"--method", "best", "--gamma", "3", "--cycles", "0,1,2"}), "gamma");
   expectError({"run", "--algo", "sdp", "--n", "3", "--k", "1", "--method", "a1", "--cycles",
                "0,1,2", "--ports", "one"},
               "needs a storage dimension");

@@ -75,15 +75,14 @@ struct CatalogueCase {
   BuiltCase built;
 };
 
-/// Ho & Johnsson 1988 SDPs (`sdp`, a1/a1p/a2 one-port, tau = 2 so the start-up WAITs run too):
-/// every implemented --method on its default SDP (real GSHs; a4, a5 (gamma 2), a6 and "a1 n-port"
-/// all-port), and
-/// A1 on a mixed GSH (0 n 1) with a virtual GSH (n+1 n+2) beside it. Names "sdp <method>[ mixed] n
-/// = <n>".
+/// Ho & Johnsson 1988 SDPs (`sdp`, a1/a1p/a2/a3 one-port, tau = 2 so the start-up WAITs run too):
+/// every implemented --method on its default SDP (real GSHs; a4, a5 (gamma 2), a6, "a1 n-port" and
+/// "a3 n-port" all-port), and A1 on a mixed GSH (0 n 1) with a virtual GSH (n+1 n+2) beside it.
+/// Names "sdp <method>[ mixed] n = <n>".
 inline std::vector<std::pair<std::string, CaseSpec>> sdpCatalogueSpecs(int n) {
   std::vector<std::pair<std::string, CaseSpec>> specs;
   const std::string at = " n = " + std::to_string(n);
-  for (const char* method : {"a1", "a1p", "a2"}) {
+  for (const char* method : {"a1", "a1p", "a2", "a3"}) {
     specs.push_back({std::string("sdp ") + method + at,
                      caseSpec("sdp", n, 0, 1, true, {{"method", method}, {"tau", "2"}})});
   }
@@ -94,6 +93,8 @@ inline std::vector<std::pair<std::string, CaseSpec>> sdpCatalogueSpecs(int n) {
     }
     specs.push_back(
         {"sdp a1 n-port" + at, caseSpec("sdp", n, 0, 1, false, {{"method", "a1"}, {"tau", "2"}})});
+    specs.push_back(
+        {"sdp a3 n-port" + at, caseSpec("sdp", n, 0, 1, false, {{"method", "a3"}, {"tau", "2"}})});
   }
   std::string mixed = n == 1 ? "0,1" : "0," + std::to_string(n) + ",1";
   if (n >= 3) mixed += "/" + std::to_string(n + 1) + "," + std::to_string(n + 2);
@@ -138,7 +139,8 @@ inline std::vector<std::string> requiredCatalogueCases(int first, int last) {
     }
     names.push_back("sdp a1 mixed n = " + std::to_string(n));
     if (n >= 2) {
-      for (const char* method : {"a1", "a1p", "a2", "a4", "a5", "a6", "a1 n-port"}) {
+      for (const char* method :
+           {"a1", "a1p", "a2", "a3", "a4", "a5", "a6", "a1 n-port", "a3 n-port"}) {
         names.push_back(std::string("sdp ") + method + " n = " + std::to_string(n));
       }
     }

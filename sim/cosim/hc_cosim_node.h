@@ -190,7 +190,7 @@ class HcCosimNode final : public HcCubeNode {
         m_sender.stage(static_cast<size_t>(c), word, v);
         if (!v) continue;
         carries = true;
-        m_probe.send(m_id, p, word);
+        m_probe.send(m_id, p, word, l);
         if (m_tracing) {
           HcChannelTrace& t = m_trace[static_cast<size_t>(c)];
           t.out_valid = true;

@@ -18,6 +18,7 @@ struct HcTlmConfig {
   u64 memory_words = 2;     ///< NumSlots M
   size_t table_depth = 2;   ///< TableDepth D (table words per node)
   bool one_port = false;    ///< one-port mode (the RTL's one_port_i)
+  u32 mac_units = 1;        ///< MacUnits U: multiply-add units per node (MAC, §2.3)
   u64 tagged_elements = 0;  ///< traffic monitor: words below this are tags (span)
 
   u64 nodes() const { return u64{1} << n; }

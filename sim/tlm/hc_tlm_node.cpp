@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstring>
 
+#include "mac.h"
+
 namespace hcube {
 namespace {
 
@@ -64,7 +66,7 @@ void HcTlmNode::startRun() {
   const HcTlmDecoder::Decoded& decoded = m_decoder.decode(m_table_bits, m_table_length);
   m_table = &decoded.table;
   m_distinct_writes = decoded.distinct_writes.data();
-  m_seq = Sequencer(m_table);
+  m_seq = Sequencer(m_table, m_config.mac_units);
   m_errors = {};
   m_events = 0;
   m_events_cycle = 0;
@@ -102,6 +104,9 @@ void HcTlmNode::sendPhase() {
       if (m_pass_held) checkDropped(nullptr);
       if (ins.wait == 0) raise(HwError::kIllegal);
       return;
+    case Opcode::kMac:  // no port is used: a held PASS word is dropped
+      if (m_pass_held) checkDropped(nullptr);
+      return;
     default:  // a table word the decoder rejected: a one-cycle illegal instruction
       raise(HwError::kIllegal);
       checkDropped(nullptr);
@@ -119,6 +124,7 @@ void HcTlmNode::receivePhase() {
     receiveXfer(ins);
   } else {
     if (ins.op == Opcode::kPermute) writeCopies(ins);
+    if (ins.op == Opcode::kMac) multiplyAccumulate(ins.mac);
     discardArrivals();  // only an XFER has input registers
   }
   const size_t pc_before = m_seq.pc();
@@ -212,6 +218,10 @@ void HcTlmNode::sendXfer(const Instruction& ins) {
           raise(HwError::kFwd);
         }
       }
+      // A fault on the link (sw/fault.h) changes or removes the word as it leaves the node.
+      if (valid && m_probe.fault() != nullptr) {
+        valid = m_probe.fault()->apply(m_id, p, l, m_probe.cycle(), word);
+      }
       if (direct != nullptr) {
         // DMI: straight into the neighbour's input register (lane l of the port).
         if (valid) direct[l] = {word, 1};
@@ -220,7 +230,7 @@ void HcTlmNode::sendXfer(const Instruction& ins) {
       }
       if (valid) {
         carries = true;
-        m_probe.send(m_id, p, word);
+        m_probe.send(m_id, p, word, l);
         if (m_tracing) m_trace[c] = {true, word, m_trace[c].in_valid, m_trace[c].in_data};
       }
     }
@@ -231,6 +241,16 @@ void HcTlmNode::sendXfer(const Instruction& ins) {
   if (m_config.one_port && (sending_ports > 1 || receiving_ports > 1)) raise(HwError::kOnePort);
   if (m_pass_held) checkDropped(&ins);
 }
+
+// ---- issue 13: block multiply-accumulate (docs/hardware.md §2.3, sw/mac.h) ----
+void HcTlmNode::multiplyAccumulate(const MacField& mac) {
+  const bool out_of_range = macStep(
+      mac, m_config.mac_units, m_seq.macCycle(), m_config.memory_words,
+      [&](u64 slot) { return m_memory[slot]; }, [&](u64 slot, u32 word) { m_memory[slot] = word; });
+  if (out_of_range) raise(HwError::kSlot);
+  if (macOverlap(mac)) raise(HwError::kConflict);
+}
+// ---- end issue 13 ----
 
 void HcTlmNode::end_of_elaboration() {
   m_port_if.clear();

@@ -61,6 +61,8 @@ class HcTlmNode final : public HcCubeNode {
   void readCopies(const Instruction& ins);
   void receiveXfer(const Instruction& ins);
   void writeCopies(const Instruction& ins);
+  /// One cycle of a MAC (docs/hardware.md §2.3): the cycle the sequencer is in.
+  void multiplyAccumulate(const MacField& mac);
   /// Receive-slot checks on the instruction (range, two channels naming one slot), for the
   /// channels whose input side writes memory.
   void checkWriteSlots(const Instruction& ins, bool permute);

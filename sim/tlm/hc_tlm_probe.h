@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "address.h"
+#include "fault.h"
 #include "traffic_monitor.h"
 
 namespace hcube {
@@ -43,12 +44,17 @@ class HcTlmProbe {
   void setCycle(u64 cycle) { m_cycle = cycle; }
   u64 cycle() const { return m_cycle; }
 
-  /// A word leaves `node` on `port` in the current cycle.
-  void send(u64 node, int port, u32 word) {
+  /// A word leaves `node` on `port` (lane `lane`) in the current cycle.
+  void send(u64 node, int port, u32 word, int lane = 0) {
     ++m_words;
     ++m_cycle_words;
-    m_sends.push_back({node * static_cast<u64>(m_dims) + static_cast<u64>(port), word});
+    m_sends.push_back({node * static_cast<u64>(m_dims) + static_cast<u64>(port), word, lane});
   }
+
+  /// The fault to inject on the links (sw/fault.h; nullptr: none), which every node's send
+  /// applies to its words (HcTlmNode::sendXfer).
+  void setFault(const Fault* fault) { m_fault = fault; }
+  const Fault* fault() const { return m_fault; }
   /// A received word is written into memory at the end of the current cycle.
   void store(u32 word) { m_stores.push_back(word); }
   /// A node executes a PERMUTE in the current cycle.
@@ -63,7 +69,7 @@ class HcTlmProbe {
   CycleTotals endCycle() {
     for (const Send& s : m_sends) {
       m_monitor->send(s.link / static_cast<u64>(m_dims), static_cast<int>(s.link % m_dims), s.word,
-                      m_cycle);
+                      m_cycle, s.lane);
     }
     for (u32 word : m_stores) m_monitor->store(word, m_cycle);
     m_sends.clear();
@@ -90,6 +96,7 @@ class HcTlmProbe {
   struct Send {
     u64 link;  ///< node * dims + port
     u32 word;
+    int lane;
   };
 
   u64 m_nodes;
@@ -104,6 +111,7 @@ class HcTlmProbe {
   u64 m_cycle = 0;
   bool m_record = false;
   u64 m_record_word = TrafficMonitor::kAllWords;
+  const Fault* m_fault = nullptr;
 };
 
 }  // namespace hcube

@@ -208,6 +208,7 @@ class TlmSimulation {
     m_config.memory_words = h.memoryWords();
     m_config.table_depth = set.depth() + 1;  // one spare word, as a rounded-up RTL table has
     m_config.one_port = h.one_port;
+    m_config.mac_units = h.mac_units;
     m_config.tagged_elements = h.perm.elements();
     m_initial = taggedMemory(h.perm, h.memoryWords());
     m_cycles = set.cycles();
@@ -218,6 +219,8 @@ class TlmSimulation {
     m_testbench =
         std::make_unique<HcTlmTestbench>("testbench", set, m_initial, m_config, max_cycles);
     if (options.record_traffic) m_cube->probe().recordTraffic(true, options.record_word);
+    if (options.fault != nullptr && options.fault->onLink())
+      m_cube->probe().setFault(options.fault);
     m_testbench->m_socket.bind(m_cube->m_load);
     m_cube->m_done(m_done);
     m_testbench->m_done(m_done);

@@ -10,6 +10,7 @@
 
 #include <string>
 
+#include "fault.h"
 #include "hw_errors.h"
 #include "table.h"
 
@@ -19,8 +20,9 @@ struct TlmOptions {
   std::string vcd;        ///< VCD waveform to write (port activity per node and port); empty: none
   u64 max_cycles = 0;     ///< cycle limit (timeout = true when reached); 0: set.cycles() + 1000
   bool progress = false;  ///< a progress bar on stderr (sw/progress.h), drawn by the child
-  bool record_traffic = false;  ///< fill RunResult::traffic (every send and store; sw/inspect/)
-  u64 record_word = ~u64{0};    ///< with record_traffic: log only this word (~0: every word)
+  bool record_traffic = false;   ///< fill RunResult::traffic (every send and store; sw/inspect/)
+  u64 record_word = ~u64{0};     ///< with record_traffic: log only this word (~0: every word)
+  const Fault* fault = nullptr;  ///< a link fault to inject (sw/fault.h); nullptr: none
 };
 
 /// Runs `set` on the TLM cube in a child process; throws Error on a malformed table set or a

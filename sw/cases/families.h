@@ -30,4 +30,7 @@ std::vector<AlgorithmEntry> sdpAlgorithms();
 /// Johnsson & Ho 1988 (TR-623) §2: all-to-all broadcast and reduction (SBT, nRSBT).
 std::vector<AlgorithmEntry> collectiveAlgorithms();
 
+/// Johnsson & Ho 1988 (TR-623) §3: matrix multiplication (rotation A(.,1,1), Cannon A(.,2,1)).
+std::vector<AlgorithmEntry> matmulAlgorithms();
+
 }  // namespace hcube

@@ -15,6 +15,7 @@
 #include "families.h"
 #include "schedules/sdp_a1.h"
 #include "schedules/sdp_a2.h"
+#include "schedules/sdp_a3.h"
 #include "schedules/sdp_a4.h"
 #include "schedules/sdp_a5.h"
 #include "schedules/sdp_a6.h"
@@ -59,9 +60,26 @@ SdpInput readSdp(const CaseSpec& spec, CaseParams& params, int k) {
   return in;
 }
 
+/// A3's default packet: B = K one-port (Table 3's B_opt); n-port Table 3's sqrt(K tau / 2), at
+/// least 1 and at most K/2.
+u64 a3Packet(u64 slots, bool one_port, u64 tau) {
+  if (one_port) return slots;
+  return std::clamp<u64>(static_cast<u64>(std::sqrt(static_cast<double>(slots * tau) / 2.0)), 1,
+                         std::max<u64>(slots / 2, 1));
+}
+
+/// ceil(log2 x) for x >= 1.
+int ceilLog2(int x) {
+  int l = 0;
+  while ((1 << l) < x) ++l;
+  return l;
+}
+
 /// Table 3's time (t_c = 1) of the implemented methods that apply, each with its optimal
-/// packet; `--method best` takes the least (ties: the first listed).
-std::string bestMethod(const Sdp& sdp, const SdpClass& cls, bool one_port, u64 tau,
+/// packet (A3 and A5 with the packet they run with by default); `--method best` takes the least
+/// (ties: the first listed). A5 is costed for every gamma in 2 .. sigma_max its K allows
+/// (K >= 2^mu) and `gamma` is set to the best one.
+std::string bestMethod(const Sdp& sdp, const SdpClass& cls, bool one_port, u64 tau, int& gamma,
                        std::string& why) {
   const double kk = static_cast<double>(u64{1} << sdp.k);
   const double t = static_cast<double>(tau);
@@ -72,7 +90,11 @@ std::string bestMethod(const Sdp& sdp, const SdpClass& cls, bool one_port, u64 t
   {
     int in_j_storage = 0;
     for (const Gsh& g : cls.gshs) in_j_storage += g.sigma() - g.sigma_p;
-    free_storage = sdp.k - in_j_storage >= cls.sigma_p;
+    // A2 runs the GSHs together with sigma_p free storage dimensions, else one after the other
+    // (section 4.6), which needs as many as the largest GSH has processor dimensions.
+    int most = 0;
+    for (const Gsh& g : cls.gshs) most = std::max(most, g.sigma_p);
+    free_storage = sdp.k - in_j_storage >= most;
   }
   if (one_port) {
     const double bp = cls.sigma_p + cls.beta_real;
@@ -84,6 +106,14 @@ std::string bestMethod(const Sdp& sdp, const SdpClass& cls, bool one_port, u64 t
     }
     cost.push_back({"a1p", a1p});
     if (free_storage && sdp.k >= 1) cost.push_back({"a2", sp * kk + 2 * sp * t});
+    // A3 (section 4.3.2), B = K: ceil(log2 sigma_max)(sigma_p K + sigma_p tau); Table 3 states it
+    // for separable SDPs, so a non-separable one is costed by the schedule's exact count.
+    if (cls.separable) {
+      cost.push_back({"a3", ceilLog2(cls.sigma_max) * sp * (kk + t)});
+    } else {
+      cost.push_back(
+          {"a3", static_cast<double>(sdpA3Count(sdp, cls, true, u64{1} << sdp.k, 1).cycles(tau))});
+    }
   } else if (cls.separable && sdp.k >= 1) {
     const double p = sp + b + cls.sigma_min - 1;
     cost.push_back({"a4", (sp + b) * kk / p + (sp + b) * t});
@@ -101,11 +131,30 @@ std::string bestMethod(const Sdp& sdp, const SdpClass& cls, bool one_port, u64 t
       a1 = std::max(a1, (s + 1) * kk / (2 * s * b) + (s + 1) * t);
     }
     cost.push_back({"a1", b * a1});
+    // A5 (section 4.3.3) with B = K/(2 gamma): (gamma+1)K/(2 gamma) + (gamma+1) mu tau.
+    double a5_best = -1;
+    for (int g = 2; g <= cls.sigma_max; ++g) {
+      const int mu = a5Mu(cls.gshs, g);
+      if (mu > sdp.k) continue;
+      const double c = (g + 1) * kk / (2.0 * g) + (g + 1) * mu * t;
+      if (a5_best < 0 || c < a5_best) {
+        a5_best = c;
+        gamma = g;
+      }
+    }
+    if (a5_best >= 0) cost.push_back({"a5 --gamma " + std::to_string(gamma), a5_best});
+  }
+  if (!one_port) {
+    // A3 n-port: Table 3's ceil(log2 sigma_max)(ceil(K/2B) + 1)(tau + B) assumes a step's pairs
+    // run concurrently; ours run them one after the other (sw/schedules/sdp_a3.h), so it is
+    // costed by its own exact count, not by a formula it does not meet.
+    {
+      const u64 a3b = a3Packet(u64{1} << sdp.k, false, tau);
+      cost.push_back({"a3", static_cast<double>(sdpA3Count(sdp, cls, false, a3b, 1).cycles(tau))});
+    }
   }
   if (cost.empty()) {
-    throw Error(
-        "--method best: no implemented n-port method applies (the n-port methods need a "
-        "separable SDP and K >= 2); try --ports one");
+    throw Error("--method best: no implemented method applies to this SDP");
   }
   const auto best = std::min_element(
       cost.begin(), cost.end(), [](const auto& x, const auto& y) { return x.second < y.second; });
@@ -113,7 +162,7 @@ std::string bestMethod(const Sdp& sdp, const SdpClass& cls, bool one_port, u64 t
   o << "--method best chose " << best->first << " by Table 3 / Theorem 2 (tau = " << tau << "):";
   for (const auto& [m, c] : cost) o << " " << m << " " << c;
   why = o.str();
-  return best->first;
+  return best->first.substr(0, best->first.find(' '));
 }
 
 BuiltCase buildSdp(const CaseSpec& spec) {
@@ -132,28 +181,33 @@ BuiltCase buildSdp(const CaseSpec& spec) {
   const u64 tau = static_cast<u64>(params.integer("tau", 0, 0, 1000000));
   const SdpClass cls = classify(in.sdp, in.cycles);
   std::string chosen_by;
+  int best_gamma = 0;
   const std::string method =
-      asked == "best" ? bestMethod(in.sdp, cls, spec.one_port, tau, chosen_by) : asked;
-  // --gamma is A5's block order (section 4.3.3); other methods leave it unread, so params.finish()
-  // names a stray --gamma.
-  const int gamma =
-      method == "a5" ? static_cast<int>(params.integer("gamma", 2, -1000000, 1000000)) : 0;
-  if (method != "a1" && method != "a1p" && method != "a2" && method != "a4" && method != "a5" &&
-      method != "a6") {
+      asked == "best" ? bestMethod(in.sdp, cls, spec.one_port, tau, best_gamma, chosen_by) : asked;
+  // --gamma is A5's block order (section 4.3.3); other methods (and best, which picks gamma) leave
+  // it unread, so params.finish() names a stray --gamma.
+  const int gamma = asked == "best" ? best_gamma
+                    : method == "a5"
+                        ? static_cast<int>(params.integer("gamma", 2, -1000000, 1000000))
+                        : 0;
+  if (method != "a1" && method != "a1p" && method != "a2" && method != "a3" && method != "a4" &&
+      method != "a5" && method != "a6") {
     throw Error("--method '" + method +
                 "': implemented are a1 (Algorithm A1: one-port, or n-port with --ports all), a1p "
-                "(A1', one-port), a2 (one-port), a4, a5 (--gamma G) and a6 (n-port), and best (the "
-                "least Table 3 time of a1, a1p, a2, a4, a6); a3 and extended are not implemented "
-                "yet");
+                "(A1', one-port), a2 (one-port), a3 (one-port or n-port), a4, a5 (--gamma G) and "
+                "a6 (n-port), and best (the least Table 3 time of those that apply); extended is "
+                "not implemented yet");
   }
-  const bool n_port =
-      method == "a4" || method == "a5" || method == "a6" || (method == "a1" && !spec.one_port);
+  const bool n_port = method == "a4" || method == "a5" || method == "a6" ||
+                      ((method == "a1" || method == "a3") && !spec.one_port);
   // Table 3's optimal packet: K/2 for A1, K for A1', K/P for A4 (here 2 ceil(K/2P), what one
   // routing cycle carries on a link when two sequences share a dimension, Lemma 7); A6 and the
   // n-port A1: one message per routing cycle (B = K).
   const u64 parts = static_cast<u64>(std::max(cls.sigma_p + cls.beta + cls.sigma_min - 1, 1));
+  const u64 a3_packet = a3Packet(slots, spec.one_port, tau);
   const u64 default_packet =
-      method == "a4" ? std::max<u64>(2 * ((slots + 2 * parts - 1) / (2 * parts)), 1)
+      method == "a3"   ? a3_packet
+      : method == "a4" ? std::max<u64>(2 * ((slots + 2 * parts - 1) / (2 * parts)), 1)
       : (method == "a1" && !n_port) || method == "a2" ? std::max<u64>(slots / 2, 1)
                                                       : slots;
   const u64 packet = static_cast<u64>(
@@ -162,7 +216,7 @@ BuiltCase buildSdp(const CaseSpec& spec) {
   if (!n_port && !spec.one_port) {
     throw Error("--ports all: '" + method + "' is implemented one-port only; use --ports one");
   }
-  if (n_port && spec.one_port && method != "a1") {
+  if (n_port && spec.one_port && method != "a1" && method != "a3") {
     throw Error("--ports one: '" + method + "' is an n-port algorithm (section 4.3.3: its " +
                 "sequences use several dimensions in every routing cycle); use --ports all");
   }
@@ -175,7 +229,18 @@ BuiltCase buildSdp(const CaseSpec& spec) {
   const std::string name = "sdp-" + method;
   SdpSchedule s;
   std::ostringstream formula;
-  if (method == "a5") {
+  if (method == "a3") {
+    s = sdpA3Schedule(in.sdp, cls, spec.one_port, packet, spec.lanes, name);
+    const SdpFormula f = sdpA3Table3(in.sdp, cls, spec.one_port, packet);
+    const SdpFormula count = sdpA3Count(in.sdp, cls, spec.one_port, packet, spec.lanes);
+    formula << (spec.one_port ? "A3 one-port (SPT), Table 3: ceil(log2 sigma_max)(sigma_p K + "
+                                "sigma_p ceil(K/B) tau)"
+                              : "A3 n-port (pipelined DPT), Table 3: ceil(log2 sigma_max)(K/2B + "
+                                "1)(tau + B)")
+            << " = " << f.transfer_cycles << " + " << f.startups << " tau = " << f.cycles(tau)
+            << "; the schedule's " << sdpA3Steps(cls).size() << " recursive steps count "
+            << count.transfer_cycles << " + " << count.startups << " tau";
+  } else if (method == "a5") {
     s = sdpA5Schedule(in.sdp, cls, gamma, packet, spec.lanes, name);
     const int mu = a5Mu(cls.gshs, gamma);
     const u64 a5_parts = static_cast<u64>(gamma * mu);
@@ -252,7 +317,8 @@ std::vector<AlgorithmEntry> sdpAlgorithms() {
       {{"sdp",
         "stable dimension permutation --delta or --cycles (paper numbering) by --method a1 "
         "(one-port or "
-        "n-port), a1p, a2 (one-port), a4, a5 --gamma G, a6 (n-port) or best, --tau start-up cycles "
+        "n-port), a1p, a2 (one-port), a3 (one-port or n-port), a4, a5 --gamma G, a6 (n-port) or "
+        "best, --tau start-up cycles "
         "per message "
         "of --packet "
         "B elements",

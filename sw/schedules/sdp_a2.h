@@ -8,7 +8,11 @@
 // the paper ignores) restore them. Table 3: sigma_p K + 2 sigma_p ceil(K/2B) tau.
 //
 // The k_j are the lowest storage dimensions outside the index set J (a storage dimension of a
-// mixed GSH keeps its content until its own turn), so A2 needs sigma_p of them.
+// mixed GSH keeps its content until its own turn), so A2 needs sigma_p of them. With fewer, the
+// GSHs go one after the other, each by its own two AAPCs (§4.6, Table 5: the same complexity,
+// the minimum K down from 2^sigma_p to 2^sigma_max); the n-port rotated form of §4.6 (the data
+// in beta parts, each through the GSHs' subcubes in a rotated order) is not implemented, A2 runs
+// one-port only.
 #pragma once
 
 #include <string>
@@ -18,8 +22,8 @@
 
 namespace hcube {
 
-/// The one-port A2 schedule. Throws Error naming the shortage when fewer than sigma_p storage
-/// dimensions lie outside J.
+/// The one-port A2 schedule. Throws Error naming the shortage when fewer storage dimensions lie
+/// outside J than the largest GSH has processor dimensions.
 SdpSchedule sdpA2Schedule(const Sdp& sdp, const SdpClass& cls, u64 packet, int lanes,
                           const std::string& algo);
 

@@ -1,0 +1,59 @@
+// hcube: one cycle of the block multiply-accumulate (docs/hardware.md §2.3, issue 13), the
+// semantics the table executor and the TLM node run and rtl/hc_mac.sv implements.
+//
+// MAC f computes C += A x B over dense row-major blocks of the node's memory: A is m x k at slot
+// f.a, B is k x p at f.b, C is m x p at f.c. The node's U multiply-add units work on one element
+// of C per cycle: in cycle t of the instruction they take element e = t / ceil(k/U) (row-major,
+// i = e / p, j = e mod p) and the chunk l = l0 .. l0 + U - 1 (l0 = (t mod ceil(k/U)) U, units
+// with l >= k idle), read a(i,l) and b(l,j) and c(i,j) as the memory is at the start of the
+// cycle and write c(i,j) + sum of a(i,l) b(l,j) at its end, W = 32-bit wrap-around. So the
+// instruction takes m p ceil(k/U) cycles and the result is the sequential one even when C
+// overlaps A or B (which is nevertheless a `conflict`, below).
+//
+// Errors, per cycle of the MAC (docs/hardware.md §4): `slot` if a slot read or written in the
+// cycle is outside the memory (the read gives 0, the write is dropped); `conflict` in every
+// cycle if the C block overlaps the A or the B block (a check on the instruction: the result
+// then depends on the order of the products, which no schedule should rely on).
+#pragma once
+
+#include "table.h"
+
+namespace hcube {
+
+/// Whether the C block of `f` overlaps its A or B block (the MAC's `conflict` condition).
+inline bool macOverlap(const MacField& f) {
+  auto meet = [](u64 x, u64 xl, u64 y, u64 yl) { return x < y + yl && y < x + xl; };
+  const u64 c_len = u64{f.m} * f.p;
+  return meet(f.c, c_len, f.a, u64{f.m} * f.k) || meet(f.c, c_len, f.b, u64{f.k} * f.p);
+}
+
+/// Runs cycle `t` (0 .. macCycles(f, units) - 1) of MAC `f` on a memory of `words` words:
+/// `read(slot)` gives a word, `write(slot, word)` stores one. Returns whether a slot outside the
+/// memory was named (the `slot` error of the cycle).
+template <typename Read, typename Write>
+bool macStep(const MacField& f, u32 units, u64 t, u64 words, Read&& read, Write&& write) {
+  const u64 chunks = (u64{f.k} + units - 1) / units;
+  const u64 e = t / chunks;
+  const u64 l0 = (t % chunks) * units;
+  const u64 i = e / f.p;
+  const u64 j = e % f.p;
+  bool out_of_range = false;
+  auto load = [&](u64 slot) -> u32 {
+    if (slot < words) return read(slot);
+    out_of_range = true;
+    return 0;
+  };
+  u32 sum = 0;
+  for (u64 l = l0; l < l0 + units && l < f.k; ++l) {
+    sum += load(f.a + i * f.k + l) * load(f.b + l * f.p + j);
+  }
+  const u64 c = f.c + i * f.p + j;
+  if (c < words) {
+    write(c, read(c) + sum);
+  } else {
+    out_of_range = true;
+  }
+  return out_of_range;
+}
+
+}  // namespace hcube

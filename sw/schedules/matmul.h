@@ -1,0 +1,52 @@
+// hcube: matrix multiplication A += C x D on the cube (Johnsson & Ho 1988, TR-623, §3), compiled
+// into per-node tables of XFERs (rotations) and block multiply-accumulates (MAC,
+// docs/hardware.md §2.3). The matrices start in the paper's allocation (sw/matmul_layout.h).
+//
+// Methods built:
+//  * "rotation", A(.,1,1) with rotations (§3.1, "A Rotation Algorithm A(1,1,1)", Gray code
+//    encoding): one-dimensional column partitioning (grid 1 x N). In step t = 0 .. N-1 processor
+//    a holds block column (a + t) mod N of C and adds C's block times the matching Q/N rows of
+//    its D block into its A block; between steps C rotates one processor to the left, a
+//    nearest-neighbour transfer on the Gray-coded ring. (N-1) P Q/N element transfers and N-1
+//    start-ups (Table 6, A^l(1,1,1)); PQR/N multiply-adds (Table 5, 2 PQ ceil(R/N) operations).
+//  * "cannon", A(.,2,1) realised by rotations, which is Cannon's algorithm (§3.2, "Cannon's
+//    Algorithm A(1,2,1)", N1 = N2 = sqrt(N), Gray code encoding): the initial alignment rotates
+//    row a1 of C left by a1 and column a2 of D up by a2 (sqrt(N) - 1 steps of one-processor
+//    rotations, the rows / columns already aligned idle), then sqrt(N) multiply steps with a
+//    rotation of C left and D up between them.
+// A rotation moves a block in place: every word is sent on the port towards one ring neighbour
+// and received from the other into the same slot in the same XFER (the hardware's swap
+// semantics, §2). A message of `packet` words (0: the whole block) is preceded by WAIT tau, its
+// start-up; on all-port hardware the C and D rotations of a step travel together, on one-port
+// hardware one after the other.
+#pragma once
+
+#include <string>
+
+#include "permutation.h"
+#include "table.h"
+
+namespace hcube {
+
+struct MatmulOptions {
+  PermutationSpec spec = PermutationSpec::aapc(1, 1);  ///< a matmul spec (its grid and shape)
+  std::string method;                                  ///< "rotation" or "cannon"
+  u32 tau = 0;                                         ///< start-up cycles per message
+  u64 packet = 0;                                      ///< words per message, 0: whole block
+  bool one_port = false;
+  u32 mac_units = 1;  ///< U, multiply-add units per node
+};
+
+/// What a matmul schedule costs, counted while it is built (every node does the same).
+struct MatmulCounts {
+  u64 arithmetic_cycles = 0;    ///< cycles of MAC instructions
+  u64 transfer_cycles = 0;      ///< XFER cycles (element transfers in sequence)
+  u64 startups = 0;             ///< messages in sequence (WAIT tau each)
+  u64 alignment_transfers = 0;  ///< of transfer_cycles: Cannon's initial alignment
+};
+
+/// The tables (one per node) and their counts; throws Error naming what does not fit (the
+/// method's grid, the shape).
+TableSet matmulTables(const MatmulOptions& o, MatmulCounts* counts = nullptr);
+
+}  // namespace hcube
