@@ -17,16 +17,20 @@ module hc_cube
   parameter int unsigned WordWidth = 32,
   /// Table depth D: instructions per node.
   parameter int unsigned TableDepth = 16,
+  /// 1: every node has a router (routed mode, docs/hardware.md §8.11); 0: table mode only.
+  parameter int unsigned HasRouter = 0,
 
   // derived
   /// Number of nodes N = 2^Dim.
   localparam int unsigned NumNodes = 1 << Dim,
   /// SlotBits = max(1, clog2(NumSlots)).
   localparam int unsigned SlotBits = hc_pkg::hc_bits(NumSlots),
-  /// TableWidth = max(34, 2 + Dim * Lanes * ChanBits).
-  localparam int unsigned TableWidth = hc_pkg::hc_table_width(Dim, Lanes, NumSlots),
   /// Width of a table address.
-  localparam int unsigned DepthBits = hc_pkg::hc_bits(TableDepth)
+  localparam int unsigned DepthBits = hc_pkg::hc_bits(TableDepth),
+  /// Load port address and data widths: a table address and word without a router; with one,
+  /// wide enough for router messages and header words too.
+  localparam int unsigned LoadAddrBits = hc_pkg::hc_load_addr_bits(Dim, TableDepth, HasRouter),
+  localparam int unsigned LoadWidth = hc_pkg::hc_load_width(Dim, Lanes, NumSlots, HasRouter)
 ) (
   /// Clock.
   input  logic                               clk_i,
@@ -43,9 +47,9 @@ module hc_cube
   /// Table load port: the node written when tbl_bcast_i is low.
   input  logic [Dim-1:0]                     tbl_node_i,
   /// Table load port: word address.
-  input  logic [DepthBits-1:0]               tbl_addr_i,
-  /// Table load port: table word.
-  input  logic [TableWidth-1:0]              tbl_wdata_i,
+  input  logic [LoadAddrBits-1:0]            tbl_addr_i,
+  /// Table load port: table word, or router message / header word (docs/hardware.md §8.1).
+  input  logic [LoadWidth-1:0]               tbl_wdata_i,
 
   /// Memory scan port: write slot mem_addr_i of every node.
   input  logic                               mem_we_i,
@@ -112,6 +116,39 @@ module hc_cube
   (* mem2reg *) logic [ErrBits-1:0]     node_err_count [NumNodes];
   (* mem2reg *) logic [WordWidth-1:0]   node_rdata     [NumNodes];
 
+  // Routed mode (docs/hardware.md §8): router headers and credits between neighbours, and what
+  // the testbench reads for the statistics (public_flat_rd).
+  localparam int unsigned PktBits   =  // derived
+      hc_pkg::hc_pkt_bits(Dim, NumSlots, TableDepth, WordWidth);
+  localparam int unsigned TagBits   = Dim + DepthBits;                              // derived
+  localparam int unsigned OccBits   = $clog2(hc_pkg::FifoDepthDefault + 1);         // derived
+  localparam int unsigned StallBits = hc_pkg::hc_bits(Dim * (Dim + 1) + 1);         // derived
+  localparam int unsigned PortBits  = hc_pkg::hc_bits(Dim);                         // derived
+  (* mem2reg *) logic [Dim*PktBits-1:0]       node_rt_pkt      [NumNodes];
+  (* mem2reg *) logic [Dim*PktBits-1:0]       node_rt_pkt_in   [NumNodes];
+  (* mem2reg *) logic [Dim-1:0]               node_rt_credit   [NumNodes];
+  (* mem2reg *) logic [Dim-1:0]               node_rt_cred_in  [NumNodes];
+  (* mem2reg *) logic [StallBits-1:0]         node_rt_stalls   [NumNodes];
+  (* mem2reg *) logic [Dim:0]                 node_rt_dlv      [NumNodes]
+      /* verilator public_flat_rd */;
+  (* mem2reg *) logic [(Dim+1)*TagBits-1:0]   node_rt_dlv_tag  [NumNodes]
+      /* verilator public_flat_rd */;
+  (* mem2reg *) logic [Dim*OccBits-1:0]       node_rt_occ_max  [NumNodes]
+      /* verilator public_flat_rd */;
+  (* mem2reg *) logic [2*Dim-1:0]             node_rt_hvalid   [NumNodes]
+      /* verilator public_flat_rd */;
+  (* mem2reg *) logic [2*Dim*Dim-1:0]         node_rt_hdst     [NumNodes]
+      /* verilator public_flat_rd */;
+  (* mem2reg *) logic [2*Dim*PortBits-1:0]    node_rt_hout     [NumNodes]
+      /* verilator public_flat_rd */;
+  (* mem2reg *) logic [2*Dim-1:0]             node_rt_hnocred  [NumNodes]
+      /* verilator public_flat_rd */;
+  (* mem2reg *) logic [WordWidth-1:0]         node_rt_cword    [NumNodes]
+      /* verilator public_flat_rd */;
+  logic [NumNodes-1:0]                        node_rt_work;
+  logic [NumNodes-1:0]                        node_rt_moved;
+  logic                                       rt_halt;
+
   for (genvar x = 0; x < NumNodes; x++) begin : g_node
     logic tbl_we;  // this node's table write enable (not traced)
 
@@ -124,7 +161,8 @@ module hc_cube
       .NumSlots   (NumSlots),
       .Lanes      (Lanes),
       .WordWidth  (WordWidth),
-      .TableDepth (TableDepth)
+      .TableDepth (TableDepth),
+      .HasRouter  (HasRouter)
     ) u_node (
       .clk_i       (clk_i),
       .rst_ni      (rst_ni),
@@ -147,10 +185,42 @@ module hc_cube
       .permute_o   (node_permute[x]),
       .err_event_o (node_err_event[x]),
       .err_flags_o (node_err_flags[x]),
-      .err_count_o (node_err_count[x])
+      .err_count_o (node_err_count[x]),
+      .rt_halt_i          (rt_halt),
+      .rt_pkt_o           (node_rt_pkt[x]),
+      .rt_pkt_i           (node_rt_pkt_in[x]),
+      .rt_credit_o        (node_rt_credit[x]),
+      .rt_credit_i        (node_rt_cred_in[x]),
+      .rt_work_o          (node_rt_work[x]),
+      .rt_moved_o         (node_rt_moved[x]),
+      .rt_stalls_o        (node_rt_stalls[x]),
+      .rt_dlv_o           (node_rt_dlv[x]),
+      .rt_dlv_tag_o       (node_rt_dlv_tag[x]),
+      .rt_occ_max_o       (node_rt_occ_max[x]),
+      .rt_head_valid_o    (node_rt_hvalid[x]),
+      .rt_head_dst_o      (node_rt_hdst[x]),
+      .rt_head_out_o      (node_rt_hout[x]),
+      .rt_head_nocredit_o (node_rt_hnocred[x]),
+      .rt_copy_word_o     (node_rt_cword[x])
     );
 
     /* verilator tracing_off */
+    // The routers' links (HasRouter = 1 only): packet and credit of port d from the neighbour
+    // across dimension d.
+    if (HasRouter != 0) begin : g_rt_link
+      for (genvar d = 0; d < Dim; d++) begin : g_dim
+        localparam int unsigned Neighbour = x ^ (1 << d);  // derived
+        assign node_rt_pkt_in[x][d*PktBits +: PktBits] =
+            node_rt_pkt[Neighbour][d*PktBits +: PktBits];
+        assign node_rt_cred_in[x][d] = node_rt_credit[Neighbour][d];
+      end
+    end else begin : g_no_rt_link
+      assign node_rt_pkt_in[x]  = '0;
+      assign node_rt_cred_in[x] = '0;
+      logic unused_rt;  // no router: its outputs are not read
+      assign unused_rt = ^{node_rt_pkt[x], node_rt_credit[x], node_rt_stalls[x], node_rt_work[x],
+                           node_rt_moved[x]};
+    end
   end
 
   // Port d of node x receives what port d of its neighbour across dimension d sends. One loop,
@@ -178,6 +248,9 @@ module hc_cube
   logic [CountBits-1:0]  xfer_cycles_q;
   logic [CountBits-1:0]  words_q;
   logic [CountBits-1:0]  local_cycles_q;
+  // Routed mode: stalls, and the deadlock detector (g_rt below; 0 without routers).
+  logic [CountBits-1:0]  rt_stalls_q /* verilator public_flat_rd */;
+  logic                  rt_deadlock_q /* verilator public_flat_rd */;
   logic                  all_done;
   logic                  counting;              // a cycle of the run
   logic [CountBits-1:0]  cycle_words;           // words sent this cycle
@@ -198,7 +271,6 @@ module hc_cube
     end
   end
 
-  assign all_done = &node_done;
   assign counting = running_q && !all_done;
 
   always_comb begin : next_state
@@ -219,6 +291,58 @@ module hc_cube
       words_d = words_q + cycle_words;
       if (node_permute != '0) local_cycles_d = local_cycles_q + CountBits'(1);
     end
+  end
+
+  // Routed mode (HasRouter): the stall sum, and the deadlock detector (docs/hardware.md §8.5):
+  // `quiet` counts the consecutive cycles in which packets wait and none moves; at the configured
+  // limit the run ends with rt_deadlock_q set. The limit is bits [31:16] of the router
+  // configuration word.
+  if (HasRouter != 0) begin : g_rt
+    logic [15:0]           rt_quiet_q;
+    logic [15:0]           rt_limit_q;
+    logic [CountBits-1:0]  cycle_stalls;
+    logic                  rt_work;
+    logic                  rt_moved;
+
+    always_comb begin : stall_sum
+      cycle_stalls = '0;
+      for (int unsigned x = 0; x < NumNodes; x++) begin
+        cycle_stalls = cycle_stalls + CountBits'(node_rt_stalls[x]);
+      end
+    end
+
+    assign rt_work  = node_rt_work != '0;
+    assign rt_moved = node_rt_moved != '0;
+    assign rt_halt  = counting && rt_work && !rt_moved && rt_quiet_q + 16'd1 >= rt_limit_q;
+    assign all_done = &node_done || rt_deadlock_q;
+
+    always_ff @(posedge clk_i) begin : rt_regs
+      if (!rst_ni) begin
+        rt_stalls_q   <= '0;
+        rt_deadlock_q <= 1'b0;
+        rt_quiet_q    <= '0;
+        rt_limit_q    <= 16'd64;
+      end else begin
+        if (tbl_we_i && tbl_addr_i == {2'd2, (LoadAddrBits-2)'(0)} && tbl_wdata_i[16 +: 16] != '0)
+        begin
+          rt_limit_q <= tbl_wdata_i[16 +: 16];
+        end
+        if (start_i) begin
+          rt_stalls_q   <= '0;
+          rt_deadlock_q <= 1'b0;
+          rt_quiet_q    <= '0;
+        end else if (counting) begin
+          rt_stalls_q <= rt_stalls_q + cycle_stalls;
+          if (rt_halt) rt_deadlock_q <= 1'b1;
+          if (rt_work) rt_quiet_q <= rt_moved ? '0 : rt_quiet_q + 16'd1;
+        end
+      end
+    end
+  end else begin : g_no_rt
+    assign all_done      = &node_done;
+    assign rt_halt       = 1'b0;
+    assign rt_stalls_q   = '0;
+    assign rt_deadlock_q = 1'b0;
   end
 
   always_ff @(posedge clk_i) begin : regs

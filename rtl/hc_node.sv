@@ -35,6 +35,9 @@ module hc_node
   parameter int unsigned TableDepth = 16,
   /// Multiply-add units U of the MAC instruction (docs/hardware.md §2.3).
   parameter int unsigned MacUnits = 1,
+  /// 1: the node has a router (hc_router, routed mode, docs/hardware.md §8.11); 0: table mode
+  /// only, the router generated away.
+  parameter int unsigned HasRouter = 0,
 
   // derived
   /// Channels per direction: Dim * Lanes.
@@ -48,7 +51,17 @@ module hc_node
   /// TableWidth = max(34, 2 + NumChans * ChanBits, 5 + 6 * SlotBits).
   localparam int unsigned TableWidth = hc_pkg::hc_table_width(Dim, Lanes, NumSlots),
   /// Width of a table address.
-  localparam int unsigned DepthBits = hc_pkg::hc_bits(TableDepth)
+  localparam int unsigned DepthBits = hc_pkg::hc_bits(TableDepth),
+  /// Load port: address (the top LoadSelBits select table, messages or router header) and data.
+  /// Without a router: DepthBits and TableWidth.
+  localparam int unsigned LoadAddrBits = hc_pkg::hc_load_addr_bits(Dim, TableDepth, HasRouter),
+  localparam int unsigned LoadWidth = hc_pkg::hc_load_width(Dim, Lanes, NumSlots, HasRouter),
+  /// Routed mode (hc_router): packet, delivery tag, FIFO occupancy and stall count widths.
+  localparam int unsigned PktBits = hc_pkg::hc_pkt_bits(Dim, NumSlots, TableDepth, WordWidth),
+  localparam int unsigned TagBits = Dim + DepthBits,
+  localparam int unsigned OccBits = $clog2(hc_pkg::FifoDepthDefault + 1),
+  localparam int unsigned StallBits = hc_pkg::hc_bits(Dim * (Dim + 1) + 1),
+  localparam int unsigned PortBits = hc_pkg::hc_bits(Dim)
 ) (
   /// Clock.
   input  logic                                clk_i,
@@ -61,10 +74,11 @@ module hc_node
 
   /// Table load port: write tbl_wdata_i at tbl_addr_i.
   input  logic                                tbl_we_i /* verilator public_flat_rd */,
-  /// Table load port: word address.
-  input  logic [DepthBits-1:0]                tbl_addr_i,
-  /// Table load port: table word.
-  input  logic [TableWidth-1:0]               tbl_wdata_i,
+  /// Load port: word address; the top LoadSelBits bits select the table (0), the router's
+  /// message memory (1) or its header registers (2) (docs/hardware.md §8.1).
+  input  logic [LoadAddrBits-1:0]             tbl_addr_i,
+  /// Load port: table word (or message word, header word).
+  input  logic [LoadWidth-1:0]                tbl_wdata_i,
 
   /// Memory scan port: write mem_wdata_i into slot mem_addr_i.
   input  logic                                mem_we_i,
@@ -99,7 +113,26 @@ module hc_node
   /// Per error kind: the node's counter is non-zero.
   output logic [hc_pkg::NumErrKinds-1:0]      err_flags_o,
   /// Per error kind: sticky saturating counter, kind k at [k].
-  output logic [hc_pkg::NumErrKinds*hc_pkg::ErrCountBits-1:0] err_count_o
+  output logic [hc_pkg::NumErrKinds*hc_pkg::ErrCountBits-1:0] err_count_o,
+
+  // Routed mode (hc_router, docs/hardware.md §8): the router's link headers, credits, the
+  // cube's deadlock detector and the statistics the testbench reads.
+  input  logic                                rt_halt_i,
+  output logic [Dim*PktBits-1:0]              rt_pkt_o,
+  input  logic [Dim*PktBits-1:0]              rt_pkt_i,
+  output logic [Dim-1:0]                      rt_credit_o,
+  input  logic [Dim-1:0]                      rt_credit_i,
+  output logic                                rt_work_o,
+  output logic                                rt_moved_o,
+  output logic [StallBits-1:0]                rt_stalls_o,
+  output logic [Dim:0]                        rt_dlv_o,
+  output logic [(Dim+1)*TagBits-1:0]          rt_dlv_tag_o,
+  output logic [Dim*OccBits-1:0]              rt_occ_max_o,
+  output logic [2*Dim-1:0]                    rt_head_valid_o,
+  output logic [2*Dim*Dim-1:0]                rt_head_dst_o,
+  output logic [2*Dim*PortBits-1:0]           rt_head_out_o,
+  output logic [2*Dim-1:0]                    rt_head_nocredit_o,
+  output logic [WordWidth-1:0]                rt_copy_word_o
 );
   /* verilator no_inline_module */
 
@@ -158,7 +191,8 @@ module hc_node
   logic                  mac;         // the instruction is a MAC (opcode 0, sub-opcode 1, §2.3)
   logic                  mac_last;    // last cycle of the MAC
 
-  assign halted     = pc_q >= tbl_len_q;
+  // In routed mode (HasRouter) the sequencer sees no table: END, nothing executes.
+  assign halted     = pc_q >= tbl_len_q || routed;
   assign instr      = halted ? '0 : tbl_rdata_q;
   assign opcode     = instr[hc_pkg::OpcodeBits-1:0];
   assign mac        = active_q && opcode == hc_pkg::OpEnd &&
@@ -173,7 +207,6 @@ module hc_node
   assign advance    = executing && (opcode != hc_pkg::OpWait || wait_last) && (!mac || mac_last);
   assign overrun    = advance && pc_q + PcBits'(1) >= tbl_len_q;
   assign done       = active_q && opcode == hc_pkg::OpEnd && !mac;
-  assign done_o     = done;
 
   // ---------------------------------------------------------------------------
   // Channel decode and output side (from the instruction and the state only)
@@ -404,6 +437,136 @@ module hc_node
   end
 
   // ---------------------------------------------------------------------------
+  // Routed mode: the router (docs/hardware.md §8), sharing the memory and the links
+  // ---------------------------------------------------------------------------
+
+  // HasRouter = 0 generates none of it: `routed` is a constant 0, the muxes below fold away and
+  // the node is the table-mode node of docs/hardware.md §2 - §4, gate for gate and in Verilator's
+  // per-cycle code (the load port keeps the table's width, the rt_* outputs are tied to 0).
+
+  localparam int unsigned SelBits = HasRouter != 0 ? hc_pkg::LoadSelBits : 0;  // derived
+  localparam int unsigned MsgWidth = hc_pkg::hc_msg_width(Dim, NumSlots);       // derived
+
+  logic                          routed;      // the router's configuration selects routed mode
+  logic                          rt_done;
+  logic                          rt_copy;
+  logic [Dim-1:0]                rt_valid;    // the router sends on port j (lane 0)
+  logic [Dim:0]                  rt_wr_en;
+  logic [(Dim+1)*SlotBits-1:0]   rt_wr_addr;
+  logic [(Dim+1)*WordWidth-1:0]  rt_wr_data;
+  logic [Dim-1:0]                rt_in_valid;
+  logic                          rt_overflow;
+  logic                          rt_conflict;
+  logic                          tbl_region;  // the load port addresses the table region
+  logic                          tbl_we;      // the load port writes the table
+
+  if (HasRouter != 0) begin : g_router
+    logic [SelBits-1:0]            ld_sel;
+    logic [(Dim+1)*SlotBits-1:0]   rt_rd_addr;
+    logic [(Dim+1)*WordWidth-1:0]  rt_rd_data;
+
+    assign ld_sel     = tbl_addr_i[LoadAddrBits-1 -: SelBits];
+    assign tbl_region = ld_sel == '0;
+
+    /* verilator tracing_on */  // the router instance is traced (hc_router picks its signals)
+    hc_router #(
+      .Dim       (Dim),
+      .NumSlots  (NumSlots),
+      .WordWidth (WordWidth),
+      .MsgDepth  (TableDepth)
+    ) u_router (
+      .clk_i           (clk_i),
+      .rst_ni          (rst_ni),
+      .node_id_i       (node_id_i),
+      .msg_we_i        (tbl_we_i && ld_sel == SelBits'(1)),
+      .hdr_we_i        (tbl_we_i && ld_sel == SelBits'(2)),
+      .ld_addr_i       (tbl_addr_i[LoadAddrBits-SelBits-1:0]),
+      .ld_wdata_i      (tbl_wdata_i[MsgWidth-1:0]),
+      .start_i         (start_i),
+      .halt_i          (rt_halt_i),
+      .routed_o        (routed),
+      .done_o          (rt_done),
+      .work_o          (rt_work_o),
+      .moved_o         (rt_moved_o),
+      .stalls_o        (rt_stalls_o),
+      .copy_o          (rt_copy),
+      .copy_word_o     (rt_copy_word_o),
+      .rd_addr_o       (rt_rd_addr),
+      .rd_data_i       (rt_rd_data),
+      .wr_en_o         (rt_wr_en),
+      .wr_addr_o       (rt_wr_addr),
+      .wr_data_o       (rt_wr_data),
+      .out_valid_o     (rt_valid),
+      .out_pkt_o       (rt_pkt_o),
+      .in_valid_i      (rt_in_valid),
+      .in_pkt_i        (rt_pkt_i),
+      .credit_o        (rt_credit_o),
+      .credit_i        (rt_credit_i),
+      .dlv_o           (rt_dlv_o),
+      .dlv_tag_o       (rt_dlv_tag_o),
+      .occ_max_o       (rt_occ_max_o),
+      .head_valid_o    (rt_head_valid_o),
+      .head_dst_o      (rt_head_dst_o),
+      .head_out_o      (rt_head_out_o),
+      .head_nocredit_o (rt_head_nocredit_o),
+      .overflow_o      (rt_overflow),
+      .conflict_o      (rt_conflict)
+    );
+    /* verilator tracing_off */
+
+    assign done_o    = routed ? rt_done : done;
+    assign permute_o = routed ? rt_copy : permute;
+
+    // The router's inputs: lane 0 of each port.
+    for (genvar j = 0; j < Dim; j++) begin : g_rt_in
+      assign rt_in_valid[j] = in_valid_i[j*Lanes];
+    end
+
+    // The router's memory read ports.
+    for (genvar k = 0; k <= Dim; k++) begin : g_rt_read
+      assign rt_rd_data[k*WordWidth +: WordWidth] = mem_q[rt_rd_addr[k*SlotBits +: SlotBits]];
+    end
+
+    // The local copy's write port, after the channels' (it is port n: it wins a slot written
+    // twice).
+    always_ff @(posedge clk_i) begin : rt_copy_write
+      if (rt_wr_en[Dim]) begin
+        mem_q[rt_wr_addr[Dim*SlotBits +: SlotBits]] <= rt_wr_data[Dim*WordWidth +: WordWidth];
+      end
+    end
+  end else begin : g_no_router
+    assign done_o             = done;
+    assign permute_o          = permute;
+    assign tbl_region         = 1'b1;
+    assign routed             = 1'b0;
+    assign rt_done            = 1'b0;
+    assign rt_copy            = 1'b0;
+    assign rt_valid           = '0;
+    assign rt_wr_en           = '0;
+    assign rt_wr_addr         = '0;
+    assign rt_wr_data         = '0;
+    assign rt_overflow        = 1'b0;
+    assign rt_conflict        = 1'b0;
+    assign rt_pkt_o           = '0;
+    assign rt_credit_o        = '0;
+    assign rt_work_o          = 1'b0;
+    assign rt_moved_o         = 1'b0;
+    assign rt_stalls_o        = '0;
+    assign rt_copy_word_o     = '0;
+    assign rt_dlv_o           = '0;
+    assign rt_dlv_tag_o       = '0;
+    assign rt_occ_max_o       = '0;
+    assign rt_head_valid_o    = '0;
+    assign rt_head_dst_o      = '0;
+    assign rt_head_out_o      = '0;
+    assign rt_head_nocredit_o = '0;
+    logic unused_rt;  // no router: its inputs and the constants above are not read
+    assign rt_in_valid        = '0;
+    assign unused_rt = ^{rt_halt_i, rt_pkt_i, rt_credit_i, rt_done, rt_copy, rt_wr_en, rt_wr_addr,
+                         rt_wr_data, rt_in_valid};
+  end
+
+  // ---------------------------------------------------------------------------
   // Channels: names for the waveform, memory writes
   // ---------------------------------------------------------------------------
 
@@ -411,8 +574,25 @@ module hc_node
   logic [NumChans-1:0] wr_en;     // the channel's memory write port writes (store or copy)
   logic [NumChans-1:0] pass_now;  // an arriving word is held for a FWD
 
-  assign store = wr_slot & in_valid_i;
-  assign wr_en = store | copy | NumChans'(mac_we);  // the MAC writes through channel 0's port
+  if (HasRouter != 0) begin : g_rt_lanes
+    // In routed mode lane 0 of port j carries the router's traffic and its write port stores
+    // the router's deliveries from port j. The MAC writes through channel 0's port (table mode).
+    always_comb begin : rt_lanes
+      store = wr_slot & in_valid_i;
+      wr_en = store | copy | NumChans'(mac_we);
+      if (routed) begin
+        store = '0;
+        wr_en = '0;
+        for (int unsigned j = 0; j < Dim; j++) begin
+          store[j*Lanes] = rt_wr_en[j];
+          wr_en[j*Lanes] = rt_wr_en[j];
+        end
+      end
+    end
+  end else begin : g_tbl_lanes
+    assign store = wr_slot & in_valid_i;
+    assign wr_en = store | copy | NumChans'(mac_we);  // the MAC writes through channel 0's port
+  end
 
   for (genvar j = 0; j < Dim; j++) begin : g_port
     for (genvar l = 0; l < Lanes; l++) begin : g_lane
@@ -427,20 +607,29 @@ module hc_node
       /* verilator tracing_off */
       logic [SlotBits-1:0]  wr_slot_addr;
 
-      assign out_valid         = chan_out_valid[Chan];
-      assign out_data          = chan_out_data[Chan*WordWidth +: WordWidth];
+      if (l == 0) begin : g_rt
+        assign out_valid = routed ? rt_valid[j] : chan_out_valid[Chan];
+        assign out_data  = routed ? rt_pkt_o[j*PktBits +: WordWidth] :
+                                    chan_out_data[Chan*WordWidth +: WordWidth];
+      end else begin : g_tbl
+        assign out_valid = !routed && chan_out_valid[Chan];
+        assign out_data  = chan_out_data[Chan*WordWidth +: WordWidth];
+      end
+      assign out_data_o[Chan*WordWidth +: WordWidth] = out_data;
       assign out_valid_o[Chan] = out_valid;
       assign in_valid          = in_valid_i[Chan];
       assign in_data           = in_data_i[Chan*WordWidth +: WordWidth];
       assign pass_now[Chan]    = pass_slot[Chan] && in_valid;
-      assign wr_slot_addr      = (Chan == 0 && mac_we) ? mac_wr_addr :
-                                 wr_addr[Chan*SlotBits +: SlotBits];
+      assign wr_slot_addr      = (routed && l == 0) ? rt_wr_addr[j*SlotBits +: SlotBits] :
+                                 (Chan == 0 && mac_we) ? mac_wr_addr :
+                                                         wr_addr[Chan*SlotBits +: SlotBits];
 
       // ---- issue 13: combining receive (docs/hardware.md §2.2) ----
       // An ADD writes the slot as it is at the start of the cycle plus the arriving word
       // (W-bit wrap-around): one more memory read and one adder per channel.
       logic [WordWidth-1:0] wr_data;
-      assign wr_data = (Chan == 0 && mac_we) ? mac_wr_data :
+      assign wr_data = (routed && l == 0) ? rt_wr_data[j*WordWidth +: WordWidth] :
+                       (Chan == 0 && mac_we) ? mac_wr_data :
                        copy[Chan] ? out_data :
                        add_slot[Chan] ? mem_q[wr_slot_addr] + in_data : in_data;
       // ---- end issue 13 ----
@@ -472,6 +661,10 @@ module hc_node
                                      (executing && opcode == hc_pkg::OpWait && wait_len == '0);
     err_event[hc_pkg::ErrConflict] = conflict || mac_conflict;
     err_event[hc_pkg::ErrDropped]  = |(pass_valid_q & ~fwd_used);
+    if (routed) begin  // the router's FIFO overflow and double writes (the table is idle)
+      err_event[hc_pkg::ErrLost]     = rt_overflow;
+      err_event[hc_pkg::ErrConflict] = rt_conflict;
+    end
   end
 
   // ---------------------------------------------------------------------------
@@ -516,8 +709,8 @@ module hc_node
   // The table's length is one past the highest address written since reset.
   always_comb begin : table_length
     tbl_len_d = tbl_len_q;
-    if (tbl_we_i && 32'(tbl_addr_i) < TableDepth && PcBits'(tbl_addr_i) >= tbl_len_q) begin
-      tbl_len_d = PcBits'(tbl_addr_i) + PcBits'(1);
+    if (tbl_we && PcBits'(tbl_addr_i[DepthBits-1:0]) >= tbl_len_q) begin
+      tbl_len_d = PcBits'(tbl_addr_i[DepthBits-1:0]) + PcBits'(1);
     end
   end
 
@@ -561,16 +754,16 @@ module hc_node
   // tbl_rdata_q holds tbl_q[pc_q] in every cycle, exactly the word an asynchronous read of
   // tbl_q[pc_q] would give; a word written to that address at the same edge is passed through
   // (write-first), so a table written while the node runs reads the same as well.
-  logic                 tbl_we;
   logic [DepthBits-1:0] tbl_raddr;
 
-  assign tbl_we    = tbl_we_i && 32'(tbl_addr_i) < TableDepth;
+  assign tbl_we    = tbl_we_i && tbl_region &&
+                     32'(tbl_addr_i[LoadAddrBits-SelBits-1:0]) < TableDepth;
   assign tbl_raddr = rst_ni ? pc_d[DepthBits-1:0] : '0;
 
   always_ff @(posedge clk_i) begin : tbl_ram
-    if (tbl_we) tbl_q[tbl_addr_i] <= tbl_wdata_i;
-    if (tbl_we && tbl_addr_i == tbl_raddr) begin
-      tbl_rdata_q <= tbl_wdata_i;
+    if (tbl_we) tbl_q[tbl_addr_i[DepthBits-1:0]] <= tbl_wdata_i[TableWidth-1:0];
+    if (tbl_we && tbl_addr_i[DepthBits-1:0] == tbl_raddr) begin
+      tbl_rdata_q <= tbl_wdata_i[TableWidth-1:0];
     end else begin
       tbl_rdata_q <= tbl_q[tbl_raddr];
     end
@@ -581,9 +774,7 @@ module hc_node
   // ---------------------------------------------------------------------------
 
   assign mem_rdata_o = (32'(mem_addr_i) < NumSlots) ? mem_q[mem_addr_i] : '0;
-  assign out_data_o  = chan_out_data;
   assign store_o     = store;
-  assign permute_o   = permute;
   assign err_event_o = err_event;
   assign err_count_o = err_cnt_q;
   always_comb begin : err_flags

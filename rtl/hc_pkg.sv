@@ -134,4 +134,55 @@ package hc_pkg;
                             MacFieldsAt + 6 * hc_bits(num_slots));
   endfunction
 
+  // ---------------------------------------------------------------------------
+  // Routed mode (docs/hardware.md §8): message words, packets, the load port's address space
+  // ---------------------------------------------------------------------------
+
+  /// Bits of a message's release cycle.
+  localparam int unsigned RelBits = 32;
+  /// Default input FIFO depth of a router (the run-time depth is 1 .. this).
+  localparam int unsigned FifoDepthDefault = 4;
+  /// Load port address bits above the table address: 0 table, 1 message memory, 2 router header.
+  localparam int unsigned LoadSelBits = 2;
+
+  /// The longest source route a message carries: 2n + 2 dimensions.
+  function automatic int unsigned hc_route_max(int unsigned dim);
+    hc_route_max = 2 * dim + 2;
+  endfunction
+
+  /// Bits of a route: a count 0 .. RouteMax and RouteMax dimensions of max(1, clog2(n)) bits.
+  function automatic int unsigned hc_route_bits(int unsigned dim);
+    hc_route_bits = hc_bits(hc_route_max(dim) + 1) + hc_route_max(dim) * hc_bits(dim);
+  endfunction
+
+  /// Message word: src slot, dst node, dst slot, route (count, dimensions), release cycle.
+  function automatic int unsigned hc_msg_width(int unsigned dim, int unsigned num_slots);
+    hc_msg_width = 2 * hc_bits(num_slots) + dim + hc_route_bits(dim) + RelBits;
+  endfunction
+
+  /// Width of the load port's data: a table word or (with a router) a message word, whichever is
+  /// wider.
+  function automatic int unsigned hc_load_width(int unsigned dim, int unsigned lanes,
+                                                int unsigned num_slots, int unsigned has_router);
+    hc_load_width = has_router != 0 ?
+        hc_max(hc_table_width(dim, lanes, num_slots), hc_msg_width(dim, num_slots)) :
+        hc_table_width(dim, lanes, num_slots);
+  endfunction
+
+  /// Packet: word, dst node, dst slot, remaining route, tag (source node and message index),
+  /// last-hop flag.
+  function automatic int unsigned hc_pkt_bits(int unsigned dim, int unsigned num_slots,
+                                              int unsigned msg_depth, int unsigned word_width);
+    hc_pkt_bits = word_width + dim + hc_bits(num_slots) + hc_route_bits(dim) + dim +
+                  hc_bits(msg_depth) + 1;
+  endfunction
+
+  /// Load port address: with a router max(table address, router header address) plus
+  /// LoadSelBits on top; without, the table address.
+  function automatic int unsigned hc_load_addr_bits(int unsigned dim, int unsigned depth,
+                                                    int unsigned has_router);
+    hc_load_addr_bits = has_router != 0 ?
+        hc_max(hc_bits(depth), hc_bits(dim + 3)) + LoadSelBits : hc_bits(depth);
+  endfunction
+
 endpackage

@@ -34,25 +34,29 @@ run_lint() {  # run_lint <label> <verilator options...>
   fi
 }
 
-lint() {  # lint <Dim> <Lanes> <NumSlots> <TableDepth>
-  run_lint "Dim=$1 Lanes=$2 NumSlots=$3 TableDepth=$4" --top-module hc_cube \
-    -GDim="$1" -GLanes="$2" -GNumSlots="$3" -GTableDepth="$4"
+lint() {  # lint <Dim> <Lanes> <NumSlots> <TableDepth> [<HasRouter>]
+  run_lint "Dim=$1 Lanes=$2 NumSlots=$3 TableDepth=$4 HasRouter=${5:-0}" --top-module hc_cube \
+    -GDim="$1" -GLanes="$2" -GNumSlots="$3" -GTableDepth="$4" -GHasRouter="${5:-0}"
 }
 
-for d in $dims; do
-  for l in 1 3; do
-    lint "$d" "$l" $((1 << d)) $(((1 << (d - 1)) + 1))
+# Every size with and without the routers (HasRouter, docs/hardware.md §8.11).
+for r in 0 1; do
+  for d in $dims; do
+    for l in 1 3; do
+      lint "$d" "$l" $((1 << d)) $(((1 << (d - 1)) + 1)) $r
+    done
   done
+  # Sizes that are not powers of two, memory smaller than the cube, a one-word table.
+  lint 3 1 5 5 $r
+  lint 3 3 6 3 $r
+  lint 4 1 4 1 $r
+  lint 2 2 1 2 $r
 done
-# Sizes that are not powers of two, memory smaller than the cube, a one-word table.
-lint 3 1 5 5
-lint 3 3 6 3
-lint 4 1 4 1
-lint 2 2 1 2
-# Every other module as the top, default parameters (hc_node is linted inside hc_cube above).
+# Every other module as the top, default parameters (hc_node and hc_router are linted inside
+# hc_cube above).
 for f in "${srcs[@]}"; do
   for m in $(sed -n 's/^[[:space:]]*module[[:space:]]\+\([A-Za-z_0-9]\+\).*/\1/p' "$f"); do
-    case $m in hc_cube | hc_node) ;; *) run_lint "$m (defaults)" --top-module "$m" ;; esac
+    case $m in hc_cube | hc_node | hc_router) ;; *) run_lint "$m (defaults)" --top-module "$m" ;; esac
   done
 done
 run_lint "hc_fpga Dim=3 Lanes=2" --top-module hc_fpga -GDim=3 -GLanes=2

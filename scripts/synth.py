@@ -38,6 +38,8 @@ CHECK_CONFIGS = [
     ("hc_node", {"Dim": 3, "Lanes": 1, "NumSlots": 8, "TableDepth": 16}),
     ("hc_node", {"Dim": 2, "Lanes": 2, "NumSlots": 8, "TableDepth": 8}),
     ("hc_cube", {"Dim": 2, "Lanes": 1, "NumSlots": 8, "TableDepth": 8}),
+    # The node of routed runs (docs/hardware.md §8.11): the first configuration with its router.
+    ("hc_node", {"Dim": 3, "Lanes": 1, "NumSlots": 8, "TableDepth": 16, "HasRouter": 1}),
 ]
 
 # The sweep of hc_node: one parameter at a time around a base point, then hc_cube for small n.

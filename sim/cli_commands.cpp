@@ -62,6 +62,7 @@ const std::vector<OptionInfo>& optionCatalogue() {
        true},
       {"--threads", "T", "run the RTL on Verilator's multithreaded model, T threads (1..64)",
        true},
+      {"--router", "", "build the model with routers, the one routed runs use", true},
       {"--memory", "M", "build the model with at least M memory words per node", true},
       {"--depth", "D", "build the model with at least D table words per node", true},
       {"--links", "FILE.csv", "write every directed link's words and utilisation as CSV", true},
@@ -133,11 +134,11 @@ const std::vector<CommandLine>& commandLines() {
         drop:NODE:PORT:LANE:CYCLE         the word crossing then is lost
         table:NODE:STEP:BIT               invert a bit of a table word at load
       and says whether a check caught it and where the run first went wrong (exit 1: caught)
-  hcube run (--algo A --n N ... | --tables PATH) --route ecube|source [--backend table|tlm]
-            [--fifo-depth D]
-            [--deadlock-cycles L] [--max-cycles C] [--json]
+  hcube run (--algo A --n N ... | --tables PATH) --route ecube|source
+            [--backend table|tlm|rtl] [--fifo-depth D] [--deadlock-cycles L] [--max-cycles C]
+            [--trace FILE.vcd|FILE.fst] [--cache DIR] [--json]
       routed mode: the case's permutation by the per-cycle packet routers, no schedule
-      (docs/hardware.md §8; table and tlm backends so far))",
+      (docs/hardware.md §8; on the RTL the FIFO depth is 1..4, --trace shows the routers))",
        join(kCase,
             {"--tables", "--backend", "--trace", "--json", "--no-verify", "--max-cycles", "--cache",
              "--links", "--heatmap", "--inject", "--route", "--fifo-depth", "--deadlock-cycles"}),
@@ -161,33 +162,35 @@ const std::vector<CommandLine>& commandLines() {
       run one case on several backends, print cycles, mismatches and wall time side by side;
       exit 1 on any disagreement between them or with the reference model
   hcube compare (--algo A --n N ... | --tables PATH) --modes schedule,ecube,source
-            [--backend table|tlm] [--fifo-depth D] [--json]
-      one permutation by its schedule's tables and by the routers, side by side)",
+            [--backend table|tlm|rtl | --backends table,tlm,rtl] [--fifo-depth D] [--json]
+      one permutation by its schedule's tables and by the routers, side by side; with
+      --backends every mode runs on each backend and they must agree exactly)",
        join(kCase, {"--tables", "--backends", "--json", "--cache", "--threads", "--modes", "--backend",
                     "--fifo-depth", "--deadlock-cycles", "--max-cycles"}),
        true},
       {"build-model", "build (or find in the cache) the Verilated cube for a case",
-       R"(  hcube build-model --algo A --n N [--k K] [--width B] [--memory M] [--depth D] [--cache DIR]
-            [--threads T]
+       R"(  hcube build-model --algo A --n N [--k K] [--width B] [--memory M] [--depth D] [--router]
+            [--cache DIR] [--threads T]
       build (or find in the cache) the Verilated cube for a case, without running it;
       --memory / --depth make it at least that large, so that it serves bigger cases too;
+      --router builds the model of routed runs (nodes with routers, docs/hardware.md §8.11);
       --threads T builds Verilator's multithreaded model with T threads)",
-       join(kCase, {"--tables", "--memory", "--depth", "--cache", "--threads"}), true},
+       join(kCase, {"--tables", "--memory", "--depth", "--router", "--cache", "--threads"}), true},
       {"messages", "write the routed-mode message list of a case",
        R"(  hcube messages --algo A --n N [--k K] [--PARAM V ...] [--route ecube|source] --out FILE
       write the routed-mode message list of the case's permutation (docs/hardware.md §8.1))",
        join(kCase, {"--tables", "--route", "--out"}), true},
       {"route",
        "run a message list through the per-cycle routers",
-       R"(  hcube route --messages FILE [--backend table|tlm] [--fifo-depth D] [--deadlock-cycles L]
-            [--max-cycles C] [--json]
+       R"(  hcube route --messages FILE [--backend table|tlm|rtl] [--fifo-depth D]
+            [--deadlock-cycles L] [--max-cycles C] [--json]
       run a message list through the per-cycle routers and report delivery and statistics)",
        {"--messages", "--backend", "--fifo-depth", "--deadlock-cycles", "--max-cycles", "--json"}},
       {"traffic",
        "synthetic traffic through the routers: throughput and latency",
        R"(  hcube traffic --pattern uniform|transpose|bit-complement|bit-reversal|shuffle|hotspot
             --n N (--rate R | --sweep FROM:TO:STEP [--plot FILE.svg]) [--cycles C]
-            [--warmup W] [--seed S] [--fifo-depth D] [--backend table|tlm] [--json]
+            [--warmup W] [--seed S] [--fifo-depth D] [--backend table|tlm|rtl] [--json]
       synthetic traffic through the e-cube routers: offered and accepted throughput, latency,
       the saturation point of a sweep and a latency-load plot (sw/router/traffic.h))",
        {"--pattern", "--n", "--rate", "--sweep", "--plot", "--cycles", "--warmup", "--seed",

@@ -658,25 +658,22 @@ RouterOptions routerOptions(Args& args) {
   return opt;
 }
 
-// The routed backend: the golden model (table) or the TLM routers; the RTL router is not built.
+// The routed backend: the golden model (table), the TLM routers or the RTL routers.
 std::string routedBackend(Args& args) {
   const std::string backend = args.get("--backend").value_or("table");
-  if (backend == "table" || backend == "tlm") return backend;
-  if (backend == "rtl") {
-    throw Error(
-        "--backend rtl: routed mode runs on the table and tlm backends so far; the RTL router is "
-        "not built yet");
-  }
+  if (backend == "table" || backend == "tlm" || backend == "rtl") return backend;
   throw Error("--backend '" + backend + "': must be table, tlm or rtl");
 }
 
 RoutedRun runRoutedOn(const std::string& backend, const MessageList& list,
-                      const CubeMemory& initial, const RouterOptions& opt) {
+                      const CubeMemory& initial, const RouterOptions& opt,
+                      const RtlOptions& rtl = {}) {
   if (backend == "tlm") {
     RouterOptions child = opt;
     child.progress = {};
     return runRoutedOnTlm(list, initial, {child});
   }
+  if (backend == "rtl") return runRoutedOnRtl(list, initial, opt, rtl);
   return runRouter(list, initial, opt);
 }
 
@@ -685,7 +682,18 @@ int cmdRoutedRun(Args& args, const std::string& route_word) {
   const std::string backend = routedBackend(args);
   const bool json = args.flag("--json");
   RouterOptions opt = routerOptions(args);
-  if (args.has("--trace")) throw Error("--trace: routed mode writes no waveform yet");
+  RtlOptions rtl;
+  rtl.cache_dir = args.get("--cache").value_or("");
+  rtl.trace = args.get("--trace").value_or("");
+  if (!rtl.trace.empty() && backend != "rtl") {
+    throw Error("--trace: routed mode writes waveforms on --backend rtl");
+  }
+  if (!rtl.trace.empty() && fs::path(rtl.trace).extension() != ".vcd" &&
+      fs::path(rtl.trace).extension() != ".fst") {
+    throw Error("--trace " + rtl.trace + ": name a .vcd or .fst file");
+  }
+  // A GTKWave save file beside the trace, grouping each router's FIFOs, credits and grants.
+  if (!rtl.trace.empty()) rtl.gtkw = fs::path(rtl.trace).replace_extension(".gtkw").string();
   if (args.has("--messages")) throw Error("--messages: use hcube route --messages FILE");
   HeaderOrigin origin;
   const BuiltCase c = loadCase(args, {"table"}, origin);
@@ -702,7 +710,7 @@ int cmdRoutedRun(Args& args, const std::string& route_word) {
   opt.tagged_elements = c.perm.elements();
   ProgressBar bar(progress, "routed run", 0);
   if (progress != nullptr) opt.progress = bar.callback();
-  report.result = runRoutedOn(backend, list, taggedMemory(c.perm, list.memoryWords()), opt);
+  report.result = runRoutedOn(backend, list, taggedMemory(c.perm, list.memoryWords()), opt, rtl);
   bar.finish();
   report.check = checkRoutedMemory(c.perm, report.result.run.memory);
   std::cout << (json ? jsonText(routedJson(report)) + "\n" : formatRoutedText(report));
@@ -774,9 +782,60 @@ int cmdRoute(Args& args) {
 
 // hcube compare --modes schedule,ecube,source: one permutation run by its schedule's tables and
 // by the routers, side by side (Johnsson & Ho 1987 §8.2: schedules against the routing logic).
+// Where two routed runs of one list differ (backends must agree exactly, docs/hardware.md §8.10),
+// or "".
+std::string routedDisagreement(const RoutedRun& a, const RoutedRun& b) {
+  std::vector<std::string> d;
+  if (a.run.cycles != b.run.cycles) d.push_back("cycles");
+  if (a.run.transfer_cycles != b.run.transfer_cycles) d.push_back("transfer cycles");
+  if (a.run.local_cycles != b.run.local_cycles) d.push_back("local cycles");
+  if (a.run.words != b.run.words) d.push_back("words");
+  if (a.run.link_words != b.run.link_words) d.push_back("per-link words");
+  if (a.run.span != b.run.span) d.push_back("span");
+  if (a.run.memory.words != b.run.memory.words) d.push_back("final memory");
+  if (a.stats.stalls != b.stats.stalls) d.push_back("stalls");
+  if (a.stats.max_fifo != b.stats.max_fifo) d.push_back("max FIFO occupancy");
+  if (a.stats.delivered != b.stats.delivered) d.push_back("delivered");
+  if (a.stats.latency_min != b.stats.latency_min || a.stats.latency_max != b.stats.latency_max ||
+      a.stats.latency_p99 != b.stats.latency_p99 || a.stats.latency_mean != b.stats.latency_mean) {
+    d.push_back("latency");
+  }
+  if (a.stats.errors != b.stats.errors) d.push_back("router errors");
+  if (a.stats.deadlock != b.stats.deadlock || a.stats.deadlock_cycle != b.stats.deadlock_cycle) {
+    d.push_back("deadlock");
+  }
+  std::string text;
+  for (const std::string& x : d) text += (text.empty() ? "" : ", ") + x;
+  return text;
+}
+
 int cmdCompareModes(Args& args, const std::string& modes_text) {
   const bool json = args.flag("--json");
-  const std::string backend = routedBackend(args);
+  // --backends table,tlm,rtl runs every mode on each and requires them to agree exactly;
+  // --backend (or nothing) runs one.
+  std::vector<std::string> backends;
+  if (const auto list = args.get("--backends")) {
+    if (args.has("--backend")) throw Error("--backend and --backends exclude each other");
+    std::stringstream names(*list);
+    std::string name;
+    while (std::getline(names, name, ',')) {
+      if (name != "table" && name != "tlm" && name != "rtl") {
+        throw Error("--backends: '" + name + "' is not table, tlm or rtl");
+      }
+      if (std::find(backends.begin(), backends.end(), name) != backends.end()) {
+        throw Error("--backends: '" + name + "' given twice");
+      }
+      backends.push_back(name);
+    }
+    if (backends.empty()) throw Error("--backends: name at least one backend");
+  } else {
+    backends.push_back(routedBackend(args));
+  }
+  const std::string backend_names = [&] {
+    std::string b;
+    for (const std::string& x : backends) b += (b.empty() ? "" : ",") + x;
+    return b;
+  }();
   const RouterOptions opt_base = routerOptions(args);
   std::vector<std::string> modes;
   std::stringstream items(modes_text);
@@ -790,73 +849,96 @@ int cmdCompareModes(Args& args, const std::string& modes_text) {
   }
   if (modes.empty()) throw Error("--modes: name at least one of schedule, ecube, source");
   HeaderOrigin origin;
-  const BuiltCase c = loadCase(args, {backend}, origin);
+  const BuiltCase c = loadCase(args, backends, origin);
   args.finish();
-  requireBackendLimits(c, backend, origin);
+  for (const std::string& b : backends) requireBackendLimits(c, b, origin);
+  std::vector<std::string> problems;                     // disagreements between backends
+  const int label_width = backends.size() > 1 ? 15 : 9;  // "schedule/table"
   nlohmann::ordered_json runs = nlohmann::ordered_json::array();
   bool all_pass = true;
   if (!json) {
     std::printf("hcube compare: %s on a %d-cube, K = %llu, backend %s (lower bound %llu: %s)\n",
                 c.tables.header.algo.c_str(), c.perm.n(),
-                static_cast<unsigned long long>(c.perm.slots()), backend.c_str(),
+                static_cast<unsigned long long>(c.perm.slots()), backend_names.c_str(),
                 static_cast<unsigned long long>(c.lower_bound), c.bound_source.c_str());
-    std::printf("  %-9s %9s %9s %10s %10s %8s %8s %9s %8s\n", "mode", "cycles", "transfer", "words",
-                "stalls", "maxfifo", "lat p99", "mismatch", "verdict");
+    std::printf("  %-*s %9s %9s %10s %10s %8s %8s %9s %8s\n", label_width, "mode", "cycles",
+                "transfer", "words", "stalls", "maxfifo", "lat p99", "mismatch", "verdict");
   }
   for (const std::string& mode : modes) {
-    if (mode == "schedule") {
-      RunReport r = reportFor(c);
-      r.run = runOn(c,
-                    BackendRun{backend, "", "",
-                               opt_base.max_cycles == (u64{1} << 32) ? 0 : opt_base.max_cycles},
-                    nullptr);
-      r.check = checkAgainstReference(c.perm, r.run.memory);
+    std::optional<RunResult> first_schedule;
+    std::optional<RoutedRun> first_routed;
+    for (const std::string& backend : backends) {
+      const std::string label = backends.size() > 1 ? mode + "/" + backend : mode;
+      if (mode == "schedule") {
+        RunReport r = reportFor(c);
+        r.run = runOn(c,
+                      BackendRun{backend, "", "",
+                                 opt_base.max_cycles == (u64{1} << 32) ? 0 : opt_base.max_cycles},
+                      nullptr);
+        r.check = checkAgainstReference(c.perm, r.run.memory);
+        all_pass = all_pass && r.passed();
+        if (!first_schedule) {
+          first_schedule = r.run;
+        } else {
+          for (const std::string& d : runDifferences(*first_schedule, r.run)) {
+            problems.push_back(label + " vs " + backends[0] + ": " + d);
+          }
+        }
+        if (json) {
+          nlohmann::ordered_json j = reportJson(r);
+          j["mode"] = "schedule";
+          runs.push_back(j);
+        } else {
+          std::printf("  %-*s %9llu %9llu %10llu %10s %8s %8s %9llu %8s\n", label_width,
+                      label.c_str(), static_cast<unsigned long long>(r.run.cycles),
+                      static_cast<unsigned long long>(r.run.transfer_cycles),
+                      static_cast<unsigned long long>(r.run.words), "-", "-", "-",
+                      static_cast<unsigned long long>(r.check.mismatches),
+                      r.passed() ? "PASS" : "FAIL");
+        }
+        continue;
+      }
+      const RouteKind route = parseRouteKind(mode);
+      const MessageList list = messagesFromPermutation(c.perm, route);
+      requireSimulatable(list.nodes(), list.memoryWords(),
+                         "routed mode's memory (2K words per node)");
+      RouterOptions opt = opt_base;
+      opt.tagged_elements = c.perm.elements();
+      RoutedReport r;
+      r.algo = c.tables.header.algo;
+      r.perm = c.perm;
+      r.route = route;
+      r.lower_bound = c.lower_bound;
+      r.bound_source = c.bound_source;
+      r.result = runRoutedOn(backend, list, taggedMemory(c.perm, list.memoryWords()), opt);
+      r.check = checkRoutedMemory(c.perm, r.result.run.memory);
       all_pass = all_pass && r.passed();
+      if (!first_routed) {
+        first_routed = r.result;
+      } else if (const std::string d = routedDisagreement(*first_routed, r.result); !d.empty()) {
+        problems.push_back(label + " vs " + backends[0] + ": " + d);
+      }
       if (json) {
-        nlohmann::ordered_json j = reportJson(r);
-        j["mode"] = "schedule";
-        runs.push_back(j);
+        runs.push_back(routedJson(r));
       } else {
-        std::printf("  %-9s %9llu %9llu %10llu %10s %8s %8s %9llu %8s\n", "schedule",
-                    static_cast<unsigned long long>(r.run.cycles),
-                    static_cast<unsigned long long>(r.run.transfer_cycles),
-                    static_cast<unsigned long long>(r.run.words), "-", "-", "-",
+        u64 max_fifo = 0;
+        for (u64 m : r.result.stats.max_fifo) max_fifo = std::max(max_fifo, m);
+        std::printf("  %-*s %9llu %9llu %10llu %10llu %8llu %8llu %9llu %8s\n", label_width,
+                    label.c_str(), static_cast<unsigned long long>(r.result.run.cycles),
+                    static_cast<unsigned long long>(r.result.run.transfer_cycles),
+                    static_cast<unsigned long long>(r.result.run.words),
+                    static_cast<unsigned long long>(r.result.stats.stalls),
+                    static_cast<unsigned long long>(max_fifo),
+                    static_cast<unsigned long long>(r.result.stats.latency_p99),
                     static_cast<unsigned long long>(r.check.mismatches),
                     r.passed() ? "PASS" : "FAIL");
       }
-      continue;
-    }
-    const RouteKind route = parseRouteKind(mode);
-    const MessageList list = messagesFromPermutation(c.perm, route);
-    requireSimulatable(list.nodes(), list.memoryWords(),
-                       "routed mode's memory (2K words per node)");
-    RouterOptions opt = opt_base;
-    opt.tagged_elements = c.perm.elements();
-    RoutedReport r;
-    r.algo = c.tables.header.algo;
-    r.perm = c.perm;
-    r.route = route;
-    r.lower_bound = c.lower_bound;
-    r.bound_source = c.bound_source;
-    r.result = runRoutedOn(backend, list, taggedMemory(c.perm, list.memoryWords()), opt);
-    r.check = checkRoutedMemory(c.perm, r.result.run.memory);
-    all_pass = all_pass && r.passed();
-    if (json) {
-      runs.push_back(routedJson(r));
-    } else {
-      u64 max_fifo = 0;
-      for (u64 m : r.result.stats.max_fifo) max_fifo = std::max(max_fifo, m);
-      std::printf("  %-9s %9llu %9llu %10llu %10llu %8llu %8llu %9llu %8s\n", mode.c_str(),
-                  static_cast<unsigned long long>(r.result.run.cycles),
-                  static_cast<unsigned long long>(r.result.run.transfer_cycles),
-                  static_cast<unsigned long long>(r.result.run.words),
-                  static_cast<unsigned long long>(r.result.stats.stalls),
-                  static_cast<unsigned long long>(max_fifo),
-                  static_cast<unsigned long long>(r.result.stats.latency_p99),
-                  static_cast<unsigned long long>(r.check.mismatches),
-                  r.passed() ? "PASS" : "FAIL");
     }
   }
+  for (const std::string& p : problems) {
+    if (!json) std::printf("  DISAGREEMENT %s\n", p.c_str());
+  }
+  all_pass = all_pass && problems.empty();
   if (json) {
     nlohmann::ordered_json j;
     j["algo"] = c.tables.header.algo;
@@ -864,6 +946,7 @@ int cmdCompareModes(Args& args, const std::string& modes_text) {
     j["lower_bound"] = c.lower_bound;
     j["bound_source"] = c.bound_source;
     j["all_pass"] = all_pass;
+    j["disagreements"] = problems;
     j["runs"] = runs;
     std::cout << jsonText(j) << "\n";
   }
@@ -1004,6 +1087,7 @@ int cmdBuildModel(Args& args) {
   // serves many cases of the same n and lanes (any cached model at least as large is reused).
   const long long memory = args.number("--memory", 0);
   const long long depth = args.number("--depth", 0);
+  const bool router = args.flag("--router");
   CaseSpec spec = caseFrom(args);
   const std::string cache = args.get("--cache").value_or("");
   const int threads = rtlThreadsOption(args, true);
@@ -1020,6 +1104,7 @@ int cmdBuildModel(Args& args) {
   config.num_slots = std::max<u64>(config.num_slots, std::bit_ceil(static_cast<u64>(memory)));
   config.table_depth = std::max<u64>(config.table_depth, std::bit_ceil(static_cast<u64>(depth)));
   config.threads = threads;
+  config.router = router;
   RtlOptions opt;
   opt.cache_dir = cache;
   opt.progress = &std::cerr;

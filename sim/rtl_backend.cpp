@@ -98,6 +98,7 @@ std::string RtlModelConfig::key() const {
   std::ostringstream o;
   o << "rtl-n" << dim << "-m" << num_slots << "-b" << lanes << "-t" << table_depth << "-j"
     << threads << "-w" << (trace ? 1 : 0);
+  if (router) o << "-r";
   return o.str();
 }
 
@@ -155,9 +156,14 @@ RtlModel ensureRtlModel(const RtlModelConfig& config, const RtlOptions& options)
                       &depth, &threads, &traced, tag) != 7) {
         continue;
       }
+      // "r-HASH": a model with routers (the hash is hexadecimal, so never starts with 'r').
+      std::string rest = tag;
+      const bool router = rest.rfind("r-", 0) == 0;
+      if (router) rest.erase(0, 2);
+      if (router != config.router) continue;
       if (dim != config.dim || lanes != config.lanes || threads != config.threads ||
           (config.trace && traced == 0) || slots < config.num_slots || depth < config.table_depth ||
-          hash != tag) {
+          hash != rest) {
         continue;
       }
       if (!fs::exists(e.path() / "complete") || !fs::exists(e.path() / "hcube-rtl-sim")) continue;
@@ -165,7 +171,7 @@ RtlModel ensureRtlModel(const RtlModelConfig& config, const RtlOptions& options)
       if (size < best_size) {
         best_size = size;
         best.runner = (e.path() / "hcube-rtl-sim").string();
-        best.config = {dim, slots, lanes, depth, threads, traced != 0};
+        best.config = {dim, slots, lanes, depth, threads, traced != 0, router};
       }
     }
     if (!best.runner.empty()) return best;
@@ -183,8 +189,9 @@ RtlModel ensureRtlModel(const RtlModelConfig& config, const RtlOptions& options)
   if (out) {
     *out << "hcube: building the Verilated cube n=" << config.dim << " (" << config.num_slots
          << " memory words, " << config.lanes << " lane(s), table depth " << config.table_depth
-         << ", " << config.threads << " thread(s)" << (config.trace ? ", traced" : "") << ") in "
-         << dir.string() << " -- once per configuration, cached\n";
+         << ", " << config.threads << " thread(s)" << (config.trace ? ", traced" : "")
+         << (config.router ? ", with routers" : "") << ") in " << dir.string()
+         << " -- once per configuration, cached\n";
     if (config.dim >= 9) {
       const ResourceEstimate build = rtlBuildEstimate(config.dim);
       *out << "hcube: expect about " << formatSeconds(build.seconds)
@@ -218,7 +225,8 @@ RtlModel ensureRtlModel(const RtlModelConfig& config, const RtlOptions& options)
         "-DHC_LANES=" + std::to_string(config.lanes),
         "-DHC_TABLE_DEPTH=" + std::to_string(config.table_depth),
         "-DHC_THREADS=" + std::to_string(config.threads),
-        std::string("-DHC_TRACE=") + (config.trace ? "ON" : "OFF")},
+        std::string("-DHC_TRACE=") + (config.trace ? "ON" : "OFF"),
+        std::string("-DHC_ROUTER=") + (config.router ? "1" : "0")},
        "configure");
   step({cmake, "--build", dir.string(), "-j", "2"}, "build");
   if (!fs::exists(runner)) throw Error("building the RTL model produced no " + runner.string());
@@ -338,6 +346,7 @@ RunResult runOnRtl(const TableSet& set, const RtlOptions& options) {
   RtlModelConfig config = rtlModelFor(set);
   config.threads = requireRtlThreads(options.threads);
   config.trace = !options.trace.empty();
+  config.router = options.router_model;
   const RtlModel model = ensureRtlModel(config, options);
   const std::string& runner = model.runner;
   const fs::path work =
@@ -412,6 +421,405 @@ RunResult runOnRtl(const TableSet& set, const RtlOptions& options) {
     for (u64 l = 0; l < keep; ++l) trimmed.at(x, l) = r.memory.at(x, l);
   }
   r.memory = std::move(trimmed);
+  if (vcd) {
+    const std::string fst2vcd = findProgram("fst2vcd");
+    if (fst2vcd.empty()) throw Error("fst2vcd (Debian package gtkwave) is needed for a .vcd trace");
+    const ProcessResult c = runProcess({fst2vcd, "-f", fst, "-o", options.trace});
+    if (c.status != 0) throw Error("fst2vcd failed:\n" + tail(c.output, 10));
+    if (!options.gtkw.empty()) {
+      // Point the save file at the VCD instead of the temporary FST.
+      std::ifstream g(options.gtkw);
+      std::stringstream text;
+      text << g.rdbuf();
+      std::string s = text.str();
+      const size_t at = s.find(fst);
+      if (at != std::string::npos) s.replace(at, fst.size(), fs::absolute(options.trace).string());
+      std::ofstream(options.gtkw) << s;
+    }
+  }
+  return r;
+}
+
+// ---- Routed mode (docs/hardware.md §8) ----
+
+namespace {
+
+int bitsFor(u64 n) {
+  int b = 0;
+  while ((u64{1} << b) < n) ++b;
+  return b < 1 ? 1 : b;
+}
+
+/// The widths of rtl/hc_pkg.sv for a model (Lanes = 1).
+struct RoutedLayout {
+  int n = 1;
+  int slot_bits = 1;
+  int port_bits = 1;
+  int route_max = 4;
+  int len_bits = 1;
+  int msg_width = 0;
+  int load_width = 0;
+
+  explicit RoutedLayout(const RtlModelConfig& m) : n(m.dim) {
+    slot_bits = bitsFor(m.num_slots);
+    port_bits = bitsFor(static_cast<u64>(n));
+    route_max = 2 * n + 2;
+    len_bits = bitsFor(static_cast<u64>(route_max + 1));
+    msg_width = 2 * slot_bits + n + len_bits + route_max * port_bits + 32;
+    const int idx_bits = std::max(slot_bits, port_bits + bitsFor(static_cast<u64>(m.lanes)));
+    const int table_width = std::max(34, 2 + n * m.lanes * (6 + idx_bits + slot_bits));
+    load_width = std::max(table_width, msg_width);
+  }
+};
+
+/// A bit vector written as hex, most significant digit first.
+class Bits {
+ public:
+  explicit Bits(int width) : width_(width), w_(static_cast<size_t>((width + 31) / 32), 0) {}
+  void put(int lsb, int width, u64 value) {
+    for (int b = 0; b < width; ++b) {
+      if ((value >> b) & 1U) w_[static_cast<size_t>((lsb + b) / 32)] |= 1U << ((lsb + b) % 32);
+    }
+  }
+  std::string hex() const {
+    std::string s;
+    for (int d = (width_ + 3) / 4 - 1; d >= 0; --d) {
+      const u32 v = (w_[static_cast<size_t>(d * 4 / 32)] >> (d * 4 % 32)) & 0xF;
+      s += "0123456789abcdef"[v];
+    }
+    return s;
+  }
+
+ private:
+  int width_;
+  std::vector<u32> w_;
+};
+
+}  // namespace
+
+void checkRtlRouterOptions(const MessageList& list, const RouterOptions& ropt) {
+  validateMessages(list);
+  if (ropt.fifo_depth < 1 || ropt.fifo_depth > 4) {
+    throw Error("--fifo-depth " + std::to_string(ropt.fifo_depth) +
+                ": the RTL router's FIFOs hold 1..4 packets (hc_pkg::FifoDepthDefault)");
+  }
+  if (ropt.deadlock_cycles < 1 || ropt.deadlock_cycles > 65535) {
+    throw Error("--deadlock-cycles " + std::to_string(ropt.deadlock_cycles) +
+                ": the RTL detector counts 1..65535 cycles");
+  }
+  const int route_max = 2 * list.n + 2;
+  for (u64 x = 0; x < list.nodes(); ++x) {
+    for (const Message& m : list.per_node[x]) {
+      if (m.route.size() > static_cast<size_t>(route_max)) {
+        throw Error("node " + std::to_string(x) + ": a source route of " +
+                    std::to_string(m.route.size()) + " hops; the RTL router carries at most " +
+                    std::to_string(route_max) + " (2n + 2)");
+      }
+      if (m.release > 0xFFFFFFFFULL) {
+        throw Error("node " + std::to_string(x) + ": release cycle " + std::to_string(m.release) +
+                    " does not fit the RTL's 32 bits");
+      }
+    }
+  }
+}
+
+RtlModelConfig rtlModelForMessages(const MessageList& list) {
+  u64 most = 0;
+  for (const auto& msgs : list.per_node) most = std::max<u64>(most, msgs.size());
+  RtlModelConfig c;
+  c.dim = list.n;
+  c.num_slots = std::max<u64>(2, pow2Ceil(list.memoryWords()));
+  c.lanes = 1;
+  c.table_depth = std::max<u64>(16, pow2Ceil(most));
+  c.router = true;
+  requireRtlDimension(c.dim);
+  return c;
+}
+
+void writeRoutedImageFile(const std::string& path, const MessageList& list,
+                          const CubeMemory& initial, const RouterOptions& ropt,
+                          const RtlModelConfig& model) {
+  checkRtlRouterOptions(list, ropt);
+  if (initial.nodes != list.nodes() || initial.words_per_node != list.memoryWords()) {
+    throw Error("routed run: the memory does not match the message list (2K words per node)");
+  }
+  const RoutedLayout L(model);
+  const int n = list.n;
+  std::ofstream out(path);
+  if (!out) throw Error(path + ": cannot write the routed image");
+  out << "hcube-routed-image 1\n"
+      << "dim " << n << "\nslots " << list.slots << "\nmemory " << list.memoryWords() << "\ntagged "
+      << ropt.tagged_elements << "\nmsg-width " << L.msg_width << "\nfifo-depth " << ropt.fifo_depth
+      << "\ndeadlock " << ropt.deadlock_cycles << "\n";
+  if (ropt.record_deliveries) out << "deliveries 1\n";
+  for (u64 x = 0; x < list.nodes(); ++x) {
+    const std::vector<Message>& msgs = list.per_node[x];
+    // Queue order: Q_0 .. Q_{n-1} by first hop, then Q_L, each in list order.
+    std::vector<std::vector<const Message*>> queues(static_cast<size_t>(n + 1));
+    for (const Message& m : msgs) {
+      const int hop = firstHop(list.route, x, m);
+      queues[static_cast<size_t>(hop < 0 ? n : hop)].push_back(&m);
+    }
+    out << "node " << x << "\nheader";
+    Bits cfg(L.load_width);
+    cfg.put(0, 1, 1);
+    cfg.put(1, 1, list.route == RouteKind::kSource ? 1 : 0);
+    cfg.put(8, 8, ropt.fifo_depth);
+    cfg.put(16, 16, ropt.deadlock_cycles);
+    out << ' ' << cfg.hex();
+    u64 at = 0;
+    for (int q = 0; q <= n + 1; ++q) {
+      Bits b(L.load_width);
+      b.put(0, 32, at);
+      out << ' ' << b.hex();
+      if (q <= n) at += queues[static_cast<size_t>(q)].size();
+    }
+    out << '\n';
+    for (const auto& queue : queues) {
+      for (const Message* m : queue) {
+        if (m->route.size() > static_cast<size_t>(L.route_max)) {
+          throw Error("node " + std::to_string(x) + ": a source route of " +
+                      std::to_string(m->route.size()) + " hops; the RTL router carries at most " +
+                      std::to_string(L.route_max) + " (2n + 2)");
+        }
+        if (m->release > 0xFFFFFFFFULL) {
+          throw Error("node " + std::to_string(x) + ": release cycle " +
+                      std::to_string(m->release) + " does not fit the RTL's 32 bits");
+        }
+        Bits w(L.msg_width);
+        int lsb = 0;
+        w.put(lsb, L.slot_bits, m->src_slot);
+        lsb += L.slot_bits;
+        w.put(lsb, n, m->dst);
+        lsb += n;
+        w.put(lsb, L.slot_bits, m->dst_slot);
+        lsb += L.slot_bits;
+        if (list.route == RouteKind::kSource) w.put(lsb, L.len_bits, m->route.size());
+        lsb += L.len_bits;
+        for (size_t h = 0; h < m->route.size(); ++h) {
+          w.put(lsb + static_cast<int>(h) * L.port_bits, L.port_bits, m->route[h]);
+        }
+        lsb += L.route_max * L.port_bits;
+        w.put(lsb, 32, m->release);
+        out << "message " << w.hex() << '\n';
+      }
+    }
+    out << "data";
+    char buf[16];
+    for (u64 l = 0; l < list.memoryWords(); ++l) {
+      std::snprintf(buf, sizeof buf, " %08x", static_cast<unsigned>(initial.at(x, l)));
+      out << buf;
+    }
+    out << '\n';
+  }
+  out << "end\n";
+  if (!out) throw Error(path + ": error writing the routed image");
+}
+
+namespace {
+
+/// Per node, the list index of each message in the order the routed image stores them (queue by
+/// queue), and the first list index of each node (messages numbered node by node).
+struct QueueOrder {
+  std::vector<std::vector<u64>> list_index;
+  std::vector<u64> first;
+};
+
+QueueOrder queueOrder(const MessageList& list) {
+  QueueOrder q;
+  const int n = list.n;
+  u64 next = 0;
+  for (u64 x = 0; x < list.nodes(); ++x) {
+    q.first.push_back(next);
+    std::vector<std::vector<u64>> queues(static_cast<size_t>(n + 1));
+    const std::vector<Message>& msgs = list.per_node[x];
+    for (u64 i = 0; i < msgs.size(); ++i) {
+      const int hop = firstHop(list.route, x, msgs[i]);
+      queues[static_cast<size_t>(hop < 0 ? n : hop)].push_back(i);
+    }
+    std::vector<u64> order;
+    for (const auto& queue : queues) order.insert(order.end(), queue.begin(), queue.end());
+    q.list_index.push_back(std::move(order));
+    next += msgs.size();
+  }
+  return q;
+}
+
+RoutedRun parseRoutedResult(std::istream& in, const std::string& source, const MessageList& list,
+                            bool deliveries) {
+  RoutedRun rr;
+  RunResult& r = rr.run;
+  RouterStats& s = rr.stats;
+  const u64 nodes = list.nodes();
+  const u64 n = static_cast<u64>(list.n);
+  const u64 words_per_node = list.memoryWords();
+  r.backend = "rtl";
+  r.memory = {nodes, words_per_node, std::vector<u32>(nodes * words_per_node, 0)};
+  r.link_words.assign(nodes * n, 0);
+  s.max_fifo.assign(nodes * n, 0);
+  std::vector<bool> seen(nodes, false);
+  std::vector<u64> hist;
+  const QueueOrder order = deliveries ? queueOrder(list) : QueueOrder{};
+  if (deliveries) s.delivered_at.assign(list.messages(), ~u64{0});
+  std::string line;
+  int lineno = 0;
+  auto fail = [&](const std::string& msg) {
+    throw Error(source + ":" + std::to_string(lineno) + ": " + msg);
+  };
+  bool header = false;
+  bool ended = false;
+  while (std::getline(in, line)) {
+    ++lineno;
+    std::istringstream words(line);
+    std::string key;
+    if (!(words >> key)) continue;
+    if (!header) {
+      int version = 0;
+      if (key != "hcube-rtl-result" || !(words >> version) || version != 1) {
+        fail("not an hcube-rtl-result 1 file");
+      }
+      header = true;
+      continue;
+    }
+    u64 a = 0, b = 0, c = 0, d = 0, e = 0, f = 0;
+    if (key == "cycles") {
+      words >> r.cycles;
+    } else if (key == "transfer-cycles") {
+      words >> r.transfer_cycles;
+    } else if (key == "local-cycles") {
+      words >> r.local_cycles;
+    } else if (key == "words") {
+      words >> r.words;
+    } else if (key == "timeout") {
+      words >> a;
+      r.timeout = a != 0;
+    } else if (key == "span") {
+      words >> r.span;
+    } else if (key == "wall-seconds") {
+      words >> r.wall_seconds;
+    } else if (key == "routed") {
+      words >> a;
+    } else if (key == "fifo-depth") {
+      words >> s.fifo_depth;
+    } else if (key == "messages") {
+      words >> s.messages;
+    } else if (key == "delivered") {
+      words >> s.delivered;
+    } else if (key == "stalls") {
+      words >> s.stalls;
+    } else if (key == "deadlock") {
+      words >> a;
+      s.deadlock = a != 0;
+    } else if (key == "deadlock-cycle") {
+      words >> s.deadlock_cycle;
+    } else if (key == "link" || key == "max-fifo") {
+      if (!(words >> a >> b >> c) || a >= nodes || b >= n) fail("bad " + key + " line");
+      (key == "link" ? r.link_words : s.max_fifo)[a * n + b] = c;
+    } else if (key == "latency") {
+      if (!(words >> a >> b)) fail("bad latency line");
+      if (a >= hist.size()) hist.resize(a + 1, 0);
+      hist[a] += b;
+    } else if (key == "delivery") {
+      if (!deliveries || !(words >> a >> b >> c) || a >= nodes || b >= order.list_index[a].size()) {
+        fail("bad delivery line");
+      }
+      s.delivered_at[order.first[a] + order.list_index[a][b]] = c;
+    } else if (key == "blocked") {
+      if (!(words >> a >> b >> c >> d >> e >> f) || a >= nodes) fail("bad blocked line");
+      s.blocked.push_back({a, b != 0, static_cast<int>(c), d, static_cast<int>(e), f != 0});
+    } else if (key == "router-errors") {
+      if (!(words >> a >> b >> c >> d) || a >= nodes) fail("bad router-errors line");
+      s.errors.push_back({a, b, c, d});
+    } else if (key == "memory") {
+      if (!(words >> a) || a >= nodes) fail("bad memory line");
+      seen[a] = true;
+      for (u64 i = 0; i < words_per_node; ++i) {
+        std::string hex;
+        if (!(words >> hex)) fail("memory line of node " + std::to_string(a) + " is short");
+        r.memory.at(a, i) = static_cast<u32>(std::stoul(hex, nullptr, 16));
+      }
+    } else if (key == "end") {
+      ended = true;
+      break;
+    } else {
+      fail("unknown key '" + key + "'");
+    }
+    if (words.fail()) fail("bad value for '" + key + "'");
+  }
+  if (!ended) fail("truncated (no 'end')");
+  for (u64 x = 0; x < nodes; ++x) {
+    if (!seen[x]) fail("no memory line for node " + std::to_string(x));
+  }
+  // Latency summary exactly as the golden model takes it (router_engine.cpp finish()).
+  u64 count = 0;
+  u64 sum = 0;
+  for (u64 l = 0; l < hist.size(); ++l) {
+    count += hist[l];
+    sum += l * hist[l];
+  }
+  if (count > 0) {
+    const u64 want = (count * 99 + 99) / 100;
+    u64 seen_count = 0;
+    bool first = true;
+    for (u64 l = 0; l < hist.size(); ++l) {
+      if (hist[l] == 0) continue;
+      if (first) s.latency_min = l;
+      first = false;
+      s.latency_max = l;
+      if (seen_count < want && seen_count + hist[l] >= want) s.latency_p99 = l;
+      seen_count += hist[l];
+    }
+    s.latency_mean = static_cast<double>(sum) / static_cast<double>(count);
+  }
+  return rr;
+}
+
+}  // namespace
+
+RoutedRun runRoutedOnRtl(const MessageList& list, const CubeMemory& initial,
+                         const RouterOptions& ropt, const RtlOptions& options) {
+  checkRtlRouterOptions(list, ropt);
+  RtlModelConfig config = rtlModelForMessages(list);
+  config.threads = requireRtlThreads(options.threads);
+  config.trace = !options.trace.empty();
+  const RtlModel model = ensureRtlModel(config, options);
+  const fs::path work =
+      fs::temp_directory_path() /
+      ("hcube-rtl-" + std::to_string(getpid()) + "-" +
+       std::to_string(std::chrono::steady_clock::now().time_since_epoch().count()));
+  fs::create_directories(work);
+  struct Cleanup {
+    fs::path p;
+    ~Cleanup() {
+      std::error_code ec;
+      fs::remove_all(p, ec);
+    }
+  } cleanup{work};
+  const fs::path image = work / "routed.hex";
+  const fs::path result = work / "result.txt";
+  writeRoutedImageFile(image.string(), list, initial, ropt, model.config);
+  std::vector<std::string> argv = {model.runner, "--image", image.string(), "--out",
+                                   result.string()};
+  if (ropt.max_cycles != (u64{1} << 32)) {
+    argv.insert(argv.end(), {"--max-cycles", std::to_string(ropt.max_cycles)});
+  }
+  std::string fst;
+  const bool vcd =
+      options.trace.size() > 4 && options.trace.compare(options.trace.size() - 4, 4, ".vcd") == 0;
+  if (!options.trace.empty()) {
+    fst = vcd ? (work / "trace.fst").string() : options.trace;
+    argv.insert(argv.end(), {"--trace", fst});
+    if (!options.gtkw.empty()) argv.insert(argv.end(), {"--gtkw", options.gtkw});
+  }
+  const ProcessResult p = runProcess(argv, [](const std::string&) {});
+  if (p.status != 0) {
+    throw Error("the RTL runner failed (status " + std::to_string(p.status) + "):\n" +
+                tail(p.output, 15));
+  }
+  std::ifstream in(result);
+  if (!in) throw Error(result.string() + ": the RTL runner wrote no result");
+  RoutedRun r = parseRoutedResult(in, result.string(), list, ropt.record_deliveries);
+  // wall_seconds: the runner's simulation proper (loading and read-back left out).
   if (vcd) {
     const std::string fst2vcd = findProgram("fst2vcd");
     if (fst2vcd.empty()) throw Error("fst2vcd (Debian package gtkwave) is needed for a .vcd trace");

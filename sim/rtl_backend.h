@@ -12,6 +12,7 @@
 #include <string>
 
 #include "hw_errors.h"
+#include "router/router_engine.h"
 #include "table.h"
 
 namespace hcube {
@@ -27,7 +28,10 @@ struct RtlModelConfig {
   /// Waveform tracing compiled in (only runs with --trace need it; the trace code is about half
   /// of a big cube's generated C++). A traced model also serves untraced runs.
   bool trace = false;
-  /// Directory name of this model in the cache.
+  /// The nodes have routers (HasRouter = 1, docs/hardware.md §8.11): the model of routed runs,
+  /// which runs table mode too. Table runs use models without routers, which are faster.
+  bool router = false;
+  /// Directory name of this model in the cache ("-r" after the table depth for routers).
   std::string key() const;
 };
 
@@ -52,6 +56,9 @@ struct RtlOptions {
   bool progress_bar = false;
   bool record_traffic = false;  ///< fill RunResult::traffic (runner option --traffic; sw/inspect/)
   u64 record_word = ~u64{0};    ///< with record_traffic: log only this word (--traffic-word)
+  /// runOnRtl: run the tables in table mode on the model with routers (the routed runs' model)
+  /// instead of the table-mode model.
+  bool router_model = false;
 };
 
 std::string defaultCacheDir();
@@ -72,5 +79,26 @@ RunResult runOnRtl(const TableSet& set, const RtlOptions& options);
 /// Parses a runner result file (docs/hardware.md §6); `source` names it in errors.
 RunResult parseRtlResult(std::istream& in, const std::string& source, u64 nodes, int dims,
                          u64 words_per_node);
+
+/// Throws Error for a list or option the RTL router cannot run: a bad list, FIFO depth outside
+/// 1..4, deadlock limit outside 1..65535, a source route longer than 2n + 2, a release cycle
+/// beyond 32 bits.
+void checkRtlRouterOptions(const MessageList& list, const RouterOptions& ropt);
+
+/// The model configuration a routed run needs: memory 2K, table depth >= the longest message list.
+RtlModelConfig rtlModelForMessages(const MessageList& list);
+
+/// Writes the routed image (docs/hardware.md §8.1, tb/routed_image.h) of `list` for `model`.
+/// Throws Error if a message does not fit the model's message word (a route longer than 2n + 2,
+/// a release beyond 32 bits) or the RTL router's limits (FIFO depth 1..4, deadlock limit
+/// 1..65535).
+void writeRoutedImageFile(const std::string& path, const MessageList& list,
+                          const CubeMemory& initial, const RouterOptions& ropt,
+                          const RtlModelConfig& model);
+
+/// Runs `list` from `initial` on the RTL routers (routed mode of hc_node) and returns what the
+/// RTL measured, in the golden model's form (sw/router/router_engine.h).
+RoutedRun runRoutedOnRtl(const MessageList& list, const CubeMemory& initial,
+                         const RouterOptions& ropt, const RtlOptions& options);
 
 }  // namespace hcube

@@ -8,14 +8,15 @@ namespace hcube::tb {
 /// The parameters an hc_cube build was verilated with, and the widths derived from them
 /// exactly as rtl/hc_pkg.sv derives them.
 struct CubeConfig {
-  int dim = 3;           ///< n: cube dimensions (Dim)
-  int num_slots = 8;     ///< M: memory words per node (NumSlots)
-  int lanes = 1;         ///< b: lanes per port and direction (Lanes)
-  int word_width = 32;   ///< W: word width in bits (WordWidth)
-  int table_depth = 16;  ///< D: table words per node (TableDepth)
+  int dim = 3;              ///< n: cube dimensions (Dim)
+  int num_slots = 8;        ///< M: memory words per node (NumSlots)
+  int lanes = 1;            ///< b: lanes per port and direction (Lanes)
+  int word_width = 32;      ///< W: word width in bits (WordWidth)
+  int table_depth = 16;     ///< D: table words per node (TableDepth)
+  bool has_router = false;  ///< the nodes have routers (HasRouter, docs/hardware.md §8.11)
 
   /// The configuration compiled into this binary (HC_DIM, HC_NUM_SLOTS, HC_LANES,
-  /// HC_TABLE_DEPTH).
+  /// HC_TABLE_DEPTH, HC_HAS_ROUTER).
   static CubeConfig FromBuild();
 
   int NumNodes() const { return 1 << dim; }
@@ -32,6 +33,26 @@ struct CubeConfig {
   int DepthBits() const { return Bits(table_depth); }
   /// Hex digits of one table word in an image file.
   int TableHexDigits() const { return (TableWidth() + 3) / 4; }
+
+  // Routed mode (rtl/hc_pkg.sv, docs/hardware.md §8.1): the message word and the load port.
+  int RouteMax() const { return 2 * dim + 2; }
+  int RouteLenBits() const { return Bits(RouteMax() + 1); }
+  int RouteBits() const { return RouteLenBits() + RouteMax() * PortBits(); }
+  /// The release cycle's position in a message word (its top 32 bits).
+  int ReleaseLsb() const { return 2 * SlotBits() + dim + RouteBits(); }
+  int MsgWidth() const { return ReleaseLsb() + 32; }
+  /// The load port's data: a table word, or with routers a message word if that is wider.
+  int LoadWidth() const { return has_router ? Max(TableWidth(), MsgWidth()) : TableWidth(); }
+  /// The load port's address: with routers max(table address, header address) plus two select
+  /// bits on top (LoadSelBits()), without them the table address.
+  int LoadIndexBits() const { return has_router ? Max(DepthBits(), Bits(dim + 3)) : DepthBits(); }
+  int LoadSelBits() const { return has_router ? 2 : 0; }
+  int LoadAddrBits() const { return LoadIndexBits() + LoadSelBits(); }
+  /// A delivery tag: source node and message index.
+  int TagBits() const { return dim + DepthBits(); }
+  /// Bits of a FIFO occupancy (hc_pkg::FifoDepthDefault = 4).
+  int OccBits() const { return 3; }
+  static constexpr int kFifoDepthMax = 4;
 
   /// "dim 3, memory 8, lanes 1, table-depth 16, table-width 34"
   std::string Describe() const;

@@ -39,6 +39,9 @@ CubeConfig CubeConfig::FromBuild() {
   c.lanes = HC_LANES;
   c.word_width = HC_WORD_WIDTH;
   c.table_depth = HC_TABLE_DEPTH;
+#ifdef HC_HAS_ROUTER
+  c.has_router = HC_HAS_ROUTER != 0;
+#endif
   return c;
 }
 
@@ -129,29 +132,42 @@ void CubeTb::Reset(int cycles) {
 void CubeTb::LoadTableBroadcast(const std::vector<TableWord>& table) { LoadTable(-1, table); }
 
 void CubeTb::LoadTable(int node, const std::vector<TableWord>& table) {
-  if (node >= config_.NumNodes()) {
-    throw std::invalid_argument("LoadTable: node " + std::to_string(node) + " out of range");
-  }
   if (static_cast<int>(table.size()) > config_.table_depth) {
     throw std::invalid_argument("LoadTable: " + std::to_string(table.size()) +
                                 " words exceed the table depth " +
                                 std::to_string(config_.table_depth));
   }
-  const int width = config_.TableWidth();
+  LoadWords(node, Region::kTable, table);
+}
+
+void CubeTb::LoadWords(int node, Region region, const std::vector<TableWord>& words) {
+  if (node >= config_.NumNodes()) {
+    throw std::invalid_argument("LoadWords: node " + std::to_string(node) + " out of range");
+  }
+  if (region != Region::kTable && !config_.has_router) {
+    throw std::invalid_argument("LoadWords: this model has no routers (HasRouter = 0)");
+  }
+  const int width = config_.LoadWidth();
   top_->tbl_we_i = 1;
   top_->tbl_bcast_i = node < 0 ? 1 : 0;
   SetBits(top_->tbl_node_i, 0, config_.dim, node < 0 ? 0 : static_cast<uint64_t>(node));
-  for (size_t a = 0; a < table.size(); ++a) {
-    SetBits(top_->tbl_addr_i, 0, config_.DepthBits(), a);
+  const int index_bits = config_.LoadIndexBits();
+  for (size_t a = 0; a < words.size(); ++a) {
+    SetBits(top_->tbl_addr_i, 0, index_bits, a);
+    if (config_.has_router) {
+      SetBits(top_->tbl_addr_i, index_bits, config_.LoadSelBits(), static_cast<uint64_t>(region));
+    }
     for (int lsb = 0; lsb < width; lsb += 32) {
       const size_t i = static_cast<size_t>(lsb / 32);
       SetBits(top_->tbl_wdata_i, lsb, std::min(32, width - lsb),
-              i < table[a].size() ? table[a][i] : 0);
+              i < words[a].size() ? words[a][i] : 0);
     }
     Tick();
   }
   top_->tbl_we_i = 0;
   top_->tbl_bcast_i = 0;
+  ClearBits(top_->tbl_addr_i);
+  ClearBits(top_->tbl_wdata_i);
 }
 
 void CubeTb::LoadImage(const Image& image) {

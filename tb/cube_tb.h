@@ -109,6 +109,11 @@ class CubeTb {
   /// Loads an image: one broadcast table or one table per node.
   void LoadImage(const Image& image);
 
+  /// Load port regions (docs/hardware.md §8.1): the address's two top bits.
+  enum class Region { kTable = 0, kMessages = 1, kRouterHeader = 2 };
+  /// Writes words[a] at address a of `region` of node `node` (-1: every node).
+  void LoadWords(int node, Region region, const std::vector<TableWord>& words);
+
   /// Writes slot `slot` of every node through the scan port (words[x] into node x).
   void WriteSlot(int slot, const std::vector<uint32_t>& words);
   /// Reads slot `slot` of every node through the scan port.

@@ -30,7 +30,7 @@ std::string Range(int width) { return "[" + std::to_string(width - 1) + ":0]"; }
 }  // namespace
 
 void WriteGtkwSave(const std::string& gtkw_path, const std::string& fst_path,
-                   const CubeConfig& config, uint64_t run_begin, uint64_t run_end) {
+                   const CubeConfig& config, uint64_t run_begin, uint64_t run_end, bool routed) {
   std::ofstream f(gtkw_path);
   if (!f) throw std::runtime_error(gtkw_path + ": cannot write the GTKWave save file");
   const std::string fst = std::filesystem::absolute(fst_path).string();
@@ -90,6 +90,22 @@ void WriteGtkwSave(const std::string& gtkw_path, const std::string& fst_path,
         f << kHex << "\n" << c << "in_data" << word << "\n";
         f << kGroupEnd << "\n-" << port << "\n";
       }
+    }
+    if (routed) {
+      // The router (rtl/hc_router.sv): FIFO occupancy and credits per port (CntBits each),
+      // which outputs grant and whom (requester n: the injection queue), round-robin pointers.
+      const std::string r = n + "g_router.u_router.";
+      const int d = config.dim;
+      const int req_bits = CubeConfig::Bits(2 * (d + 1));
+      const std::string router = "node " + std::to_string(x) + " router";
+      f << kGroupOpen << "\n-" << router << "\n";
+      f << kHex << "\n" << r << "cnt_q" << Range(d * config.OccBits()) << "\n";
+      f << kHex << "\n" << r << "credit_q" << Range(d * config.OccBits()) << "\n";
+      f << kBin << "\n" << r << "grant_v" << Range(d) << "\n";
+      f << kHex << "\n" << r << "grant_i" << Range(d * req_bits) << "\n";
+      f << kHex << "\n" << r << "rr_q" << Range(d * req_bits) << "\n";
+      f << kHex << "\n" << r << "occ_max_q" << Range(d * config.OccBits()) << "\n";
+      f << kGroupEnd << "\n-" << router << "\n";
     }
     f << (open ? kGroupEnd : kGroupEndClosed) << "\n-" << label << "\n";
   }

@@ -2,9 +2,10 @@
 //
 //   hcube-rtl-sim --image FILE --out FILE [--trace FILE.fst] [--max-cycles C] [--gtkw FILE]
 //
-// Loads the image through the load port, writes tag x*K + l into slot l < K of node x (zero
-// above) through the scan port, pulses start, runs until done or the cycle limit while a
-// traffic monitor (sw/traffic_monitor.h) counts the words per link and the span, reads every
+// A routed image (docs/hardware.md §8.1, tb/routed_image.h) runs the routers instead
+// (tb/routed_run.h). Loads the image through the load port, writes tag x*K + l into slot l < K of
+// node x (zero above) through the scan port, pulses start, runs until done or the cycle limit while
+// a traffic monitor (sw/traffic_monitor.h) counts the words per link and the span, reads every
 // memory and error counter back and writes the result file. Exit status 0 after a completed run
 // (errors and timeouts are reported in the file), 2 on bad arguments or a malformed image.
 // Runs print "progress: cycle N of at most M" lines on stdout, a few times a second (the
@@ -21,6 +22,8 @@
 #include "cube_tb.h"
 #include "gtkw.h"
 #include "image.h"
+#include "routed_image.h"
+#include "routed_run.h"
 #include "traffic_monitor.h"  // sw/: the same per-cycle monitor as the other executors
 
 namespace {
@@ -28,7 +31,8 @@ namespace {
 constexpr const char* kUsage =
     "usage: hcube-rtl-sim --image FILE --out FILE [--trace FILE.fst] [--max-cycles C]\n"
     "                     [--gtkw FILE] [--traffic [--traffic-word W]]\n"
-    "  --image FILE       table image (docs/hardware.md §3) for this build's configuration\n"
+    "  --image FILE       table image (docs/hardware.md §3) or routed image (§8.1) for this\n"
+    "                     build's configuration\n"
     "  --out FILE         result file (docs/hardware.md §6)\n"
     "  --trace FILE.fst   write an FST waveform of the whole run (models built with HC_TRACE)\n"
     "  --max-cycles C     cycle limit after start (default: the longest table's cycle count\n"
@@ -107,6 +111,19 @@ Options ParseArgs(int argc, char** argv) {
 int Run(const Options& opt) {
   using hcube::tb::CubeConfig;
   const CubeConfig config = CubeConfig::FromBuild();
+  if (hcube::tb::IsRoutedImage(opt.image)) {
+    // Routed mode (docs/hardware.md §8): a routed image instead of tables.
+    if (!config.has_router) {
+      throw UsageError(opt.image +
+                       ": a routed image needs a model built with routers (HC_ROUTER=1); this "
+                       "one has none");
+    }
+    if (opt.traffic) throw UsageError("--traffic: not available for a routed image");
+    if (!opt.trace.empty() && !std::ofstream(opt.trace)) {
+      throw UsageError(opt.trace + ": cannot write the trace file");
+    }
+    return hcube::tb::RunRouted({opt.image, opt.out, opt.trace, opt.gtkw, opt.max_cycles});
+  }
   const hcube::tb::Image image = hcube::tb::ReadImage(opt.image, config);
 
   std::ofstream out(opt.out);

@@ -29,3 +29,19 @@ execute_process(COMMAND ${TOOL} build-model --algo jh4 --n 3 --k 48 --width 3 --
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "building the 3-lane RTL model for n=3 failed")
 endif()
+# Routed runs (issue 12, tests/router_rtl_test.cpp): the same sizes at n = 2, 3, 4 with routers
+# (HasRouter = 1, docs/hardware.md §8.11), a model apart so that the table-mode models above pay
+# nothing for the router. They run table mode too, which the same test checks.
+foreach(n RANGE 2 4)
+  math(EXPR k "4 << ${n}")
+  set(depth 0)
+  if(n EQUAL 4)
+    set(depth 128)
+  endif()
+  execute_process(COMMAND ${TOOL} build-model --algo edelman --n ${n} --k ${k} --depth ${depth}
+                          --router --cache ${CACHE}
+                  RESULT_VARIABLE rc)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "building the RTL model with routers for n=${n} failed")
+  endif()
+endforeach()

@@ -51,9 +51,13 @@ TEST_F(RouterCli, BadRouteAndDepthAreErrors) {
   r = tool({"run", "--algo", "edelman", "--n", "2", "--route", "ecube", "--fifo-depth", "0"});
   EXPECT_EQ(r.status, 2);
   EXPECT_EQ(r.output, "hcube: error: --fifo-depth 0: must be 1..1024\n");
-  r = tool({"run", "--algo", "edelman", "--n", "2", "--route", "ecube", "--backend", "rtl"});
+  // The RTL router's FIFOs hold at most 4 packets (refused before any model is built).
+  r = tool({"run", "--algo", "edelman", "--n", "2", "--route", "ecube", "--backend", "rtl",
+            "--fifo-depth", "8"});
   EXPECT_EQ(r.status, 2);
-  EXPECT_NE(r.output.find("the RTL router is not built yet"), std::string::npos) << r.output;
+  EXPECT_EQ(r.output,
+            "hcube: error: --fifo-depth 8: the RTL router's FIFOs hold 1..4 packets "
+            "(hc_pkg::FifoDepthDefault)\n");
 }
 
 TEST_F(RouterCli, BadMessageFilesAreErrors) {
@@ -143,9 +147,12 @@ TEST_F(RouterCli, TrafficBadInputIsAnError) {
   r = tool({"traffic", "--n", "4", "--rate", "0.2", "--plot", "x.svg"});
   EXPECT_EQ(r.status, 2);
   EXPECT_EQ(r.output, "hcube: error: --plot needs --sweep\n");
-  r = tool({"traffic", "--n", "4", "--backend", "rtl"});
+  // On the RTL, the FIFO depth is 1..4 (refused before any model is built).
+  r = tool({"traffic", "--n", "4", "--backend", "rtl", "--fifo-depth", "8"});
   EXPECT_EQ(r.status, 2);
-  EXPECT_NE(r.output.find("the RTL router is not built yet"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("--fifo-depth 8: the RTL router's FIFOs hold 1..4 packets"),
+            std::string::npos)
+      << r.output;
 }
 
 }  // namespace

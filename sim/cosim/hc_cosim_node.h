@@ -147,6 +147,23 @@ class HcCosimNode final : public HcCubeNode {
     m_rtl.err_event_o(m_err_event);
     m_rtl.err_flags_o(m_err_flags);
     m_rtl.err_count_o(m_err_count);
+    // Routed mode (hc_router) is not co-simulated: its inputs stay 0, its outputs are unread.
+    m_rtl.rt_halt_i(m_rt_halt_i);
+    m_rtl.rt_pkt_o(m_rt_pkt_o);
+    m_rtl.rt_pkt_i(m_rt_pkt_i);
+    m_rtl.rt_credit_o(m_rt_credit_o);
+    m_rtl.rt_credit_i(m_rt_credit_i);
+    m_rtl.rt_work_o(m_rt_work_o);
+    m_rtl.rt_moved_o(m_rt_moved_o);
+    m_rtl.rt_stalls_o(m_rt_stalls_o);
+    m_rtl.rt_dlv_o(m_rt_dlv_o);
+    m_rtl.rt_dlv_tag_o(m_rt_dlv_tag_o);
+    m_rtl.rt_occ_max_o(m_rt_occ_max_o);
+    m_rtl.rt_head_valid_o(m_rt_head_valid_o);
+    m_rtl.rt_head_dst_o(m_rt_head_dst_o);
+    m_rtl.rt_head_out_o(m_rt_head_out_o);
+    m_rtl.rt_head_nocredit_o(m_rt_head_nocredit_o);
+    m_rtl.rt_copy_word_o(m_rt_copy_word_o);
 
     registerPortCallback(&HcCosimNode::portTransport);
     SC_METHOD(onCubeClock);
@@ -393,6 +410,22 @@ class HcCosimNode final : public HcCubeNode {
   Signal<decltype(VNode::err_event_o)> m_err_event;
   Signal<decltype(VNode::err_flags_o)> m_err_flags;
   Signal<decltype(VNode::err_count_o)> m_err_count;
+  Signal<decltype(VNode::rt_halt_i)> m_rt_halt_i;
+  Signal<decltype(VNode::rt_pkt_o)> m_rt_pkt_o;
+  Signal<decltype(VNode::rt_pkt_i)> m_rt_pkt_i;
+  Signal<decltype(VNode::rt_credit_o)> m_rt_credit_o;
+  Signal<decltype(VNode::rt_credit_i)> m_rt_credit_i;
+  Signal<decltype(VNode::rt_work_o)> m_rt_work_o;
+  Signal<decltype(VNode::rt_moved_o)> m_rt_moved_o;
+  Signal<decltype(VNode::rt_stalls_o)> m_rt_stalls_o;
+  Signal<decltype(VNode::rt_dlv_o)> m_rt_dlv_o;
+  Signal<decltype(VNode::rt_dlv_tag_o)> m_rt_dlv_tag_o;
+  Signal<decltype(VNode::rt_occ_max_o)> m_rt_occ_max_o;
+  Signal<decltype(VNode::rt_head_valid_o)> m_rt_head_valid_o;
+  Signal<decltype(VNode::rt_head_dst_o)> m_rt_head_dst_o;
+  Signal<decltype(VNode::rt_head_out_o)> m_rt_head_out_o;
+  Signal<decltype(VNode::rt_head_nocredit_o)> m_rt_head_nocredit_o;
+  Signal<decltype(VNode::rt_copy_word_o)> m_rt_copy_word_o;
 
   bool m_clocking = false;  ///< a run is on: the RTL clock follows the cube clock
   bool m_loading = false;   ///< the loading thread drives the RTL clock

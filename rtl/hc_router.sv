@@ -1,0 +1,587 @@
+// hcube RTL: the packet router of one node in routed mode (docs/hardware.md §8).
+//
+// The router injects the messages that software loaded into its message memory and moves
+// one-word packets by their headers, one hop per cycle when the path is free: an input FIFO per
+// port (run-time depth 1 .. FifoDepth), injection queues Q_0 .. Q_{n-1} and Q_L read from the
+// message memory (software stores each queue's messages contiguously, in list order, and loads
+// where each queue begins into the header registers), per-output round-robin arbitration over
+// the FIFO heads and the queue head, and credit-based flow control with a credit return latency
+// of one cycle. Routing is e-cube (lowest differing dimension first, the iPSC and CM routers of
+// Johnsson & Ho 1987 §8.2) or source (the next dimension of the packet's remaining route).
+// It matches the golden model (sw/router/router_engine.cpp) cycle for cycle.
+//
+// hc_node owns the data memory: the router names the slots it reads (the injected words and the
+// local copy, as the memory is at the start of the cycle) and the slots it writes at the end of
+// the cycle (deliveries per input port, the local copy as port n). The link word travels on
+// hc_node's channel ports (lane 0 of each port), so the cube's word counters and the testbench's
+// traffic monitor see routed traffic as they see table traffic; the header travels beside it.
+//
+// Per-cycle cost: the per-port loops look at FIFO heads only when the FIFO holds a packet, so an
+// idle router (table mode included) costs the simulator little.
+
+module hc_router
+#(
+  /* verilator tracing_off */
+  /// Cube dimensions n: one input FIFO and one output per dimension.
+  parameter int unsigned Dim = 3,
+  /// Memory words per node M.
+  parameter int unsigned NumSlots = 8,
+  /// Word width W in bits.
+  parameter int unsigned WordWidth = 32,
+  /// Message memory words (hc_node: its table depth).
+  parameter int unsigned MsgDepth = 16,
+  /// Storage of each input FIFO; the configuration register chooses 1 .. FifoDepth at run time.
+  parameter int unsigned FifoDepth = hc_pkg::FifoDepthDefault,
+
+  // derived
+  localparam int unsigned SlotBits  = hc_pkg::hc_bits(NumSlots),
+  localparam int unsigned PortBits  = hc_pkg::hc_bits(Dim),
+  localparam int unsigned DepthBits = hc_pkg::hc_bits(MsgDepth),
+  localparam int unsigned HdrBits   = hc_pkg::hc_bits(Dim + 3),
+  localparam int unsigned MsgWidth  = hc_pkg::hc_msg_width(Dim, NumSlots),
+  localparam int unsigned RouteMax  = hc_pkg::hc_route_max(Dim),
+  localparam int unsigned LenBits   = hc_pkg::hc_bits(RouteMax + 1),
+  localparam int unsigned RouteBits = RouteMax * PortBits,
+  /// A delivered packet's tag: its source node and the index of its message there.
+  localparam int unsigned TagBits   = Dim + DepthBits,
+  /// Packet: word, dst, dslot, remaining route count and dimensions, tag, last-hop flag.
+  localparam int unsigned PktBits   = hc_pkg::hc_pkt_bits(Dim, NumSlots, MsgDepth, WordWidth),
+  localparam int unsigned CntBits   = $clog2(FifoDepth + 1),
+  localparam int unsigned StallBits = hc_pkg::hc_bits(Dim * (Dim + 1) + 1)
+) (
+  input  logic                          clk_i,
+  input  logic                          rst_ni,
+  input  logic [Dim-1:0]                node_id_i,
+
+  /// Load port, message memory: word ld_addr_i <- ld_wdata_i.
+  input  logic                          msg_we_i,
+  /// Load port, header: 0 configuration, 1 + q the index where queue q begins (q = n + 1: the
+  /// end of Q_L).
+  input  logic                          hdr_we_i,
+  input  logic [hc_pkg::hc_max(DepthBits, HdrBits)-1:0] ld_addr_i,
+  input  logic [MsgWidth-1:0]           ld_wdata_i,
+
+  /// One-cycle start pulse: queues from the header, FIFOs empty, credits D, pointers 0.
+  input  logic                          start_i,
+  /// The cube declares a deadlock this cycle: the state freezes from the end of the cycle.
+  input  logic                          halt_i,
+
+  /// The configuration selects routed mode.
+  output logic                          routed_o,
+  /// Started, and nothing is left to send (or halted).
+  output logic                          done_o,
+  /// A FIFO holds a packet or a queue head is released (docs/hardware.md §8.5).
+  output logic                          work_o,
+  /// A packet moved or was copied this cycle.
+  output logic                          moved_o,
+  /// Requesters not granted this cycle.
+  output logic [StallBits-1:0]          stalls_o,
+  /// The head of Q_L is copied this cycle, and the word copied.
+  output logic                          copy_o,
+  output logic [WordWidth-1:0]          copy_word_o,
+
+  /// Memory read ports: slot k (queue Q_k's head source slot; k = n: Q_L) and its word.
+  output logic [(Dim+1)*SlotBits-1:0]   rd_addr_o,
+  input  logic [(Dim+1)*WordWidth-1:0]  rd_data_i,
+  /// Memory write ports at the end of the cycle: k < n a delivery arriving on port k, k = n the
+  /// local copy (the highest port wins a slot written twice).
+  output logic [Dim:0]                  wr_en_o,
+  output logic [(Dim+1)*SlotBits-1:0]   wr_addr_o,
+  output logic [(Dim+1)*WordWidth-1:0]  wr_data_o,
+
+  /// Links: packet sent on output j / arriving on input j.
+  output logic [Dim-1:0]                out_valid_o,
+  output logic [Dim*PktBits-1:0]        out_pkt_o,
+  input  logic [Dim-1:0]                in_valid_i,
+  input  logic [Dim*PktBits-1:0]        in_pkt_i,
+  /// Credits: input FIFO j popped (to the neighbour's output j) / the neighbour's FIFO j popped.
+  output logic [Dim-1:0]                credit_o,
+  input  logic [Dim-1:0]                credit_i,
+
+  /// Deliveries this cycle (k = n: the local copy) and the tags of their packets.
+  output logic [Dim:0]                  dlv_o,
+  output logic [(Dim+1)*TagBits-1:0]    dlv_tag_o,
+  /// Largest occupancy of input FIFO j at the end of a cycle since start.
+  output logic [Dim*CntBits-1:0]        occ_max_o,
+  /// Heads that want to move (k < n: FIFO k; n + j: queue Q_j, released), their destination,
+  /// the output they request and whether that output has no credit for them.
+  output logic [2*Dim-1:0]              head_valid_o,
+  output logic [2*Dim*Dim-1:0]          head_dst_o,
+  output logic [2*Dim*PortBits-1:0]     head_out_o,
+  output logic [2*Dim-1:0]              head_nocredit_o,
+  /// A packet arrived at a full FIFO (dropped) / two writes of one slot this cycle.
+  output logic                          overflow_o,
+  output logic                          conflict_o
+);
+
+  localparam int unsigned PtrBits = $clog2(MsgDepth + 1);  // derived: a queue pointer reaches D
+  localparam int unsigned RelBits = hc_pkg::RelBits;       // derived
+  localparam int unsigned Req     = Dim + 1;               // derived: requesters per output
+  localparam int unsigned ReqBits = hc_pkg::hc_bits(2 * Req);  // derived
+
+  // Message word fields (docs/hardware.md §8.1), least significant first.
+  localparam int unsigned MSrc   = 0;                    // derived
+  localparam int unsigned MDst   = MSrc + SlotBits;      // derived
+  localparam int unsigned MDslot = MDst + Dim;           // derived
+  localparam int unsigned MLen   = MDslot + SlotBits;    // derived
+  localparam int unsigned MRoute = MLen + LenBits;       // derived
+  localparam int unsigned MRel   = MRoute + RouteBits;   // derived
+  // Packet fields, least significant first.
+  localparam int unsigned PWord  = 0;                    // derived
+  localparam int unsigned PDst   = WordWidth;            // derived
+  localparam int unsigned PDslot = PDst + Dim;           // derived
+  localparam int unsigned PLen   = PDslot + SlotBits;    // derived
+  localparam int unsigned PRoute = PLen + LenBits;       // derived
+  localparam int unsigned PTag   = PRoute + RouteBits;   // derived
+  localparam int unsigned PLast  = PTag + TagBits;       // derived
+
+  // ---------------------------------------------------------------------------
+  // State
+  // ---------------------------------------------------------------------------
+
+  /* verilator tracing_on */
+  logic                     routed_q;   // configuration: routed mode
+  logic                     source_q;   // configuration: source routing (else e-cube)
+  logic [CntBits-1:0]       depth_q;    // configuration: FIFO depth D
+  logic                     started_q;  // started in routed mode
+  logic                     halted_q;   // deadlock declared
+  logic [RelBits-1:0]       cyc_q;      // cycles since start
+  logic [Dim*CntBits-1:0]   cnt_q;      // FIFO occupancy per input port
+  logic [Dim*CntBits-1:0]   credit_q;   // credits per output port
+  logic [Dim*ReqBits-1:0]   rr_q;       // round-robin pointer per output port
+  logic [Dim*CntBits-1:0]   occ_max_q;
+  logic [Dim-1:0]           grant_v;    // output j sends this cycle
+  logic [Dim*ReqBits-1:0]   grant_i;    // ... the packet of requester i (n: the queue)
+  /* verilator tracing_off */
+  logic [(Dim+2)*PtrBits-1:0] begin_q;  // header: where queue q begins, q at [q]
+  logic [(Dim+1)*PtrBits-1:0] qh_q;     // queue heads
+  logic [Dim*CntBits-1:0]     rd_q;     // FIFO read positions
+  logic [PktBits-1:0]       fifo_q  [Dim * FifoDepth];
+  logic [MsgWidth-1:0]      msg_q   [MsgDepth];
+
+  // The heads are looked at from start on, also once halted (the testbench reads the blocked
+  // heads after a deadlock); packets move only while active.
+  logic active;  // routed, started and not halted
+  assign active = started_q && !halted_q;
+
+  // ---------------------------------------------------------------------------
+  // Heads: FIFO heads and queue heads, the outputs they request
+  // ---------------------------------------------------------------------------
+
+  logic [Dim-1:0]          fh_v;     // FIFO i holds a packet
+  logic [Dim*PktBits-1:0]  fh_send;  // the packet as it leaves (route advanced, last flag)
+  logic [Dim*PortBits-1:0] fh_out;
+  logic [Dim-1:0]          fh_last;
+  logic [Dim:0]            qh_v;     // queue q's head is released
+  logic [Dim*PktBits-1:0]  qh_send;  // Q_j's head packet as it leaves
+  logic [Dim-1:0]          qh_last;
+  logic [Dim:0]            rel_wait; // queue q has a head not yet released
+  logic [SlotBits-1:0]     copy_slot; // Q_L's head: the slot it writes
+
+  // The message at each queue's head, and the slot it reads.
+  logic [(Dim+1)*MsgWidth-1:0]  qm;
+  logic [(Dim+1)*DepthBits-1:0] q_at;  // the head's message index
+  logic [Dim:0]                 q_any; // queue q is not empty
+
+  always_comb begin : queue_heads
+    qm        = '0;
+    q_at      = '0;
+    q_any     = '0;
+    rd_addr_o = '0;
+    if (started_q) begin
+      for (int unsigned q = 0; q <= Dim; q++) begin
+        q_at[q*DepthBits +: DepthBits] = qh_q[q*PtrBits +: DepthBits];
+        if (started_q && qh_q[q*PtrBits +: PtrBits] < begin_q[(q + 1)*PtrBits +: PtrBits]) begin
+          q_any[q] = 1'b1;
+          qm[q*MsgWidth +: MsgWidth] = msg_q[qh_q[q*PtrBits +: DepthBits]];
+          rd_addr_o[q*SlotBits +: SlotBits] = msg_q[qh_q[q*PtrBits +: DepthBits]][MSrc +: SlotBits];
+        end
+      end
+    end
+  end
+
+  always_comb begin : heads
+    logic [PktBits-1:0]   pkt;
+    logic [MsgWidth-1:MDst] m;  // the head message without its source slot
+    logic [Dim-1:0]       diff;
+    logic [PortBits-1:0]  out;
+    logic [LenBits-1:0]   len;
+    logic [RouteBits-1:0] route;
+    logic                 last;
+    pkt      = '0;
+    m        = '0;
+    diff     = '0;
+    out      = '0;
+    len      = '0;
+    route    = '0;
+    last     = 1'b0;
+    fh_v     = '0;
+    fh_send  = '0;
+    fh_out   = '0;
+    fh_last  = '0;
+    qh_v     = '0;
+    qh_send  = '0;
+    qh_last  = '0;
+    rel_wait = '0;
+    copy_slot = '0;
+    if (started_q) begin
+      for (int unsigned i = 0; i < Dim; i++) begin
+        if (started_q && cnt_q[i*CntBits +: CntBits] != '0) begin
+          pkt   = fifo_q[i * FifoDepth + 32'(rd_q[i*CntBits +: CntBits])];
+          diff  = pkt[PDst +: Dim] ^ node_id_i;
+          len   = pkt[PLen +: LenBits];
+          route = pkt[PRoute +: RouteBits];
+          out   = '0;
+          if (source_q) begin
+            out  = route[PortBits-1:0];
+            last = len == LenBits'(1);
+          end else begin
+            for (int unsigned d = Dim; d > 0; d--) begin
+              if (diff[d-1]) out = PortBits'(d - 1);
+            end
+            last = (diff & (diff - Dim'(1))) == '0;
+          end
+          fh_v[i] = 1'b1;
+          fh_out[i*PortBits +: PortBits] = out;
+          fh_last[i] = last;
+          pkt[PLen +: LenBits]     = len - LenBits'(1);
+          pkt[PRoute +: RouteBits] = route >> PortBits;
+          pkt[PLast]               = last;
+          fh_send[i*PktBits +: PktBits] = pkt;
+        end
+      end
+    end
+    if (started_q) begin
+      for (int unsigned q = 0; q <= Dim; q++) begin
+        if (q_any[q]) begin
+          m = qm[q*MsgWidth + MDst +: MsgWidth - MDst];
+          if (m[MRel +: RelBits] <= cyc_q) begin
+            qh_v[q] = 1'b1;
+          end else begin
+            rel_wait[q] = 1'b1;
+          end
+          if (q == Dim) copy_slot = m[MDslot +: SlotBits];
+          if (q < Dim) begin
+            len   = m[MLen +: LenBits];
+            route = m[MRoute +: RouteBits];
+            if (source_q) begin
+              last = len == LenBits'(1);
+            end else begin
+              last = m[MDst +: Dim] == (node_id_i ^ Dim'(1 << q));
+            end
+            pkt                      = '0;
+            pkt[PWord +: WordWidth]  = rd_data_i[q*WordWidth +: WordWidth];
+            pkt[PDst +: Dim]         = m[MDst +: Dim];
+            pkt[PDslot +: SlotBits]  = m[MDslot +: SlotBits];
+            pkt[PLen +: LenBits]     = len - LenBits'(1);
+            pkt[PRoute +: RouteBits] = route >> PortBits;
+            pkt[PTag +: TagBits]     = {node_id_i, q_at[q*DepthBits +: DepthBits]};
+            pkt[PLast]               = last;
+            qh_send[q*PktBits +: PktBits] = pkt;
+            qh_last[q] = last;
+          end
+        end
+      end
+    end
+  end
+
+  // ---------------------------------------------------------------------------
+  // Arbitration per output (docs/hardware.md §8.4 step 2)
+  // ---------------------------------------------------------------------------
+
+  logic [Dim-1:0]       pop;       // FIFO i's head leaves
+  logic [Dim-1:0]       inj;       // Q_j's head leaves
+  logic [Dim-1:0]       use_cred;  // output j spends a credit
+  logic [StallBits-1:0] stalls;
+
+  always_comb begin : arbitrate
+    logic [Req-1:0]     req;
+    logic [Req-1:0]     may;
+    logic               found;
+    logic [ReqBits-1:0] idx;
+    logic [ReqBits-1:0] gi;
+    logic               cred;
+    req      = '0;
+    may      = '0;
+    found    = 1'b0;
+    idx      = '0;
+    gi       = '0;
+    cred     = 1'b0;
+    pop      = '0;
+    inj      = '0;
+    use_cred = '0;
+    stalls   = '0;
+    grant_v  = '0;
+    grant_i  = '0;
+    out_valid_o = '0;
+    out_pkt_o   = '0;
+    if (active && (fh_v != '0 || qh_v[Dim-1:0] != '0)) begin
+      for (int unsigned j = 0; j < Dim; j++) begin
+        req  = '0;
+        may  = '0;
+        cred = credit_q[j*CntBits +: CntBits] != '0;
+        for (int unsigned i = 0; i < Dim; i++) begin
+          if (fh_v[i] && fh_out[i*PortBits +: PortBits] == PortBits'(j)) begin
+            req[i] = 1'b1;
+            may[i] = fh_last[i] || cred;
+          end
+        end
+        if (qh_v[j]) begin
+          req[Dim] = 1'b1;
+          may[Dim] = qh_last[j] || cred;
+        end
+        found = 1'b0;
+        gi    = '0;
+        if (req != '0) begin
+          for (int unsigned s = 0; s < Req; s++) begin
+            idx = rr_q[j*ReqBits +: ReqBits] + ReqBits'(s);
+            if (32'(idx) >= Req) idx = idx - ReqBits'(Req);
+            if (!found && (((req & may) >> idx) & Req'(1)) != '0) begin
+              found = 1'b1;
+              gi    = idx;
+            end
+          end
+          stalls = stalls + StallBits'($countones(req)) - StallBits'(found);
+        end
+        if (found) begin
+          grant_v[j] = 1'b1;
+          grant_i[j*ReqBits +: ReqBits] = gi;
+          out_valid_o[j] = 1'b1;
+          if (32'(gi) == Dim) begin
+            inj[j] = 1'b1;
+            out_pkt_o[j*PktBits +: PktBits] = qh_send[j*PktBits +: PktBits];
+            use_cred[j] = !qh_last[j];
+          end else begin
+            pop = pop | (Dim'(1) << gi);
+            out_pkt_o[j*PktBits +: PktBits] = fh_send[32'(gi)*PktBits +: PktBits];
+            use_cred[j] = ((fh_last >> gi) & Dim'(1)) == '0;
+          end
+        end
+      end
+    end
+  end
+
+  // ---------------------------------------------------------------------------
+  // Receive: deliveries, FIFO pushes, the local copy (steps 3-5)
+  // ---------------------------------------------------------------------------
+
+  logic [Dim-1:0] push;
+  logic [Dim-1:0] drop;  // pushed into a full FIFO
+
+  always_comb begin : receive
+    logic [PktBits-1:0] pkt;
+    pkt       = '0;
+    push      = '0;
+    drop      = '0;
+    wr_en_o   = '0;
+    wr_addr_o = '0;
+    wr_data_o = '0;
+    dlv_o     = '0;
+    dlv_tag_o = '0;
+    if (in_valid_i != '0) begin
+      for (int unsigned j = 0; j < Dim; j++) begin
+        if (in_valid_i[j]) begin
+          pkt = in_pkt_i[j*PktBits +: PktBits];
+          if (pkt[PLast]) begin
+            wr_en_o[j] = 1'b1;
+            wr_addr_o[j*SlotBits +: SlotBits]   = pkt[PDslot +: SlotBits];
+            wr_data_o[j*WordWidth +: WordWidth] = pkt[PWord +: WordWidth];
+            dlv_o[j] = 1'b1;
+            dlv_tag_o[j*TagBits +: TagBits] = pkt[PTag +: TagBits];
+          end else if (cnt_q[j*CntBits +: CntBits] - CntBits'(pop[j]) >= depth_q) begin
+            drop[j] = 1'b1;
+          end else begin
+            push[j] = 1'b1;
+          end
+        end
+      end
+    end
+    if (active && qh_v[Dim]) begin
+      wr_en_o[Dim] = 1'b1;
+      wr_addr_o[Dim*SlotBits +: SlotBits] = copy_slot;
+      wr_data_o[Dim*WordWidth +: WordWidth] = rd_data_i[Dim*WordWidth +: WordWidth];
+      dlv_o[Dim] = 1'b1;
+      dlv_tag_o[Dim*TagBits +: TagBits] = {node_id_i, q_at[Dim*DepthBits +: DepthBits]};
+    end
+  end
+
+  always_comb begin : conflicts
+    conflict_o = 1'b0;
+    if ((wr_en_o & (wr_en_o - (Dim+1)'(1))) != '0) begin  // two writes or more
+      for (int unsigned a = 0; a <= Dim; a++) begin
+        for (int unsigned b = a + 1; b <= Dim; b++) begin
+          if (wr_en_o[a] && wr_en_o[b] &&
+              wr_addr_o[a*SlotBits +: SlotBits] == wr_addr_o[b*SlotBits +: SlotBits]) begin
+            conflict_o = 1'b1;
+          end
+        end
+      end
+    end
+  end
+
+  // ---------------------------------------------------------------------------
+  // Next state
+  // ---------------------------------------------------------------------------
+
+  logic [Dim*CntBits-1:0] cnt_d;
+  logic [Dim*CntBits-1:0] credit_d;
+  logic [Dim*ReqBits-1:0] rr_d;
+  logic [Dim*CntBits-1:0] occ_max_d;
+  logic [CntBits-1:0]     cfg_depth;
+
+  always_comb begin : next_counts
+    logic [CntBits-1:0] c;
+    c         = '0;
+    cnt_d     = cnt_q;
+    credit_d  = credit_q;
+    rr_d      = rr_q;
+    occ_max_d = occ_max_q;
+    if (active) begin
+      for (int unsigned j = 0; j < Dim; j++) begin
+        c = cnt_q[j*CntBits +: CntBits] - CntBits'(pop[j]) + CntBits'(push[j]);
+        cnt_d[j*CntBits +: CntBits] = c;
+        if (c > occ_max_q[j*CntBits +: CntBits]) occ_max_d[j*CntBits +: CntBits] = c;
+        credit_d[j*CntBits +: CntBits] = credit_q[j*CntBits +: CntBits] - CntBits'(use_cred[j]) +
+                                         CntBits'(credit_i[j]);
+        if (grant_v[j]) begin
+          rr_d[j*ReqBits +: ReqBits] = (32'(grant_i[j*ReqBits +: ReqBits]) == Dim) ? '0 :
+                                       grant_i[j*ReqBits +: ReqBits] + ReqBits'(1);
+        end
+      end
+    end
+  end
+
+  // The configured depth, 1 .. FifoDepth (0 or more than FifoDepth: FifoDepth).
+  always_comb begin : depth_cfg
+    cfg_depth = CntBits'(FifoDepth);
+    if (ld_wdata_i[8 +: 8] != '0 && 32'(ld_wdata_i[8 +: 8]) <= FifoDepth) begin
+      cfg_depth = CntBits'(ld_wdata_i[8 +: 8]);
+    end
+  end
+
+  always_ff @(posedge clk_i) begin : regs
+    if (!rst_ni) begin
+      routed_q  <= 1'b0;
+      source_q  <= 1'b0;
+      depth_q   <= CntBits'(FifoDepth);
+      started_q <= 1'b0;
+      halted_q  <= 1'b0;
+      cyc_q     <= '0;
+      cnt_q     <= '0;
+      credit_q  <= '0;
+      rr_q      <= '0;
+      occ_max_q <= '0;
+      begin_q   <= '0;
+      qh_q      <= '0;
+      rd_q      <= '0;
+    end else if (start_i) begin
+      started_q <= routed_q;
+      halted_q  <= 1'b0;
+      cyc_q     <= '0;
+      cnt_q     <= '0;
+      for (int unsigned j = 0; j < Dim; j++) begin
+        credit_q[j*CntBits +: CntBits] <= depth_q;
+      end
+      rr_q      <= '0;
+      occ_max_q <= '0;
+      qh_q      <= begin_q[(Dim+1)*PtrBits-1:0];
+      rd_q      <= '0;
+    end else begin
+      if (hdr_we_i) begin
+        if (ld_addr_i == '0) begin
+          routed_q <= ld_wdata_i[0];
+          source_q <= ld_wdata_i[1];
+          depth_q  <= cfg_depth;
+        end else if (32'(ld_addr_i) < Dim + 3) begin
+          begin_q[(32'(ld_addr_i) - 1)*PtrBits +: PtrBits] <= ld_wdata_i[PtrBits-1:0];
+        end
+      end
+      if (active && !halt_i) begin
+        cyc_q     <= cyc_q + RelBits'(1);
+        cnt_q     <= cnt_d;
+        credit_q  <= credit_d;
+        rr_q      <= rr_d;
+        occ_max_q <= occ_max_d;
+        for (int unsigned q = 0; q < Dim; q++) begin
+          if (inj[q]) qh_q[(q)*PtrBits +: PtrBits] <= qh_q[(q)*PtrBits +: PtrBits] + PtrBits'(1);
+        end
+        if (qh_v[Dim]) qh_q[Dim*PtrBits +: PtrBits] <= qh_q[Dim*PtrBits +: PtrBits] + PtrBits'(1);
+        for (int unsigned i = 0; i < Dim; i++) begin
+          if (pop[i]) begin
+            rd_q[i*CntBits +: CntBits] <= (rd_q[i*CntBits +: CntBits] + CntBits'(1) >= depth_q) ?
+                                          '0 : rd_q[i*CntBits +: CntBits] + CntBits'(1);
+          end
+        end
+      end
+      if (active && halt_i) halted_q <= 1'b1;
+    end
+  end
+
+  // FIFO storage: entry (j, (rd + cnt) mod D) is written by a push on input j.
+  logic [Dim*CntBits-1:0] push_at;
+
+  always_comb begin : push_position
+    logic [CntBits:0] at;
+    at      = '0;
+    push_at = '0;
+    if (active) begin
+      for (int unsigned j = 0; j < Dim; j++) begin
+        at = {1'b0, rd_q[j*CntBits +: CntBits]} + {1'b0, cnt_q[j*CntBits +: CntBits]};
+        if (at >= {1'b0, depth_q}) at = at - {1'b0, depth_q};
+        push_at[j*CntBits +: CntBits] = at[CntBits-1:0];
+      end
+    end
+  end
+
+  for (genvar j = 0; j < Dim; j++) begin : g_fifo
+    always_ff @(posedge clk_i) begin : fifo_write
+      if (push[j] && active && !halt_i) begin
+        fifo_q[j * FifoDepth + 32'(push_at[j*CntBits +: CntBits])] <=
+            in_pkt_i[j*PktBits +: PktBits];
+      end
+    end
+  end
+
+  // Message memory, written through the load port like a RAM.
+  always_ff @(posedge clk_i) begin : msg_ram
+    if (msg_we_i && 32'(ld_addr_i) < MsgDepth) msg_q[ld_addr_i[DepthBits-1:0]] <= ld_wdata_i;
+  end
+
+  // ---------------------------------------------------------------------------
+  // Outputs
+  // ---------------------------------------------------------------------------
+
+  always_comb begin : blocked_heads
+    head_valid_o    = '0;
+    head_dst_o      = '0;
+    head_out_o      = '0;
+    head_nocredit_o = '0;
+    if (started_q) begin
+      for (int unsigned i = 0; i < Dim; i++) begin
+        head_valid_o[i] = fh_v[i];
+        head_dst_o[i*Dim +: Dim] =
+            fifo_q[i * FifoDepth + 32'(rd_q[i*CntBits +: CntBits])][PDst +: Dim];
+        head_out_o[i*PortBits +: PortBits] = fh_out[i*PortBits +: PortBits];
+        head_nocredit_o[i] = !fh_last[i] &&
+            credit_q[32'(fh_out[i*PortBits +: PortBits])*CntBits +: CntBits] == '0;
+        head_valid_o[Dim + i] = qh_v[i];
+        head_dst_o[(Dim + i)*Dim +: Dim] = qh_send[i*PktBits + PDst +: Dim];
+        head_out_o[(Dim + i)*PortBits +: PortBits] = PortBits'(i);
+        head_nocredit_o[Dim + i] = !qh_last[i] && credit_q[i*CntBits +: CntBits] == '0;
+      end
+    end
+  end
+
+  assign routed_o   = routed_q;
+  assign done_o     = started_q && (halted_q || (fh_v == '0 && qh_v == '0 && rel_wait == '0));
+  assign work_o     = active && (fh_v != '0 || qh_v != '0);
+  assign moved_o    = grant_v != '0 || (active && qh_v[Dim]);
+  assign stalls_o   = stalls;
+  assign copy_o     = active && qh_v[Dim];
+  assign copy_word_o = rd_data_i[Dim*WordWidth +: WordWidth];
+  assign credit_o   = active ? pop : '0;
+  assign occ_max_o  = occ_max_q;
+  assign overflow_o = drop != '0;
+
+  /* verilator tracing_on */
+endmodule

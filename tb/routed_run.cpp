@@ -1,0 +1,190 @@
+// hcube testbench: one routed run on the Verilated hc_cube (docs/hardware.md §8).
+//
+// The router statistics come from the RTL: the cube's stall counter and deadlock flag, each
+// router's maximum FIFO occupancy and blocked heads, and the deliveries (with the tag each packet
+// carries: source node and message index) seen in every cycle, from which the latencies are
+// taken (delivery cycle + 1 - the message's release, as the golden model counts them).
+#include "routed_run.h"
+
+#include <verilated.h>
+
+#include <chrono>
+#include <cinttypes>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <stdexcept>
+
+#include "Vhc_cube.h"
+#include "Vhc_cube___024root.h"
+#include "cube_tb.h"
+#include "gtkw.h"
+#include "routed_image.h"
+#include "traffic_monitor.h"
+#include "vl_bits.h"
+
+namespace hcube::tb {
+
+int RunRouted(const RoutedRunOptions& opt) {
+  const CubeConfig config = CubeConfig::FromBuild();
+  const RoutedImage image = ReadRoutedImage(opt.image, config);
+  std::ofstream out(opt.out);
+  if (!out) throw std::runtime_error(opt.out + ": cannot write the result file");
+
+  const int nodes = config.NumNodes();
+  const int n = config.dim;
+  uint64_t messages = 0;
+  uint64_t last_release = 0;
+  for (int x = 0; x < nodes; ++x) {
+    const RoutedNode& node = image.nodes[static_cast<size_t>(x)];
+    messages += node.messages.size();
+    for (size_t i = 0; i < node.messages.size(); ++i) {
+      last_release = std::max(last_release, image.Release(config, x, i));
+    }
+  }
+  // Every message needs at most (hops + waits) cycles; a generous bound that a correct router
+  // with a working deadlock detector never reaches.
+  const uint64_t max_cycles =
+      opt.max_cycles
+          ? opt.max_cycles
+          : last_release + (messages + 2) * static_cast<uint64_t>(2 * n + 4) + image.deadlock + 16;
+
+  CubeTb tb(opt.trace);
+  tb.Reset();
+  for (int x = 0; x < nodes; ++x) {
+    const RoutedNode& node = image.nodes[static_cast<size_t>(x)];
+    tb.LoadWords(x, CubeTb::Region::kMessages, node.messages);
+    tb.LoadWords(x, CubeTb::Region::kRouterHeader, node.header);
+  }
+  for (int l = 0; l < config.num_slots; ++l) {
+    std::vector<uint32_t> words(static_cast<size_t>(nodes), 0);
+    for (int x = 0; x < nodes; ++x) {
+      if (l < image.memory) words[static_cast<size_t>(x)] = image.nodes[x].data[l];
+    }
+    tb.WriteSlot(l, words);
+  }
+
+  TrafficMonitor monitor(static_cast<uint64_t>(nodes), n, image.tagged);
+  auto& root = *tb.top().rootp;
+  const int tag_bits = config.TagBits();
+  const int depth_bits = config.DepthBits();
+  std::map<uint64_t, uint64_t> latency;  // latency -> count
+  uint64_t delivered = 0;
+  struct Delivery {
+    int node;
+    uint64_t index;
+    uint64_t cycle;
+  };
+  std::vector<Delivery> deliveries;  // with image.deliveries
+  auto each_cycle = [&](uint64_t cycle) {
+    tb.ForEachWord(
+        [&](int x, int c, uint32_t w) {
+          monitor.send(static_cast<uint64_t>(x), c / config.lanes, w, cycle);
+        },
+        [&](int, int, uint32_t w) { monitor.store(w, cycle); });
+    for (int x = 0; x < nodes; ++x) {
+      const uint64_t dlv = GetBits(root.hc_cube__DOT__node_rt_dlv[x], 0, n + 1);
+      if (dlv == 0) continue;
+      for (int k = 0; k <= n; ++k) {
+        if (((dlv >> k) & 1U) == 0) continue;
+        const uint64_t tag = GetBits(root.hc_cube__DOT__node_rt_dlv_tag[x], k * tag_bits, tag_bits);
+        const int src = static_cast<int>(tag >> depth_bits);
+        const uint64_t index = tag & ((uint64_t{1} << depth_bits) - 1);
+        ++latency[cycle + 1 - image.Release(config, src, index)];
+        ++delivered;
+        if (image.deliveries) deliveries.push_back({src, index, cycle});
+        if (k == n) {
+          monitor.store(static_cast<uint32_t>(GetBits(root.hc_cube__DOT__node_rt_cword[x], 0, 32)),
+                        cycle);
+        }
+      }
+    }
+  };
+  const uint64_t run_begin = 10 * tb.tick_count();
+  const auto t0 = std::chrono::steady_clock::now();
+  tb.Start(false);
+  const RunResult r = tb.RunToDone(max_cycles, each_cycle);
+  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  const uint64_t run_end = 10 * tb.tick_count();
+  const bool deadlock = root.hc_cube__DOT__rt_deadlock_q != 0;
+  const uint64_t stalls = root.hc_cube__DOT__rt_stalls_q;
+  const std::vector<ErrorCounters> errors = tb.ReadErrorCounters();
+  const std::vector<std::vector<uint32_t>> mem = tb.ReadMemories();
+
+  out << "hcube-rtl-result 1\n";
+  out << "cycles " << r.cycles << "\n";
+  out << "transfer-cycles " << r.transfer_cycles << "\n";
+  out << "local-cycles " << r.local_cycles << "\n";
+  out << "words " << r.words << "\n";
+  out << "timeout " << (r.timed_out ? 1 : 0) << "\n";
+  char wall_text[32];
+  std::snprintf(wall_text, sizeof wall_text, "%.6f", wall);
+  out << "wall-seconds " << wall_text << "\n";
+  out << "span " << monitor.span() << "\n";
+  const std::vector<uint64_t>& links = monitor.linkWords();
+  for (int x = 0; x < nodes; ++x) {
+    for (int j = 0; j < n; ++j) {
+      out << "link " << x << " " << j << " " << links[static_cast<size_t>(x * n + j)] << "\n";
+    }
+  }
+  out << "routed 1\n";
+  out << "fifo-depth " << image.fifo_depth << "\n";
+  out << "messages " << messages << "\n";
+  out << "delivered " << delivered << "\n";
+  out << "stalls " << stalls << "\n";
+  for (int x = 0; x < nodes; ++x) {
+    for (int j = 0; j < n; ++j) {
+      out << "max-fifo " << x << " " << j << " "
+          << GetBits(root.hc_cube__DOT__node_rt_occ_max[x], j * config.OccBits(), config.OccBits())
+          << "\n";
+    }
+  }
+  for (const auto& [l, count] : latency) out << "latency " << l << " " << count << "\n";
+  for (const Delivery& d : deliveries) {
+    out << "delivery " << d.node << " " << d.index << " " << d.cycle << "\n";
+  }
+  out << "deadlock " << (deadlock ? 1 : 0) << "\n";
+  if (deadlock) {
+    out << "deadlock-cycle " << r.cycles - 1 << "\n";
+    const int pb = config.PortBits();
+    for (int x = 0; x < nodes; ++x) {
+      const uint64_t valid = GetBits(root.hc_cube__DOT__node_rt_hvalid[x], 0, 2 * n);
+      const uint64_t nocred = GetBits(root.hc_cube__DOT__node_rt_hnocred[x], 0, 2 * n);
+      for (int k = 0; k < 2 * n; ++k) {
+        if (((valid >> k) & 1U) == 0) continue;
+        out << "blocked " << x << " " << (k >= n ? 1 : 0) << " " << (k % n) << " "
+            << GetBits(root.hc_cube__DOT__node_rt_hdst[x], k * n, n) << " "
+            << GetBits(root.hc_cube__DOT__node_rt_hout[x], k * pb, pb) << " "
+            << ((nocred >> k) & 1U) << "\n";
+      }
+    }
+  }
+  for (size_t x = 0; x < errors.size(); ++x) {
+    const uint64_t lost = errors[x][0];      // "lost": a packet pushed into a full FIFO
+    const uint64_t conflict = errors[x][7];  // "conflict": two writes of one slot
+    if (lost != 0 || conflict != 0) {
+      out << "router-errors " << x << " " << lost << " " << lost << " " << conflict << "\n";
+    }
+  }
+  char buf[32];
+  for (size_t x = 0; x < mem.size(); ++x) {
+    out << "memory " << x;
+    for (int l = 0; l < image.memory; ++l) {
+      std::snprintf(buf, sizeof buf, " %08" PRIx32, mem[x][static_cast<size_t>(l)]);
+      out << buf;
+    }
+    out << "\n";
+  }
+  out << "end\n";
+  out.close();
+  if (!out) throw std::runtime_error(opt.out + ": error writing the result file");
+  if (!opt.gtkw.empty()) WriteGtkwSave(opt.gtkw, opt.trace, config, run_begin, run_end, true);
+  if (r.timed_out) {
+    std::cerr << "hcube-rtl-sim: " << opt.image << ": timeout: not done after " << max_cycles
+              << " cycles\n";
+  }
+  return 0;
+}
+
+}  // namespace hcube::tb
