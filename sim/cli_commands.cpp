@@ -60,8 +60,7 @@ const std::vector<OptionInfo>& optionCatalogue() {
       {"--max-cycles", "C", "stop a run after C cycles (0: the run's own limit)", true},
       {"--cache", "DIR", "the Verilated model cache (default $HCUBE_CACHE or ~/.cache/hcube)",
        true},
-      {"--threads", "T", "run the RTL on Verilator's multithreaded model, T threads (1..64)",
-       true},
+      {"--threads", "T", "run the RTL on Verilator's multithreaded model, T threads (1..64)", true},
       {"--router", "", "build the model with routers, the one routed runs use", true},
       {"--memory", "M", "build the model with at least M memory words per node", true},
       {"--depth", "D", "build the model with at least D table words per node", true},
@@ -139,9 +138,9 @@ const std::vector<CommandLine>& commandLines() {
             [--trace FILE.vcd|FILE.fst] [--cache DIR] [--json]
       routed mode: the case's permutation by the per-cycle packet routers, no schedule
       (docs/hardware.md §8; on the RTL the FIFO depth is 1..4, --trace shows the routers))",
-       join(kCase,
-            {"--tables", "--backend", "--trace", "--json", "--no-verify", "--max-cycles", "--cache",
-             "--links", "--heatmap", "--inject", "--route", "--fifo-depth", "--deadlock-cycles"}),
+       join(kCase, {"--tables", "--backend", "--trace", "--json", "--no-verify", "--max-cycles",
+                    "--cache", "--threads", "--links", "--heatmap", "--inject", "--route",
+                    "--fifo-depth", "--deadlock-cycles"}),
        true},
       {"trace", "print one element's path cycle by cycle",
        R"(  hcube trace (--algo A --n N [--k K] [--width B] [--ports all|one] | --tables PATH)
@@ -165,8 +164,8 @@ const std::vector<CommandLine>& commandLines() {
             [--backend table|tlm|rtl | --backends table,tlm,rtl] [--fifo-depth D] [--json]
       one permutation by its schedule's tables and by the routers, side by side; with
       --backends every mode runs on each backend and they must agree exactly)",
-       join(kCase, {"--tables", "--backends", "--json", "--cache", "--threads", "--modes", "--backend",
-                    "--fifo-depth", "--deadlock-cycles", "--max-cycles"}),
+       join(kCase, {"--tables", "--backends", "--json", "--cache", "--threads", "--modes",
+                    "--backend", "--fifo-depth", "--deadlock-cycles", "--max-cycles"}),
        true},
       {"build-model", "build (or find in the cache) the Verilated cube for a case",
        R"(  hcube build-model --algo A --n N [--k K] [--width B] [--memory M] [--depth D] [--router]
