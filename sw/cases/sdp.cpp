@@ -153,7 +153,7 @@ std::string bestMethod(const Sdp& sdp, const SdpClass& cls, bool one_port, u64 t
     if (g.kind != Gsh::Kind::kVirtual) equal_orders = equal_orders && g.sigma_p == cls.sigma_max;
   }
   const u64 k_slots = u64{1} << sdp.k;
-  if (!one_port && cls.separable && equal_orders &&
+  if (!one_port && cls.separable && equal_orders && cls.beta_real > 0 &&
       k_slots % static_cast<u64>(cls.beta_real * cls.sigma_max) == 0) {
     // n-port A1' (section 4.2.1), B = K/(sigma_max beta): K + beta sigma_max tau.
     cost.push_back({"a1p", kk + cls.beta_real * cls.sigma_max * t});

@@ -132,8 +132,8 @@ SdpSchedule sdpA1PrimeNPortSchedule(const Sdp& sdp, const SdpClass& cls, u64 pac
 SdpFormula sdpA1PrimeNPortFormula(const Sdp& sdp, const SdpClass& cls, u64 packet) {
   const u64 k = u64{1} << sdp.k;
   const u64 b = std::max<u64>(packet, 1);
-  const u64 beta = static_cast<u64>(cls.beta_real);
-  const u64 smax = static_cast<u64>(cls.sigma_max);
+  const u64 beta = static_cast<u64>(std::max(cls.beta_real, 1));
+  const u64 smax = static_cast<u64>(std::max(cls.sigma_max, 1));
   SdpFormula f;
   f.transfer_cycles = k;
   f.startups = beta * smax * ((k + smax * beta * b - 1) / (smax * beta * b));
