@@ -48,7 +48,7 @@ void BM_Executor(benchmark::State& state) {
   state.counters["words/s"] =
       benchmark::Counter(static_cast<double>(r.words) * runs, benchmark::Counter::kIsRate);
 }
-BENCHMARK(BM_Executor)->Arg(6)->Arg(8)->Arg(10)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_Executor)->Arg(6)->Arg(8)->Arg(10)->Arg(12)->Unit(benchmark::kMillisecond);
 
 void BM_CompileRelative(benchmark::State& state) {
   const int n = static_cast<int>(state.range(0));

@@ -10,8 +10,8 @@ namespace {
 
 class Decoder {
  public:
-  Decoder(const TableHeader& h, u64 words_per_node, ExecProgram& p)
-      : h_(h), words_(words_per_node), node_mask_(h.nodes() - 1), p_(p) {}
+  Decoder(const TableHeader& h, u64 words_per_node, bool shared, ExecProgram& p)
+      : h_(h), words_(words_per_node), node_mask_(h.nodes() - 1), shared_(shared), p_(p) {}
 
   /// Appends the steps of `table` and its closing END; returns the index of its first step.
   u32 decode(const Table& table) {
@@ -149,6 +149,42 @@ class Decoder {
       p_.clashes[k] = {to_receive[p_.clashes[k].first], to_receive[p_.clashes[k].second]};
     }
     s.clashes = clash;
+    if (shared_) lockstep(s);
+  }
+
+  /// Marks an XFER of a shared table lockstep if the decode proves it error-free at every node
+  /// (see ExecStep::lockstep), and lists its moves.
+  void lockstep(ExecStep& s) {
+    const u32 count = s.sends.end - s.sends.begin;
+    if (s.one_port || !s.clashes.empty() || s.receives.end - s.receives.begin != count) return;
+    for (u32 i = 0; i < count; ++i) {
+      const ExecSend& out = p_.sends[s.sends.begin + i];
+      const ExecReceive& in = p_.receives[s.receives.begin + i];
+      const auto inside = [](const ExecSlot& slot) {
+        return slot.rel_mask == 0xFFFFFFFFu && !slot.may_overflow;
+      };
+      // Every node runs the step, so a channel's word arrives exactly where the channel
+      // receives: no `lost`, no `nodata`.
+      if (out.fwd || in.pass || in.add || out.channel != in.channel) return;
+      if (!inside(out.from) || !inside(in.to)) return;
+    }
+    s.lockstep = true;
+    s.moves.begin = index(p_.moves.size());
+    for (u32 i = 0; i < count; ++i) {
+      const ExecSend& out = p_.sends[s.sends.begin + i];
+      p_.moves.push_back({out.from.slot, p_.receives[s.receives.begin + i].to.slot, out.port});
+    }
+    s.moves.end = index(p_.moves.size());
+    // A move that writes a row another move reads must wait for that read: the executor then
+    // reads every row first. Otherwise a move whose row is its own is a swap between neighbours.
+    for (u32 i = s.moves.begin; i < s.moves.end; ++i) {
+      for (u32 j = s.moves.begin; j < s.moves.end; ++j) {
+        if (i != j && p_.moves[i].to == p_.moves[j].from) s.staged = true;
+      }
+    }
+    for (u32 i = s.moves.begin; i < s.moves.end; ++i) {
+      p_.moves[i].in_place = !s.staged && p_.moves[i].to == p_.moves[i].from;
+    }
   }
 
   void permute(const Instruction& ins, ExecStep& s) {
@@ -170,6 +206,7 @@ class Decoder {
   const TableHeader& h_;
   const u64 words_;
   const u64 node_mask_;
+  const bool shared_;
   ExecProgram& p_;
 };
 
@@ -178,8 +215,12 @@ class Decoder {
 ExecProgram decodeTables(const TableSet& set, u64 words_per_node) {
   ExecProgram p;
   p.shared = set.shared;
-  Decoder decoder(set.header, words_per_node, p);
+  Decoder decoder(set.header, words_per_node, set.shared, p);
   for (const Table& table : set.tables) p.entry.push_back(decoder.decode(table));
+  p.all_lockstep =
+      set.shared && std::all_of(p.steps.begin(), p.steps.end(), [](const ExecStep& s) {
+        return s.kind == ExecStep::Kind::kEnd || s.kind == ExecStep::Kind::kWait || s.lockstep;
+      });
   return p;
 }
 

@@ -64,6 +64,18 @@ struct ExecRange {
   bool empty() const { return begin == end; }
 };
 
+/// A lockstep move (see ExecStep::lockstep): for every node x, relative slot `to` of node
+/// x ^ 2^port receives relative slot `from` of node x. With the executor's relative memory
+/// layout both are rows of its memory, so a move is one sweep along two rows.
+struct ExecMove {
+  u32 from = 0;
+  u32 to = 0;
+  u32 port = 0;
+  /// `to` is `from` and no other move of the step names that row: the move swaps the words of
+  /// every pair of neighbours across `port` in place.
+  bool in_place = false;
+};
+
 /// One decoded instruction.
 struct ExecStep {
   enum class Kind : std::uint8_t { kEnd, kXfer, kWait, kPermute, kMac };
@@ -80,6 +92,13 @@ struct ExecStep {
   ExecRange forwarded;    ///< XFER: distinct PASS registers it forwards (ExecProgram::channels)
   ExecRange clashes;      ///< pairs of its writes that may name one slot (ExecProgram::clashes)
   bool adds = false;      ///< XFER: some receive is an ADD (its sums read the start of the cycle)
+  /// XFER of a shared table that the decode proves raises no error at any node: every channel
+  /// that sends (from memory, a relative slot inside the memory everywhere) also receives
+  /// (into memory, likewise), no two writes meet, the one-port rule holds. All nodes run it
+  /// in the same cycle, so the executor runs it as its `moves`, row by row, with no check.
+  bool lockstep = false;
+  bool staged = false;  ///< lockstep: some move writes a row another move reads (read all first)
+  ExecRange moves;      ///< lockstep: into ExecProgram::moves, by channel
   // ---- issue 13: block multiply-accumulate (docs/hardware.md §2.3, sw/mac.h) ----
   u32 mac = 0;               ///< MAC: index into ExecProgram::macs
   u64 mac_cycles = 0;        ///< MAC: cycles on the header's multiply-add units
@@ -94,10 +113,13 @@ struct ExecProgram {
   std::vector<ExecCopy> copies;
   std::vector<u32> channels;
   std::vector<ExecClash> clashes;
+  std::vector<ExecMove> moves;
   std::vector<MacField> macs;
   /// Per table of the set (one if shared): the index of its first step.
   std::vector<u32> entry;
   bool shared = true;
+  /// Every step is END, WAIT or lockstep (a shared table): values only move, no error fires.
+  bool all_lockstep = false;
 
   u32 entryOf(u64 node) const { return shared ? entry[0] : entry[node]; }
 };

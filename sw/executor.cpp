@@ -28,6 +28,7 @@ class Engine {
         nodes_(h_.nodes()),
         channels_(h_.channels()),
         words_(initial.words_per_node),
+        mem_(loadMemory(initial)),
         pc_(nodes_),
         wait_left_(nodes_, 0),
         mac_done_(nodes_, 0),
@@ -37,18 +38,19 @@ class Engine {
         pass_(nodes_ * channels_),
         events_(nodes_, 0),
         errors_(nodes_ * kHwErrorKinds, 0),
-        monitor_(nodes_, h_.n, opt.tagged_elements),
         fault_(opt.fault != nullptr && opt.fault->onLink() ? opt.fault : nullptr),
-        inspect_(fault_ != nullptr || opt.record_traffic) {
+        inspect_(fault_ != nullptr || opt.record_traffic),
+        relative_(relativeLayout(words_, nodes_)),
+        lockstep_(p_.shared && relative_ && !inspect_),
+        carried_(lockstep_ && p_.all_lockstep && opt.max_cycles <= kCarriedCycles &&
+                 distinctTags(opt.tagged_elements)),
+        monitor_(nodes_, h_.n, carried_ ? 0 : opt.tagged_elements) {
     r_.backend = "table";
     monitor_.recordEvents(opt.record_traffic, opt.record_word);
-    // Relative layout where it costs at most twice the memory (see at()).
-    u64 rows = 1;
-    while (rows < std::max<u64>(words_, nodes_)) rows <<= 1;
-    relative_ = rows <= 2 * words_;
-    mem_.assign(relative_ ? rows * nodes_ : nodes_ * words_, 0);
-    for (u64 x = 0; x < nodes_; ++x) {
-      for (u64 slot = 0; slot < words_; ++slot) mem_[at(x, slot)] = initial.at(x, slot);
+    if (opt.stats != nullptr) opt.stats->carried_span = carried_;
+    if (carried_) {
+      first_sent_.assign(mem_.size(), kNotSent);
+      port_words_.assign(static_cast<size_t>(h_.n), 0);
     }
     r_.memory = {nodes_, words_, {}};
     copied_.resize(channels_);
@@ -71,14 +73,24 @@ class Engine {
         cycle += skipWaits(cycle);
         continue;
       }
-      // The traffic log and fault injection take their own copy of the send sweep, so that a
-      // plain run pays nothing for them.
-      if (inspect_) {
+      // A lockstep step (every node at it, proved error-free) runs as its moves; any other
+      // cycle as the two sweeps. The traffic log and fault injection take their own copy of
+      // the send sweep, so that a plain run pays nothing for them.
+      const ExecStep& s = p_.steps[pc_[0]];
+      if (lockstep_ && s.lockstep && held_ == 0) {
+        if (carried_) {
+          lockstepCycle<true>(s, cycle);
+        } else {
+          lockstepCycle<false>(s, cycle);
+        }
+        if (opt_.stats != nullptr) ++opt_.stats->lockstep_cycles;
+      } else if (inspect_) {
         sendPhase<true>(cycle);
+        receivePhase(cycle);
       } else {
         sendPhase<false>(cycle);
+        receivePhase(cycle);
       }
-      receivePhase(cycle);
       countEvents();
       ++cycle;
       ++r_.cycles;
@@ -99,12 +111,13 @@ class Engine {
         if (count != 0) r_.errors.push_back({x, static_cast<HwError>(k), count});
       }
     }
-    r_.memory.words.resize(nodes_ * words_);
-    for (u64 x = 0; x < nodes_; ++x) {
-      for (u64 slot = 0; slot < words_; ++slot) r_.memory.at(x, slot) = mem_[at(x, slot)];
-    }
+    storeMemory();
     r_.link_words = monitor_.linkWords();
-    r_.span = monitor_.span();
+    r_.span = std::max(monitor_.span(), carried_span_);
+    for (size_t port = 0; port < port_words_.size(); ++port) {
+      for (u64 x = 0; x < nodes_; ++x)
+        r_.link_words[x * port_words_.size() + port] += port_words_[port];
+    }
     r_.traffic = monitor_.takeLog();
     return std::move(r_);
   }
@@ -118,6 +131,75 @@ class Engine {
   /// slots, so the sweeps over the nodes run through memory in order instead of jumping to a
   /// different line for every word.
   u64 at(u64 x, u64 slot) const { return relative_ ? ((slot ^ x) << h_.n) | x : x * words_ + slot; }
+
+  /// The rows of the relative layout: a power of two, at least the memory and the nodes.
+  static u64 layoutRows(u64 words, u64 nodes) {
+    u64 rows = 1;
+    while (rows < std::max(words, nodes)) rows <<= 1;
+    return rows;
+  }
+  /// Relative layout where it costs at most twice the memory (see at()).
+  static bool relativeLayout(u64 words, u64 nodes) { return layoutRows(words, nodes) <= 2 * words; }
+
+  /// Copies the initial memory into mem_. The relative layout is a transpose (row = relative
+  /// slot, column = node): it is filled a few nodes at a time, so that the lines of the nodes'
+  /// memories being read stay in the cache while every row takes its part of one line.
+  std::vector<u32> loadMemory(const CubeMemory& initial) const {
+    if (!relativeLayout(words_, nodes_)) return initial.words;
+    const u64 rows = layoutRows(words_, nodes_);
+    std::vector<u32> mem(rows * nodes_, 0);
+    const u64 block = std::min<u64>(nodes_, kTransposeBlock);
+    for (u64 x0 = 0; x0 < nodes_; x0 += block) {
+      for (u64 row = 0; row < rows; ++row) {
+        u32* out = &mem[(row << h_.n) | x0];
+        for (u64 x = x0; x < x0 + block; ++x) {
+          const u64 slot = row ^ x;
+          if (slot < words_) out[x - x0] = initial.words[x * words_ + slot];
+        }
+      }
+    }
+    return mem;
+  }
+  /// Copies mem_ into the result's memory (the transpose back, as loadMemory).
+  void storeMemory() {
+    if (!relative_) {
+      r_.memory.words = std::move(mem_);
+      return;
+    }
+    r_.memory.words.resize(nodes_ * words_);
+    const u64 rows = layoutRows(words_, nodes_);
+    const u64 block = std::min<u64>(nodes_, kTransposeBlock);
+    for (u64 x0 = 0; x0 < nodes_; x0 += block) {
+      for (u64 row = 0; row < rows; ++row) {
+        const u32* in = &mem_[(row << h_.n) | x0];
+        for (u64 x = x0; x < x0 + block; ++x) {
+          const u64 slot = row ^ x;
+          if (slot < words_) r_.memory.words[x * words_ + slot] = in[x - x0];
+        }
+      }
+    }
+  }
+  static constexpr u64 kTransposeBlock = 16;
+
+  /// Whether no tag (word below `tagged`) starts in two slots that a move reads (see carried_):
+  /// the words of rows no move reads are never sent, so their copies never matter.
+  bool distinctTags(u64 tagged) const {
+    std::vector<bool> read(layoutRows(words_, nodes_), false);
+    for (const ExecMove& m : p_.moves) read[m.from] = true;
+    std::vector<u64> seen((tagged + 63) / 64, 0);
+    for (u64 row = 0; row < read.size(); ++row) {
+      if (!read[row]) continue;
+      for (u64 x = 0; x < nodes_; ++x) {
+        const u32 word = mem_[(row << h_.n) | x];
+        if (word >= tagged) continue;
+        u64& bits = seen[word / 64];
+        const u64 bit = u64{1} << (word % 64);
+        if ((bits & bit) != 0) return false;
+        bits |= bit;
+      }
+    }
+    return true;
+  }
 
   void raise(u64 node, HwError e) {
     if (events_[node] == 0) dirty_.push_back(node);
@@ -208,6 +290,165 @@ class Engine {
     for (u32 i = s.receives.begin; i < s.receives.end; ++i) {
       const ExecReceive& op = p_.receives[i];
       if (!op.pass && !op.to.may_overflow) __builtin_prefetch(&mem_[at(y, op.to.at(y))], 1);
+    }
+  }
+
+  // ---- Lockstep cycles (ExecStep::lockstep) ----
+  // A shared table keeps every node at the same step, and a lockstep step is proved error-free
+  // by the decode: the cycle is its moves, each a sweep along two rows of the relative layout
+  // (the sender's row in node order, the receiver's in the order of node XOR 2^port), with no
+  // check, no input register and no per-node bookkeeping beyond moving the program counters.
+  //
+  // Span without the monitor (carried_): where words only move (every step END, WAIT or
+  // lockstep) and no tag starts in two slots, every copy of a tag descends from its one
+  // initial slot through sends, so the cycle of its first send can travel with the word: a
+  // second array beside mem_ (first_sent_) holds, per slot, the first-send cycle of the word
+  // there (kNotSent before the first). A send keeps the smaller of it and the cycle, the
+  // receiver's slot takes it, and the store's span candidate (cycle - first + 1, tags only) is
+  // formed at once: sequential loads and stores instead of the monitor's per-tag record at a
+  // random address. The encoding needs every cycle below 2^32: kNotSent, 2^32 - 1, can only
+  // meet a first send of cycle 2^32 - 1, the last cycle there is, whose stores then count 1
+  // either way.
+
+  static constexpr u32 kNotSent = 0xFFFFFFFFu;
+  static constexpr u64 kCarriedCycles = u64{1} << 32;
+
+  /// The smallest first-send cycle of the tags a lockstep cycle stored (kCarried).
+  struct LockstepSpan {
+    u32 first = kNotSent;
+    bool tagged = false;
+  };
+
+  /// One row's worth of a move: `len` words from `from` (first-send cycles `from_first`) to
+  /// `to` (`to_first`); `node` is the sender of from[0] (the monitor's record, !kCarried).
+  template <bool kCarried>
+  void moveWords(const u32* from, u32* from_first, u32* to, u32* to_first, u64 len, u64 node,
+                 int port, u64 cycle, LockstepSpan& span) {
+    if constexpr (kCarried) {
+      const u32 now = static_cast<u32>(cycle);
+      const u64 tagged = opt_.tagged_elements;
+      for (u64 i = 0; i < len; ++i) {
+        const u32 word = from[i];
+        const u32 first = std::min(from_first[i], now);
+        from_first[i] = first;
+        to[i] = word;
+        to_first[i] = first;
+        const bool tag = word < tagged;
+        span.tagged |= tag;
+        span.first = std::min(span.first, tag ? first : kNotSent);
+      }
+    } else {
+      for (u64 i = 0; i < len; ++i) {
+        const u32 word = from[i];
+        to[i] = word;
+        monitor_.send(node + i, port, word, cycle);
+        monitor_.store(word, cycle);
+      }
+    }
+  }
+
+  template <bool kCarried>
+  void lockstepCycle(const ExecStep& s, u64 cycle) {
+    const u64 n = nodes_;
+    const int dims = h_.n;
+    LockstepSpan span;
+    u32* first = kCarried ? first_sent_.data() : nullptr;
+    auto firstOf = [&](u64 at) { return kCarried ? first + at : nullptr; };
+    if (s.staged) {
+      // Every row read before any is written: the words (and their first-send cycles, kept
+      // in the sender's row too) go to the stage.
+      const size_t need = static_cast<size_t>(s.moves.end - s.moves.begin) * n;
+      if (stage_.size() < need) stage_.resize(need);
+      if (kCarried && stage_first_.size() < need) stage_first_.resize(need);
+      const u32 now = static_cast<u32>(cycle);
+      for (u32 k = s.moves.begin; k < s.moves.end; ++k) {
+        const u64 row = u64{p_.moves[k].from} << dims;
+        const u64 at = static_cast<u64>(k - s.moves.begin) * n;
+        std::copy_n(&mem_[row], n, &stage_[at]);
+        if constexpr (kCarried) {
+          for (u64 x = 0; x < n; ++x) first[row + x] = std::min(first[row + x], now);
+          std::copy_n(&first[row], n, &stage_first_[at]);
+        }
+      }
+    }
+    for (u32 k = s.moves.begin; k < s.moves.end; ++k) {
+      const ExecMove& m = p_.moves[k];
+      const u64 bit = u64{1} << m.port;
+      const int port = static_cast<int>(m.port);
+      const u64 to = u64{m.to} << dims;
+      if (m.in_place) {
+        // Neighbours across the port swap their words: each pair's two words are read before
+        // either is written.
+        for (u64 base = 0; base < n; base += 2 * bit) {
+          for (u64 i = base; i < base + bit; ++i)
+            swapWords<kCarried>(to + i, bit, i, port, cycle, span);
+        }
+      } else {
+        const bool staged = s.staged;
+        const u64 at = static_cast<u64>(k - s.moves.begin) * n;
+        const u32* from = staged ? &stage_[at] : &mem_[u64{m.from} << dims];
+        u32* from_first =
+            staged ? (kCarried ? &stage_first_[at] : nullptr) : firstOf(u64{m.from} << dims);
+        for (u64 base = 0; base < n; base += 2 * bit) {
+          moveWords<kCarried>(from + base, from_first ? from_first + base : nullptr,
+                              &mem_[to + base + bit], firstOf(to + base + bit), bit, base, port,
+                              cycle, span);
+          moveWords<kCarried>(from + base + bit, from_first ? from_first + base + bit : nullptr,
+                              &mem_[to + base], firstOf(to + base), bit, base + bit, port, cycle,
+                              span);
+        }
+      }
+      r_.words += n;
+      if constexpr (kCarried) ++port_words_[m.port];
+    }
+    if (s.moves.end != s.moves.begin) ++r_.transfer_cycles;
+    if (kCarried && span.tagged) carried_span_ = std::max(carried_span_, cycle + 1 - span.first);
+    lockstepAdvance();
+  }
+
+  /// An in-place move's pair: node x (at mem_[at]) and node x ^ bit (at mem_[at + bit])
+  /// exchange their words.
+  template <bool kCarried>
+  void swapWords(u64 at, u64 bit, u64 x, int port, u64 cycle, LockstepSpan& span) {
+    const u32 a = mem_[at];
+    const u32 b = mem_[at + bit];
+    mem_[at] = b;
+    mem_[at + bit] = a;
+    if constexpr (kCarried) {
+      const u32 now = static_cast<u32>(cycle);
+      const u32 fa = std::min(first_sent_[at], now);
+      const u32 fb = std::min(first_sent_[at + bit], now);
+      first_sent_[at] = fb;
+      first_sent_[at + bit] = fa;
+      const u64 tagged = opt_.tagged_elements;
+      span.tagged |= a < tagged || b < tagged;
+      span.first = std::min({span.first, a < tagged ? fa : kNotSent, b < tagged ? fb : kNotSent});
+    } else {
+      monitor_.send(x, port, a, cycle);
+      monitor_.store(a, cycle);
+      monitor_.send(x + bit, port, b, cycle);
+      monitor_.store(b, cycle);
+    }
+  }
+
+  /// Every node ends its lockstep step (one cycle) and enters the next, as advance() and
+  /// countStep() would node by node.
+  void lockstepAdvance() {
+    const u32 next = pc_[0] + 1;
+    std::fill(pc_.begin(), pc_.end(), next);
+    const ExecStep& t = p_.steps[next];
+    acting_ = 0;
+    shortest_wait_ = ~u64{0};
+    if (t.overrun) {
+      for (u64 x = 0; x < nodes_; ++x) raise(x, HwError::kOverrun);
+    }
+    if (t.kind == Kind::kEnd) {
+      active_ -= nodes_;
+    } else if (t.kind == Kind::kWait) {
+      std::fill(wait_left_.begin(), wait_left_.end(), t.wait);
+      shortest_wait_ = t.wait;
+    } else {
+      acting_ = nodes_;
     }
   }
 
@@ -416,8 +657,7 @@ class Engine {
   const size_t channels_;
   const u64 words_;
   RunResult r_;
-  bool relative_ = false;  ///< mem_ is laid out by relative slot (at())
-  std::vector<u32> mem_;   ///< every node's memory
+  std::vector<u32> mem_;  ///< every node's memory
 
   // Per node.
   std::vector<u32> pc_;         ///< current step (index into p_.steps)
@@ -432,11 +672,19 @@ class Engine {
   std::vector<u32> events_;
   std::vector<u64> dirty_;  ///< nodes with events this cycle
   std::vector<u32> errors_;
-  TrafficMonitor monitor_;
-  const Fault* fault_;       ///< the link fault to inject, or nullptr (the usual case)
-  const bool inspect_;       ///< a fault or the traffic log: the send sweep's slow copy
-  std::vector<u32> copied_;  ///< a PERMUTE's words, read before any is written
-  std::vector<u32> sums_;    ///< per channel: an ADD receive's sum, formed before any write
+  const Fault* fault_;            ///< the link fault to inject, or nullptr (the usual case)
+  const bool inspect_;            ///< a fault or the traffic log: the send sweep's slow copy
+  const bool relative_;           ///< mem_ is laid out by relative slot (at())
+  const bool lockstep_;           ///< lockstep steps run as moves (shared table, relative layout)
+  const bool carried_;            ///< first-send cycles travel with the words (see lockstepCycle)
+  TrafficMonitor monitor_;        ///< with carried_, only for link counts and the log (no tags)
+  std::vector<u32> first_sent_;   ///< carried_: per slot of mem_, its word's first-send cycle
+  std::vector<u64> port_words_;   ///< carried_: words every node sent per port (link counts)
+  u64 carried_span_ = 0;          ///< carried_: the span of the stores so far
+  std::vector<u32> stage_;        ///< a staged lockstep step's rows, read before any write
+  std::vector<u32> stage_first_;  ///< and their first-send cycles (carried_)
+  std::vector<u32> copied_;       ///< a PERMUTE's words, read before any is written
+  std::vector<u32> sums_;         ///< per channel: an ADD receive's sum, formed before any write
 
   u64 active_ = 0;               ///< nodes not at END
   u64 acting_ = 0;               ///< nodes whose coming step is neither WAIT nor END

@@ -8,9 +8,13 @@
 // of receive slots that could collide; the state of all nodes lives in flat arrays; a cycle is
 // a sweep that sends (each word goes straight into the neighbour's input register) and a sweep
 // that receives and advances, so the work per cycle is the words that move plus a few
-// operations per node. Cycles in which every node that has not ended waits (and no PASS word is
-// held) are run in one step (issue 16): a WAIT costs the same whatever its length, and every
-// counter and the cycle limit come out as if each cycle had been simulated.
+// operations per node. A shared table keeps all nodes at one step: an XFER the decode proves
+// error-free then runs as row-to-row moves over the relative memory layout, with no check and
+// no per-node work, and where words only move the span is measured from first-send cycles
+// carried beside the words rather than from a per-element record. Cycles in which every node that
+// has not ended waits (and no PASS word is held) are run in one step (issue 16): a WAIT costs the
+// same whatever its length, and every counter and the cycle limit come out as if each cycle had
+// been simulated.
 //
 // PERMUTE in detail (what the TLM and RTL cubes must match): per channel, IDLE/IDLE does
 // nothing; MEM(a)/MEM(b) reads slot a at the start of the cycle (a slot outside the memory is a
@@ -36,10 +40,14 @@
 namespace hcube {
 
 /// What a run did, for tests and benchmarks: how many cycles it stepped one by one and how
-/// many stretches of waiting cycles it ran in one step each.
+/// many stretches of waiting cycles it ran in one step each; how many of the stepped cycles ran
+/// as lockstep moves, and whether the span was measured from first-send cycles carried with
+/// the words (sw/executor.cpp, "Lockstep cycles").
 struct ExecStats {
   u64 stepped_cycles = 0;
   u64 skips = 0;
+  u64 lockstep_cycles = 0;
+  bool carried_span = false;
 };
 
 struct ExecOptions {

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
 #include <sstream>
 
 #include "algorithms.h"
@@ -399,6 +400,242 @@ TEST(ExecutorPermute, OnePortDoesNotRestrictItAndLocalCyclesCountCubeCycles) {
   EXPECT_EQ(memoryOf(r, 0), (std::vector<u32>{0, 1, 2, 3}));
   EXPECT_EQ(memoryOf(r, 1), (std::vector<u32>{4, 5, 6, 7}));
   EXPECT_EQ(memoryOf(r, 3), (std::vector<u32>{13, 12, 14, 15}));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Lockstep cycles (sw/executor.cpp): a shared table's error-free XFERs run as row moves, and
+// where words only move the span comes from first-send cycles carried with the words. The same
+// tables given once per node (not shared) run node by node through the general sweeps with the
+// monitor's per-element record: every result must be the same.
+// ---------------------------------------------------------------------------------------------
+
+TableSet unshared(const TableSet& set) {
+  TableSet copy = set;
+  copy.shared = false;
+  copy.tables.assign(set.header.nodes(), set.tables.at(0));
+  return copy;
+}
+
+void expectSameRun(const RunResult& a, const RunResult& b, const std::string& what) {
+  EXPECT_EQ(a.cycles, b.cycles) << what;
+  EXPECT_EQ(a.transfer_cycles, b.transfer_cycles) << what;
+  EXPECT_EQ(a.local_cycles, b.local_cycles) << what;
+  EXPECT_EQ(a.words, b.words) << what;
+  EXPECT_EQ(a.timeout, b.timeout) << what;
+  EXPECT_EQ(a.errors, b.errors) << what;
+  EXPECT_EQ(a.memory.words, b.memory.words) << what;
+  EXPECT_EQ(a.link_words, b.link_words) << what;
+  EXPECT_EQ(a.span, b.span) << what;
+}
+
+struct TwoRuns {
+  RunResult lockstep;
+  RunResult general;
+  ExecStats stats;  ///< of the lockstep run
+};
+
+TwoRuns runBothWays(const TableSet& set, const CubeMemory& initial, u64 tagged,
+                    u64 max_cycles = u64{1} << 32) {
+  TwoRuns out;
+  ExecOptions opt;
+  opt.tagged_elements = tagged;
+  opt.max_cycles = max_cycles;
+  opt.stats = &out.stats;
+  out.lockstep = executeTables(set, initial, opt);
+  ExecStats general;
+  opt.stats = &general;
+  out.general = executeTables(unshared(set), initial, opt);
+  EXPECT_EQ(general.lockstep_cycles, 0U);
+  EXPECT_FALSE(general.carried_span);
+  return out;
+}
+
+TEST(ExecutorLockstep, EdelmanRunsEveryCycleAsMovesWithTheCarriedSpan) {
+  for (int d = 1; d <= 7; ++d) {
+    const BuiltCase c = buildCase({"edelman", d, 0, 1, false});
+    const TwoRuns runs = runBothWays(c.tables, taggedMemory(c.perm, c.tables.header.memoryWords()),
+                                     c.perm.elements());
+    expectSameRun(runs.lockstep, runs.general, "d = " + std::to_string(d));
+    EXPECT_EQ(runs.stats.lockstep_cycles, runs.lockstep.cycles) << d;
+    EXPECT_TRUE(runs.stats.carried_span) << d;
+    EXPECT_EQ(runs.lockstep.span, relativeScheduleSpan(edelmanSchedule(d))) << d;
+    EXPECT_EQ(checkAgainstReference(c.perm, runs.lockstep.memory).mismatches, 0U) << d;
+  }
+  // Scratch words hold 0 (tag 0 again) but no move reads them: the span is still carried.
+  BuiltCase c = buildCase({"edelman", 4, 0, 1, false});
+  c.tables.header.scratch = 3;
+  const TwoRuns runs =
+      runBothWays(c.tables, taggedMemory(c.perm, c.tables.header.memoryWords()), c.perm.elements());
+  expectSameRun(runs.lockstep, runs.general, "scratch");
+  EXPECT_TRUE(runs.stats.carried_span);
+  EXPECT_EQ(runs.lockstep.span, relativeScheduleSpan(edelmanSchedule(4)));
+}
+
+TEST(ExecutorLockstep, EverySharedTableAlgorithmAgreesWithItsPerNodeCopy) {
+  // The library's shared tables: relative schedules (swaps and moves), repeated AAPCs, lanes,
+  // the one-port exchange.
+  const std::vector<CaseSpec> specs = {
+      {"edelman", 4, 48, 1, false}, {"jh1", 4, 0, 1, false}, {"jh2", 4, 0, 1, false},
+      {"jh3", 4, 0, 1, false},      {"jh4", 4, 0, 1, false}, {"exchange", 4, 0, 1, false},
+      {"sbnt", 4, 0, 1, false},     {"jh3", 3, 0, 2, false}, {"exchange", 3, 0, 1, true}};
+  for (const CaseSpec& spec : specs) {
+    const std::string what = spec.algo + " n = " + std::to_string(spec.n);
+    const BuiltCase c = buildCase(spec);
+    ASSERT_TRUE(c.tables.shared) << what;
+    const TwoRuns runs = runBothWays(c.tables, taggedMemory(c.perm, c.tables.header.memoryWords()),
+                                     c.perm.elements());
+    expectSameRun(runs.lockstep, runs.general, what);
+    EXPECT_EQ(runs.stats.lockstep_cycles, runs.lockstep.cycles) << what;
+    EXPECT_TRUE(runs.stats.carried_span) << what;
+    EXPECT_EQ(checkAgainstReference(c.perm, runs.lockstep.memory).mismatches, 0U) << what;
+  }
+}
+
+TEST(ExecutorLockstep, SweepsAndMovesInterleaveInOneSharedTable) {
+  // A shared table mixing steps the decode cannot prove error-free or that are not plain moves
+  // (PASS and FWD, a combining receive, a PERMUTE, a WAIT) with lockstep moves: the general
+  // sweeps and the moves hand the state over to each other exactly.
+  TableSet set = handmade(1);
+  Instruction pass = Instruction::xfer(2);  // relative 0 across port 0 into PASS register 0
+  pass.channels[0] = {{OutOp::kMem, true, 0}, {InOp::kPass, false, 0}};
+  Instruction fwd = Instruction::xfer(2);  // ... forwarded across port 1 into relative 1
+  fwd.channels[1] = {{OutOp::kFwd, false, 0}, {InOp::kMem, true, 1}};
+  Instruction swap = Instruction::xfer(2);  // relative 2 swapped across port 1
+  swap.channels[1] = {{OutOp::kMem, true, 2}, {InOp::kMem, true, 2}};
+  Instruction permute = Instruction::permute(2);  // relative 3 into relative 0
+  permute.channels[0] = copy(3, 0, true, true);
+  Instruction add = Instruction::xfer(2);  // relative 1 across port 0, added into relative 1
+  add.channels[0] = {{OutOp::kMem, true, 1}, {InOp::kAdd, true, 1}};
+  Instruction move = Instruction::xfer(2);  // relative 1 across port 1 into relative 3
+  move.channels[1] = {{OutOp::kMem, true, 1}, {InOp::kMem, true, 3}};
+  set.tables = {
+      {pass, fwd, swap, Instruction::waitFor(3), permute, add, swap, move, Instruction::end()}};
+  const CubeMemory initial = taggedMemory(set.header.perm, set.header.memoryWords());
+  const TwoRuns runs = runBothWays(set, initial, 16);
+  expectSameRun(runs.lockstep, runs.general, "mixed");
+  EXPECT_EQ(runs.stats.lockstep_cycles, 3U);  // swap, swap, move
+  EXPECT_FALSE(runs.stats.carried_span);
+  EXPECT_EQ(runs.lockstep.cycles, 10U);
+  EXPECT_EQ(runs.lockstep.transfer_cycles, 6U);
+  EXPECT_EQ(runs.lockstep.local_cycles, 1U);
+  EXPECT_EQ(runs.lockstep.words, 6U * 4);
+  EXPECT_TRUE(runs.lockstep.errors.empty());
+  // Node y's relative 1 (address y ^ 1) got the word of relative 0 of y ^ 3 (through y ^ 2),
+  // then added the word of y ^ 1's relative 1, then went out; relative 3 got y ^ 2's relative 1.
+  const auto fetched = [](u32 y) { return 4 * (y ^ 3) + (y ^ 3); };
+  for (u32 y = 0; y < 4; ++y) {
+    EXPECT_EQ(runs.lockstep.memory.at(y, y ^ 3), fetched(y ^ 2) + fetched(y ^ 2 ^ 1)) << y;
+  }
+}
+
+TEST(ExecutorLockstep, ATagInTwoSlotsFallsBackToTheMonitorsRecord) {
+  // Node 0 holds tag 5 in two slots: relative slot 1 goes out in cycle 0, the copy in relative
+  // slot 2 only in cycle 1. Its first send is cycle 0 for both, so the span counts the copy's
+  // arrival in cycle 1 as 2 cycles; a first-send cycle carried per slot would say 1.
+  TableSet set = handmade(1);
+  Instruction first = Instruction::xfer(2);
+  first.channels[0] = {{OutOp::kMem, true, 1}, {InOp::kMem, true, 1}};
+  Instruction second = Instruction::xfer(2);
+  second.channels[1] = {{OutOp::kMem, true, 2}, {InOp::kMem, true, 2}};
+  set.tables = {{first, second, Instruction::end()}};
+  CubeMemory initial = taggedMemory(set.header.perm, set.header.memoryWords());
+  for (u32& word : initial.words) word += 16;  // no other tags
+  initial.at(0, 1) = 5;
+  initial.at(0, 2) = 5;
+  const TwoRuns runs = runBothWays(set, initial, 16);
+  expectSameRun(runs.lockstep, runs.general, "tag in two slots");
+  EXPECT_FALSE(runs.stats.carried_span);
+  EXPECT_EQ(runs.stats.lockstep_cycles, 2U);
+  EXPECT_EQ(runs.lockstep.span, 2U);
+  // With the tag in one slot only the carried span applies, and still gives 1.
+  initial.at(0, 2) = 21;
+  const TwoRuns single = runBothWays(set, initial, 16);
+  expectSameRun(single.lockstep, single.general, "tag in one slot");
+  EXPECT_TRUE(single.stats.carried_span);
+  EXPECT_EQ(single.lockstep.span, 1U);
+}
+
+TEST(ExecutorLockstep, MovesThatReadRowsOthersWriteAreStagedSwapsAndDirectMoves) {
+  // A 2-cube with K = 4, slot a of node x holding tag 4 x + a (relative slot r: address r ^ x).
+  TableSet set = handmade(1);
+  // Two moves that write each other's source rows (relative 0 -> 1 across port 0, 1 -> 0 across
+  // port 1): every row is read before any is written. Then two in-place swaps (2 -> 2 across
+  // port 0, 3 -> 3 across port 1).
+  Instruction cross = Instruction::xfer(2);
+  cross.channels[0] = {{OutOp::kMem, true, 0}, {InOp::kMem, true, 1}};
+  cross.channels[1] = {{OutOp::kMem, true, 1}, {InOp::kMem, true, 0}};
+  Instruction swap = Instruction::xfer(2);
+  swap.channels[0] = {{OutOp::kMem, true, 2}, {InOp::kMem, true, 2}};
+  swap.channels[1] = {{OutOp::kMem, true, 3}, {InOp::kMem, true, 3}};
+  set.tables = {{cross, swap, Instruction::end()}};
+  const CubeMemory initial = taggedMemory(set.header.perm, set.header.memoryWords());
+  const TwoRuns runs = runBothWays(set, initial, 16);
+  expectSameRun(runs.lockstep, runs.general, "staged and swaps");
+  EXPECT_EQ(runs.stats.lockstep_cycles, 2U);
+  EXPECT_TRUE(runs.stats.carried_span);
+  EXPECT_TRUE(runs.lockstep.errors.empty());
+  EXPECT_EQ(runs.lockstep.span, 1U);
+  for (u32 y = 0; y < 4; ++y) {
+    std::vector<u32> expect(4);
+    expect[y ^ 1] = 4 * (y ^ 1) + (y ^ 1);  // relative 1 <- relative 0 of y ^ 1
+    expect[y] = 4 * (y ^ 2) + (y ^ 3);      // relative 0 <- relative 1 of y ^ 2
+    expect[y ^ 2] = 4 * (y ^ 1) + (y ^ 3);  // relative 2 <- relative 2 of y ^ 1
+    expect[y ^ 3] = 4 * (y ^ 2) + (y ^ 1);  // relative 3 <- relative 3 of y ^ 2
+    EXPECT_EQ(memoryOf(runs.lockstep, y), expect) << y;
+  }
+  // Moves into rows nobody reads (relative 2 -> 3 across port 0, 0 -> 1 across port 1).
+  Instruction direct = Instruction::xfer(2);
+  direct.channels[0] = {{OutOp::kMem, true, 2}, {InOp::kMem, true, 3}};
+  direct.channels[1] = {{OutOp::kMem, true, 0}, {InOp::kMem, true, 1}};
+  set.tables = {{direct, Instruction::end()}};
+  const TwoRuns other = runBothWays(set, initial, 16);
+  expectSameRun(other.lockstep, other.general, "direct");
+  EXPECT_EQ(other.stats.lockstep_cycles, 1U);
+  for (u32 y = 0; y < 4; ++y) {
+    std::vector<u32> expect(4);
+    expect[y] = 4 * y + y;
+    expect[y ^ 2] = 4 * y + (y ^ 2);
+    expect[y ^ 3] = 4 * (y ^ 1) + (y ^ 3);  // relative 3 <- relative 2 of y ^ 1
+    expect[y ^ 1] = 4 * (y ^ 2) + (y ^ 2);  // relative 1 <- relative 0 of y ^ 2
+    EXPECT_EQ(memoryOf(other.lockstep, y), expect) << y;
+  }
+}
+
+TEST(ExecutorLockstep, BrokenSharedTablesStayOnTheCheckedSweeps) {
+  // A lost word, a missing one, an overrun (no END) and a slot outside the memory: exact
+  // counters either way, and no step with a possible error runs as moves.
+  BuiltCase c = buildCase({"edelman", 3, 0, 1, false});
+  c.tables.header.scratch = 8;  // the tables may name slots up to 15...
+  Table& t = c.tables.tables[0];
+  t[0].channels[0].in = {};
+  t[1].channels[1].out = {};
+  t[2].channels[2].out.idx = 9;  // relative slot 9: address 9 ^ x, outside M at nodes 2 to 7
+  t.pop_back();                  // no END: the sequencer runs past the table
+  const CubeMemory initial = taggedMemory(c.perm, 10);  // ...but the memory has 10
+  const TwoRuns runs = runBothWays(c.tables, initial, c.perm.elements());
+  expectSameRun(runs.lockstep, runs.general, "broken");
+  EXPECT_EQ(runs.stats.lockstep_cycles, runs.lockstep.cycles - 3);
+  EXPECT_FALSE(runs.stats.carried_span);
+  std::map<HwError, u64> kinds;
+  for (const NodeErrorCount& e : runs.lockstep.errors) kinds[e.kind] += e.count;
+  EXPECT_EQ(kinds[HwError::kLost], 8U);
+  EXPECT_EQ(kinds[HwError::kNoData], 8U);
+  EXPECT_EQ(kinds[HwError::kSlot], 6U);
+  EXPECT_EQ(kinds[HwError::kOverrun], 8U);
+}
+
+TEST(ExecutorLockstep, ACycleLimitAbove2To32KeepsTheMonitorsSpan) {
+  const BuiltCase c = buildCase({"edelman", 3, 0, 1, false});
+  const CubeMemory initial = taggedMemory(c.perm, c.tables.header.memoryWords());
+  const TwoRuns runs = runBothWays(c.tables, initial, c.perm.elements(), u64{1} << 33);
+  expectSameRun(runs.lockstep, runs.general, "2^33");
+  EXPECT_FALSE(runs.stats.carried_span);
+  EXPECT_EQ(runs.stats.lockstep_cycles, runs.lockstep.cycles);
+  // The cycle limit stops a lockstep run exactly.
+  const TwoRuns cut = runBothWays(c.tables, initial, c.perm.elements(), 3);
+  expectSameRun(cut.lockstep, cut.general, "limit 3");
+  EXPECT_TRUE(cut.lockstep.timeout);
+  EXPECT_EQ(cut.lockstep.cycles, 3U);
 }
 
 }  // namespace
