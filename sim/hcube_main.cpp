@@ -25,6 +25,7 @@
 #include "error.h"
 #include "executor.h"
 #include "hc_tlm_router.h"
+#include "initial_values.h"
 #include "inspect/element_path.h"
 #include "inspect/fault_campaign.h"
 #include "inspect/heatmap.h"
@@ -270,10 +271,11 @@ struct BackendRun {
   std::string trace;
   std::string cache;
   u64 max_cycles = 0;
-  std::ostream* progress = nullptr;  ///< a progress bar on this terminal (sw/progress.h)
-  bool record_traffic = false;       ///< fill RunResult::traffic (sw/inspect/)
-  u64 record_word = ~u64{0};         ///< ... of this word only (~0: every word)
-  const Fault* fault = nullptr;      ///< a link fault to inject (sw/fault.h)
+  std::ostream* progress = nullptr;     ///< a progress bar on this terminal (sw/progress.h)
+  bool record_traffic = false;          ///< fill RunResult::traffic (sw/inspect/)
+  u64 record_word = ~u64{0};            ///< ... of this word only (~0: every word)
+  const Fault* fault = nullptr;         ///< a link fault to inject (sw/fault.h)
+  const CubeMemory* initial = nullptr;  ///< seeded values (--seed); nullptr: tags
 };
 
 RunResult runOn(const BuiltCase& c, const BackendRun& b, std::string* gtkw) {
@@ -286,6 +288,7 @@ RunResult runOn(const BuiltCase& c, const BackendRun& b, std::string* gtkw) {
     if (b.max_cycles > 0) opt.max_cycles = b.max_cycles;
     ProgressBar bar(b.progress, "table run", c.tables.cycles());
     if (b.progress != nullptr) opt.progress = bar.callback();
+    if (b.initial != nullptr) return executeTables(c.tables, *b.initial, opt);
     return executeTables(c.tables, taggedMemory(c.perm, c.tables.header.memoryWords()), opt);
   }
   if (b.backend == "tlm") {
@@ -296,6 +299,7 @@ RunResult runOn(const BuiltCase& c, const BackendRun& b, std::string* gtkw) {
     opt.record_traffic = b.record_traffic;
     opt.record_word = b.record_word;
     opt.fault = b.fault;
+    opt.initial = b.initial;
     return runOnTlm(c.tables, opt);
   }
   if (b.backend == "rtl") {
@@ -307,6 +311,7 @@ RunResult runOn(const BuiltCase& c, const BackendRun& b, std::string* gtkw) {
     opt.max_cycles = b.max_cycles;
     opt.record_traffic = b.record_traffic;
     opt.record_word = b.record_word;
+    opt.initial = b.initial;
     if (!b.trace.empty()) {
       opt.trace = b.trace;
       opt.gtkw = (fs::path(b.trace).replace_extension(".gtkw")).string();
@@ -421,6 +426,14 @@ int cmdFaults(Args& args) {
   return 0;
 }
 
+// --seed S of run and compare (issue 13): the arithmetic cases start from seeded values
+// (sw/initial_values.h) instead of tags; nullopt without the option.
+std::optional<CubeMemory> seededInitial(const std::optional<long long>& seed, const BuiltCase& c) {
+  if (!seed) return std::nullopt;
+  if (*seed < 0) throw Error("--seed " + std::to_string(*seed) + ": must not be negative");
+  return initialMemory(c.perm, c.tables.header.memoryWords(), static_cast<u64>(*seed));
+}
+
 int cmdRun(Args& args) {
   // --route ecube|source|adaptive selects routed mode; any other --route is the algorithm's
   // own parameter (spt's --route greedy|sync).
@@ -437,6 +450,7 @@ int cmdRun(Args& args) {
   const auto links = args.get("--links");
   const auto heatmap = args.get("--heatmap");
   const auto inject = args.get("--inject");
+  const auto seed = args.number("--seed");
   if (backend != "table" && backend != "rtl" && backend != "tlm") {
     throw Error("--backend '" + backend + "': must be table, tlm or rtl");
   }
@@ -474,6 +488,8 @@ int cmdRun(Args& args) {
     }
   }
   requireBackendLimits(c, backend, origin);
+  if (seed && inject) throw Error("--seed (seeded values) cannot be combined with --inject");
+  const std::optional<CubeMemory> initial = seededInitial(seed, c);
   std::optional<Fault> fault;
   if (inject) {
     fault = parseFault(*inject, c.tables);
@@ -500,10 +516,11 @@ int cmdRun(Args& args) {
   RunReport report = reportFor(c);
   BackendRun b{backend, trace.value_or(""), cache, static_cast<u64>(max_cycles), progress};
   b.record_traffic = heatmap.has_value();
+  b.initial = initial ? &*initial : nullptr;
   if (fault) return runWithFault(c, b, *fault);
   report.run = runOn(c, b, &report.gtkw);
   report.trace = b.trace;
-  report.check = checkAgainstReference(c.perm, report.run.memory);
+  report.check = checkRun(c.perm, b.initial, report.run.memory);
   const TableHeader& h = c.tables.header;
   if (links) writeOutputFile("--links", *links, formatLinkCsv(report.run, h.n, h.lanes));
   if (heatmap) {
@@ -558,16 +575,20 @@ int cmdCompare(Args& args) {
     backends.push_back(item);
   }
   if (backends.size() < 2) throw Error("--backends: name at least two backends to compare");
+  const auto seed = args.number("--seed");
   HeaderOrigin origin;
   const BuiltCase c = loadCase(args, backends, origin);
   args.finish();
   for (const std::string& b : backends) requireBackendLimits(c, b, origin);
+  const std::optional<CubeMemory> initial = seededInitial(seed, c);
   const VerifyReport v = verifyTables(c.tables, kShownErrors, &origin);
   std::vector<RunReport> reports;
   for (const std::string& b : backends) {
     RunReport r = reportFor(c);
-    r.run = runOn(c, BackendRun{b, "", cache, 0}, nullptr);
-    r.check = checkAgainstReference(c.perm, r.run.memory);
+    BackendRun run{b, "", cache, 0};
+    run.initial = initial ? &*initial : nullptr;
+    r.run = runOn(c, run, nullptr);
+    r.check = checkRun(c.perm, run.initial, r.run.memory);
     reports.push_back(std::move(r));
   }
   std::vector<std::string> problems;
@@ -1050,8 +1071,10 @@ constexpr Command kCommands[] = {
     {"run", R"(  hcube run (--algo A --n N [--k K] [--width B] [--ports all|one] | --tables PATH)
             [--backend table|tlm|rtl] [--trace FILE] [--json] [--no-verify]
             [--max-cycles C] [--cache DIR] [--links FILE.csv] [--heatmap FILE.svg]
-            [--inject KIND:...]
-      run a case and check every element against the reference model; --trace writes an
+            [--inject KIND:...] [--seed S]
+      run a case and check every element against the reference model; --seed S starts the
+      collectives and matmul from seeded values (splitmix64, sw/seeded_words.h) instead of
+      tags and checks the sums and products computed from them; --trace writes an
       FST (or .vcd) waveform and a GTKWave save file from the RTL, or a VCD from the TLM model;
       --links writes the words and utilisation of every directed link as CSV, --heatmap a
       per-link, per-cycle utilisation picture with per-dimension totals (the same on every
@@ -1086,8 +1109,9 @@ constexpr Command kCommands[] = {
      cmdFaults},
     {"compare",
      R"(  hcube compare (--algo A --n N [--k K] [--width B] [--ports all|one] | --tables PATH)
-            [--backends table,tlm,rtl] [--json] [--cache DIR]
-      run one case on several backends, print cycles, mismatches and wall time side by side;
+            [--backends table,tlm,rtl] [--json] [--cache DIR] [--seed S]
+      run one case on several backends, print cycles, mismatches and wall time side by side
+      (--seed S: seeded values for the collectives and matmul, as for run);
       exit 1 on any disagreement between them or with the reference model
   hcube compare (--algo A --n N ... | --tables PATH) --modes schedule,ecube,source
             [--backend table|tlm] [--fifo-depth D] [--json]

@@ -11,6 +11,7 @@
 #include <string>
 
 #include "hw_errors.h"
+#include "reference.h"
 #include "table.h"
 
 namespace hcube {
@@ -38,6 +39,9 @@ struct RtlOptions {
   bool progress_bar = false;
   bool record_traffic = false;  ///< fill RunResult::traffic (runner option --traffic; sw/inspect/)
   u64 record_word = ~u64{0};    ///< with record_traffic: log only this word (--traffic-word)
+  /// Initial memory (nodes x the set's memory words, e.g. seeded values, sw/initial_values.h),
+  /// passed to the runner as a file (--memory); nullptr: tags in every data slot.
+  const CubeMemory* initial = nullptr;
 };
 
 std::string defaultCacheDir();
