@@ -25,6 +25,7 @@
 #include "error.h"
 #include "executor.h"
 #include "hc_tlm_router.h"
+#include "initial_values.h"
 #include "inspect/element_path.h"
 #include "inspect/fault_campaign.h"
 #include "inspect/heatmap.h"
@@ -270,11 +271,12 @@ struct BackendRun {
   std::string trace;
   std::string cache;
   u64 max_cycles = 0;
-  std::ostream* progress = nullptr;  ///< a progress bar on this terminal (sw/progress.h)
-  bool record_traffic = false;       ///< fill RunResult::traffic (sw/inspect/)
-  u64 record_word = ~u64{0};         ///< ... of this word only (~0: every word)
-  const Fault* fault = nullptr;      ///< a link fault to inject (sw/fault.h)
-  int threads = 1;                   ///< threads of the Verilated model (rtl backend)
+  std::ostream* progress = nullptr;     ///< a progress bar on this terminal (sw/progress.h)
+  bool record_traffic = false;          ///< fill RunResult::traffic (sw/inspect/)
+  u64 record_word = ~u64{0};            ///< ... of this word only (~0: every word)
+  const Fault* fault = nullptr;         ///< a link fault to inject (sw/fault.h)
+  int threads = 1;                      ///< threads of the Verilated model (rtl backend)
+  const CubeMemory* initial = nullptr;  ///< seeded values (--seed); nullptr: tags
 };
 
 // --threads T: threads of the Verilated model (a model of its own per T); only the rtl backend
@@ -297,6 +299,7 @@ RunResult runOn(const BuiltCase& c, const BackendRun& b, std::string* gtkw) {
     if (b.max_cycles > 0) opt.max_cycles = b.max_cycles;
     ProgressBar bar(b.progress, "table run", c.tables.cycles());
     if (b.progress != nullptr) opt.progress = bar.callback();
+    if (b.initial != nullptr) return executeTables(c.tables, *b.initial, opt);
     return executeTables(c.tables, taggedMemory(c.perm, c.tables.header.memoryWords()), opt);
   }
   if (b.backend == "tlm") {
@@ -307,6 +310,7 @@ RunResult runOn(const BuiltCase& c, const BackendRun& b, std::string* gtkw) {
     opt.record_traffic = b.record_traffic;
     opt.record_word = b.record_word;
     opt.fault = b.fault;
+    opt.initial = b.initial;
     return runOnTlm(c.tables, opt);
   }
   if (b.backend == "rtl") {
@@ -319,6 +323,7 @@ RunResult runOn(const BuiltCase& c, const BackendRun& b, std::string* gtkw) {
     opt.max_cycles = b.max_cycles;
     opt.record_traffic = b.record_traffic;
     opt.record_word = b.record_word;
+    opt.initial = b.initial;
     if (!b.trace.empty()) {
       opt.trace = b.trace;
       opt.gtkw = (fs::path(b.trace).replace_extension(".gtkw")).string();
@@ -433,6 +438,14 @@ int cmdFaults(Args& args) {
   return 0;
 }
 
+// --seed S of run and compare (issue 13): the arithmetic cases start from seeded values
+// (sw/initial_values.h) instead of tags; nullopt without the option.
+std::optional<CubeMemory> seededInitial(const std::optional<long long>& seed, const BuiltCase& c) {
+  if (!seed) return std::nullopt;
+  if (*seed < 0) throw Error("--seed " + std::to_string(*seed) + ": must not be negative");
+  return initialMemory(c.perm, c.tables.header.memoryWords(), static_cast<u64>(*seed));
+}
+
 int cmdRun(Args& args) {
   // --route ecube|source|adaptive selects routed mode; any other --route is the algorithm's
   // own parameter (spt's --route greedy|sync).
@@ -449,6 +462,7 @@ int cmdRun(Args& args) {
   const auto links = args.get("--links");
   const auto heatmap = args.get("--heatmap");
   const auto inject = args.get("--inject");
+  const auto seed = args.number("--seed");
   if (backend != "table" && backend != "rtl" && backend != "tlm") {
     throw Error("--backend '" + backend + "': must be table, tlm or rtl");
   }
@@ -487,6 +501,8 @@ int cmdRun(Args& args) {
     }
   }
   requireBackendLimits(c, backend, origin);
+  if (seed && inject) throw Error("--seed (seeded values) cannot be combined with --inject");
+  const std::optional<CubeMemory> initial = seededInitial(seed, c);
   std::optional<Fault> fault;
   if (inject) {
     fault = parseFault(*inject, c.tables);
@@ -514,10 +530,11 @@ int cmdRun(Args& args) {
   BackendRun b{backend, trace.value_or(""), cache, static_cast<u64>(max_cycles), progress};
   b.record_traffic = heatmap.has_value();
   b.threads = threads;
+  b.initial = initial ? &*initial : nullptr;
   if (fault) return runWithFault(c, b, *fault);
   report.run = runOn(c, b, &report.gtkw);
   report.trace = b.trace;
-  report.check = checkAgainstReference(c.perm, report.run.memory);
+  report.check = checkRun(c.perm, b.initial, report.run.memory);
   const TableHeader& h = c.tables.header;
   if (links) writeOutputFile("--links", *links, formatLinkCsv(report.run, h.n, h.lanes));
   if (heatmap) {
@@ -574,18 +591,21 @@ int cmdCompare(Args& args) {
   if (backends.size() < 2) throw Error("--backends: name at least two backends to compare");
   const int threads =
       rtlThreadsOption(args, std::find(backends.begin(), backends.end(), "rtl") != backends.end());
+  const auto seed = args.number("--seed");
   HeaderOrigin origin;
   const BuiltCase c = loadCase(args, backends, origin);
   args.finish();
   for (const std::string& b : backends) requireBackendLimits(c, b, origin);
+  const std::optional<CubeMemory> initial = seededInitial(seed, c);
   const VerifyReport v = verifyTables(c.tables, kShownErrors, &origin);
   std::vector<RunReport> reports;
   for (const std::string& b : backends) {
     RunReport r = reportFor(c);
     BackendRun run{b, "", cache, 0};
     run.threads = threads;
+    run.initial = initial ? &*initial : nullptr;
     r.run = runOn(c, run, nullptr);
-    r.check = checkAgainstReference(c.perm, r.run.memory);
+    r.check = checkRun(c.perm, run.initial, r.run.memory);
     reports.push_back(std::move(r));
   }
   std::vector<std::string> problems;

@@ -342,6 +342,26 @@ RunResult parseRtlResult(std::istream& in, const std::string& source, u64 nodes,
   return r;
 }
 
+namespace {
+
+// The runner's initial memory file (tb/memory_file.h): every node's M words (the set's memory;
+// the runner zeroes the model's slots above), node after node, each word 4 bytes little-endian.
+void writeMemoryFile(const std::string& path, const CubeMemory& initial, const TableSet& set) {
+  if (initial.nodes != set.header.nodes() || initial.words_per_node != set.header.memoryWords()) {
+    throw Error("RTL backend: the initial memory is not nodes x memory words of the tables");
+  }
+  std::string bytes(initial.words.size() * 4, '\0');
+  for (size_t i = 0; i < initial.words.size(); ++i) {
+    for (int b = 0; b < 4; ++b) bytes[4 * i + b] = static_cast<char>(initial.words[i] >> (8 * b));
+  }
+  std::ofstream out(path, std::ios::binary);
+  out << bytes;
+  out.close();
+  if (!out) throw Error(path + ": cannot write the RTL runner's initial memory");
+}
+
+}  // namespace
+
 RunResult runOnRtl(const TableSet& set, const RtlOptions& options) {
   RtlModelConfig config = rtlModelFor(set);
   config.threads = requireRtlThreads(options.threads);
@@ -375,6 +395,11 @@ RunResult runOnRtl(const TableSet& set, const RtlOptions& options) {
                                    result.string(),
                                    "--max-cycles",
                                    std::to_string(max_cycles)};
+  if (options.initial != nullptr) {
+    const fs::path memory = work / "memory.bin";
+    writeMemoryFile(memory.string(), *options.initial, set);
+    argv.insert(argv.end(), {"--memory", memory.string()});
+  }
   if (options.record_traffic) argv.push_back("--traffic");
   if (options.record_traffic && options.record_word != ~u64{0}) {
     argv.insert(argv.end(), {"--traffic-word", std::to_string(options.record_word)});

@@ -12,6 +12,7 @@
 #include <string>
 
 #include "hw_errors.h"
+#include "reference.h"
 #include "router/router_engine.h"
 #include "table.h"
 
@@ -59,6 +60,9 @@ struct RtlOptions {
   /// runOnRtl: run the tables in table mode on the model with routers (the routed runs' model)
   /// instead of the table-mode model.
   bool router_model = false;
+  /// Initial memory (nodes x the set's memory words, e.g. seeded values, sw/initial_values.h),
+  /// passed to the runner as a file (--memory); nullptr: tags in every data slot.
+  const CubeMemory* initial = nullptr;
 };
 
 std::string defaultCacheDir();

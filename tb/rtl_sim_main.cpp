@@ -22,6 +22,7 @@
 #include "cube_tb.h"
 #include "gtkw.h"
 #include "image.h"
+#include "memory_file.h"
 #include "routed_image.h"
 #include "routed_run.h"
 #include "traffic_monitor.h"  // sw/: the same per-cycle monitor as the other executors
@@ -30,7 +31,7 @@ namespace {
 
 constexpr const char* kUsage =
     "usage: hcube-rtl-sim --image FILE --out FILE [--trace FILE.fst] [--max-cycles C]\n"
-    "                     [--gtkw FILE] [--traffic [--traffic-word W]]\n"
+    "                     [--gtkw FILE] [--traffic [--traffic-word W]] [--memory FILE]\n"
     "  --image FILE       table image (docs/hardware.md §3) or routed image (§8.1) for this\n"
     "                     build's configuration\n"
     "  --out FILE         result file (docs/hardware.md §6)\n"
@@ -41,13 +42,15 @@ constexpr const char* kUsage =
     "                     and port (open it with: gtkwave FILE)\n"
     "  --traffic          also write every word sent and stored ('send' and 'store' lines:\n"
     "                     the traffic monitor's log, for hcube's inspection tools)\n"
-    "  --traffic-word W   with --traffic: only the sends and stores of word W\n";
+    "  --traffic-word W   with --traffic: only the sends and stores of word W\n"
+    "  --memory FILE      initial memory (tb/memory_file.h) instead of tags\n";
 
 struct Options {
   std::string image;
   std::string out;
   std::string trace;
   std::string gtkw;
+  std::string memory;       // initial memory file (tb/memory_file.h); empty: tags
   uint64_t max_cycles = 0;  // 0: derived from the image
   bool traffic = false;     // write the monitor's log of sends and stores
   uint64_t traffic_word = hcube::TrafficMonitor::kAllWords;  // or of this word only
@@ -78,6 +81,8 @@ Options ParseArgs(int argc, char** argv) {
       o.trace = value();
     } else if (a == "--gtkw") {
       o.gtkw = value();
+    } else if (a == "--memory") {
+      o.memory = value();
     } else if (a == "--traffic") {
       o.traffic = true;
     } else if (a == "--traffic-word") {
@@ -146,7 +151,11 @@ int Run(const Options& opt) {
   hcube::tb::CubeTb tb(opt.trace);
   tb.Reset();
   tb.LoadImage(image);
-  tb.FillTags(image.slots);
+  if (opt.memory.empty()) {
+    tb.FillTags(image.slots);
+  } else {
+    hcube::tb::FillFromMemoryFile(tb, opt.memory);
+  }
 
   const int nodes = config.NumNodes();
   hcube::TrafficMonitor monitor(static_cast<uint64_t>(nodes), config.dim,

@@ -15,10 +15,12 @@
 #include "algorithms.h"
 #include "error.h"
 #include "executor.h"
+#include "initial_values.h"
 #include "matmul_layout.h"
 #include "reference.h"
 #include "rtl_backend.h"
 #include "run_compare.h"
+#include "seeded_words.h"
 #include "test_util.h"
 #include "tlm_backend.h"
 #include "verifier.h"
@@ -36,7 +38,10 @@ struct MatmulCase {
   u32 tau = 0;
   u64 packet = 0;
   u32 units = 1;
-  bool rtl = false;  ///< also on the RTL (a CI model must hold it: n <= 4, K <= 4 * 2^n)
+  bool rtl = false;       ///< also on the RTL (a CI model must hold it: n <= 4, K <= 4 * 2^n)
+  std::string grid = "";  ///< --grid (empty: the method's default)
+  u64 seed = 0;           ///< seeded values (sw/seeded_words.h) when non-zero, else tags
+  std::string tree = "";  ///< --tree (broadcast)
 };
 
 BuiltCase build(const MatmulCase& m) {
@@ -46,6 +51,8 @@ BuiltCase build(const MatmulCase& m) {
       {"tau", std::to_string(m.tau)},
       {"packet", std::to_string(m.packet)},
       {"units", std::to_string(m.units)}};
+  if (!m.grid.empty()) params["grid"] = m.grid;
+  if (!m.tree.empty()) params["tree"] = m.tree;
   return buildCase(testing::caseSpec("matmul", m.n, 0, 1, m.one_port, params));
 }
 
@@ -57,20 +64,29 @@ void expectMatmul(const MatmulCase& m) {
   const BuiltCase c = build(m);
   const VerifyReport v = verifyTables(c.tables);
   EXPECT_TRUE(v.ok()) << (v.errors.empty() ? "" : v.errors[0]);
-  const RunResult table = testing::onTable(c.tables);
-  testing::expectSameRun("tlm", runOnTlm(c.tables, TlmOptions{}), table);
+  // Tags, or seeded values: the same initial memory on every executor.
+  const CubeMemory init = m.seed != 0 ? seededMemory(c.perm, c.tables.header.memoryWords(), m.seed)
+                                      : taggedMemory(c.perm, c.tables.header.memoryWords());
+  ExecOptions exec;
+  exec.tagged_elements = c.perm.elements();
+  exec.max_cycles = c.tables.cycles() + 1000;
+  const RunResult table = executeTables(c.tables, init, exec);
+  TlmOptions tlm;
+  tlm.initial = &init;
+  testing::expectSameRun("tlm", runOnTlm(c.tables, tlm), table);
   if (m.rtl) {
     RtlOptions opt;
     opt.progress = &std::cerr;
+    opt.initial = &init;
     testing::expectSameRun("rtl", runOnRtl(c.tables, opt), table);
   }
   EXPECT_TRUE(table.errors.empty()) << errorList(table.errors);
   // Every element of A against C x D, by the reference model and once more here.
-  const CheckResult check = checkAgainstReference(c.perm, table.memory);
+  const CheckResult check = m.seed != 0 ? checkFromInitial(c.perm, init, table.memory)
+                                        : checkAgainstReference(c.perm, table.memory);
   EXPECT_EQ(check.mismatches, 0U);
   EXPECT_EQ(check.correct, m.p * m.r);
   const MatmulLayout l = MatmulLayout::of(c.perm);
-  const CubeMemory init = taggedMemory(c.perm, c.perm.slots());
   for (u64 i = 0; i < m.p; ++i) {
     for (u64 k = 0; k < m.r; ++k) {
       const GlobalAddress a = l.aAt(i, k);
@@ -89,23 +105,80 @@ void expectMatmul(const MatmulCase& m) {
   const bool rotation = std::string(m.method) == "rotation";
   u64 transfers = 0;
   u64 messages = 0;
-  if (rotation) {
-    // Table 6, A^l(1,1,1): (N-1) P Q/N element transfers; one message per step and packet.
-    const u64 block = m.p * m.q / nodes;
+  if (std::string(m.method) == "broadcast") {
+    // TR-623 §3.2, A(.,2,1) by broadcasting on the grid N1 x N2 the case chose: C's blocks
+    // (P/N1 x Q/N2) all-to-all within rows, D's (Q/N1 x R/N2) within columns. Table 8
+    // (one-port SBTs): (N2-1) P/N1 Q/N2 + (N1-1) Q/N1 R/N2 element transfers, n start-ups.
+    // Table 11 (n-port nRSBTs): max((N2-1)/n2 P/N1 Q/N2 + n2 tau, (N1-1)/n1 Q/N1 R/N2 + n1 tau)
+    // (ceil(block / n2) words per part when n2 does not divide the block). SBTs on all ports:
+    // the same max with one part.
+    const int n1 = c.perm.gridRowDims();
+    const int n2 = m.n - n1;
+    const u64 rows = u64{1} << n1;
+    const u64 cols = u64{1} << n2;
+    const u64 cb = (m.p / rows) * (m.q / cols);
+    const u64 db = (m.q / rows) * (m.r / cols);
+    const bool nrsbt = m.tree.empty() ? !m.one_port : m.tree == "nrsbt";
+    u64 comm = 0;
+    if (m.one_port) {
+      transfers = (cols - 1) * cb + (rows - 1) * db;
+      comm = transfers + static_cast<u64>(m.n) * m.tau;
+    } else {
+      auto part = [&](u64 block, int dims) {
+        return dims == 0 ? 0 : nrsbt ? (block + dims - 1) / dims : block;
+      };
+      const u64 c_time = (cols - 1) * part(cb, n2);
+      const u64 d_time = (rows - 1) * part(db, n1);
+      transfers = m.tau == 0 ? std::max(c_time, d_time) : c.lower_bound;
+      comm = std::max(c_time + n2 * m.tau, d_time + n1 * m.tau);
+    }
+    if (m.tau == 0) {
+      EXPECT_EQ(c.lower_bound, transfers);
+    }
+    EXPECT_EQ(table.transfer_cycles, transfers);
+    EXPECT_EQ(table.cycles, arithmetic + comm);
+    return;
+  }
+  if (std::string(m.method) == "a114") {
+    // Table 6, A^c(1,1,4): the reduction (N-1) P R/N, the transpose n Q/2 R/N (N/2 strips of
+    // Q/N x R/N per step), 2n start-ups; the same on all-port hardware (one port at a time).
+    transfers = (nodes - 1) * m.p * (m.r / nodes) +
+                static_cast<u64>(m.n) * (nodes / 2) * (m.q / nodes) * (m.r / nodes);
+    messages = 2 * static_cast<u64>(m.n);
+  } else if (rotation || std::string(m.method) == "exchange") {
+    // Table 6, A^l(1,1,1): (N-1) P Q/N element transfers; one message per step and packet. The
+    // n-port Gray code exchange A(n,1,1) sends pieces of ceil(P/n) rows on the n ports at once:
+    // (N-1) ceil(P/n) Q/N (Table 6, A^l(n,1,1): (N-1) P Q/N / n when n divides P).
+    const u64 rows = rotation || m.one_port ? m.p : (m.p + m.n - 1) / static_cast<u64>(m.n);
+    const u64 block = rows * (m.q / nodes);
     transfers = (nodes - 1) * block;
     messages = (nodes - 1) * (m.packet == 0 ? 1 : (block + m.packet - 1) / m.packet);
   } else {
-    // Cannon on a sqrt(N) x sqrt(N) grid: 2 (sqrt(N) - 1) rotation steps (alignment, then
-    // between the multiplications); in each, C's block (P/sqrt(N) x Q/sqrt(N)) and D's
-    // (Q/sqrt(N) x R/sqrt(N)) move, together on all ports, one after the other on one port.
-    const u64 side = u64{1} << (m.n / 2);
-    const u64 cb = (m.p / side) * (m.q / side);
-    const u64 db = (m.q / side) * (m.r / side);
-    auto msgs = [&](u64 words) { return m.packet == 0 ? 1 : (words + m.packet - 1) / m.packet; };
-    const u64 per_step = m.one_port ? cb + db : std::max(cb, db);
-    const u64 per_step_msgs = m.one_port ? msgs(cb) + msgs(db) : msgs(std::max(cb, db));
-    transfers = 2 * (side - 1) * per_step;
-    messages = 2 * (side - 1) * per_step_msgs;
+    // Cannon on the N1 x N2 grid the case chose, simulating S x S (S = max(N1, N2)): C's
+    // strips are P/N1 x Q/S (S/N2 per processor), D's Q/S x R/N2 (S/N1 per processor). The
+    // alignment's step s moves C's strip in the rows a1 with a1 S/N1 >= s and D's in the
+    // columns a2 with a2 S/N2 >= s; then S - 1 steps move both. Each step sends its strips
+    // together on all ports, one after the other on one port.
+    const int n1 = c.perm.gridRowDims();
+    const u64 rows = u64{1} << n1;
+    const u64 cols = nodes / rows;
+    const u64 side = std::max(rows, cols);
+    const u64 cs = (m.p / rows) * (m.q / side);
+    const u64 ds = (m.q / side) * (m.r / cols);
+    auto msgs = [&](u64 words) {
+      return words == 0 ? 0 : m.packet == 0 ? 1 : (words + m.packet - 1) / m.packet;
+    };
+    auto add = [&](u64 c_words, u64 d_words) {
+      transfers += m.one_port ? c_words + d_words : std::max(c_words, d_words);
+      messages += m.one_port ? msgs(c_words) + msgs(d_words) : msgs(std::max(c_words, d_words));
+    };
+    const u64 c_ring = cols > 1 ? cs : 0;  // a ring of one processor moves nothing
+    const u64 d_ring = rows > 1 ? ds : 0;
+    for (u64 s = 1; s < side; ++s) {
+      add((rows - 1) * (side / rows) >= s ? c_ring : 0,
+          (cols - 1) * (side / cols) >= s ? d_ring : 0);
+    }
+    for (u64 s = 1; s < side; ++s) add(c_ring, d_ring);
   }
   EXPECT_EQ(c.lower_bound, transfers);
   EXPECT_EQ(table.transfer_cycles, transfers);
@@ -121,6 +194,28 @@ TEST(Matmul, RotationA111MatchesTables5And6) {
   expectMatmul({"rotation", 4, 16, 16, 16, true, 5, 0, 1, false});
 }
 
+TEST(Matmul, GrayCodeExchangeA111AndAn11MatchTables5And6) {
+  expectMatmul({"exchange", 1, 2, 2, 2, false, 0, 0, 1, true});
+  expectMatmul({"exchange", 2, 2, 4, 4, true, 3, 0, 1, true});     // one-port
+  expectMatmul({"exchange", 2, 2, 4, 4, false, 1, 0, 1, true});    // n-port: 2 pieces of a row
+  expectMatmul({"exchange", 3, 8, 8, 8, false, 2, 3, 1, false});   // pieces 2, 3, 3 rows
+  expectMatmul({"exchange", 3, 6, 16, 8, false, 0, 0, 2, false});  // 2 rows each, U = 2
+  expectMatmul({"exchange", 4, 16, 16, 16, true, 5, 0, 1, false});
+  expectMatmul({"exchange", 4, 2, 16, 16, false, 0, 0, 1, false});  // P < n: empty pieces
+}
+
+TEST(Matmul, A114TransposesDAndReducesAMatchingTable6) {
+  expectMatmul({"a114", 1, 1, 2, 2, false, 0, 0, 1, true});
+  expectMatmul({"a114", 2, 2, 4, 4, true, 0, 0, 1, true});
+  expectMatmul({"a114", 2, 2, 4, 4, false, 0, 0, 1, true});
+  expectMatmul({"a114", 3, 8, 8, 8, false, 2, 0, 1, false});
+  expectMatmul({"a114", 4, 4, 32, 16, true, 3, 0, 1, false});
+  expectMatmul({"a114", 4, 16, 32, 16, false, 0, 0, 2, false});  // U = 2 divides Q/N = 2
+  MatmulCase seeded{"a114", 3, 4, 8, 16, false, 1, 0, 1, false};
+  seeded.seed = 31;
+  expectMatmul(seeded);
+}
+
 TEST(Matmul, CannonA121WithItsAlignment) {
   expectMatmul({"cannon", 2, 2, 2, 2, false, 0, 0, 1, true});
   expectMatmul({"cannon", 2, 2, 2, 4, true, 1, 0, 1, true});   // blocks 1x1, 1x2, 1x2
@@ -129,6 +224,93 @@ TEST(Matmul, CannonA121WithItsAlignment) {
   expectMatmul({"cannon", 4, 8, 4, 12, false, 4, 3, 1, false});
   expectMatmul({"cannon", 4, 8, 8, 8, true, 2, 0, 2, false});
   expectMatmul({"cannon", 6, 16, 16, 16, false, 0, 0, 1, false});
+}
+
+TEST(Matmul, CannonOnGridsThatAreNotSquare) {
+  // TR-623 §3.2: for N1 != N2 each processor simulates S/N2 (or S/N1) processors of the S x S
+  // grid, S = max(N1, N2); its C (or D) block is cut into strips along Q.
+  auto cn = [](int n, u64 p, u64 q, u64 r, bool one_port, u32 tau, u64 packet, std::string grid,
+               bool rtl) {
+    MatmulCase m{"cannon", n, p, q, r, one_port, tau, packet, 1, rtl};
+    m.grid = std::move(grid);
+    return m;
+  };
+  expectMatmul(cn(3, 4, 8, 8, false, 0, 0, "2x4", true));  // D in strips (N2 > N1)
+  expectMatmul(cn(3, 4, 4, 2, true, 1, 0, "4x2", true));   // C in column strips (N1 > N2)
+  expectMatmul(cn(3, 8, 8, 4, true, 1, 0, "4x2", false));
+  expectMatmul(cn(3, 8, 8, 8, false, 0, 0, "", false));  // n odd: the default grid 2x4
+  expectMatmul(cn(4, 4, 16, 8, false, 2, 3, "2x8", false));
+  expectMatmul(cn(4, 16, 16, 4, true, 0, 5, "8x2", false));
+  expectMatmul(cn(3, 8, 8, 8, false, 0, 0, "1x8", false));  // D never moves: its strips are local
+  expectMatmul(cn(3, 8, 8, 8, true, 2, 0, "8x1", false));
+  expectMatmul(cn(5, 8, 32, 16, false, 1, 0, "4x8", false));
+}
+
+TEST(Matmul, BroadcastA121OnSbtsAndNrsbtsMatchesTables8And11) {
+  auto bc = [](int n, u64 p, u64 q, u64 r, bool one_port, u32 tau, std::string grid, bool rtl,
+               std::string tree = "") {
+    MatmulCase m{"broadcast", n, p, q, r, one_port, tau, 0, 1, rtl};
+    m.grid = std::move(grid);
+    m.tree = std::move(tree);
+    return m;
+  };
+  expectMatmul(bc(2, 2, 2, 2, true, 0, "2x2", true));           // SBTs, one-port
+  expectMatmul(bc(2, 2, 2, 2, false, 0, "2x2", true));          // nRSBTs (n2 = n1 = 1)
+  expectMatmul(bc(3, 2, 4, 4, false, 0, "2x4", true));          // N1 < N2, nRSBT rows
+  expectMatmul(bc(3, 4, 4, 2, true, 2, "4x2", true));           // N1 > N2: per-row MACs
+  expectMatmul(bc(4, 8, 8, 8, false, 0, "4x4", true));          // nRSBTs, 2 | blocks
+  expectMatmul(bc(4, 8, 8, 8, false, 3, "4x4", false, "sbt"));  // SBTs on all ports
+  expectMatmul(bc(4, 8, 8, 8, true, 3, "4x4", false));          // Table 8 with tau
+  expectMatmul(bc(4, 8, 16, 8, false, 5, "2x8", false));        // n2 = 3 does not divide
+  expectMatmul(bc(5, 8, 16, 32, false, 2, "4x8", false));       // N1 != N2, tau
+  expectMatmul(bc(5, 32, 16, 8, true, 0, "8x4", false));        // N1 > N2, one-port
+  expectMatmul(bc(4, 16, 16, 16, false, 0, "1x16", false));     // a 1 x N grid
+  expectMatmul(bc(4, 16, 16, 16, false, 0, "16x1", false));     // an N x 1 grid
+}
+
+TEST(Matmul, SeededValuesOnEveryExecutor) {
+  MatmulCase rot{"rotation", 2, 2, 4, 8, true, 3, 0, 1, true};
+  rot.seed = 7;
+  expectMatmul(rot);
+  MatmulCase cannon{"cannon", 4, 8, 8, 8, false, 0, 0, 1, true};
+  cannon.seed = 12345;
+  expectMatmul(cannon);
+  MatmulCase bc{"broadcast", 3, 4, 4, 2, false, 1, 0, 1, true};
+  bc.grid = "4x2";
+  bc.seed = 99;
+  expectMatmul(bc);
+}
+
+TEST(Matmul, GridAutoIsTable9) {
+  // TR-623 Table 9, A(1,2,1): N1 = sqrt(P N / R), N2 = sqrt(R N / P), to powers of two.
+  auto grid = [](const char* method, int n, const char* shape) {
+    const BuiltCase c = buildCase(testing::caseSpec(
+        "matmul", n, 0, 1, false, {{"method", method}, {"shape", shape}, {"grid", "auto"}}));
+    return c.perm.gridRowDims();
+  };
+  EXPECT_EQ(grid("broadcast", 4, "16x16x16"), 2);  // 4 x 4
+  EXPECT_EQ(grid("broadcast", 4, "64x16x4"), 4);   // sqrt(64 * 16 / 4) = 16: 16 x 1
+  EXPECT_EQ(grid("broadcast", 4, "4x16x64"), 0);   // 1 x 16
+  EXPECT_EQ(grid("broadcast", 6, "32x16x8"), 4);   // sqrt(32 * 64 / 8) = 16: 16 x 4
+  EXPECT_EQ(grid("broadcast", 5, "16x16x16"), 2);  // sqrt(32): the tie goes to N1 = 4
+  EXPECT_EQ(grid("cannon", 4, "8x8x32"), 1);       // sqrt(8 * 16 / 32) = 2: 2 x 8
+  EXPECT_EQ(grid("rotation", 3, "8x8x8"), 0);
+}
+
+TEST(Matmul, SplitMix64KnownAnswers) {
+  // Vigna's splitmix64.c seeded with 0 gives e220a8397b1dcdaf, 6e789e6aa1b965f4, 06c45d188009454f.
+  EXPECT_EQ(splitmix64At(0, 0), 0xe220a8397b1dcdafULL);
+  EXPECT_EQ(splitmix64At(0, 1), 0x6e789e6aa1b965f4ULL);
+  EXPECT_EQ(splitmix64At(0, 2), 0x06c45d188009454fULL);
+  // A seeded memory: output x K + l in data slot l of node x, low 32 bits; scratch 0.
+  const PermutationSpec s = PermutationSpec::matmul(1, 2, 2, 2, 0);  // K = 2 + 2 + 2 = 6
+  const CubeMemory m = seededMemory(s, 8, 12345);
+  EXPECT_EQ(m.at(0, 0), 0xa9d111a0U);
+  EXPECT_EQ(m.at(0, 1), 0xf713f8edU);
+  EXPECT_EQ(m.at(0, 2), 0x80e6721dU);
+  EXPECT_EQ(m.at(1, 3), static_cast<u32>(splitmix64At(12345, 9)));
+  EXPECT_EQ(m.at(1, 6), 0U);
+  EXPECT_EQ(m.at(1, 7), 0U);
 }
 
 TEST(Matmul, BadInputIsNamed) {
@@ -142,14 +324,24 @@ TEST(Matmul, BadInputIsNamed) {
             "matmul: Q = 6 does not divide over the 4 grid columns (grid 1x4)");
   EXPECT_EQ(err({{"method", "cannon"}, {"shape", "4x4x4"}, {"grid", "2x4"}}),
             "--grid 2x4: N1 x N2 must be the 4 processors of the 2-cube, powers of two");
-  EXPECT_EQ(err({{"method", "cannon"}, {"shape", "8x8x8"}, {"grid", "1x8"}}, 3),
-            "--method cannon: Cannon's algorithm A(.,2,1) needs a square grid N1 = N2 = sqrt(N) "
-            "(got 1x8; the paper's N1 != N2 variant is not built)");
-  EXPECT_EQ(err({{"method", "strassen"}, {"shape", "4x4x4"}}),
-            "--method 'strassen': unknown matmul method (rotation, cannon)");
+  EXPECT_EQ(
+      err({{"method", "strassen"}, {"shape", "4x4x4"}}),
+      "--method 'strassen': unknown matmul method (rotation, exchange, a114, cannon, broadcast)");
+  EXPECT_EQ(err({{"method", "a114"}, {"shape", "4x4x4"}, {"grid", "2x2"}}),
+            "--method a114: A(.,1,4) is the one-dimensional column partitioning, grid 1x4 (got "
+            "2x2)");
+  EXPECT_EQ(err({{"method", "broadcast"}, {"shape", "4x4x4"}, {"packet", "2"}}),
+            "--packet 2: --method broadcast sends every step as one message (no --packet)");
+  EXPECT_EQ(err({{"method", "broadcast"}, {"shape", "4x4x4"}, {"tree", "fat"}}),
+            "--tree 'fat': must be sbt (one-port) or nrsbt (n-port)");
+  EXPECT_EQ(err({{"method", "cannon"}, {"shape", "4x4x4"}, {"tree", "sbt"}}),
+            "--tree: only --method broadcast has broadcast trees (sbt, nrsbt)");
+  EXPECT_EQ(err({{"method", "broadcast"}, {"shape", "64x2x1"}, {"grid", "auto"}}, 4),
+            "matmul: Q = 2 does not divide over the 16 grid rows (grid 16x1)");
   EXPECT_EQ(err({{"method", "rotation"}, {"shape", "4x4"}}),
             "--shape '4x4': expected PxQxR (positive integers)");
-  EXPECT_EQ(err({{"shape", "4x4x4"}}), "--method is required for matmul (rotation, cannon)");
+  EXPECT_EQ(err({{"shape", "4x4x4"}}),
+            "--method is required for matmul (rotation, exchange, a114, cannon, broadcast)");
 }
 
 TEST(Matmul, SpecReadsBackFromText) {

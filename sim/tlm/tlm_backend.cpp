@@ -210,7 +210,11 @@ class TlmSimulation {
     m_config.one_port = h.one_port;
     m_config.mac_units = h.mac_units;
     m_config.tagged_elements = h.perm.elements();
-    m_initial = taggedMemory(h.perm, h.memoryWords());
+    m_initial =
+        options.initial != nullptr ? *options.initial : taggedMemory(h.perm, h.memoryWords());
+    if (m_initial.nodes != h.nodes() || m_initial.words_per_node != h.memoryWords()) {
+      throw Error("TLM backend: the initial memory is not nodes x memory words of the tables");
+    }
     m_cycles = set.cycles();
     const u64 max_cycles = options.max_cycles != 0 ? options.max_cycles : set.cycles() + 1000;
 

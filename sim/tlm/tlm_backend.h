@@ -12,6 +12,7 @@
 
 #include "fault.h"
 #include "hw_errors.h"
+#include "reference.h"
 #include "table.h"
 
 namespace hcube {
@@ -23,6 +24,9 @@ struct TlmOptions {
   bool record_traffic = false;   ///< fill RunResult::traffic (every send and store; sw/inspect/)
   u64 record_word = ~u64{0};     ///< with record_traffic: log only this word (~0: every word)
   const Fault* fault = nullptr;  ///< a link fault to inject (sw/fault.h); nullptr: none
+  /// Initial memory (nodes x the set's memory words, e.g. seeded values, sw/initial_values.h);
+  /// nullptr: tags in every data slot.
+  const CubeMemory* initial = nullptr;
 };
 
 /// Runs `set` on the TLM cube in a child process; throws Error on a malformed table set or a

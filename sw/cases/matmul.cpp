@@ -1,6 +1,7 @@
 // hcube: matrix multiplication of Johnsson & Ho 1988 (TR-623) §3 as a catalogue entry:
-//   hcube run --algo matmul --method rotation|cannon --n N --shape PxQxR
-//             [--grid N1xN2] [--tau T] [--packet B] [--units U] [--ports one|all]
+//   hcube run --algo matmul --method rotation|cannon|broadcast --n N --shape PxQxR
+//             [--grid N1xN2|auto] [--tau T] [--packet B] [--units U] [--ports one|all]
+//             [--tree sbt|nrsbt]
 // Tables from sw/schedules/matmul.h; the check is A += C x D on every element of A
 // (sw/reference.h, matmulExpected). The bound is the paper's element transfers (Table 6 for the
 // rotation, the rotations of Cannon's algorithm plus its alignment) plus start-ups times tau;
@@ -9,6 +10,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <cmath>
 #include <sstream>
 #include <string>
 
@@ -39,6 +41,37 @@ std::vector<u64> dims(const std::string& option, const std::string& text, size_t
   return out;
 }
 
+/// --grid auto: the grid rows n1 (N1 = 2^n1) of TR-623 Table 9 for A(1,2,1), N1 = sqrt(P N / R)
+/// and N2 = sqrt(R N / P), rounded to the nearest power of two within 1 .. N (ties: the smaller
+/// N1), for both forms of A(.,2,1) (Cannon's rotations and the broadcasts); the rotation
+/// A(.,1,1) is 1 x N.
+int autoGridRows(const std::string& method, int n, const std::vector<u64>& shape) {
+  if (method == "rotation" || method == "exchange" || method == "a114") return 0;
+  // log2 N1 = (log2 P + n - log2 R) / 2, to the nearest integer.
+  const double half =
+      (std::log2(static_cast<double>(shape[0])) + n - std::log2(static_cast<double>(shape[2]))) / 2;
+  const double rounded = std::ceil(half - 0.5);
+  return static_cast<int>(std::clamp(rounded, 0.0, static_cast<double>(n)));
+}
+
+/// Which of the paper's formulas the bound is.
+std::string boundText(const MatmulOptions& o) {
+  if (o.method == "rotation") return "Table 6, A^l(1,1,1): (N-1) P Q/N element transfers";
+  if (o.method == "exchange") {
+    return o.one_port ? "Table 6, A^l(1,1,1) Gray code exchange: (N-1) P Q/N element transfers"
+                      : "Table 6, A^l(n,1,1) Gray code exchange: (N-1) ceil(P/n) Q/N element "
+                        "transfers";
+  }
+  if (o.method == "a114") {
+    return "Table 6, A^c(1,1,4): (N-1) P R/N + n Q/2 R/N element transfers (transpose of D, "
+           "all-to-all reduction of A)";
+  }
+  if (o.method == "cannon") return "section 3.2, Cannon: rotations of C and D";
+  if (o.n_port_tree) return "Table 11, A^c(n,2,1) on nRSBTs: element transfers";
+  if (o.one_port) return "Table 8, A^c(1,2,1) on SBTs: element transfers";
+  return "A(.,2,1) on SBTs, rows and columns at once: element transfers";
+}
+
 BuiltCase buildMatmul(const CaseSpec& spec) {
   CaseParams params(spec);
   if (spec.n < 1 || spec.n > 16) {
@@ -48,17 +81,26 @@ BuiltCase buildMatmul(const CaseSpec& spec) {
   if (spec.slots != 0) throw Error("--k: 'matmul' takes its slots from --shape and --grid");
   MatmulOptions o;
   const auto method = params.text("method");
-  if (!method) throw Error("--method is required for matmul (rotation, cannon)");
+  if (!method) {
+    throw Error("--method is required for matmul (rotation, exchange, a114, cannon, broadcast)");
+  }
   o.method = *method;
-  if (o.method != "rotation" && o.method != "cannon") {
-    throw Error("--method '" + o.method + "': unknown matmul method (rotation, cannon)");
+  if (o.method != "rotation" && o.method != "exchange" && o.method != "a114" &&
+      o.method != "cannon" && o.method != "broadcast") {
+    throw Error("--method '" + o.method +
+                "': unknown matmul method (rotation, exchange, a114, cannon, broadcast)");
   }
   const auto shape_text = params.text("shape");
   if (!shape_text) throw Error("--shape PxQxR is required for matmul");
   const std::vector<u64> shape = dims("shape", *shape_text, 3);
   const u64 nodes = u64{1} << spec.n;
-  int n1 = o.method == "rotation" ? 0 : spec.n / 2;
-  if (const auto grid = params.text("grid")) {
+  const bool one_dimensional =
+      o.method == "rotation" || o.method == "exchange" || o.method == "a114";
+  int n1 = one_dimensional ? 0 : spec.n / 2;
+  const auto grid = params.text("grid");
+  if (grid && *grid == "auto") {
+    n1 = autoGridRows(o.method, spec.n, shape);
+  } else if (grid) {
     const std::vector<u64> g = dims("grid", *grid, 2);
     if (g[0] * g[1] != nodes || (g[0] & (g[0] - 1)) != 0) {
       throw Error("--grid " + *grid + ": N1 x N2 must be the " + std::to_string(nodes) +
@@ -69,8 +111,19 @@ BuiltCase buildMatmul(const CaseSpec& spec) {
   o.tau = static_cast<u32>(params.integer("tau", 0, 0, 1LL << 20));
   o.packet = static_cast<u64>(params.integer("packet", 0, 0, 1LL << 30));
   o.mac_units = static_cast<u32>(params.integer("units", 1, 1, 64));
+  const auto tree = params.text("tree");
   params.finish();
   o.one_port = spec.one_port;
+  if (tree && o.method != "broadcast") {
+    throw Error("--tree: only --method broadcast has broadcast trees (sbt, nrsbt)");
+  }
+  if (tree && *tree != "sbt" && *tree != "nrsbt") {
+    throw Error("--tree '" + *tree + "': must be sbt (one-port) or nrsbt (n-port)");
+  }
+  o.n_port_tree = tree ? *tree == "nrsbt" : !spec.one_port;
+  if (o.one_port && o.n_port_tree) {
+    throw Error("--tree nrsbt: uses every port at once, not one-port hardware (--ports one)");
+  }
   o.spec = PermutationSpec::matmul(spec.n, shape[0], shape[1], shape[2], n1);
   MatmulCounts counts;
   BuiltCase c;
@@ -78,9 +131,8 @@ BuiltCase buildMatmul(const CaseSpec& spec) {
   c.tables = matmulTables(o, &counts);
   c.lower_bound = counts.transfer_cycles;
   std::ostringstream src;
-  src << "Johnsson & Ho 1988 (TR-623) "
-      << (o.method == "rotation" ? "Table 6, A^l(1,1,1): (N-1) P Q/N element transfers"
-                                 : "section 3.2, Cannon: rotations of C and D")
+  src << "Johnsson & Ho 1988 (TR-623) " << boundText(o) << " (grid " << (u64{1} << n1) << "x"
+      << (nodes >> n1) << ")"
       << ", t_c = 1; " << counts.startups << " start-ups of tau; arithmetic "
       << counts.arithmetic_cycles << " cycles (Table 5: PQR/N multiply-adds on U = " << o.mac_units
       << " units)";
@@ -96,9 +148,11 @@ BuiltCase buildMatmul(const CaseSpec& spec) {
 std::vector<AlgorithmEntry> matmulAlgorithms() {
   return {
       {{"matmul",
-        "A += C x D (--shape PxQxR): --method rotation (A(.,1,1), grid 1xN) | cannon "
-        "(A(.,2,1), square grid); --grid N1xN2, --tau, --packet, --units (MAC units)",
-        "Johnsson & Ho 1988 (TR-623), section 3, Tables 5-6"},
+        "A += C x D (--shape PxQxR): --method rotation | exchange (A(.,1,1), grid 1xN) | a114 "
+        "(A(.,1,4), grid 1xN) | cannon "
+        "(A(.,2,1), any N1xN2) | broadcast (A(.,2,1) on SBTs / nRSBTs, --tree sbt|nrsbt); "
+        "--grid N1xN2|auto (Table 9), --tau, --packet, --units (MAC units)",
+        "Johnsson & Ho 1988 (TR-623), section 3, Tables 5-11"},
        [](const CaseSpec& s) { return buildMatmul(s); }},
   };
 }

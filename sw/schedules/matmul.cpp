@@ -19,13 +19,30 @@ int ringDim(u64 t, int bits, int shift) {
 
 /// One block rotating on a ring: node x sends the block's words to its neighbour on port
 /// `send` and receives the words from the other neighbour on port `recv`, into the same slots.
+/// The block is `words` slots from `base`, or, with `width` != 0, rows of `width` slots `stride`
+/// apart (a column strip of a row-major block).
 struct Rotation {
   bool active = false;
   u64 base = 0;
   u64 words = 0;
   int send = 0;
   int recv = 0;
+  u64 width = 0;
+  u64 stride = 0;
+  u64 slot(u64 w) const { return width == 0 ? base + w : base + (w / width) * stride + w % width; }
 };
+
+/// One channel of one node in one cycle of a broadcast: send slot `out` on `port`, store the word
+/// arriving on it in slot `in`.
+struct Cell {
+  int port = 0;
+  u32 out = 0;
+  u32 in = 0;
+  bool add = false;  ///< a combining receive (ADD, docs/hardware.md §2.2)
+};
+/// A node's part of a communication, cycle by cycle (an empty cycle: its ports idle, e.g. a
+/// start-up).
+using Stream = std::vector<std::vector<Cell>>;
 
 class Builder {
  public:
@@ -61,7 +78,7 @@ class Builder {
             for (int b : blocks) {
               const Rotation& r = per_node[x][static_cast<size_t>(b)];
               if (!r.active || w >= r.words) continue;
-              const u32 slot = static_cast<u32>(r.base + w);
+              const u32 slot = static_cast<u32>(r.slot(w));
               ins.channels[static_cast<size_t>(r.send)].out = {OutOp::kMem, false, slot};
               ins.channels[static_cast<size_t>(r.recv)].in = {InOp::kMem, false, slot};
               any = true;
@@ -81,12 +98,67 @@ class Builder {
     counts_.arithmetic_cycles += macCycles(per_node[0], o_.mac_units);
   }
 
+  /// Several MACs per node, the same number and shapes on every node (their slots differ).
+  void macs(const std::vector<std::vector<MacField>>& per_node) {
+    for (size_t i = 0; i < per_node[0].size(); ++i) {
+      std::vector<MacField> step(per_node.size());
+      for (size_t x = 0; x < per_node.size(); ++x) step[x] = per_node[x][i];
+      mac(step);
+    }
+  }
+
+  /// Emits per-node streams of cycles (sw/schedules/matmul.cpp, Stream): `streams[x]` holds
+  /// node x's streams, all nodes the same number of streams of the same lengths. One-port
+  /// hardware runs the streams one after the other, all-port hardware side by side (their
+  /// ports must differ). A cycle in which no node sends is a WAIT.
+  void emit(const std::vector<std::vector<Stream>>& streams) {
+    std::vector<std::vector<const Stream*>> phases;
+    const size_t count = streams[0].size();
+    if (o_.one_port) {
+      for (size_t s = 0; s < count; ++s) phases.push_back({&streams[0][s]});
+    } else {
+      phases.push_back({});
+      for (size_t s = 0; s < count; ++s) phases[0].push_back(&streams[0][s]);
+    }
+    size_t first = 0;
+    for (const auto& phase : phases) {
+      size_t length = 0;
+      for (const Stream* st : phase) length = std::max(length, st->size());
+      for (size_t t = 0; t < length; ++t) {
+        bool any = false;
+        std::vector<Instruction> cycle(tables_.size(),
+                                       Instruction::xfer(static_cast<size_t>(l_.n)));
+        for (u64 x = 0; x < tables_.size(); ++x) {
+          for (size_t s = first; s < first + phase.size(); ++s) {
+            const Stream& st = streams[x][s];
+            if (t >= st.size()) continue;
+            for (const Cell& c : st[t]) {
+              cycle[x].channels[static_cast<size_t>(c.port)].out = {OutOp::kMem, false, c.out};
+              cycle[x].channels[static_cast<size_t>(c.port)].in = {c.add ? InOp::kAdd : InOp::kMem,
+                                                                   false, c.in};
+              any = true;
+            }
+          }
+        }
+        for (u64 x = 0; x < tables_.size(); ++x) {
+          tables_[x].push_back(any ? cycle[x] : Instruction::waitFor(1));
+        }
+        if (any) ++counts_.transfer_cycles;
+      }
+      first += phase.size();
+    }
+  }
+
+  void addStartups(u64 s) { counts_.startups += s; }
+  void setScratch(u64 words) { scratch_ = words; }
+
   TableSet finish(const char* algo) {
     TableSet set;
     set.header.algo = algo;
     set.header.perm = o_.spec;
     set.header.n = l_.n;
     set.header.slots = l_.slots;
+    set.header.scratch = scratch_;
     set.header.one_port = o_.one_port;
     set.header.mac_units = o_.mac_units;
     set.shared = false;
@@ -119,6 +191,7 @@ class Builder {
   const MatmulLayout& l_;
   std::vector<Table> tables_;
   MatmulCounts counts_;
+  u64 scratch_ = 0;
 };
 
 /// One step of a ring rotation of the block at `base` (`words` long) along a grid ring of
@@ -178,44 +251,376 @@ TableSet rotation(const MatmulOptions& o, const MatmulLayout& l, MatmulCounts* c
   return b.finish("matmul-rotation");
 }
 
-// TR-623 §3.2, "Cannon's Algorithm A(1,2,1)", N1 = N2 = sqrt(N), Gray code encoding.
+// TR-623 §3.2, "Cannon's Algorithm A(1,2,1)", Gray code encoding. For N1 != N2 the paper's
+// simulation of a square grid: with S = max(N1, N2), C's and D's blocks are cut into strips of
+// Q/S along the inner index, rc = S/N2 column strips (P/N1 x Q/S) of C's block and rd = S/N1 row
+// strips (Q/S x R/N2) of D's (one of rc, rd is 1), so that a grid row holds S strips of C on a
+// ring of N2 processors and a grid column S strips of D on a ring of N1: each processor
+// simulates S/N2 (or S/N1) processors of the S x S grid. A rotation moves one strip: every
+// processor sends its head strip (the lowest inner index it holds) to its ring neighbour and
+// receives the next one into the same slots, which become its last strip. The alignment
+// rotates C's row a1 left by a1 rd strips and D's column a2 up by a2 rc strips, after which
+// processor (a1, a2) holds strip a1 rd + a2 rc + t of both at the head in step t; S products of
+// head strips with S - 1 rotations between them. With N1 = N2 this is Cannon's algorithm.
 TableSet cannon(const MatmulOptions& o, const MatmulLayout& l, MatmulCounts* counts) {
-  if (l.n1 != l.n2) {
-    throw Error(
-        "--method cannon: Cannon's algorithm A(.,2,1) needs a square grid N1 = N2 = "
-        "sqrt(N) (got " +
-        std::to_string(l.gridRows()) + "x" + std::to_string(l.gridCols()) +
-        "; the paper's N1 != N2 variant is not built)");
-  }
   const u64 nodes = u64{1} << l.n;
-  const u64 side = l.gridRows();
+  const u64 side = std::max(l.gridRows(), l.gridCols());  // S
+  const u64 rc = side / l.gridCols();                     // C strips per processor
+  const u64 rd = side / l.gridRows();                     // D strips per processor
+  const u64 strip = l.q / side;                           // Q/S (N1 and N2 divide Q)
+  // Which strip is at the head of each processor's C and D: it advances with every rotation.
+  std::vector<u64> c_head(nodes, 0);
+  std::vector<u64> d_head(nodes, 0);
+  auto cStrip = [&](u64 x) {
+    Rotation r = rotateC(l, x);
+    if (!r.active) return r;
+    r.base = l.c_base + c_head[x] * strip;
+    r.words = l.c_rows * strip;
+    r.width = strip;
+    r.stride = l.c_cols;
+    return r;
+  };
+  auto dStrip = [&](u64 x) {
+    Rotation r = rotateD(l, x);
+    if (!r.active) return r;
+    r.base = l.d_base + d_head[x] * strip * l.d_cols;
+    r.words = strip * l.d_cols;
+    return r;
+  };
+  // One rotation step: C moves in the rows where `c(x)`, D in the columns where `d(x)`. On a
+  // ring of one processor (N2 = 1 for C, N1 = 1 for D) nothing moves, but the head advances.
   Builder b(o, l);
-  // Initial alignment: in step s, rows a1 >= s rotate C left, columns a2 >= s rotate D up, so
-  // that processor (a1, a2) ends with C(a1, a1 + a2) and D(a1 + a2, a2).
-  for (u64 s = 1; s < side; ++s) {
+  auto step = [&](auto c, auto d, bool alignment) {
     std::vector<std::array<Rotation, 2>> rot(nodes);
+    std::vector<std::array<bool, 2>> moves(nodes);
     for (u64 x = 0; x < nodes; ++x) {
-      if (l.gridRow(x) >= s) rot[x][0] = rotateC(l, x);
-      if (l.gridCol(x) >= s) rot[x][1] = rotateD(l, x);
+      moves[x] = {c(x), d(x)};
+      if (moves[x][0]) rot[x][0] = cStrip(x);
+      if (moves[x][1]) rot[x][1] = dStrip(x);
     }
-    b.rotate(rot, true);
+    b.rotate(rot, alignment);
+    for (u64 x = 0; x < nodes; ++x) {
+      if (moves[x][0]) c_head[x] = (c_head[x] + 1) % rc;
+      if (moves[x][1]) d_head[x] = (d_head[x] + 1) % rd;
+    }
+  };
+  // Initial alignment: in step s, rows with a1 rd >= s rotate C left by a strip, columns with
+  // a2 rc >= s rotate D up by one.
+  for (u64 s = 1; s < side; ++s) {
+    step([&](u64 x) { return l.gridRow(x) * rd >= s; },
+         [&](u64 x) { return l.gridCol(x) * rc >= s; }, true);
   }
-  MacField f;
-  f.a = static_cast<u32>(l.c_base);
-  f.b = static_cast<u32>(l.d_base);
-  f.c = static_cast<u32>(l.a_base);
-  f.m = static_cast<u32>(l.c_rows);
-  f.k = static_cast<u32>(l.c_cols);
-  f.p = static_cast<u32>(l.d_cols);
   for (u64 t = 0; t < side; ++t) {
-    b.mac(std::vector<MacField>(nodes, f));
+    // The head strips: one MAC when C's strip is its whole block (rc = 1), else one per row of
+    // C (a column strip of a row-major block is not a dense block).
+    std::vector<std::vector<MacField>> macs(nodes);
+    for (u64 x = 0; x < nodes; ++x) {
+      const u64 c_at = l.c_base + c_head[x] * strip;
+      const u64 d_at = l.d_base + d_head[x] * strip * l.d_cols;
+      const u64 rows = rc == 1 ? 1 : l.c_rows;
+      for (u64 i = 0; i < rows; ++i) {
+        MacField f;
+        f.a = static_cast<u32>(c_at + i * l.c_cols);
+        f.b = static_cast<u32>(d_at);
+        f.c = static_cast<u32>(l.a_base + i * l.d_cols);
+        f.m = static_cast<u32>(rc == 1 ? l.c_rows : 1);
+        f.k = static_cast<u32>(strip);
+        f.p = static_cast<u32>(l.d_cols);
+        macs[x].push_back(f);
+      }
+    }
+    b.macs(macs);
     if (t + 1 == side) break;
-    std::vector<std::array<Rotation, 2>> rot(nodes);
-    for (u64 x = 0; x < nodes; ++x) rot[x] = {rotateC(l, x), rotateD(l, x)};
-    b.rotate(rot, false);
+    step([](u64) { return true; }, [](u64) { return true; }, false);
   }
   if (counts != nullptr) *counts = b.counts();
   return b.finish("matmul-cannon");
+}
+
+/// TR-623 §2.1, all-to-all broadcasting within the subcube of dimensions shift .. shift + bits - 1
+/// (one grid row or column), node x's part: every node's block (`words` long, at `own` in its
+/// node) ends in every node of the subcube at buf + g words, g the block's source's grid position
+/// there (the Gray-code inverse of its address bits); a node's own block stays at `own`. In step
+/// t = 0 .. bits-1 each node exchanges with its neighbour across one dimension every block it has
+/// gathered so far (2^t blocks), after `tau` idle cycles (the step's start-up). SBT (`parts` 1):
+/// step t crosses dimension shift + t. nRSBT (`parts` = bits): word w of a block belongs to part
+/// u = w mod bits, and part u crosses dimension shift + (u + t) mod bits, so the parts use all
+/// the subcube's ports at once.
+Stream subcubeBroadcast(u64 x, int bits, int shift, u64 own, u64 buf, u64 words, bool n_port,
+                        u32 tau) {
+  Stream st;
+  const u64 parts = n_port ? static_cast<u64>(bits) : 1;
+  const u64 mask = (u64{1} << bits) - 1;
+  auto place = [&](u64 y) { return buf + grayInverse((y >> shift) & mask) * words; };
+  for (int t = 0; t < bits; ++t) {
+    st.insert(st.end(), tau, {});
+    const size_t begin = st.size();
+    for (u64 u = 0; u < parts; ++u) {
+      // The dimensions part u has crossed before step t, and the one it crosses now.
+      auto dimAt = [&](int step) {
+        return shift + static_cast<int>((u + static_cast<u64>(step)) % static_cast<u64>(bits));
+      };
+      const int d = dimAt(t);
+      const u64 peer = x ^ (u64{1} << d);
+      size_t i = begin;
+      for (u64 sub = 0; sub < (u64{1} << t); ++sub) {
+        u64 offset = 0;
+        for (int b = 0; b < t; ++b) {
+          if ((sub >> b) & 1) offset |= u64{1} << dimAt(b);
+        }
+        const u64 from = x ^ offset;         // a block this node sends
+        const u64 arriving = peer ^ offset;  // the block the peer sends in the same cycle
+        const u64 from_base = from == x ? own : place(from);
+        for (u64 w = u; w < words; w += parts, ++i) {
+          if (st.size() <= i) st.resize(i + 1);
+          st[i].push_back(
+              {d, static_cast<u32>(from_base + w), static_cast<u32>(place(arriving) + w)});
+        }
+      }
+    }
+  }
+  return st;
+}
+
+// TR-623 §3.2, A(.,2,1) by broadcasting (the paper's "Doubling Algorithm A(.,2,1)", lc_row and
+// ld_col): C's blocks are broadcast all-to-all within grid rows, D's within grid columns (SBTs,
+// one-port: Table 8, (N2-1) P/N1 Q/N2 + (N1-1) Q/N1 R/N2 element transfers, n start-ups; nRSBTs,
+// n-port: Table 11, max((N2-1)/n2 P/N1 Q/N2 + n2 tau, (N1-1)/n1 Q/N1 R/N2 + n1 tau)), no initial
+// alignment, any N1 x N2 grid; then every processor multiplies its row of C by its column of D.
+// Temporary storage: the gathered blocks, N2 of C's and N1 of D's (the paper's PQ/N1 and QR/N2).
+TableSet broadcast(const MatmulOptions& o, const MatmulLayout& l, MatmulCounts* counts) {
+  if (o.packet != 0) {
+    throw Error("--packet " + std::to_string(o.packet) +
+                ": --method broadcast sends every step as one message (no --packet)");
+  }
+  const u64 nodes = u64{1} << l.n;
+  const u64 cb = l.c_rows * l.c_cols;
+  const u64 db = l.d_rows * l.d_cols;
+  const u64 c_buf = l.slots;
+  const u64 d_buf = c_buf + l.gridCols() * cb;
+  Builder b(o, l);
+  b.setScratch(l.gridCols() * cb + l.gridRows() * db);
+  std::vector<std::vector<Stream>> streams(nodes);
+  for (u64 x = 0; x < nodes; ++x) {
+    streams[x] = {subcubeBroadcast(x, l.n2, 0, l.c_base, c_buf, cb, o.n_port_tree, o.tau),
+                  subcubeBroadcast(x, l.n1, l.n2, l.d_base, d_buf, db, o.n_port_tree, o.tau)};
+  }
+  b.emit(streams);
+  b.addStartups(static_cast<u64>(l.n));
+  // A += sum over the grid columns a2' of C(a1, a2') times D's rows a2' Q/N2 .. (a2'+1) Q/N2 - 1
+  // of column a2. With N1 <= N2 those rows lie in one of D's blocks (one MAC per a2'); with
+  // N1 > N2 they span N1/N2 blocks, and a C block's columns that meet one D block are not a
+  // dense block: one MAC per row of C and D block.
+  const u64 q2 = l.c_cols;  // Q / N2
+  const u64 q1 = l.d_rows;  // Q / N1
+  std::vector<std::vector<MacField>> macs(nodes);
+  for (u64 x = 0; x < nodes; ++x) {
+    const u64 a1 = l.gridRow(x);
+    const u64 a2 = l.gridCol(x);
+    auto cAt = [&](u64 col) { return col == a2 ? l.c_base : c_buf + col * cb; };
+    auto dAt = [&](u64 row) { return row == a1 ? l.d_base : d_buf + row * db; };
+    for (u64 col = 0; col < l.gridCols(); ++col) {
+      const u64 j0 = col * q2;  // the first row of D that C's block column col meets
+      if (q2 <= q1) {
+        MacField f;
+        f.a = static_cast<u32>(cAt(col));
+        f.b = static_cast<u32>(dAt(j0 / q1) + (j0 % q1) * l.d_cols);
+        f.c = static_cast<u32>(l.a_base);
+        f.m = static_cast<u32>(l.c_rows);
+        f.k = static_cast<u32>(q2);
+        f.p = static_cast<u32>(l.d_cols);
+        macs[x].push_back(f);
+        continue;
+      }
+      for (u64 row = j0 / q1; row < (j0 + q2) / q1; ++row) {
+        for (u64 i = 0; i < l.c_rows; ++i) {
+          MacField f;
+          f.a = static_cast<u32>(cAt(col) + i * q2 + (row * q1 - j0));
+          f.b = static_cast<u32>(dAt(row));
+          f.c = static_cast<u32>(l.a_base + i * l.d_cols);
+          f.m = 1;
+          f.k = static_cast<u32>(q1);
+          f.p = static_cast<u32>(l.d_cols);
+          macs[x].push_back(f);
+        }
+      }
+    }
+  }
+  b.macs(macs);
+  if (counts != nullptr) *counts = b.counts();
+  return b.finish("matmul-broadcast");
+}
+
+// TR-623 §3.1, "A Gray code Exchange alg. A(1,1,1)" and "A(n,1,1)", column partitioning (grid
+// 1 x N), Gray code encoding. Before step t = 1 .. N-1 every processor exchanges the C block it
+// holds with its neighbour across dimension T(t-1) (the Gray code's transition bit: the
+// trailing ones of t-1), in place, so that in step t processor x holds the block that started
+// in x XOR G(t) and multiplies it with the matching Q/N rows of its D. n-port (A(n,1,1)): C's
+// block is cut into n pieces of rows (piece u: rows u P/n .. (u+1) P/n - 1, as near equal as P
+// allows), piece u crossing dimension (T(t-1) + u) mod n, so each step uses every port; one
+// MAC per piece. Each step's exchange is a message of a piece (or messages of `packet` words),
+// each after a start-up of tau.
+TableSet exchange(const MatmulOptions& o, const MatmulLayout& l, MatmulCounts* counts) {
+  if (l.n1 != 0) {
+    throw Error("--method exchange: A(.,1,1) is the one-dimensional column partitioning, grid 1x" +
+                std::to_string(u64{1} << l.n) + " (got " + std::to_string(l.gridRows()) + "x" +
+                std::to_string(l.gridCols()) + ")");
+  }
+  const u64 nodes = u64{1} << l.n;
+  const u64 pieces = o.one_port ? 1 : static_cast<u64>(l.n);
+  std::vector<u64> first_row(pieces + 1);
+  for (u64 u = 0; u <= pieces; ++u) first_row[u] = u * l.c_rows / pieces;
+  u64 longest = 0;
+  for (u64 u = 0; u < pieces; ++u) {
+    longest = std::max(longest, (first_row[u + 1] - first_row[u]) * l.c_cols);
+  }
+  // source[x][u]: the node whose C rows of piece u node x holds now.
+  std::vector<std::vector<u64>> source(nodes, std::vector<u64>(pieces));
+  for (u64 x = 0; x < nodes; ++x) std::fill(source[x].begin(), source[x].end(), x);
+  Builder b(o, l);
+  for (u64 t = 0; t < nodes; ++t) {
+    if (t > 0) {
+      const int transition = std::countr_one(t - 1);
+      const u64 size = o.packet == 0 ? longest : o.packet;
+      std::vector<std::vector<Stream>> streams(nodes, std::vector<Stream>(1));
+      for (u64 start = 0; start < longest; start += size) {
+        const u64 len = std::min(size, longest - start);
+        for (u64 x = 0; x < nodes; ++x) {
+          Stream& st = streams[x][0];
+          st.insert(st.end(), o.tau, {});
+          const size_t at = st.size();
+          st.resize(at + len);
+          for (u64 u = 0; u < pieces; ++u) {
+            const int d =
+                static_cast<int>((static_cast<u64>(transition) + u) % static_cast<u64>(l.n));
+            const u64 base = l.c_base + first_row[u] * l.c_cols;
+            const u64 words = (first_row[u + 1] - first_row[u]) * l.c_cols;
+            for (u64 w = start; w < start + len && w < words; ++w) {
+              st[at + (w - start)].push_back(
+                  {d, static_cast<u32>(base + w), static_cast<u32>(base + w)});
+            }
+          }
+        }
+        b.addStartups(1);
+      }
+      b.emit(streams);
+      for (u64 x = 0; x < nodes; ++x) {
+        for (u64 u = 0; u < pieces; ++u) {
+          source[x][u] ^= u64{1} << ((static_cast<u64>(transition) + u) % static_cast<u64>(l.n));
+        }
+      }
+    }
+    std::vector<std::vector<MacField>> macs(nodes);
+    for (u64 x = 0; x < nodes; ++x) {
+      for (u64 u = 0; u < pieces; ++u) {
+        if (first_row[u + 1] == first_row[u]) continue;
+        const u64 col = l.gridCol(source[x][u]);  // the block column of C held
+        MacField f;
+        f.a = static_cast<u32>(l.c_base + first_row[u] * l.c_cols);
+        f.b = static_cast<u32>(l.d_base + col * l.c_cols * l.d_cols);
+        f.c = static_cast<u32>(l.a_base + first_row[u] * l.d_cols);
+        f.m = static_cast<u32>(first_row[u + 1] - first_row[u]);
+        f.k = static_cast<u32>(l.c_cols);
+        f.p = static_cast<u32>(l.d_cols);
+        macs[x].push_back(f);
+      }
+    }
+    b.macs(macs);
+  }
+  if (counts != nullptr) *counts = b.counts();
+  return b.finish("matmul-exchange");
+}
+
+// TR-623 §3.1, "Algorithm A(.,1,4)", column partitioning (grid 1 x N), Gray code encoding:
+// transpose D (processor a gets rows a Q/N .. (a+1) Q/N - 1 of all of D, ld_txp), multiply its C
+// (P x Q/N) by them into partial products of every block column of A, and reduce those over
+// the processors so that processor a ends with the sum of block column a (la_red). The
+// transpose is the standard exchange AAPC (TR-623 §2, Table 4: n M/2 for M = Q R/N): D's block
+// is N row strips of Q/N x R/N, strip j bound for grid column j; in step t every processor
+// swaps with its neighbour across dimension t the N/2 strips whose destination differs from it
+// there, in place (a strip from s to d sits, after t steps, at index (s mod 2^t) + (d - d mod
+// 2^t) of the processor holding it, the slot of grid position G^-1(index)), so that at the end
+// strip s of processor a is D's block (a, s). The reduction is the all-to-all reduction on one
+// SBT (§2, Table 3: (N-1) M / N for M = P R): in step t each processor sends the partial blocks
+// bound for the half of the remaining processors across dimension t and adds (combining
+// receives) the ones arriving for its own half. Element transfers (N-1) P R/N + n Q/2 R/N and
+// 2n start-ups: Table 6, A^c(1,1,4). One port at a time (A(n,1,4) is not built). Arithmetic:
+// N MACs of P x Q/N x R/N, PQR/N multiply-adds; the reduction's additions are in the receives.
+TableSet a114(const MatmulOptions& o, const MatmulLayout& l, MatmulCounts* counts) {
+  if (l.n1 != 0) {
+    throw Error("--method a114: A(.,1,4) is the one-dimensional column partitioning, grid 1x" +
+                std::to_string(u64{1} << l.n) + " (got " + std::to_string(l.gridRows()) + "x" +
+                std::to_string(l.gridCols()) + ")");
+  }
+  if (o.packet != 0) {
+    throw Error("--packet " + std::to_string(o.packet) +
+                ": --method a114 sends every step as one message (no --packet)");
+  }
+  const u64 nodes = u64{1} << l.n;
+  const u64 strip = l.c_cols * l.d_cols;  // Q/N x R/N
+  const u64 part = l.a_rows * l.a_cols;   // a partial block of A, P x R/N
+  const u64 partial_buf = l.slots;        // partial block of column g at partial_buf + g part
+  Builder b(o, l);
+  b.setScratch(nodes * part);
+  // The transpose: N/2 strips per step, swapped in place.
+  for (int t = 0; t < l.n; ++t) {
+    std::vector<std::vector<Stream>> streams(nodes, std::vector<Stream>(1));
+    for (u64 x = 0; x < nodes; ++x) {
+      Stream& st = streams[x][0];
+      st.insert(st.end(), o.tau, {});
+      for (u64 i = 0; i < nodes; ++i) {
+        if (((i ^ x) >> t & 1) == 0) continue;  // stays: its destination agrees in bit t
+        const u64 base = l.d_base + grayInverse(i) * strip;
+        for (u64 w = 0; w < strip; ++w) {
+          st.push_back({{t, static_cast<u32>(base + w), static_cast<u32>(base + w)}});
+        }
+      }
+    }
+    b.emit(streams);
+    b.addStartups(1);
+  }
+  // Partial products: A's own block column straight into A, the others into the buffer.
+  std::vector<std::vector<MacField>> macs(nodes);
+  for (u64 x = 0; x < nodes; ++x) {
+    const u64 own = l.gridCol(x);
+    for (u64 g = 0; g < nodes; ++g) {
+      MacField f;
+      f.a = static_cast<u32>(l.c_base);
+      f.b = static_cast<u32>(l.d_base + g * strip);
+      f.c = static_cast<u32>(g == own ? l.a_base : partial_buf + g * part);
+      f.m = static_cast<u32>(l.c_rows);
+      f.k = static_cast<u32>(l.c_cols);
+      f.p = static_cast<u32>(l.d_cols);
+      macs[x].push_back(f);
+    }
+  }
+  b.macs(macs);
+  // The reduction: in step t, node x sends its partial blocks for the nodes y that agree with
+  // it below bit t and differ in bit t, and adds the neighbour's for those that agree in bit t.
+  auto where = [&](u64 x, u64 y) { return y == x ? l.a_base : partial_buf + l.gridCol(y) * part; };
+  for (int t = 0; t < l.n; ++t) {
+    const u64 low = (u64{1} << t) - 1;
+    std::vector<std::vector<Stream>> streams(nodes, std::vector<Stream>(1));
+    for (u64 x = 0; x < nodes; ++x) {
+      const u64 peer = x ^ (u64{1} << t);
+      Stream& st = streams[x][0];
+      st.insert(st.end(), o.tau, {});
+      // Sent blocks y (for the peer's half) pair in order with received blocks y ^ bit t.
+      for (u64 y = 0; y < nodes; ++y) {
+        if ((y & low) != (x & low) || ((y ^ x) >> t & 1) == 0) continue;
+        const u64 kept = y ^ (u64{1} << t);  // the block the peer sends in the same cycles
+        for (u64 w = 0; w < part; ++w) {
+          st.push_back(
+              {{t, static_cast<u32>(where(x, y) + w), static_cast<u32>(where(x, kept) + w), true}});
+        }
+      }
+      (void)peer;
+    }
+    b.emit(streams);
+    b.addStartups(1);
+  }
+  if (counts != nullptr) *counts = b.counts();
+  return b.finish("matmul-a114");
 }
 
 }  // namespace
@@ -224,7 +629,11 @@ TableSet matmulTables(const MatmulOptions& o, MatmulCounts* counts) {
   const MatmulLayout l = MatmulLayout::of(o.spec);
   if (o.method == "rotation") return rotation(o, l, counts);
   if (o.method == "cannon") return cannon(o, l, counts);
-  throw Error("--method '" + o.method + "': unknown matmul method (rotation, cannon)");
+  if (o.method == "broadcast") return broadcast(o, l, counts);
+  if (o.method == "exchange") return exchange(o, l, counts);
+  if (o.method == "a114") return a114(o, l, counts);
+  throw Error("--method '" + o.method +
+              "': unknown matmul method (rotation, exchange, a114, cannon, broadcast)");
 }
 
 }  // namespace hcube

@@ -9,11 +9,21 @@
 //    its D block into its A block; between steps C rotates one processor to the left, a
 //    nearest-neighbour transfer on the Gray-coded ring. (N-1) P Q/N element transfers and N-1
 //    start-ups (Table 6, A^l(1,1,1)); PQR/N multiply-adds (Table 5, 2 PQ ceil(R/N) operations).
+//  * "exchange", A(.,1,1) with the Gray code exchange (§3.1, A(1,1,1) one-port, A(n,1,1) n-port:
+//    C's block cut into n pieces of rows, each exchanged along its own rotated dimension):
+//    (N-1) P Q/N, resp. (N-1) ceil(P/n) Q/N element transfers, N-1 steps (Table 6).
+//  * "a114", A(.,1,4) (§3.1): transpose of D by the exchange AAPC, N partial products, all-to-all
+//    reduction of A with combining receives; (N-1) P R/N + n Q/2 R/N element transfers, 2n
+//    start-ups (Table 6, A^c(1,1,4)); one port at a time.
 //  * "cannon", A(.,2,1) realised by rotations, which is Cannon's algorithm (§3.2, "Cannon's
 //    Algorithm A(1,2,1)", N1 = N2 = sqrt(N), Gray code encoding): the initial alignment rotates
 //    row a1 of C left by a1 and column a2 of D up by a2 (sqrt(N) - 1 steps of one-processor
 //    rotations, the rows / columns already aligned idle), then sqrt(N) multiply steps with a
 //    rotation of C left and D up between them.
+//  * "broadcast", A(.,2,1) by all-to-all broadcasting (§3.2, "A Doubling Algorithm A(.,2,1)"):
+//    C's blocks broadcast within grid rows and D's within grid columns on SBTs (one-port,
+//    Table 8) or nRSBTs (n-port, Table 11), any N1 x N2 grid, no alignment; then one product
+//    of the gathered row of C and column of D per processor. Gathered blocks go to scratch.
 // A rotation moves a block in place: every word is sent on the port towards one ring neighbour
 // and received from the other into the same slot in the same XFER (the hardware's swap
 // semantics, §2). A message of `packet` words (0: the whole block) is preceded by WAIT tau, its
@@ -30,11 +40,13 @@ namespace hcube {
 
 struct MatmulOptions {
   PermutationSpec spec = PermutationSpec::aapc(1, 1);  ///< a matmul spec (its grid and shape)
-  std::string method;                                  ///< "rotation" or "cannon"
-  u32 tau = 0;                                         ///< start-up cycles per message
-  u64 packet = 0;                                      ///< words per message, 0: whole block
+  std::string method;  ///< "rotation", "exchange", "a114", "cannon", "broadcast"
+  u32 tau = 0;         ///< start-up cycles per message
+  u64 packet = 0;      ///< words per message, 0: whole block
   bool one_port = false;
   u32 mac_units = 1;  ///< U, multiply-add units per node
+  /// broadcast: nRSBTs (every port of a grid row or column at once) rather than SBTs.
+  bool n_port_tree = false;
 };
 
 /// What a matmul schedule costs, counted while it is built (every node does the same).
