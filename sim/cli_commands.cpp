@@ -69,7 +69,8 @@ const std::vector<OptionInfo>& optionCatalogue() {
       {"--element", "NODE:SLOT", "the element to trace", true},
       {"--inject", "KIND:...", "one fault (kinds under usage above)", true},
       {"--campaign", "N", "the number of random single faults", true},
-      {"--seed", "S", "the random generator's seed (default 1)", true},
+      {"--seed", "S", "faults, traffic: the random seed (default 1); run, compare: seeded values",
+       true},
       // Routed mode.
       {"--route", "ecube|source", "route the permutation by the per-cycle packet routers"},
       {"--fifo-depth", "D", "router input FIFO depth per port, 1..4 (default 4)", true},
@@ -120,8 +121,10 @@ const std::vector<CommandLine>& commandLines() {
        R"(  hcube run (--algo A --n N [--k K] [--width B] [--ports all|one] | --tables PATH)
             [--backend table|tlm|rtl] [--trace FILE] [--json] [--no-verify]
             [--max-cycles C] [--cache DIR] [--threads T] [--links FILE.csv]
-            [--heatmap FILE.svg] [--inject KIND:...]
-      run a case and check every element against the reference model; --threads T runs the
+            [--heatmap FILE.svg] [--inject KIND:...] [--seed S]
+      run a case and check every element against the reference model; --seed S starts the
+      collectives and matmul from seeded values (splitmix64, sw/seeded_words.h) instead of
+      tags and checks the sums and products computed from them; --threads T runs the
       RTL on Verilator's multithreaded model with T threads (a model of its own); --trace writes an
       FST (or .vcd) waveform and a GTKWave save file from the RTL, or a VCD from the TLM model;
       --links writes the words and utilisation of every directed link as CSV, --heatmap a
@@ -139,7 +142,7 @@ const std::vector<CommandLine>& commandLines() {
       routed mode: the case's permutation by the per-cycle packet routers, no schedule
       (docs/hardware.md §8; on the RTL the FIFO depth is 1..4, --trace shows the routers))",
        join(kCase, {"--tables", "--backend", "--trace", "--json", "--no-verify", "--max-cycles",
-                    "--cache", "--threads", "--links", "--heatmap", "--inject", "--route",
+                    "--cache", "--threads", "--links", "--heatmap", "--inject", "--seed", "--route",
                     "--fifo-depth", "--deadlock-cycles"}),
        true},
       {"trace", "print one element's path cycle by cycle",
@@ -157,14 +160,15 @@ const std::vector<CommandLine>& commandLines() {
        join(kCase, {"--tables", "--campaign", "--seed", "--backend", "--cache"}), true},
       {"compare", "one case on several backends, or by schedule and by routers, side by side",
        R"(  hcube compare (--algo A --n N [--k K] [--width B] [--ports all|one] | --tables PATH)
-            [--backends table,tlm,rtl] [--json] [--cache DIR] [--threads T]
-      run one case on several backends, print cycles, mismatches and wall time side by side;
+            [--backends table,tlm,rtl] [--json] [--cache DIR] [--threads T] [--seed S]
+      run one case on several backends, print cycles, mismatches and wall time side by side
+      (--seed S: seeded values for the collectives and matmul, as for run);
       exit 1 on any disagreement between them or with the reference model
   hcube compare (--algo A --n N ... | --tables PATH) --modes schedule,ecube,source
             [--backend table|tlm|rtl | --backends table,tlm,rtl] [--fifo-depth D] [--json]
       one permutation by its schedule's tables and by the routers, side by side; with
       --backends every mode runs on each backend and they must agree exactly)",
-       join(kCase, {"--tables", "--backends", "--json", "--cache", "--threads", "--modes",
+       join(kCase, {"--tables", "--backends", "--json", "--cache", "--threads", "--seed", "--modes",
                     "--backend", "--fifo-depth", "--deadlock-cycles", "--max-cycles"}),
        true},
       {"build-model", "build (or find in the cache) the Verilated cube for a case",
