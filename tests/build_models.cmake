@@ -3,11 +3,13 @@
 foreach(n RANGE 1 6)
   # K = 4 * 2^n: one model per n serves every CI case with K <= 4 * 2^n. The table depth is
   # raised to what the longest per-node tables of the catalogue need at that n (hcube tables
-  # reports the depth: 100 at n = 4, 167 at n = 5, 651 at n = 6, for transpose-gray-separate and
+  # reports the depth: up to 64 at n = 3, 100 at n = 4, 167 at n = 5, 651 at n = 6, for transpose-gray-separate and
   # k-shuffle), so the catalogue tests reuse these models instead of building their own.
   math(EXPR k "4 << ${n}")
   set(depth 0)
-  if(n EQUAL 4)
+  if(n EQUAL 3)
+    set(depth 64)  # one-port SDP A2 and the extended-cube SDPs at n = 3
+  elseif(n EQUAL 4)
     set(depth 128)
   elseif(n EQUAL 5)
     set(depth 256)
