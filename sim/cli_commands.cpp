@@ -72,7 +72,9 @@ const std::vector<OptionInfo>& optionCatalogue() {
       {"--seed", "S", "faults, traffic: the random seed (default 1); run, compare: seeded values",
        true},
       // Routed mode.
-      {"--route", "ecube|source", "route the permutation by the per-cycle packet routers"},
+      {"--route", "ecube|source",
+       "route the permutation by the per-cycle packet routers (source: along the schedule's "
+       "own paths)"},
       {"--fifo-depth", "D", "router input FIFO depth per port, 1..4 (default 4)", true},
       {"--deadlock-cycles", "L", "report a deadlock after L cycles without progress (64)", true},
       {"--messages", "FILE", "a routed-mode message list (docs/hardware.md §8.1)", true},

@@ -37,6 +37,7 @@
 #include "router/message_text.h"
 #include "router/routed_report.h"
 #include "router/router_engine.h"
+#include "router/schedule_paths.h"
 #include "router/traffic.h"
 #include "rtl_backend.h"
 #include "sdp.h"
@@ -697,6 +698,14 @@ RoutedRun runRoutedOn(const std::string& backend, const MessageList& list,
   return runRouter(list, initial, opt);
 }
 
+// The message list of a case in routed mode: under ecube every element's packet finds its own
+// way; under source it follows the path the case's schedule moves it on (issue 12 part 2,
+// sw/router/schedule_paths.h), released in the cycle the schedule first sends it.
+MessageList caseMessages(const BuiltCase& c, RouteKind route) {
+  return route == RouteKind::kSource ? messagesFromSchedule(c.perm, c.tables)
+                                     : messagesFromPermutation(c.perm, route);
+}
+
 int cmdRoutedRun(Args& args, const std::string& route_word) {
   const RouteKind route = parseRouteKind(route_word);
   const std::string backend = routedBackend(args);
@@ -719,7 +728,7 @@ int cmdRoutedRun(Args& args, const std::string& route_word) {
   const BuiltCase c = loadCase(args, {"table"}, origin);
   args.finish();
   std::ostream* progress = !json && stderrIsTerminal() ? &std::cerr : nullptr;
-  const MessageList list = messagesFromPermutation(c.perm, route);
+  const MessageList list = caseMessages(c, route);
   requireSimulatable(list.nodes(), list.memoryWords(), "routed mode's memory (2K words per node)");
   RoutedReport report;
   report.algo = c.tables.header.algo;
@@ -745,7 +754,7 @@ int cmdMessages(Args& args) {
   const BuiltCase c = loadCase(args, {"table"}, origin);
   args.finish();
   if (!out) throw Error("--out FILE is required");
-  const MessageList list = messagesFromPermutation(c.perm, route);
+  const MessageList list = caseMessages(c, route);
   writeMessageTextFile(*out, list);
   std::cout << "wrote " << *out << ": " << list.messages() << " messages on " << list.nodes()
             << " nodes\n";
@@ -919,7 +928,7 @@ int cmdCompareModes(Args& args, const std::string& modes_text) {
         continue;
       }
       const RouteKind route = parseRouteKind(mode);
-      const MessageList list = messagesFromPermutation(c.perm, route);
+      const MessageList list = caseMessages(c, route);
       requireSimulatable(list.nodes(), list.memoryWords(),
                          "routed mode's memory (2K words per node)");
       RouterOptions opt = opt_base;
