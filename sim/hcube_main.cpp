@@ -543,6 +543,10 @@ int cmdRun(Args& args) {
                     formatHeatmapSvg(report.run, h.n, h.lanes, caseTitle(c)));
   }
   std::cout << (json ? formatReportJson(report) + "\n" : formatReportText(report));
+  if (initial && !json) {
+    std::cout << "  values           seeded (--seed " << *seed
+              << ", splitmix64, sw/seeded_words.h), checked against the reference from them\n";
+  }
   return report.passed() ? 0 : 1;
 }
 
@@ -635,6 +639,7 @@ int cmdCompare(Args& args) {
                 c.tables.header.algo.c_str(), c.perm.n(),
                 static_cast<unsigned long long>(c.perm.slots()),
                 static_cast<unsigned long long>(c.lower_bound), c.bound_source.c_str());
+    if (initial) std::printf("  values: seeded (--seed %lld, splitmix64)\n", *seed);
     std::printf("  %-8s %10s %10s %8s %10s %6s %10s %7s %10s\n", "backend", "cycles", "transfer",
                 "local", "words", "span", "mismatch", "errors", "wall s");
     for (const RunReport& r : reports) {

@@ -105,7 +105,7 @@ void expectMatmul(const MatmulCase& m) {
   const bool rotation = std::string(m.method) == "rotation";
   u64 transfers = 0;
   u64 messages = 0;
-  if (std::string(m.method) == "broadcast") {
+  if (std::string(m.method) == "broadcast" || std::string(m.method) == "doubling") {
     // TR-623 §3.2, A(.,2,1) by broadcasting on the grid N1 x N2 the case chose: C's blocks
     // (P/N1 x Q/N2) all-to-all within rows, D's (Q/N1 x R/N2) within columns. Table 8
     // (one-port SBTs): (N2-1) P/N1 Q/N2 + (N1-1) Q/N1 R/N2 element transfers, n start-ups.
@@ -119,18 +119,29 @@ void expectMatmul(const MatmulCase& m) {
     const u64 cb = (m.p / rows) * (m.q / cols);
     const u64 db = (m.q / rows) * (m.r / cols);
     const bool nrsbt = m.tree.empty() ? !m.one_port : m.tree == "nrsbt";
+    // One tree: step t moves 2^t blocks (parts of ceil(block / dims) words on nRSBTs) as
+    // messages of `packet` words after tau each.
+    auto tree = [&](u64 block, int dims, u64& words, u64& time) {
+      const u64 part = dims == 0 ? 0 : nrsbt ? (block + dims - 1) / dims : block;
+      words = time = 0;
+      for (int t = 0; t < dims; ++t) {
+        const u64 len = (u64{1} << t) * part;
+        const u64 msgs = m.packet == 0 ? 1 : (len + m.packet - 1) / m.packet;
+        words += len;
+        time += len + msgs * m.tau;
+      }
+    };
+    u64 c_words = 0, c_time = 0, d_words = 0, d_time = 0;
+    tree(cb, n2, c_words, c_time);
+    tree(db, n1, d_words, d_time);
     u64 comm = 0;
     if (m.one_port) {
-      transfers = (cols - 1) * cb + (rows - 1) * db;
-      comm = transfers + static_cast<u64>(m.n) * m.tau;
+      transfers = c_words + d_words;
+      if (m.packet == 0) EXPECT_EQ(transfers, (cols - 1) * cb + (rows - 1) * db) << "Table 8";
+      comm = c_time + d_time;
     } else {
-      auto part = [&](u64 block, int dims) {
-        return dims == 0 ? 0 : nrsbt ? (block + dims - 1) / dims : block;
-      };
-      const u64 c_time = (cols - 1) * part(cb, n2);
-      const u64 d_time = (rows - 1) * part(db, n1);
-      transfers = m.tau == 0 ? std::max(c_time, d_time) : c.lower_bound;
-      comm = std::max(c_time + n2 * m.tau, d_time + n1 * m.tau);
+      transfers = m.tau == 0 ? std::max(c_words, d_words) : c.lower_bound;
+      comm = std::max(c_time, d_time);
     }
     if (m.tau == 0) {
       EXPECT_EQ(c.lower_bound, transfers);
@@ -139,13 +150,94 @@ void expectMatmul(const MatmulCase& m) {
     EXPECT_EQ(table.cycles, arithmetic + comm);
     return;
   }
-  if (std::string(m.method) == "a114") {
-    // Table 6, A^c(1,1,4): the reduction (N-1) P R/N, the transpose n Q/2 R/N (N/2 strips of
-    // Q/N x R/N per step), 2n start-ups; the same on all-port hardware (one port at a time).
-    transfers = (nodes - 1) * m.p * (m.r / nodes) +
-                static_cast<u64>(m.n) * (nodes / 2) * (m.q / nodes) * (m.r / nodes);
-    messages = 2 * static_cast<u64>(m.n);
-  } else if (rotation || std::string(m.method) == "exchange") {
+  auto msgs = [&](u64 words) {
+    return words == 0 ? 0 : m.packet == 0 ? 1 : (words + m.packet - 1) / m.packet;
+  };
+  auto ceilDiv = [](u64 a, u64 b) { return (a + b - 1) / b; };
+  const std::string method = m.method;
+  if (method == "a113" || method == "a114" || method.starts_with("a12")) {
+    // Step by step: every phase is one stream, run alone, each step its messages of packet
+    // words after tau. One-port: one part; all-port: parts = the dimensions of the subcube.
+    const u64 n = static_cast<u64>(m.n);
+    auto step = [&](u64 len) {
+      transfers += len;
+      messages += msgs(len);
+    };
+    // subcubeExchange over d dimensions of `words`-word strips: d steps of 2^(d-1) strips.
+    auto exchange = [&](u64 d, u64 words) {
+      const u64 parts = m.one_port ? 1 : d;
+      for (u64 t = 0; t < d; ++t) step((u64{1} << (d - 1)) * ceilDiv(words, parts));
+    };
+    auto broadcast = [&](u64 d, u64 words) {
+      const u64 parts = m.one_port ? 1 : d;
+      for (u64 t = 0; t < d; ++t) step((u64{1} << t) * ceilDiv(words, parts));
+    };
+    auto reduce = [&](u64 d, u64 words) {
+      const u64 parts = m.one_port ? 1 : d;
+      for (u64 t = 0; t < d; ++t) step((u64{1} << (d - 1 - t)) * ceilDiv(words, parts));
+    };
+    auto squareTranspose = [&](u64 words) {
+      for (u64 t = 0; t < n; ++t) step(words);
+    };
+    u64 table = 0;  // the paper's element transfers (one-port, whole messages)
+    u64 table_startups = 0;
+    if (method == "a114") {
+      exchange(n, (m.q / nodes) * (m.r / nodes));
+      reduce(n, m.p * (m.r / nodes));
+      // Table 6, A^c(1,1,4): (N-1) P R/N + n Q/2 R/N, 2n start-ups; A^c(n,1,4): (N-1) P R/N / n
+      // + Q/2 R/N.
+      table = m.one_port ? (nodes - 1) * m.p * (m.r / nodes) + n * (m.q / 2) * (m.r / nodes)
+                         : (nodes - 1) * m.p * (m.r / nodes) / n + (m.q / 2) * (m.r / nodes);
+      table_startups = 2 * n;
+    } else if (method == "a113") {
+      exchange(n, (m.p / nodes) * (m.q / nodes));
+      broadcast(n, m.q * (m.r / nodes));
+      exchange(n, (m.p / nodes) * (m.r / nodes));
+      // Table 6, A^c(1,1,3): (N-1) Q R/N + n P/2 R/N + n P/2 Q/N, 3n start-ups; A^c(n,1,3):
+      // (N-1) Q R/N / n + P/2 R/N + P/2 Q/N.
+      table = m.one_port ? (nodes - 1) * m.q * (m.r / nodes) + n * (m.p / 2) * (m.r / nodes) +
+                               n * (m.p / 2) * (m.q / nodes)
+                         : (nodes - 1) * m.q * (m.r / nodes) / n + (m.p / 2) * (m.r / nodes) +
+                               (m.p / 2) * (m.q / nodes);
+      table_startups = 3 * n;
+    } else {
+      // Table 8 on the square grid S x S (S = 2^h, N1 = N2 = S).
+      const u64 h = n / 2;
+      const u64 side = u64{1} << h;
+      const u64 cb = (m.p / side) * (m.q / side);
+      const u64 db = (m.q / side) * (m.r / side);
+      const u64 ab = (m.p / side) * (m.r / side);
+      const char which = method[3];
+      const bool tc = which == '2' || which == '3';
+      const bool ta = which == '3' || which == '5';
+      const bool gc = which == '2' || which == '5';
+      squareTranspose(tc ? cb : db);
+      broadcast(h, gc ? cb : db);
+      reduce(h, ab);
+      if (ta) squareTranspose(ab);
+      // A(1,2,2): P/N1 Q/N2 n + Q/N1 P/N2 (N2-1) + P/N1 R/N2 (N1-1), 2n start-ups; A(1,2,3):
+      // P/N1 Q/N2 n + Q/N1 R/N2 (N2-1) + R/N1 P/N2 (N1-1) + R/N1 P/N2 n, 3n; A(1,2,4): Q/N1 R/N2 n
+      // + R/N1 Q/N2 (N1-1) + P/N1 R/N2 (N2-1), 2n; A(1,2,5): Q/N1 R/N2 n + P/N1 Q/N2 (N1-1) +
+      // R/N1 P/N2 (N2-1) + R/N1 P/N2 n, 3n.
+      const u64 s1 = side - 1;
+      table = which == '2'   ? cb * n + cb * s1 + ab * s1
+              : which == '3' ? cb * n + db * s1 + ab * s1 + ab * n
+              : which == '4' ? db * n + db * s1 + ab * s1
+                             : db * n + cb * s1 + ab * s1 + ab * n;
+      table_startups = ta ? 3 * n : 2 * n;
+    }
+    if (m.one_port && m.packet == 0) {
+      EXPECT_EQ(transfers, table) << "Table 6 / Table 8";
+      EXPECT_EQ(messages, table_startups);
+    } else if (!m.one_port && method != "a113" && method != "a114" && m.packet == 0) {
+      // nothing exact in Table 11 to compare (its optimum packet sizes)
+    } else if (!m.one_port && m.packet == 0 && m.n > 0 && (m.p * m.r / nodes) % n == 0 &&
+               (m.q / nodes) * (m.r / nodes) % n == 0 && (m.q * m.r / nodes) % n == 0 &&
+               (m.p / nodes) * (m.q / nodes) % n == 0 && (m.p / nodes) * (m.r / nodes) % n == 0) {
+      EXPECT_EQ(transfers, table) << "Table 6, n-port (n divides the blocks)";
+      EXPECT_EQ(messages, table_startups);
+    }
+  } else if (rotation || method == "exchange") {
     // Table 6, A^l(1,1,1): (N-1) P Q/N element transfers; one message per step and packet. The
     // n-port Gray code exchange A(n,1,1) sends pieces of ceil(P/n) rows on the n ports at once:
     // (N-1) ceil(P/n) Q/N (Table 6, A^l(n,1,1): (N-1) P Q/N / n when n divides P).
@@ -165,9 +257,6 @@ void expectMatmul(const MatmulCase& m) {
     const u64 side = std::max(rows, cols);
     const u64 cs = (m.p / rows) * (m.q / side);
     const u64 ds = (m.q / side) * (m.r / cols);
-    auto msgs = [&](u64 words) {
-      return words == 0 ? 0 : m.packet == 0 ? 1 : (words + m.packet - 1) / m.packet;
-    };
     auto add = [&](u64 c_words, u64 d_words) {
       transfers += m.one_port ? c_words + d_words : std::max(c_words, d_words);
       messages += m.one_port ? msgs(c_words) + msgs(d_words) : msgs(std::max(c_words, d_words));
@@ -214,6 +303,75 @@ TEST(Matmul, A114TransposesDAndReducesAMatchingTable6) {
   MatmulCase seeded{"a114", 3, 4, 8, 16, false, 1, 0, 1, false};
   seeded.seed = 31;
   expectMatmul(seeded);
+}
+
+TEST(Matmul, A114NPortAndPacketsMatchTable6) {
+  // A^c(n,1,4) on all-port hardware (the n-port transpose and reduction), n | the blocks.
+  expectMatmul({"a114", 2, 4, 8, 8, false, 0, 0, 1, false});
+  expectMatmul({"a114", 3, 3, 24, 24, false, 0, 0, 1, false});  // strips 3x3, partials 3x3
+  expectMatmul({"a114", 3, 8, 8, 8, false, 2, 0, 1, false});    // parts of 1 word, ceil
+  // --packet: every step's messages of B words, each after tau.
+  expectMatmul({"a114", 3, 8, 16, 8, true, 3, 2, 1, false});
+  expectMatmul({"a114", 3, 8, 16, 8, false, 1, 3, 1, false});
+  MatmulCase seeded{"a114", 2, 2, 4, 4, false, 2, 3, 1, true};
+  seeded.seed = 5;
+  expectMatmul(seeded);
+}
+
+TEST(Matmul, A113TransposesCAndAMatchingTable6) {
+  // TR-623 §3.1, A(.,1,3): transpose C, broadcast D, multiply, transpose A adding into A.
+  expectMatmul({"a113", 1, 2, 2, 2, true, 0, 0, 1, false});
+  expectMatmul({"a113", 1, 2, 2, 2, false, 1, 0, 1, false});
+  expectMatmul({"a113", 2, 4, 4, 4, true, 0, 0, 1, false});
+  expectMatmul({"a113", 2, 8, 4, 8, false, 0, 0, 1, false});  // n = 2 divides every block
+  expectMatmul({"a113", 3, 8, 16, 8, true, 2, 0, 2, false});  // U = 2 divides Q/N = 2
+  expectMatmul({"a113", 3, 24, 24, 24, false, 0, 0, 1, false});
+  expectMatmul({"a113", 3, 8, 8, 16, false, 3, 5, 1, false});  // packets, ceil parts
+  expectMatmul({"a113", 4, 16, 16, 32, true, 1, 0, 1, false});
+  MatmulCase seeded{"a113", 3, 16, 8, 8, false, 2, 0, 1, false};
+  seeded.seed = 2024;
+  expectMatmul(seeded);
+}
+
+TEST(Matmul, TwoDimensionalA122ToA125MatchTable8) {
+  // TR-623 §3.2, Figure 2 and appendix B, square grids: Table 8's transfers and start-ups on
+  // one-port hardware, nRSBT broadcasts and reductions on all-port.
+  for (const char* method : {"a122", "a123", "a124", "a125"}) {
+    expectMatmul({method, 2, 2, 2, 2, true, 0, 0, 1, true});
+    expectMatmul({method, 2, 2, 2, 2, false, 1, 0, 1, true});
+    expectMatmul({method, 4, 8, 8, 8, true, 2, 0, 1, true});
+    expectMatmul({method, 4, 4, 8, 12, false, 0, 0, 1, true});  // P x Q x R not square
+    expectMatmul({method, 4, 8, 4, 8, false, 3, 2, 1, false});  // packets
+    expectMatmul({method, 6, 16, 8, 8, true, 0, 0, 1, false});
+    expectMatmul({method, 6, 8, 16, 24, false, 1, 0, 2, false});  // U = 2 divides Q/S = 2
+    MatmulCase seeded{method, 4, 8, 8, 4, false, 0, 0, 1, true};
+    seeded.seed = 77;
+    expectMatmul(seeded);
+  }
+}
+
+TEST(Matmul, BroadcastWithPackets) {
+  auto bc = [](int n, u64 p, u64 q, u64 r, bool one_port, u32 tau, u64 packet, std::string grid,
+               bool rtl) {
+    MatmulCase m{"broadcast", n, p, q, r, one_port, tau, packet, 1, rtl};
+    m.grid = std::move(grid);
+    return m;
+  };
+  expectMatmul(bc(2, 2, 2, 4, true, 2, 1, "2x2", true));
+  expectMatmul(bc(2, 2, 4, 4, true, 2, 3, "2x2", false));
+  expectMatmul(bc(4, 8, 8, 8, true, 1, 3, "4x4", false));
+  expectMatmul(bc(4, 8, 8, 8, false, 2, 1, "4x4", false));
+  expectMatmul(bc(3, 8, 8, 8, false, 1, 4, "1x8", false));  // A(.,1,1)'s doubling form
+}
+
+TEST(Matmul, DoublingA111MatchesTable6) {
+  // TR-623 §3.1, "A Doubling Algorithm A(.,1,1)": C broadcast over the cube, Table 6's
+  // A^c(1,1,1), (N-1) P Q/N element transfers and n start-ups; nRSBTs on all-port hardware.
+  expectMatmul({"doubling", 2, 1, 4, 4, true, 0, 0, 1, true});
+  expectMatmul({"doubling", 2, 1, 4, 4, false, 1, 0, 1, true});
+  expectMatmul({"doubling", 2, 4, 4, 4, true, 0, 0, 1, false});
+  expectMatmul({"doubling", 3, 6, 8, 8, false, 2, 0, 1, false});
+  expectMatmul({"doubling", 4, 16, 16, 16, true, 3, 5, 1, false});
 }
 
 TEST(Matmul, CannonA121WithItsAlignment) {
@@ -295,6 +453,8 @@ TEST(Matmul, GridAutoIsTable9) {
   EXPECT_EQ(grid("broadcast", 5, "16x16x16"), 2);  // sqrt(32): the tie goes to N1 = 4
   EXPECT_EQ(grid("cannon", 4, "8x8x32"), 1);       // sqrt(8 * 16 / 32) = 2: 2 x 8
   EXPECT_EQ(grid("rotation", 3, "8x8x8"), 0);
+  EXPECT_EQ(grid("a113", 4, "16x16x16"), 0);
+  EXPECT_EQ(grid("a124", 4, "64x16x4"), 2);  // square grids only: 4 x 4
 }
 
 TEST(Matmul, SplitMix64KnownAnswers) {
@@ -324,24 +484,33 @@ TEST(Matmul, BadInputIsNamed) {
             "matmul: Q = 6 does not divide over the 4 grid columns (grid 1x4)");
   EXPECT_EQ(err({{"method", "cannon"}, {"shape", "4x4x4"}, {"grid", "2x4"}}),
             "--grid 2x4: N1 x N2 must be the 4 processors of the 2-cube, powers of two");
-  EXPECT_EQ(
-      err({{"method", "strassen"}, {"shape", "4x4x4"}}),
-      "--method 'strassen': unknown matmul method (rotation, exchange, a114, cannon, broadcast)");
+  EXPECT_EQ(err({{"method", "strassen"}, {"shape", "4x4x4"}}),
+            "--method 'strassen': unknown matmul method (rotation, exchange, doubling, a113, a114, "
+            "cannon, broadcast, a122, a123, a124, a125)");
   EXPECT_EQ(err({{"method", "a114"}, {"shape", "4x4x4"}, {"grid", "2x2"}}),
             "--method a114: A(.,1,4) is the one-dimensional column partitioning, grid 1x4 (got "
             "2x2)");
-  EXPECT_EQ(err({{"method", "broadcast"}, {"shape", "4x4x4"}, {"packet", "2"}}),
-            "--packet 2: --method broadcast sends every step as one message (no --packet)");
+  EXPECT_EQ(err({{"method", "a113"}, {"shape", "6x4x4"}}),
+            "--method a113: P = 6 does not divide over the 4 processors (A(.,1,3) transposes C "
+            "into P/N row strips)");
+  EXPECT_EQ(err({{"method", "a113"}, {"shape", "4x4x4"}, {"grid", "2x2"}}),
+            "--method a113: A(.,1,3) is the one-dimensional column partitioning, grid 1x4 (got "
+            "2x2)");
+  EXPECT_EQ(err({{"method", "a122"}, {"shape", "8x8x8"}}, 3),
+            "--method a122: A(.,2,2) is built for square grids N1 = N2 only (n even; got 2x4)");
+  EXPECT_EQ(err({{"method", "a125"}, {"shape", "8x8x8"}, {"grid", "8x1"}}, 3),
+            "--method a125: A(.,2,5) is built for square grids N1 = N2 only (n even; got 8x1)");
   EXPECT_EQ(err({{"method", "broadcast"}, {"shape", "4x4x4"}, {"tree", "fat"}}),
             "--tree 'fat': must be sbt (one-port) or nrsbt (n-port)");
   EXPECT_EQ(err({{"method", "cannon"}, {"shape", "4x4x4"}, {"tree", "sbt"}}),
-            "--tree: only --method broadcast has broadcast trees (sbt, nrsbt)");
+            "--tree: only --method broadcast and doubling have broadcast trees (sbt, nrsbt)");
   EXPECT_EQ(err({{"method", "broadcast"}, {"shape", "64x2x1"}, {"grid", "auto"}}, 4),
             "matmul: Q = 2 does not divide over the 16 grid rows (grid 16x1)");
   EXPECT_EQ(err({{"method", "rotation"}, {"shape", "4x4"}}),
             "--shape '4x4': expected PxQxR (positive integers)");
   EXPECT_EQ(err({{"shape", "4x4x4"}}),
-            "--method is required for matmul (rotation, exchange, a114, cannon, broadcast)");
+            "--method is required for matmul (rotation, exchange, doubling, a113, a114, cannon, "
+            "broadcast, a122, a123, a124, a125)");
 }
 
 TEST(Matmul, SpecReadsBackFromText) {

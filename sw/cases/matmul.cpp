@@ -1,5 +1,6 @@
 // hcube: matrix multiplication of Johnsson & Ho 1988 (TR-623) §3 as a catalogue entry:
-//   hcube run --algo matmul --method rotation|cannon|broadcast --n N --shape PxQxR
+//   hcube run --algo matmul --method rotation|exchange|a113|a114|cannon|broadcast|a122..a125
+//             --n N --shape PxQxR
 //             [--grid N1xN2|auto] [--tau T] [--packet B] [--units U] [--ports one|all]
 //             [--tree sbt|nrsbt]
 // Tables from sw/schedules/matmul.h; the check is A += C x D on every element of A
@@ -46,7 +47,13 @@ std::vector<u64> dims(const std::string& option, const std::string& text, size_t
 /// N1), for both forms of A(.,2,1) (Cannon's rotations and the broadcasts); the rotation
 /// A(.,1,1) is 1 x N.
 int autoGridRows(const std::string& method, int n, const std::vector<u64>& shape) {
-  if (method == "rotation" || method == "exchange" || method == "a114") return 0;
+  if (method == "rotation" || method == "exchange" || method == "doubling" || method == "a113" ||
+      method == "a114") {
+    return 0;
+  }
+  // A(.,2,2) .. A(.,2,5) are built on square grids only: Table 9's N1 for them (sqrt(QN/R) etc.)
+  // would need N1 != N2 for most shapes, so auto takes the square grid.
+  if (method.starts_with("a12")) return n / 2;
   // log2 N1 = (log2 P + n - log2 R) / 2, to the nearest integer.
   const double half =
       (std::log2(static_cast<double>(shape[0])) + n - std::log2(static_cast<double>(shape[2]))) / 2;
@@ -62,11 +69,32 @@ std::string boundText(const MatmulOptions& o) {
                       : "Table 6, A^l(n,1,1) Gray code exchange: (N-1) ceil(P/n) Q/N element "
                         "transfers";
   }
+  if (o.method == "a114" && !o.one_port) {
+    return "Table 6, A^c(n,1,4): (N-1) P R/N / n + Q/2 R/N element transfers (n-port transpose "
+           "of D and reduction of A)";
+  }
   if (o.method == "a114") {
     return "Table 6, A^c(1,1,4): (N-1) P R/N + n Q/2 R/N element transfers (transpose of D, "
            "all-to-all reduction of A)";
   }
+  if (o.method == "a113") {
+    return o.one_port ? "Table 6, A^c(1,1,3): (N-1) Q R/N + n P/2 R/N + n P/2 Q/N element "
+                        "transfers (transposes of C and A, broadcast of D)"
+                      : "Table 6, A^c(n,1,3): (N-1) Q R/N / n + P/2 R/N + P/2 Q/N element "
+                        "transfers";
+  }
+  if (o.method.starts_with("a12")) {
+    const std::string which = "A(1,2," + o.method.substr(3) + ")";
+    return o.one_port ? "Table 8, " + which + ": transpose, broadcast and reduction"
+                      : "section 3.2, " + which.substr(0, 2) + "n" + which.substr(3) +
+                            ": SBT transpose, nRSBT broadcast and reduction";
+  }
   if (o.method == "cannon") return "section 3.2, Cannon: rotations of C and D";
+  if (o.method == "doubling") {
+    return o.n_port_tree ? "Table 6, A^c(n,1,1) doubling on nRSBTs: (N-1) P Q/N / n element "
+                           "transfers"
+                         : "Table 6, A^c(1,1,1) doubling on SBTs: (N-1) P Q/N element transfers";
+  }
   if (o.n_port_tree) return "Table 11, A^c(n,2,1) on nRSBTs: element transfers";
   if (o.one_port) return "Table 8, A^c(1,2,1) on SBTs: element transfers";
   return "A(.,2,1) on SBTs, rows and columns at once: element transfers";
@@ -82,20 +110,21 @@ BuiltCase buildMatmul(const CaseSpec& spec) {
   MatmulOptions o;
   const auto method = params.text("method");
   if (!method) {
-    throw Error("--method is required for matmul (rotation, exchange, a114, cannon, broadcast)");
+    throw Error(std::string("--method is required for matmul (") + kMatmulMethods + ")");
   }
   o.method = *method;
-  if (o.method != "rotation" && o.method != "exchange" && o.method != "a114" &&
-      o.method != "cannon" && o.method != "broadcast") {
-    throw Error("--method '" + o.method +
-                "': unknown matmul method (rotation, exchange, a114, cannon, broadcast)");
+  static const std::vector<std::string> known = {"rotation", "exchange", "doubling",  "a113",
+                                                 "a114",     "cannon",   "broadcast", "a122",
+                                                 "a123",     "a124",     "a125"};
+  if (std::find(known.begin(), known.end(), o.method) == known.end()) {
+    throw Error("--method '" + o.method + "': unknown matmul method (" + kMatmulMethods + ")");
   }
   const auto shape_text = params.text("shape");
   if (!shape_text) throw Error("--shape PxQxR is required for matmul");
   const std::vector<u64> shape = dims("shape", *shape_text, 3);
   const u64 nodes = u64{1} << spec.n;
-  const bool one_dimensional =
-      o.method == "rotation" || o.method == "exchange" || o.method == "a114";
+  const bool one_dimensional = o.method == "rotation" || o.method == "exchange" ||
+                               o.method == "doubling" || o.method == "a113" || o.method == "a114";
   int n1 = one_dimensional ? 0 : spec.n / 2;
   const auto grid = params.text("grid");
   if (grid && *grid == "auto") {
@@ -114,8 +143,8 @@ BuiltCase buildMatmul(const CaseSpec& spec) {
   const auto tree = params.text("tree");
   params.finish();
   o.one_port = spec.one_port;
-  if (tree && o.method != "broadcast") {
-    throw Error("--tree: only --method broadcast has broadcast trees (sbt, nrsbt)");
+  if (tree && o.method != "broadcast" && o.method != "doubling") {
+    throw Error("--tree: only --method broadcast and doubling have broadcast trees (sbt, nrsbt)");
   }
   if (tree && *tree != "sbt" && *tree != "nrsbt") {
     throw Error("--tree '" + *tree + "': must be sbt (one-port) or nrsbt (n-port)");
@@ -148,10 +177,12 @@ BuiltCase buildMatmul(const CaseSpec& spec) {
 std::vector<AlgorithmEntry> matmulAlgorithms() {
   return {
       {{"matmul",
-        "A += C x D (--shape PxQxR): --method rotation | exchange (A(.,1,1), grid 1xN) | a114 "
-        "(A(.,1,4), grid 1xN) | cannon "
-        "(A(.,2,1), any N1xN2) | broadcast (A(.,2,1) on SBTs / nRSBTs, --tree sbt|nrsbt); "
-        "--grid N1xN2|auto (Table 9), --tau, --packet, --units (MAC units)",
+        "A += C x D (--shape PxQxR): --method rotation | exchange (A(.,1,1), grid 1xN) | a113 "
+        "(A(.,1,3), grid 1xN) | a114 (A(.,1,4), grid 1xN) | cannon (A(.,2,1), any N1xN2) | "
+        "broadcast (A(.,2,1) on SBTs / nRSBTs, --tree sbt|nrsbt) | doubling (A(.,1,1) by "
+        "broadcasting C, grid 1xN) | a122 .. a125 (A(.,2,2) .. A(.,2,5), square grids); --grid "
+        "N1xN2|auto (Table 9), "
+        "--tau, --packet, --units (MAC units)",
         "Johnsson & Ho 1988 (TR-623), section 3, Tables 5-11"},
        [](const CaseSpec& s) { return buildMatmul(s); }},
   };

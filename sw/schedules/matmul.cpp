@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <array>
 #include <bit>
+#include <functional>
+#include <optional>
 
 #include "error.h"
 #include "matmul_layout.h"
@@ -32,9 +34,11 @@ struct Rotation {
   u64 slot(u64 w) const { return width == 0 ? base + w : base + (w / width) * stride + w % width; }
 };
 
-/// One channel of one node in one cycle of a broadcast: send slot `out` on `port`, store the word
-/// arriving on it in slot `in`.
+/// One channel of one node in one cycle of a communication: send slot `out` on `port`, store the
+/// word arriving on it in slot `in` (kNone: that side of the channel idles, as in a transpose
+/// step where one end of a link only sends and the other only receives).
 struct Cell {
+  static constexpr u32 kNone = ~u32{0};
   int port = 0;
   u32 out = 0;
   u32 in = 0;
@@ -133,9 +137,9 @@ class Builder {
             const Stream& st = streams[x][s];
             if (t >= st.size()) continue;
             for (const Cell& c : st[t]) {
-              cycle[x].channels[static_cast<size_t>(c.port)].out = {OutOp::kMem, false, c.out};
-              cycle[x].channels[static_cast<size_t>(c.port)].in = {c.add ? InOp::kAdd : InOp::kMem,
-                                                                   false, c.in};
+              auto& ch = cycle[x].channels[static_cast<size_t>(c.port)];
+              if (c.out != Cell::kNone) ch.out = {OutOp::kMem, false, c.out};
+              if (c.in != Cell::kNone) ch.in = {c.add ? InOp::kAdd : InOp::kMem, false, c.in};
               any = true;
             }
           }
@@ -150,6 +154,29 @@ class Builder {
   }
 
   void addStartups(u64 s) { counts_.startups += s; }
+
+  /// emit() of streams whose start-ups are `messages[s]` for stream s (the same on every node):
+  /// one after the other on one-port hardware, side by side (the most of them) on all-port.
+  void emit(const std::vector<std::vector<Stream>>& streams, const std::vector<u64>& messages) {
+    emit(streams);
+    u64 most = 0;
+    for (u64 m : messages) {
+      if (o_.one_port) counts_.startups += m;
+      most = std::max(most, m);
+    }
+    if (!o_.one_port) counts_.startups += most;
+  }
+
+  /// One communication phase: `fill(x, stream)` appends node x's part and returns its messages.
+  void phase(const std::function<u64(u64, Stream&)>& fill) {
+    std::vector<std::vector<Stream>> streams(tables_.size(), std::vector<Stream>(1));
+    u64 messages = 0;
+    for (u64 x = 0; x < tables_.size(); ++x) {
+      const u64 m = fill(x, streams[x][0]);
+      if (x == 0) messages = m;
+    }
+    emit(streams, {messages});
+  }
   void setScratch(u64 words) { scratch_ = words; }
 
   TableSet finish(const char* algo) {
@@ -337,32 +364,76 @@ TableSet cannon(const MatmulOptions& o, const MatmulLayout& l, MatmulCounts* cou
   return b.finish("matmul-cannon");
 }
 
+/// Appends one step of a communication to `st` as messages of `packet` cycles (0: the whole step
+/// is one message), each after `tau` idle cycles (its start-up); returns the messages.
+u64 appendStep(Stream& st, Stream step, u32 tau, u64 packet) {
+  if (step.empty()) return 0;
+  const u64 size = packet == 0 ? step.size() : packet;
+  u64 messages = 0;
+  for (u64 start = 0; start < step.size(); start += size) {
+    st.insert(st.end(), tau, {});
+    const u64 end = std::min<u64>(start + size, step.size());
+    for (u64 c = start; c < end; ++c) st.push_back(std::move(step[c]));
+    ++messages;
+  }
+  return messages;
+}
+
+/// Adds `cell` to cycle `i` of `step`, growing it.
+void put(Stream& step, size_t i, Cell cell) {
+  if (step.size() <= i) step.resize(i + 1);
+  step[i].push_back(cell);
+}
+
+/// The nodes of x's subcube spanned by `dims` (x with those bits set every way), in increasing
+/// order, so that two neighbours enumerate matching blocks in the same order.
+std::vector<u64> subcubeOf(u64 x, std::vector<int> dims) {
+  std::sort(dims.begin(), dims.end());
+  u64 mask = 0;
+  for (int d : dims) mask |= u64{1} << d;
+  std::vector<u64> out;
+  for (u64 z = 0; z < (u64{1} << dims.size()); ++z) {
+    u64 y = x & ~mask;
+    for (size_t b = 0; b < dims.size(); ++b) {
+      if ((z >> b) & 1) y |= u64{1} << dims[b];
+    }
+    out.push_back(y);
+  }
+  return out;
+}
+
+/// Dimensions shift .. shift + bits - 1.
+std::vector<int> dimRange(int shift, int bits) {
+  std::vector<int> d;
+  for (int b = 0; b < bits; ++b) d.push_back(shift + b);
+  return d;
+}
+
 /// TR-623 §2.1, all-to-all broadcasting within the subcube of dimensions shift .. shift + bits - 1
 /// (one grid row or column), node x's part: every node's block (`words` long, at `own` in its
 /// node) ends in every node of the subcube at buf + g words, g the block's source's grid position
 /// there (the Gray-code inverse of its address bits); a node's own block stays at `own`. In step
 /// t = 0 .. bits-1 each node exchanges with its neighbour across one dimension every block it has
-/// gathered so far (2^t blocks), after `tau` idle cycles (the step's start-up). SBT (`parts` 1):
-/// step t crosses dimension shift + t. nRSBT (`parts` = bits): word w of a block belongs to part
-/// u = w mod bits, and part u crosses dimension shift + (u + t) mod bits, so the parts use all
-/// the subcube's ports at once.
-Stream subcubeBroadcast(u64 x, int bits, int shift, u64 own, u64 buf, u64 words, bool n_port,
-                        u32 tau) {
-  Stream st;
+/// gathered so far (2^t blocks), as messages of `packet` words after `tau` idle cycles each (the
+/// start-ups). SBT (`parts` 1): step t crosses dimension shift + t. nRSBT (`parts` = bits): word
+/// w of a block belongs to part u = w mod bits, and part u crosses dimension shift + (u + t) mod
+/// bits, so the parts use all the subcube's ports at once. Returns the messages.
+u64 subcubeBroadcast(Stream& st, u64 x, int bits, int shift, u64 own, u64 buf, u64 words,
+                     bool n_port, u32 tau, u64 packet) {
   const u64 parts = n_port ? static_cast<u64>(bits) : 1;
   const u64 mask = (u64{1} << bits) - 1;
   auto place = [&](u64 y) { return buf + grayInverse((y >> shift) & mask) * words; };
+  u64 messages = 0;
   for (int t = 0; t < bits; ++t) {
-    st.insert(st.end(), tau, {});
-    const size_t begin = st.size();
+    Stream step;
     for (u64 u = 0; u < parts; ++u) {
       // The dimensions part u has crossed before step t, and the one it crosses now.
-      auto dimAt = [&](int step) {
-        return shift + static_cast<int>((u + static_cast<u64>(step)) % static_cast<u64>(bits));
+      auto dimAt = [&](int s) {
+        return shift + static_cast<int>((u + static_cast<u64>(s)) % static_cast<u64>(bits));
       };
       const int d = dimAt(t);
       const u64 peer = x ^ (u64{1} << d);
-      size_t i = begin;
+      size_t i = 0;
       for (u64 sub = 0; sub < (u64{1} << t); ++sub) {
         u64 offset = 0;
         for (int b = 0; b < t; ++b) {
@@ -372,14 +443,131 @@ Stream subcubeBroadcast(u64 x, int bits, int shift, u64 own, u64 buf, u64 words,
         const u64 arriving = peer ^ offset;  // the block the peer sends in the same cycle
         const u64 from_base = from == x ? own : place(from);
         for (u64 w = u; w < words; w += parts, ++i) {
-          if (st.size() <= i) st.resize(i + 1);
-          st[i].push_back(
-              {d, static_cast<u32>(from_base + w), static_cast<u32>(place(arriving) + w)});
+          put(step, i, {d, static_cast<u32>(from_base + w), static_cast<u32>(place(arriving) + w)});
         }
       }
     }
+    messages += appendStep(st, std::move(step), tau, packet);
   }
-  return st;
+  return messages;
+}
+
+/// TR-623 §2 (Table 4) and §2.1's lc_txp1: all-to-all personalized communication (the exchange
+/// algorithm, a one-dimensional transpose) within the subcube of x spanned by `dims`, node x's
+/// part. Every node holds one strip of `words` words for every node i of its subcube, at at(i);
+/// in the end node y holds the strip node s had for it at at(s), or, when `land` gives a slot for
+/// s, added into that slot (a combining receive). The strips are swapped in place: after the
+/// dimensions in a set X have been crossed, the strip from s to d sits at the node that takes
+/// d's bits in X and s's elsewhere, at the index that takes s's bits in X and d's elsewhere; in
+/// the step that crosses dimension e, a node sends the strips whose index differs from it in bit
+/// e, in increasing order of index, and receives the neighbour's (index i ^ 2^e) into index i. A
+/// strip is home when its index agrees with the node in every dimension still to be crossed.
+/// One-port: dims[t] in step t, n M / 2 element transfers for M = 2^|dims| words. n-port: word w
+/// in part u = w mod |dims|, part u crossing dims[(u + t) mod |dims|] in step t, every port at
+/// once: M / 2 (per part, ceil). Messages of `packet` words after `tau` each. Returns messages.
+u64 subcubeExchange(Stream& st, u64 x, const std::vector<int>& dims, u64 words, bool n_port,
+                    u32 tau, u64 packet, const std::function<u64(u64)>& at,
+                    const std::function<std::optional<u64>(u64)>& land) {
+  const size_t bits = dims.size();
+  if (bits == 0) return 0;
+  const u64 parts = n_port ? bits : 1;
+  const std::vector<u64> members = subcubeOf(x, dims);
+  auto dimAt = [&](u64 u, size_t t) { return dims[(u + t) % bits]; };
+  u64 messages = 0;
+  for (size_t t = 0; t < bits; ++t) {
+    Stream step;
+    for (u64 u = 0; u < parts; ++u) {
+      const int e = dimAt(u, t);
+      const u64 bit = u64{1} << e;
+      u64 pending = 0;  // the dimensions part u crosses after this step
+      for (size_t s = t + 1; s < bits; ++s) pending |= u64{1} << dimAt(u, s);
+      size_t c = 0;
+      for (u64 i : members) {
+        if (((i ^ x) & bit) == 0) continue;
+        const bool home = ((i ^ x) & pending) == 0;
+        const std::optional<u64> into = home && land ? land(i) : std::nullopt;
+        for (u64 w = u; w < words; w += parts, ++c) {
+          put(step, c,
+              {e, static_cast<u32>(at(i) + w), static_cast<u32>((into ? *into : at(i)) + w),
+               into.has_value()});
+        }
+      }
+    }
+    messages += appendStep(st, std::move(step), tau, packet);
+  }
+  return messages;
+}
+
+/// TR-623 §2.1's la_red1 (Table 3): all-to-all reduction within the subcube of x spanned by
+/// `dims`, node x's part. Every node holds a partial block of `words` words for every node y of
+/// its subcube at at(y) (its own, at(x), is where the sum ends); in the end node y's block holds
+/// the sum of all of them. In the step that crosses dimension e, node x sends its partial blocks
+/// for the nodes y that agree with it in the dimensions crossed so far and differ in e, and adds
+/// (combining receives) the neighbour's for y ^ 2^e into its own. One-port: dims[t] in step t,
+/// (2^|dims| - 1) words element transfers; n-port: parts as in subcubeExchange, 1/|dims| of that
+/// (per part, ceil). Messages of `packet` words after `tau` each. Returns the messages.
+u64 subcubeReduce(Stream& st, u64 x, const std::vector<int>& dims, u64 words, bool n_port, u32 tau,
+                  u64 packet, const std::function<u64(u64)>& at) {
+  const size_t bits = dims.size();
+  if (bits == 0) return 0;
+  const u64 parts = n_port ? bits : 1;
+  const std::vector<u64> members = subcubeOf(x, dims);
+  auto dimAt = [&](u64 u, size_t t) { return dims[(u + t) % bits]; };
+  u64 messages = 0;
+  for (size_t t = 0; t < bits; ++t) {
+    Stream step;
+    for (u64 u = 0; u < parts; ++u) {
+      const int e = dimAt(u, t);
+      const u64 bit = u64{1} << e;
+      u64 done = 0;
+      for (size_t s = 0; s < t; ++s) done |= u64{1} << dimAt(u, s);
+      size_t c = 0;
+      for (u64 y : members) {
+        if (((y ^ x) & done) != 0 || ((y ^ x) & bit) == 0) continue;
+        for (u64 w = u; w < words; w += parts, ++c) {
+          put(step, c, {e, static_cast<u32>(at(y) + w), static_cast<u32>(at(y ^ bit) + w), true});
+        }
+      }
+    }
+    messages += appendStep(st, std::move(step), tau, packet);
+  }
+  return messages;
+}
+
+/// TR-623 §2.2, "SBT transpose alg. with N1 x N2 partitioning" for a square grid (n1 = n2 = h):
+/// the block of processor (a1, a2), `words` long at `home`, moves to processor (a2, a1). With the
+/// Gray-coded grid fields that swaps node bits h + k and k for every k. For k = 0 .. h-1 in two
+/// steps of `words` cycles: the nodes whose bits h + k and k differ send their block across
+/// dimension h + k and the others receive it into `visit`; then those send it on across
+/// dimension k into the first ones' `home`, or, when the block has arrived (the node's higher
+/// bit pairs agree), added into `land` if given. 2h = n steps of `words`: n M element transfers
+/// (Table 8's transposes). A processor on the diagonal keeps its block (`land` is not used for
+/// it). Messages of `packet` words after `tau` each. Returns the messages.
+u64 squareTranspose(Stream& st, u64 x, int h, u64 words, u64 home, u64 visit,
+                    std::optional<u64> land, u32 tau, u64 packet) {
+  u64 messages = 0;
+  auto differs = [&](int k) { return (((x >> (h + k)) ^ (x >> k)) & 1) != 0; };
+  for (int k = 0; k < h; ++k) {
+    bool arrived = true;
+    for (int k2 = k + 1; k2 < h; ++k2) arrived = arrived && !differs(k2);
+    const bool d = differs(k);
+    Stream first;
+    Stream second;
+    for (u64 w = 0; w < words; ++w) {
+      if (d) {
+        put(first, w, {h + k, static_cast<u32>(home + w), Cell::kNone});
+        const bool into_land = arrived && land.has_value();
+        put(second, w,
+            {k, Cell::kNone, static_cast<u32>((into_land ? *land : home) + w), into_land});
+      } else {
+        put(first, w, {h + k, Cell::kNone, static_cast<u32>(visit + w)});
+        put(second, w, {k, static_cast<u32>(visit + w), Cell::kNone});
+      }
+    }
+    messages += appendStep(st, std::move(first), tau, packet);
+    messages += appendStep(st, std::move(second), tau, packet);
+  }
+  return messages;
 }
 
 // TR-623 §3.2, A(.,2,1) by broadcasting (the paper's "Doubling Algorithm A(.,2,1)", lc_row and
@@ -389,10 +577,6 @@ Stream subcubeBroadcast(u64 x, int bits, int shift, u64 own, u64 buf, u64 words,
 // alignment, any N1 x N2 grid; then every processor multiplies its row of C by its column of D.
 // Temporary storage: the gathered blocks, N2 of C's and N1 of D's (the paper's PQ/N1 and QR/N2).
 TableSet broadcast(const MatmulOptions& o, const MatmulLayout& l, MatmulCounts* counts) {
-  if (o.packet != 0) {
-    throw Error("--packet " + std::to_string(o.packet) +
-                ": --method broadcast sends every step as one message (no --packet)");
-  }
   const u64 nodes = u64{1} << l.n;
   const u64 cb = l.c_rows * l.c_cols;
   const u64 db = l.d_rows * l.d_cols;
@@ -400,13 +584,16 @@ TableSet broadcast(const MatmulOptions& o, const MatmulLayout& l, MatmulCounts* 
   const u64 d_buf = c_buf + l.gridCols() * cb;
   Builder b(o, l);
   b.setScratch(l.gridCols() * cb + l.gridRows() * db);
-  std::vector<std::vector<Stream>> streams(nodes);
+  std::vector<std::vector<Stream>> streams(nodes, std::vector<Stream>(2));
+  std::vector<u64> messages(2);
   for (u64 x = 0; x < nodes; ++x) {
-    streams[x] = {subcubeBroadcast(x, l.n2, 0, l.c_base, c_buf, cb, o.n_port_tree, o.tau),
-                  subcubeBroadcast(x, l.n1, l.n2, l.d_base, d_buf, db, o.n_port_tree, o.tau)};
+    const u64 mc = subcubeBroadcast(streams[x][0], x, l.n2, 0, l.c_base, c_buf, cb, o.n_port_tree,
+                                    o.tau, o.packet);
+    const u64 md = subcubeBroadcast(streams[x][1], x, l.n1, l.n2, l.d_base, d_buf, db,
+                                    o.n_port_tree, o.tau, o.packet);
+    if (x == 0) messages = {mc, md};
   }
-  b.emit(streams);
-  b.addStartups(static_cast<u64>(l.n));
+  b.emit(streams, messages);
   // A += sum over the grid columns a2' of C(a1, a2') times D's rows a2' Q/N2 .. (a2'+1) Q/N2 - 1
   // of column a2. With N1 <= N2 those rows lie in one of D's blocks (one MAC per a2'); with
   // N1 > N2 they span N1/N2 blocks, and a C block's columns that meet one D block are not a
@@ -448,7 +635,7 @@ TableSet broadcast(const MatmulOptions& o, const MatmulLayout& l, MatmulCounts* 
   }
   b.macs(macs);
   if (counts != nullptr) *counts = b.counts();
-  return b.finish("matmul-broadcast");
+  return b.finish(("matmul-" + o.method).c_str());
 }
 
 // TR-623 §3.1, "A Gray code Exchange alg. A(1,1,1)" and "A(n,1,1)", column partitioning (grid
@@ -531,96 +718,223 @@ TableSet exchange(const MatmulOptions& o, const MatmulLayout& l, MatmulCounts* c
   return b.finish("matmul-exchange");
 }
 
+/// The grid a method needs: one-dimensional (1 x N) or square; throws Error naming the method.
+void requireGrid(const MatmulOptions& o, const MatmulLayout& l, const char* name, bool square) {
+  const std::string got = std::to_string(l.gridRows()) + "x" + std::to_string(l.gridCols()) + ")";
+  if (!square && l.n1 != 0) {
+    throw Error("--method " + o.method + ": " + name +
+                " is the one-dimensional column partitioning, grid 1x" +
+                std::to_string(u64{1} << l.n) + " (got " + got);
+  }
+  if (square && l.n1 != l.n2) {
+    throw Error("--method " + o.method + ": " + name +
+                " is built for square grids N1 = N2 only (n even; got " + got);
+  }
+}
+
+/// Every node's MACs of one same-shaped product step: `f(x)` gives node x's list.
+void macsOf(Builder& b, u64 nodes, const std::function<std::vector<MacField>(u64)>& f) {
+  std::vector<std::vector<MacField>> macs(nodes);
+  for (u64 x = 0; x < nodes; ++x) macs[x] = f(x);
+  b.macs(macs);
+}
+
+MacField macField(u64 a, u64 bb, u64 c, u64 m, u64 k, u64 p) {
+  MacField f;
+  f.a = static_cast<u32>(a);
+  f.b = static_cast<u32>(bb);
+  f.c = static_cast<u32>(c);
+  f.m = static_cast<u32>(m);
+  f.k = static_cast<u32>(k);
+  f.p = static_cast<u32>(p);
+  return f;
+}
+
 // TR-623 §3.1, "Algorithm A(.,1,4)", column partitioning (grid 1 x N), Gray code encoding:
 // transpose D (processor a gets rows a Q/N .. (a+1) Q/N - 1 of all of D, ld_txp), multiply its C
 // (P x Q/N) by them into partial products of every block column of A, and reduce those over
 // the processors so that processor a ends with the sum of block column a (la_red). The
-// transpose is the standard exchange AAPC (TR-623 §2, Table 4: n M/2 for M = Q R/N): D's block
-// is N row strips of Q/N x R/N, strip j bound for grid column j; in step t every processor
-// swaps with its neighbour across dimension t the N/2 strips whose destination differs from it
-// there, in place (a strip from s to d sits, after t steps, at index (s mod 2^t) + (d - d mod
-// 2^t) of the processor holding it, the slot of grid position G^-1(index)), so that at the end
-// strip s of processor a is D's block (a, s). The reduction is the all-to-all reduction on one
-// SBT (§2, Table 3: (N-1) M / N for M = P R): in step t each processor sends the partial blocks
-// bound for the half of the remaining processors across dimension t and adds (combining
-// receives) the ones arriving for its own half. Element transfers (N-1) P R/N + n Q/2 R/N and
-// 2n start-ups: Table 6, A^c(1,1,4). One port at a time (A(n,1,4) is not built). Arithmetic:
-// N MACs of P x Q/N x R/N, PQR/N multiply-adds; the reduction's additions are in the receives.
+// transpose is the exchange AAPC (subcubeExchange over all n dimensions, M = Q R/N: D's block is
+// N row strips of Q/N x R/N, strip j bound for grid column j, at the slot of its grid position;
+// at the end strip s of processor a is D's block (a, s)); the reduction the all-to-all reduction
+// (subcubeReduce, M = P R). One-port, A^c(1,1,4): (N-1) P R/N + n Q/2 R/N element transfers and
+// 2n start-ups (Table 6). n-port, A^c(n,1,4) (all-port hardware): every strip and partial block
+// cut into n parts on rotated dimension orders, (N-1) P R/N / n + Q/2 R/N (Table 6, ceil per
+// part when n does not divide). Arithmetic: N MACs of P x Q/N x R/N, PQR/N multiply-adds; the
+// reduction's additions are in the receives.
 TableSet a114(const MatmulOptions& o, const MatmulLayout& l, MatmulCounts* counts) {
-  if (l.n1 != 0) {
-    throw Error("--method a114: A(.,1,4) is the one-dimensional column partitioning, grid 1x" +
-                std::to_string(u64{1} << l.n) + " (got " + std::to_string(l.gridRows()) + "x" +
-                std::to_string(l.gridCols()) + ")");
-  }
-  if (o.packet != 0) {
-    throw Error("--packet " + std::to_string(o.packet) +
-                ": --method a114 sends every step as one message (no --packet)");
-  }
+  requireGrid(o, l, "A(.,1,4)", false);
   const u64 nodes = u64{1} << l.n;
   const u64 strip = l.c_cols * l.d_cols;  // Q/N x R/N
   const u64 part = l.a_rows * l.a_cols;   // a partial block of A, P x R/N
   const u64 partial_buf = l.slots;        // partial block of column g at partial_buf + g part
+  const bool n_port = !o.one_port;
+  const std::vector<int> all = dimRange(0, l.n);
   Builder b(o, l);
   b.setScratch(nodes * part);
-  // The transpose: N/2 strips per step, swapped in place.
-  for (int t = 0; t < l.n; ++t) {
-    std::vector<std::vector<Stream>> streams(nodes, std::vector<Stream>(1));
-    for (u64 x = 0; x < nodes; ++x) {
-      Stream& st = streams[x][0];
-      st.insert(st.end(), o.tau, {});
-      for (u64 i = 0; i < nodes; ++i) {
-        if (((i ^ x) >> t & 1) == 0) continue;  // stays: its destination agrees in bit t
-        const u64 base = l.d_base + grayInverse(i) * strip;
-        for (u64 w = 0; w < strip; ++w) {
-          st.push_back({{t, static_cast<u32>(base + w), static_cast<u32>(base + w)}});
-        }
-      }
-    }
-    b.emit(streams);
-    b.addStartups(1);
-  }
+  b.phase([&](u64 x, Stream& st) {
+    return subcubeExchange(
+        st, x, all, strip, n_port, o.tau, o.packet,
+        [&](u64 i) { return l.d_base + l.gridCol(i) * strip; }, nullptr);
+  });
   // Partial products: A's own block column straight into A, the others into the buffer.
-  std::vector<std::vector<MacField>> macs(nodes);
-  for (u64 x = 0; x < nodes; ++x) {
-    const u64 own = l.gridCol(x);
+  macsOf(b, nodes, [&](u64 x) {
+    std::vector<MacField> out;
     for (u64 g = 0; g < nodes; ++g) {
-      MacField f;
-      f.a = static_cast<u32>(l.c_base);
-      f.b = static_cast<u32>(l.d_base + g * strip);
-      f.c = static_cast<u32>(g == own ? l.a_base : partial_buf + g * part);
-      f.m = static_cast<u32>(l.c_rows);
-      f.k = static_cast<u32>(l.c_cols);
-      f.p = static_cast<u32>(l.d_cols);
-      macs[x].push_back(f);
+      out.push_back(macField(l.c_base, l.d_base + g * strip,
+                             g == l.gridCol(x) ? l.a_base : partial_buf + g * part, l.c_rows,
+                             l.c_cols, l.d_cols));
     }
-  }
-  b.macs(macs);
-  // The reduction: in step t, node x sends its partial blocks for the nodes y that agree with
-  // it below bit t and differ in bit t, and adds the neighbour's for those that agree in bit t.
-  auto where = [&](u64 x, u64 y) { return y == x ? l.a_base : partial_buf + l.gridCol(y) * part; };
-  for (int t = 0; t < l.n; ++t) {
-    const u64 low = (u64{1} << t) - 1;
-    std::vector<std::vector<Stream>> streams(nodes, std::vector<Stream>(1));
-    for (u64 x = 0; x < nodes; ++x) {
-      const u64 peer = x ^ (u64{1} << t);
-      Stream& st = streams[x][0];
-      st.insert(st.end(), o.tau, {});
-      // Sent blocks y (for the peer's half) pair in order with received blocks y ^ bit t.
-      for (u64 y = 0; y < nodes; ++y) {
-        if ((y & low) != (x & low) || ((y ^ x) >> t & 1) == 0) continue;
-        const u64 kept = y ^ (u64{1} << t);  // the block the peer sends in the same cycles
-        for (u64 w = 0; w < part; ++w) {
-          st.push_back(
-              {{t, static_cast<u32>(where(x, y) + w), static_cast<u32>(where(x, kept) + w), true}});
-        }
-      }
-      (void)peer;
-    }
-    b.emit(streams);
-    b.addStartups(1);
-  }
+    return out;
+  });
+  b.phase([&](u64 x, Stream& st) {
+    return subcubeReduce(st, x, all, part, n_port, o.tau, o.packet, [&](u64 y) {
+      return y == x ? l.a_base : partial_buf + l.gridCol(y) * part;
+    });
+  });
   if (counts != nullptr) *counts = b.counts();
   return b.finish("matmul-a114");
+}
+
+// TR-623 §3.1, "Algorithm A(.,1,3)", column partitioning (grid 1 x N), Gray code encoding:
+// transpose C (lc_txp: processor a gets rows a P/N .. (a+1) P/N - 1 of all of C), broadcast D
+// all-to-all (ld_brd: every processor gets all of D), multiply into the transposed block row of
+// A (la_txp, P/N x R) and transpose that back (la), the second transpose adding into A with
+// combining receives where each block arrives. The transposes are the exchange AAPC
+// (subcubeExchange): C's block is N row strips of P/N x Q/N, strip g bound for grid column g, at
+// the slot of its grid position, so processor a ends with C(a P/N.., s Q/N..) at strip s; A^T's
+// N blocks P/N x R/N sit in scratch by destination (processor a's own block goes straight into
+// A). One-port, A^c(1,1,3): (N-1) Q R/N + n P/2 R/N + n P/2 Q/N element transfers, 3n start-ups
+// (Table 6). n-port, A^c(n,1,3): nRSBT broadcast and n-port exchanges, (N-1) Q R/N / n + P/2 R/N
+// + P/2 Q/N (ceil per part). Arithmetic: N^2 MACs of P/N x Q/N x R/N, 2QR P/N operations
+// (Table 5). Needs N | P.
+TableSet a113(const MatmulOptions& o, const MatmulLayout& l, MatmulCounts* counts) {
+  requireGrid(o, l, "A(.,1,3)", false);
+  const u64 nodes = u64{1} << l.n;
+  if (l.p % nodes != 0) {
+    throw Error("--method a113: P = " + std::to_string(l.p) + " does not divide over the " +
+                std::to_string(nodes) + " processors (A(.,1,3) transposes C into P/N row strips)");
+  }
+  const u64 rows = l.p / nodes;          // P/N
+  const u64 cs = rows * l.c_cols;        // a strip of C, P/N x Q/N
+  const u64 db = l.d_rows * l.d_cols;    // D's block, Q x R/N
+  const u64 ds = l.c_cols * l.d_cols;    // Q/N rows of D's block, Q/N x R/N
+  const u64 ab = rows * l.a_cols;        // a block of A^T, P/N x R/N
+  const u64 d_buf = l.slots;             // D's block g at d_buf + g db
+  const u64 a_buf = d_buf + nodes * db;  // A^T's block for column g at a_buf + g ab
+  const bool n_port = !o.one_port;
+  const std::vector<int> all = dimRange(0, l.n);
+  Builder b(o, l);
+  b.setScratch(nodes * (db + ab));
+  b.phase([&](u64 x, Stream& st) {
+    return subcubeExchange(
+        st, x, all, cs, n_port, o.tau, o.packet,
+        [&](u64 i) { return l.c_base + l.gridCol(i) * cs; }, nullptr);
+  });
+  b.phase([&](u64 x, Stream& st) {
+    return subcubeBroadcast(st, x, l.n, 0, l.d_base, d_buf, db, n_port, o.tau, o.packet);
+  });
+  macsOf(b, nodes, [&](u64 x) {
+    const u64 own = l.gridCol(x);
+    std::vector<MacField> out;
+    for (u64 g = 0; g < nodes; ++g) {
+      const u64 d = g == own ? l.d_base : d_buf + g * db;
+      const u64 a = g == own ? l.a_base + own * ab : a_buf + g * ab;
+      for (u64 s = 0; s < nodes; ++s) {
+        out.push_back(macField(l.c_base + s * cs, d + s * ds, a, rows, l.c_cols, l.d_cols));
+      }
+    }
+    return out;
+  });
+  b.phase([&](u64 x, Stream& st) {
+    return subcubeExchange(
+        st, x, all, ab, n_port, o.tau, o.packet, [&](u64 i) { return a_buf + l.gridCol(i) * ab; },
+        [&](u64 src) -> std::optional<u64> { return l.a_base + l.gridCol(src) * ab; });
+  });
+  if (counts != nullptr) *counts = b.counts();
+  return b.finish("matmul-a113");
+}
+
+// TR-623 §3.2, Algorithms A(.,2,2) .. A(.,2,5) (Figure 2; A(.,2,2) and A(.,2,3) in the text,
+// A(.,2,4) and A(.,2,5) in appendix B), two-dimensional partitioning on a square grid S x S
+// (N1 = N2 = S = 2^h), Gray code encoding. Each is a transpose (squareTranspose, n M), an
+// all-to-all broadcast within grid rows or columns (subcubeBroadcast), S products of blocks
+// P/S x Q/S x R/S and an all-to-all reduction within grid columns or rows (subcubeReduce), and
+// for A(.,2,3) and A(.,2,5) a transpose of A that adds into A where each block arrives (the
+// diagonal processors reduce straight into A). Element transfers (Table 8, one-port):
+//   A(1,2,2): P/S Q/S n + Q/S P/S (S-1) + P/S R/S (S-1)              2n start-ups
+//   A(1,2,3): P/S Q/S n + Q/S R/S (S-1) + R/S P/S (S-1) + R/S P/S n  3n
+//   A(1,2,4): Q/S R/S n + R/S Q/S (S-1) + P/S R/S (S-1)              2n
+//   A(1,2,5): Q/S R/S n + P/S Q/S (S-1) + R/S P/S (S-1) + R/S P/S n  3n
+// On all-port hardware the broadcasts and reductions run on nRSBTs (h parts, Table 11's
+// (S-1)/h terms, ceil per part); the transposes stay the one-port SBT transpose (the stable
+// dimension permutation Table 11 assumes is not built). Arithmetic: PQR/N multiply-adds.
+TableSet twoDimensional(const MatmulOptions& o, const MatmulLayout& l, int which,
+                        MatmulCounts* counts) {
+  const std::string name = "A(.,2," + std::to_string(which) + ")";
+  requireGrid(o, l, name.c_str(), true);
+  const int h = l.n1;
+  const u64 side = l.gridRows();
+  const u64 nodes = u64{1} << l.n;
+  const u64 cb = l.c_rows * l.c_cols;  // P/S x Q/S
+  const u64 db = l.d_rows * l.d_cols;  // Q/S x R/S
+  const u64 ab = l.a_rows * l.a_cols;  // P/S x R/S
+  const bool n_port = !o.one_port;
+  const bool transpose_c = which == 2 || which == 3;
+  const bool transpose_a = which == 3 || which == 5;
+  const bool gather_c = which == 2 || which == 5;  // else D is gathered
+  // Gathered within grid rows (the column field, dimensions 0 .. h-1) or columns (h .. 2h-1).
+  const bool gather_rows = which == 2 || which == 3;
+  const u64 gathered = gather_c ? cb : db;
+  const u64 visit = l.slots;                         // a transpose's visitor
+  const u64 g_buf = visit + std::max({cb, db, ab});  // gathered block b
+  const u64 p_buf = g_buf + side * gathered;         // partial block b
+  const u64 t_buf = p_buf + side * ab;               // A^T's block
+  Builder b(o, l);
+  b.setScratch(t_buf + ab - l.slots);
+  const u64 moved = transpose_c ? l.c_base : l.d_base;
+  b.phase([&](u64 x, Stream& st) {
+    return squareTranspose(st, x, h, transpose_c ? cb : db, moved, visit, std::nullopt, o.tau,
+                           o.packet);
+  });
+  const u64 own_gathered = gather_c ? l.c_base : l.d_base;
+  b.phase([&](u64 x, Stream& st) {
+    return subcubeBroadcast(st, x, h, gather_rows ? 0 : h, own_gathered, g_buf, gathered, n_port,
+                            o.tau, o.packet);
+  });
+  // The reduction runs within grid columns (A(.,2,2), A(.,2,3)) or rows (A(.,2,4), A(.,2,5)):
+  // partial block b goes to the processor at position b there; its own one ends in A, or, when A
+  // is transposed afterwards, in A^T's block (A itself on the diagonal).
+  const bool reduce_in_columns = which == 2 || which == 3;
+  auto position = [&](u64 y) { return reduce_in_columns ? l.gridRow(y) : l.gridCol(y); };
+  auto final_slot = [&](u64 x) {
+    return !transpose_a || l.gridRow(x) == l.gridCol(x) ? l.a_base : t_buf;
+  };
+  macsOf(b, nodes, [&](u64 x) {
+    const u64 mine = gather_rows ? l.gridCol(x) : l.gridRow(x);  // own gathered position
+    std::vector<MacField> out;
+    for (u64 g = 0; g < side; ++g) {
+      const u64 block = g == mine ? own_gathered : g_buf + g * gathered;
+      const u64 target = g == position(x) ? final_slot(x) : p_buf + g * ab;
+      // A(.,2,2), A(.,2,5): gathered C block g times the local D; A(.,2,3), A(.,2,4): the local C
+      // times gathered D block g.
+      out.push_back(gather_c ? macField(block, l.d_base, target, l.c_rows, l.c_cols, l.d_cols)
+                             : macField(l.c_base, block, target, l.c_rows, l.c_cols, l.d_cols));
+    }
+    return out;
+  });
+  b.phase([&](u64 x, Stream& st) {
+    return subcubeReduce(st, x, reduce_in_columns ? dimRange(h, h) : dimRange(0, h), ab, n_port,
+                         o.tau, o.packet,
+                         [&](u64 y) { return y == x ? final_slot(x) : p_buf + position(y) * ab; });
+  });
+  if (transpose_a) {
+    b.phase([&](u64 x, Stream& st) {
+      return squareTranspose(st, x, h, ab, t_buf, visit, l.a_base, o.tau, o.packet);
+    });
+  }
+  if (counts != nullptr) *counts = b.counts();
+  return b.finish(("matmul-a12" + std::to_string(which)).c_str());
 }
 
 }  // namespace
@@ -630,10 +944,20 @@ TableSet matmulTables(const MatmulOptions& o, MatmulCounts* counts) {
   if (o.method == "rotation") return rotation(o, l, counts);
   if (o.method == "cannon") return cannon(o, l, counts);
   if (o.method == "broadcast") return broadcast(o, l, counts);
+  if (o.method == "doubling") {
+    // TR-623 §3.1, "A Doubling Algorithm A(.,1,1)": lc_brd, C broadcast all-to-all over the
+    // cube, then one product: the broadcast form on the grid 1 x N (D's columns never move).
+    requireGrid(o, l, "A(.,1,1)", false);
+    return broadcast(o, l, counts);
+  }
   if (o.method == "exchange") return exchange(o, l, counts);
   if (o.method == "a114") return a114(o, l, counts);
-  throw Error("--method '" + o.method +
-              "': unknown matmul method (rotation, exchange, a114, cannon, broadcast)");
+  if (o.method == "a113") return a113(o, l, counts);
+  if (o.method.size() == 4 && o.method.starts_with("a12") && o.method[3] >= '2' &&
+      o.method[3] <= '5') {
+    return twoDimensional(o, l, o.method[3] - '0', counts);
+  }
+  throw Error("--method '" + o.method + "': unknown matmul method (" + kMatmulMethods + ")");
 }
 
 }  // namespace hcube

@@ -14,7 +14,18 @@
 //    (N-1) P Q/N, resp. (N-1) ceil(P/n) Q/N element transfers, N-1 steps (Table 6).
 //  * "a114", A(.,1,4) (§3.1): transpose of D by the exchange AAPC, N partial products, all-to-all
 //    reduction of A with combining receives; (N-1) P R/N + n Q/2 R/N element transfers, 2n
-//    start-ups (Table 6, A^c(1,1,4)); one port at a time.
+//    start-ups (Table 6, A^c(1,1,4)); on all-port hardware A(n,1,4), the transpose and the
+//    reduction on n rotated dimension orders at once: (N-1) P R/N / n + Q/2 R/N (Table 6).
+//  * "doubling", A(.,1,1) by doubling (§3.1, "A Doubling Algorithm A(.,1,1)"): the "broadcast"
+//    form on the grid 1 x N, C broadcast all-to-all on SBTs / nRSBTs: (N-1) P Q/N element
+//    transfers, n start-ups (Table 6, A^c(1,1,1)).
+//  * "a113", A(.,1,3) (§3.1): transpose of C, all-to-all broadcast of D, N^2 block products
+//    into A^T, transpose of A^T adding into A (combining receives); (N-1) Q R/N + n P/2 R/N +
+//    n P/2 Q/N element transfers, 3n start-ups (Table 6, A^c(1,1,3)); all-port: A^c(n,1,3).
+//  * "a122" .. "a125", A(.,2,2) .. A(.,2,5) (§3.2, Figure 2, appendix B) on square grids:
+//    transposes of C, D or A (§2.2's SBT transpose), broadcasts within grid rows or columns and
+//    all-to-all reductions within grid columns or rows; Table 8's element transfers and
+//    start-ups (one-port), nRSBT broadcasts and reductions on all-port hardware.
 //  * "cannon", A(.,2,1) realised by rotations, which is Cannon's algorithm (§3.2, "Cannon's
 //    Algorithm A(1,2,1)", N1 = N2 = sqrt(N), Gray code encoding): the initial alignment rotates
 //    row a1 of C left by a1 and column a2 of D up by a2 (sqrt(N) - 1 steps of one-processor
@@ -38,11 +49,15 @@
 
 namespace hcube {
 
+/// The methods matmulTables builds, for messages.
+inline constexpr const char* kMatmulMethods =
+    "rotation, exchange, doubling, a113, a114, cannon, broadcast, a122, a123, a124, a125";
+
 struct MatmulOptions {
   PermutationSpec spec = PermutationSpec::aapc(1, 1);  ///< a matmul spec (its grid and shape)
-  std::string method;  ///< "rotation", "exchange", "a114", "cannon", "broadcast"
-  u32 tau = 0;         ///< start-up cycles per message
-  u64 packet = 0;      ///< words per message, 0: whole block
+  std::string method;                                  ///< one of kMatmulMethods
+  u32 tau = 0;                                         ///< start-up cycles per message
+  u64 packet = 0;                                      ///< words per message, 0: whole block
   bool one_port = false;
   u32 mac_units = 1;  ///< U, multiply-add units per node
   /// broadcast: nRSBTs (every port of a grid row or column at once) rather than SBTs.
