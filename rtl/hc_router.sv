@@ -7,7 +7,10 @@
 // where each queue begins into the header registers), per-output round-robin arbitration over
 // the FIFO heads and the queue head, and credit-based flow control with a credit return latency
 // of one cycle. Routing is e-cube (lowest differing dimension first, the iPSC and CM routers of
-// Johnsson & Ho 1987 §8.2) or source (the next dimension of the packet's remaining route).
+// Johnsson & Ho 1987 §8.2), source (the next dimension of the packet's remaining route) or
+// adaptive (P-cube, Glass & Ni's turn model for the hypercube: first a dimension where the node
+// has 0 and the destination 1, then one where the node has 1 and the destination 0; of those,
+// the output with the most credits, the lowest of equals; docs/hardware.md §8.3).
 // It matches the golden model (sw/router/router_engine.cpp) cycle for cycle.
 //
 // hc_node owns the data memory: the router names the slots it reads (the injected words and the
@@ -141,7 +144,8 @@ module hc_router
 
   /* verilator tracing_on */
   logic                     routed_q;   // configuration: routed mode
-  logic                     source_q;   // configuration: source routing (else e-cube)
+  logic                     source_q;   // configuration: source routing
+  logic                     adaptive_q; // configuration: adaptive routing (neither: e-cube)
   logic [CntBits-1:0]       depth_q;    // configuration: FIFO depth D
   logic                     started_q;  // started in routed mode
   logic                     halted_q;   // deadlock declared
@@ -208,7 +212,13 @@ module hc_router
     logic [LenBits-1:0]   len;
     logic [RouteBits-1:0] route;
     logic                 last;
+    logic [Dim-1:0]       allow;  // adaptive: the dimensions P-cube allows
+    logic [CntBits-1:0]   best;   // adaptive: the most credits seen
+    logic                 picked;
     pkt      = '0;
+    allow    = '0;
+    best     = '0;
+    picked   = 1'b0;
     m        = '0;
     diff     = '0;
     out      = '0;
@@ -235,6 +245,19 @@ module hc_router
           if (source_q) begin
             out  = route[PortBits-1:0];
             last = len == LenBits'(1);
+          end else if (adaptive_q) begin
+            allow = ~node_id_i & pkt[PDst +: Dim];
+            if (allow == '0) allow = node_id_i & ~pkt[PDst +: Dim];
+            picked = 1'b0;
+            best   = '0;
+            for (int unsigned d = 0; d < Dim; d++) begin
+              if (allow[d] && (!picked || credit_q[d*CntBits +: CntBits] > best)) begin
+                out    = PortBits'(d);
+                best   = credit_q[d*CntBits +: CntBits];
+                picked = 1'b1;
+              end
+            end
+            last = (diff & (diff - Dim'(1))) == '0;
           end else begin
             for (int unsigned d = Dim; d > 0; d--) begin
               if (diff[d-1]) out = PortBits'(d - 1);
@@ -463,6 +486,7 @@ module hc_router
     if (!rst_ni) begin
       routed_q  <= 1'b0;
       source_q  <= 1'b0;
+      adaptive_q <= 1'b0;
       depth_q   <= CntBits'(FifoDepth);
       started_q <= 1'b0;
       halted_q  <= 1'b0;
@@ -491,6 +515,7 @@ module hc_router
         if (ld_addr_i == '0) begin
           routed_q <= ld_wdata_i[0];
           source_q <= ld_wdata_i[1];
+          adaptive_q <= ld_wdata_i[2];
           depth_q  <= cfg_depth;
         end else if (32'(ld_addr_i) < Dim + 3) begin
           begin_q[(32'(ld_addr_i) - 1)*PtrBits +: PtrBits] <= ld_wdata_i[PtrBits-1:0];

@@ -72,13 +72,13 @@ const std::vector<OptionInfo>& optionCatalogue() {
       {"--seed", "S", "faults, traffic: the random seed (default 1); run, compare: seeded values",
        true},
       // Routed mode.
-      {"--route", "ecube|source",
+      {"--route", "ecube|source|adaptive",
        "route the permutation by the per-cycle packet routers (source: along the schedule's "
        "own paths)"},
       {"--fifo-depth", "D", "router input FIFO depth per port, 1..4 (default 4)", true},
       {"--deadlock-cycles", "L", "report a deadlock after L cycles without progress (64)", true},
       {"--messages", "FILE", "a routed-mode message list (docs/hardware.md §8.1)", true},
-      {"--modes", "LIST", "comma-separated: schedule, ecube, source", true},
+      {"--modes", "LIST", "comma-separated: schedule, ecube, source, adaptive", true},
       {"--pattern", "NAME", "uniform|transpose|bit-complement|bit-reversal|shuffle|hotspot"},
       {"--rate", "R", "offered load, packets per node per cycle, 0..1"},
       {"--sweep", "FROM:TO:STEP", "offered loads to sweep"},
@@ -138,7 +138,7 @@ const std::vector<CommandLine>& commandLines() {
         drop:NODE:PORT:LANE:CYCLE         the word crossing then is lost
         table:NODE:STEP:BIT               invert a bit of a table word at load
       and says whether a check caught it and where the run first went wrong (exit 1: caught)
-  hcube run (--algo A --n N ... | --tables PATH) --route ecube|source
+  hcube run (--algo A --n N ... | --tables PATH) --route ecube|source|adaptive
             [--backend table|tlm|rtl] [--fifo-depth D] [--deadlock-cycles L] [--max-cycles C]
             [--trace FILE.vcd|FILE.fst] [--cache DIR] [--json]
       routed mode: the case's permutation by the per-cycle packet routers, no schedule
@@ -182,7 +182,8 @@ const std::vector<CommandLine>& commandLines() {
       --threads T builds Verilator's multithreaded model with T threads)",
        join(kCase, {"--tables", "--memory", "--depth", "--router", "--cache", "--threads"}), true},
       {"messages", "write the routed-mode message list of a case",
-       R"(  hcube messages --algo A --n N [--k K] [--PARAM V ...] [--route ecube|source] --out FILE
+       R"(  hcube messages --algo A --n N [--k K] [--PARAM V ...] [--route ecube|source|adaptive]
+                 --out FILE
       write the routed-mode message list of the case's permutation (docs/hardware.md §8.1))",
        join(kCase, {"--tables", "--route", "--out"}), true},
       {"route",

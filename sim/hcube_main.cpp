@@ -478,7 +478,8 @@ int cmdRun(Args& args) {
     } catch (const Error& e) {
       // A --route that is neither a routing function nor the algorithm's own parameter.
       if (args.has("--route") && std::string(e.what()).rfind("--route", 0) == 0) {
-        throw Error(std::string(e.what()) + " (routed mode takes --route ecube or source)");
+        throw Error(std::string(e.what()) +
+                    " (routed mode takes --route ecube, source or adaptive)");
       }
       throw;
     }
@@ -881,7 +882,7 @@ int cmdCompareModes(Args& args, const std::string& modes_text) {
     }
     modes.push_back(item);
   }
-  if (modes.empty()) throw Error("--modes: name at least one of schedule, ecube, source");
+  if (modes.empty()) throw Error("--modes: name at least one of schedule, ecube, source, adaptive");
   HeaderOrigin origin;
   const BuiltCase c = loadCase(args, backends, origin);
   args.finish();

@@ -589,6 +589,7 @@ void writeRoutedImageFile(const std::string& path, const MessageList& list,
     Bits cfg(L.load_width);
     cfg.put(0, 1, 1);
     cfg.put(1, 1, list.route == RouteKind::kSource ? 1 : 0);
+    cfg.put(2, 1, list.route == RouteKind::kAdaptive ? 1 : 0);
     cfg.put(8, 8, ropt.fifo_depth);
     cfg.put(16, 16, ropt.deadlock_cycles);
     out << ' ' << cfg.hex();

@@ -41,7 +41,7 @@ TEST_F(RouterCli, BadRouteAndDepthAreErrors) {
   EXPECT_EQ(r.status, 2);
   EXPECT_EQ(r.output,
             "hcube: error: --route: algorithm 'edelman' takes no such option (routed mode takes "
-            "--route ecube or source)\n");
+            "--route ecube, source or adaptive)\n");
   // spt has a --route of its own (greedy|sync): both meanings work.
   r = tool({"run", "--algo", "spt", "--n", "2", "--route", "sync"});
   EXPECT_EQ(r.status, 0) << r.output;
@@ -117,10 +117,24 @@ TEST_F(RouterCli, CompareModesSideBySide) {
   EXPECT_EQ(j["runs"][2]["route"], "source");
   EXPECT_EQ(j["runs"][2]["cycles"], 2);
   EXPECT_EQ(j["runs"][2]["stalls"], 0);
+  // The 2-cube AAPC by adaptive routing. Node 1 sends its packet for node 2 over dimension 1
+  // first (P-cube: set bits before clearing them; e-cube takes dimension 0), every other packet
+  // takes the e-cube path. Cycle 0: every queue head leaves; node 1's packet for 2 and node 2's
+  // for 1 enter FIFOs 1 and 0 of node 3, node 3's for 0 FIFO 0 of node 2. Cycle 1: at node 3,
+  // output 0 is requested by FIFO 1 (for node 2) and Q_0 (node 3's own packet for 2); from
+  // P_0 = 0 the FIFO wins: one stall. Cycle 2: the last two packets are delivered: 3 cycles.
+  const ProcessResult ad =
+      tool({"compare", "--algo", "edelman", "--n", "2", "--modes", "adaptive", "--json"});
+  ASSERT_EQ(ad.status, 0) << ad.output;
+  const auto ja = nlohmann::json::parse(ad.output);
+  EXPECT_EQ(ja["runs"][0]["route"], "adaptive");
+  EXPECT_EQ(ja["runs"][0]["cycles"], 3);
+  EXPECT_EQ(ja["runs"][0]["stalls"], 1);
   const ProcessResult bad =
-      tool({"compare", "--algo", "edelman", "--n", "2", "--modes", "schedule,adaptive"});
+      tool({"compare", "--algo", "edelman", "--n", "2", "--modes", "schedule,zigzag"});
   EXPECT_EQ(bad.status, 2);
-  EXPECT_NE(bad.output.find("route 'adaptive': specified"), std::string::npos) << bad.output;
+  EXPECT_NE(bad.output.find("route 'zigzag': must be ecube, source or adaptive"), std::string::npos)
+      << bad.output;
 }
 
 TEST_F(RouterCli, TrafficSweepWritesPlotAndFindsSaturation) {

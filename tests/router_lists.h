@@ -33,4 +33,18 @@ inline MessageList ringList() {
   return list;
 }
 
+// Two packets bound for node 7 of the 3-cube, from node 0 (slot 0 -> slot 2) and node 1 (slot 0
+// -> slot 3): with one-entry FIFOs, adaptive routing sends node 0's packet round the FIFO that
+// node 1's packet fills (hand-counted in tests/router_test.cpp, AdaptiveAvoidsAFullFifo3Cube).
+inline MessageList adaptiveDetourList() {
+  MessageList list;
+  list.n = 3;
+  list.slots = 2;
+  list.route = RouteKind::kAdaptive;
+  list.per_node.resize(8);
+  list.per_node[0].push_back({0, 7, 2, 0, {}});
+  list.per_node[1].push_back({0, 7, 3, 0, {}});
+  return list;
+}
+
 }  // namespace hcube::test

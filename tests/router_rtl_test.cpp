@@ -1,9 +1,9 @@
 // hcube tests: the RTL routers (rtl/hc_router.sv, routed mode of hc_node) against the golden
 // model (sw/router/router_engine.h), docs/hardware.md §8: every catalogue permutation that
-// builds at n = 2..4, e-cube and source, FIFO depths 1 and 4 (a run-time value of one model),
-// the deadlocking ring and synthetic traffic — identical cycles, transfer and local cycles, words,
-// per-link words, stalls, maximum FIFO occupancy per port, latencies, span, router errors, deadlock
-// reports and final memories (receive area K..2K-1 included).
+// builds at n = 2..4, e-cube, source and adaptive, FIFO depths 1 and 4 (a run-time value of one
+// model), the deadlocking ring and synthetic traffic — identical cycles, transfer and local cycles,
+// words, per-link words, stalls, maximum FIFO occupancy per port, latencies, span, router errors,
+// deadlock reports and final memories (receive area K..2K-1 included).
 //
 // The runs use the models with routers (HasRouter = 1, docs/hardware.md §8.11) that the
 // rtl_models fixture builds (tests/build_models.cmake: n = 2, 3, 4 with M = 4 * 2^n and table
@@ -79,7 +79,7 @@ void catalogueAt(int n) {
       continue;  // needs parameters this loop does not give
     }
     if (c.perm.collective()) continue;  // no single destination per element: not routable
-    for (RouteKind k : {RouteKind::kEcube, RouteKind::kSource}) {
+    for (RouteKind k : {RouteKind::kEcube, RouteKind::kSource, RouteKind::kAdaptive}) {
       const MessageList list = messagesFromPermutation(c.perm, k);
       if (!fixtureModelFits(list)) {
         ++skipped;
@@ -162,6 +162,29 @@ TEST(RouterRtl, HandCountedAapc) {
   EXPECT_EQ(t.stats.stalls, 0U);
   EXPECT_EQ(t.stats.maxFifoPerPort(2), (std::vector<u64>{1, 0}));
   EXPECT_DOUBLE_EQ(t.stats.latency_mean, 1.5);
+}
+
+// The adaptive detour of tests/router_lists.h at depth 1, hand-counted in tests/router_test.cpp:
+// 3 cycles, no stall, the packet from node 0 over node 5 (e-cube: 4 cycles, 1 stall).
+TEST(RouterRtl, HandCountedAdaptiveDetour) {
+  MessageList list = test::adaptiveDetourList();
+  CubeMemory initial{8, 4, std::vector<u32>(32, 0)};
+  for (u64 x = 0; x < 8; ++x) initial.at(x, 0) = static_cast<u32>(x * 2);
+  RouterOptions opt;
+  opt.fifo_depth = 1;
+  opt.tagged_elements = 16;
+  RoutedRun t = runRoutedOnRtl(list, initial, opt, {});
+  expectSame(runRouter(list, initial, opt), t, "adaptive detour");
+  EXPECT_EQ(t.run.cycles, 3U);
+  EXPECT_EQ(t.stats.stalls, 0U);
+  EXPECT_EQ(t.run.link_words[5 * 3 + 1], 1U);  // node 5 -> 7
+  EXPECT_EQ(t.run.memory.at(7, 2), 0U);
+  EXPECT_EQ(t.run.memory.at(7, 3), 2U);
+  list.route = RouteKind::kEcube;
+  t = runRoutedOnRtl(list, initial, opt, {});
+  expectSame(runRouter(list, initial, opt), t, "e-cube detour");
+  EXPECT_EQ(t.run.cycles, 4U);
+  EXPECT_EQ(t.stats.stalls, 1U);
 }
 
 // Routed runs build the model with routers; a table-mode model (the rtl_models fixture's n = 2

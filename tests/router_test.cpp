@@ -168,16 +168,19 @@ TEST(RouterBackpressure, CreditRoundTrip) {
 // deliver every element where the reference says, with no FIFO above one entry.
 TEST(RouterBackpressure, DepthOneLosesNothing) {
   for (const char* algo : {"edelman", "bit-reversal"}) {
-    const BuiltCase c = buildCase({algo, 5, 0, 1, false, {}});
-    const MessageList list = messagesFromPermutation(c.perm, RouteKind::kEcube);
-    const RoutedRun r = route(list, 1);
-    EXPECT_EQ(r.stats.delivered, list.messages()) << algo;
-    EXPECT_TRUE(r.stats.errors.empty()) << algo;
-    EXPECT_GT(r.stats.stalls, 0U) << algo;
-    for (u64 m : r.stats.max_fifo) EXPECT_LE(m, 1U);
-    EXPECT_EQ(checkRoutedMemory(c.perm, r.run.memory).mismatches, 0U) << algo;
-    // Deeper FIFOs are never slower here.
-    EXPECT_LE(route(list, 4).run.cycles, r.run.cycles) << algo;
+    for (RouteKind k : {RouteKind::kEcube, RouteKind::kAdaptive}) {
+      const BuiltCase c = buildCase({algo, 5, 0, 1, false, {}});
+      const MessageList list = messagesFromPermutation(c.perm, k);
+      const RoutedRun r = route(list, 1);
+      EXPECT_FALSE(r.stats.deadlock) << algo;
+      EXPECT_EQ(r.stats.delivered, list.messages()) << algo;
+      EXPECT_TRUE(r.stats.errors.empty()) << algo;
+      EXPECT_GT(r.stats.stalls, 0U) << algo;
+      for (u64 m : r.stats.max_fifo) EXPECT_LE(m, 1U);
+      EXPECT_EQ(checkRoutedMemory(c.perm, r.run.memory).mismatches, 0U) << algo;
+      // Deeper FIFOs are never slower here.
+      EXPECT_LE(route(list, 4).run.cycles, r.run.cycles) << algo;
+    }
   }
 }
 
@@ -218,6 +221,106 @@ TEST(RouterCatalogue, EveryPermutationByRoutingLogic) {
   EXPECT_GE(ran, 30);
 }
 
+// Adaptive (P-cube) routing where e-cube must wait, 3-cube, depth 1, K = 2: node 0 sends slot 0
+// to node 7 (P), node 1 sends slot 0 to node 7 (Q); nothing else moves.
+// P at node 0 may first take dimension 0, 1 or 2 (all bits 0 -> 1): queued in Q_0, the lowest.
+// Q at node 1 (001 -> 111) may take dimension 1 or 2: queued in Q_1.
+// Cycle 0: P -> FIFO 0 of node 1, Q -> FIFO 1 of node 3; node 1's credit C_1 drops to 0.
+// Cycle 1, adaptive: at node 1, P (001 -> 111) may take dimension 1 (C_1 = 0, the credit comes
+// back at the end of this cycle, when node 3 pops Q) or 2 (C_2 = 1): the most credits, dimension
+// 2, P -> FIFO 2 of node 5; at node 3, Q is on its last hop (dimension 2): delivered.
+// Cycle 2: P at node 5 (101 -> 111), last hop on dimension 1: delivered. 3 cycles, no stall,
+// 5 words; latencies 2 (Q) and 3 (P).
+// E-cube: P at node 1 in cycle 1 requests dimension 1 (lowest differing), which has no credit:
+// 1 stall; cycle 2 it goes to FIFO 1 of node 3, cycle 3 it is delivered: 4 cycles, latencies 2
+// and 4; links: node 1 and node 3 each carry two words on one port.
+TEST(RouterHandCounted, AdaptiveAvoidsAFullFifo3Cube) {
+  MessageList list = test::adaptiveDetourList();
+  const RoutedRun a = route(list, 1);
+  expectDelivered(list, a);
+  EXPECT_EQ(a.run.cycles, 3U);
+  EXPECT_EQ(a.run.transfer_cycles, 3U);
+  EXPECT_EQ(a.stats.stalls, 0U);
+  EXPECT_EQ(a.run.words, 5U);
+  std::vector<u64> links(24, 0);
+  links[0 * 3 + 0] = 1;  // P: 0 -> 1
+  links[1 * 3 + 1] = 1;  // Q: 1 -> 3
+  links[1 * 3 + 2] = 1;  // P: 1 -> 5
+  links[3 * 3 + 2] = 1;  // Q: 3 -> 7
+  links[5 * 3 + 1] = 1;  // P: 5 -> 7
+  EXPECT_EQ(a.run.link_words, links);
+  std::vector<u64> fifo(24, 0);
+  fifo[1 * 3 + 0] = 1;
+  fifo[3 * 3 + 1] = 1;
+  fifo[5 * 3 + 2] = 1;
+  EXPECT_EQ(a.stats.max_fifo, fifo);
+  EXPECT_EQ(a.stats.latency_min, 2U);
+  EXPECT_DOUBLE_EQ(a.stats.latency_mean, 2.5);
+  EXPECT_EQ(a.stats.latency_max, 3U);
+
+  list.route = RouteKind::kEcube;
+  const RoutedRun e = route(list, 1);
+  expectDelivered(list, e);
+  EXPECT_EQ(e.run.cycles, 4U);
+  EXPECT_EQ(e.stats.stalls, 1U);
+  EXPECT_EQ(e.run.words, 5U);
+  EXPECT_EQ(e.stats.latency_max, 4U);
+  EXPECT_DOUBLE_EQ(e.stats.latency_mean, 3.0);
+  links.assign(24, 0);
+  links[0 * 3 + 0] = 1;
+  links[1 * 3 + 1] = 2;
+  links[3 * 3 + 2] = 2;
+  EXPECT_EQ(e.run.link_words, links);
+}
+
+// P-cube's allowed dimensions and the selection by credits (docs/hardware.md §8.3).
+TEST(RouterAdaptive, AllowedDimensionsAndSelection) {
+  EXPECT_EQ(pcubeAllowed(0b0101, 0b1010), 0b1010U);  // 0 -> 1 first
+  EXPECT_EQ(pcubeAllowed(0b1111, 0b1010), 0b0101U);  // then 1 -> 0
+  EXPECT_EQ(pcubeAllowed(0b0110, 0b0110), 0U);
+  const std::vector<u64> credit{2, 3, 3, 4};
+  auto c = [&](int j) { return credit[static_cast<size_t>(j)]; };
+  EXPECT_EQ(pcubeSelect(0b0000, 0b0111, c), 1);  // dims 0..2: most credits 3, lowest of equals
+  EXPECT_EQ(pcubeSelect(0b0000, 0b1111, c), 3);
+  EXPECT_EQ(pcubeSelect(0b1001, 0b0110, c), 1);  // dims 1, 2 (0 -> 1) before 0, 3
+  EXPECT_EQ(pcubeSelect(0b1001, 0b0000, c), 3);
+  // The injection queue is the lowest allowed dimension.
+  EXPECT_EQ(firstHop(RouteKind::kAdaptive, 0b1001, {0, 0b0110, 0, 0, {}}), 1);
+  EXPECT_EQ(firstHop(RouteKind::kAdaptive, 0b1001, {0, 0b0000, 0, 0, {}}), 0);
+  EXPECT_EQ(firstHop(RouteKind::kAdaptive, 5, {0, 5, 0, 0, {}}), -1);
+}
+
+// Every catalogue permutation at n = 3, 4 by adaptive routing: every element where the reference
+// says, by minimal paths (words = the participating elements' total distance), with FIFOs of
+// depth 4 and 1 (P-cube needs no virtual channel to be deadlock-free: no deadlock, nothing
+// lost).
+TEST(RouterCatalogue, EveryPermutationAdaptive) {
+  int ran = 0;
+  for (const AlgorithmInfo& a : algorithmCatalogue()) {
+    for (int n : {3, 4}) {
+      BuiltCase c;
+      try {
+        c = buildCase({a.name, n, 0, 1, false, {}});
+      } catch (const Error&) {
+        continue;
+      }
+      if (c.perm.collective()) continue;
+      const MessageList list = messagesFromPermutation(c.perm, RouteKind::kAdaptive);
+      for (u64 depth : {4, 1}) {
+        const RoutedRun r = route(list, depth);
+        const std::string what = a.name + " n=" + std::to_string(n) + " D=" + std::to_string(depth);
+        EXPECT_EQ(checkRoutedMemory(c.perm, r.run.memory).mismatches, 0U) << what;
+        EXPECT_EQ(r.stats.delivered, c.perm.participating()) << what;
+        EXPECT_EQ(r.run.words, c.perm.participatingDistance()) << what;
+        EXPECT_TRUE(r.stats.errors.empty()) << what;
+        EXPECT_FALSE(r.stats.deadlock) << what;
+      }
+      ++ran;
+    }
+  }
+  EXPECT_GE(ran, 30);
+}
+
 TEST(RouterDeadlock, CyclicSourceRouteIsReported) {
   const MessageList list = ringList();
   validateMessages(list);
@@ -245,7 +348,7 @@ TEST(RouterDeadlock, CyclicSourceRouteIsReported) {
 
 TEST(RouterMessages, TextRoundTrip) {
   const BuiltCase c = buildCase({"bit-reversal", 3, 0, 1, false, {}});
-  for (RouteKind k : {RouteKind::kEcube, RouteKind::kSource}) {
+  for (RouteKind k : {RouteKind::kEcube, RouteKind::kSource, RouteKind::kAdaptive}) {
     const MessageList list = messagesFromPermutation(c.perm, k);
     const MessageList back = parseMessageText(formatMessageText(list), "t.hcm");
     EXPECT_EQ(back.n, list.n);
@@ -277,7 +380,9 @@ TEST(RouterMessages, BadInputNamesFileAndLine) {
   EXPECT_EQ(parseError(head + "route source\nnode 0 1\n0 1 2 route=2\nend\n"),
             "m.hcm:6: node 0: route dimension 2 is not a dimension of the 2-cube");
   EXPECT_EQ(parseError(head + "route zigzag\nend\n"),
-            "m.hcm:4: route 'zigzag': must be ecube or source");
+            "m.hcm:4: route 'zigzag': must be ecube, source or adaptive");
+  EXPECT_EQ(parseError(head + "route adaptive\nnode 0 1\n0 1 2 route=0\nend\n"),
+            "m.hcm:6: node 0: a route is given, but the routing function is adaptive");
   EXPECT_EQ(parseError(head + "route ecube\nnode 0 2\n0 1 2\n"),
             "m.hcm:7: the file ends inside node 0's block (1 messages missing)");
   EXPECT_EQ(parseError(head + "route ecube\nnode 0 1\n2 1 2\nend\n"),
@@ -359,7 +464,8 @@ TEST(RouterOptionsTest, BadOptionsAreErrors) {
   RouterOptions opt;
   opt.fifo_depth = 0;
   EXPECT_THROW(runRouter(list, taggedRouted(list), opt), Error);
-  EXPECT_THROW(parseRouteKind("adaptive"), Error);
+  EXPECT_THROW(parseRouteKind("zigzag"), Error);
+  EXPECT_EQ(parseRouteKind("adaptive"), RouteKind::kAdaptive);
 }
 
 }  // namespace

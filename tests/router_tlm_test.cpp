@@ -1,8 +1,8 @@
 // hcube tests: the TLM routers (sim/tlm/hc_tlm_router.h) against the golden model
 // (sw/router/router_engine.h), docs/hardware.md §8: every catalogue permutation that builds at
-// n <= 4, e-cube and source, FIFO depths 1 and 4, and the deadlocking ring — identical cycles,
-// transfer and local cycles, words, per-link words, stalls, maximum FIFO occupancy per port,
-// latencies, span, router errors, deadlock reports and final memories.
+// n <= 4, e-cube, source and adaptive, FIFO depths 1 and 4, and the deadlocking ring — identical
+// cycles, transfer and local cycles, words, per-link words, stalls, maximum FIFO occupancy per
+// port, latencies, span, router errors, deadlock reports and final memories.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -60,7 +60,7 @@ TEST(RouterTlm, CatalogueAgreesWithGoldenModel) {
         EXPECT_THROW(messagesFromPermutation(c.perm, RouteKind::kEcube), Error) << a.name;
         continue;
       }
-      for (RouteKind k : {RouteKind::kEcube, RouteKind::kSource}) {
+      for (RouteKind k : {RouteKind::kEcube, RouteKind::kSource, RouteKind::kAdaptive}) {
         for (u64 depth : {u64{1}, u64{4}}) {
           const MessageList list = messagesFromPermutation(c.perm, k);
           RouterOptions opt;
@@ -79,6 +79,25 @@ TEST(RouterTlm, CatalogueAgreesWithGoldenModel) {
     }
   }
   EXPECT_GE(ran, 100);
+}
+
+// The adaptive detour of tests/router_lists.h (hand-counted in tests/router_test.cpp) at depth 1
+// and 4, adaptive and e-cube.
+TEST(RouterTlm, AdaptiveDetourAgrees) {
+  MessageList list = test::adaptiveDetourList();
+  CubeMemory initial{8, 4, std::vector<u32>(32, 0)};
+  for (u64 x = 0; x < 8; ++x) initial.at(x, 0) = static_cast<u32>(x * 2);
+  for (RouteKind k : {RouteKind::kAdaptive, RouteKind::kEcube}) {
+    list.route = k;
+    for (u64 depth : {u64{1}, u64{4}}) {
+      RouterOptions opt;
+      opt.fifo_depth = depth;
+      opt.tagged_elements = 16;
+      const RoutedRun g = runRouter(list, initial, opt);
+      expectSame(g, runRoutedOnTlm(list, initial, {opt}), routeKindName(k));
+      EXPECT_EQ(g.run.cycles, k == RouteKind::kAdaptive && depth == 1 ? 3U : depth == 1 ? 4U : 3U);
+    }
+  }
 }
 
 // The ring of tests/router_test.cpp: both models declare the deadlock at the same cycle and

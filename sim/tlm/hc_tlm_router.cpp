@@ -258,6 +258,9 @@ class HcTlmRouterNode : public sc_core::sc_module {
   }
   int outputOf(const RouterPacket& p) const {
     if (m_route == RouteKind::kSource) return p.route[p.hop];
+    if (m_route == RouteKind::kAdaptive) {
+      return pcubeSelect(m_id, p.dst, [&](int j) { return m_credit[static_cast<size_t>(j)]; });
+    }
     return std::countr_zero(p.dst ^ m_id);
   }
   bool lastHop(const RouterPacket& p, int output) const {

@@ -6,17 +6,23 @@
 
 namespace hcube {
 
-const char* routeKindName(RouteKind r) { return r == RouteKind::kEcube ? "ecube" : "source"; }
+const char* routeKindName(RouteKind r) {
+  switch (r) {
+    case RouteKind::kEcube:
+      return "ecube";
+    case RouteKind::kSource:
+      return "source";
+    case RouteKind::kAdaptive:
+      return "adaptive";
+  }
+  return "?";
+}
 
 RouteKind parseRouteKind(std::string_view word) {
   if (word == "ecube") return RouteKind::kEcube;
   if (word == "source") return RouteKind::kSource;
-  if (word == "adaptive") {
-    throw Error(
-        "route 'adaptive': specified (docs/hardware.md §8.7) but not built yet; use ecube or "
-        "source");
-  }
-  throw Error("route '" + std::string(word) + "': must be ecube or source");
+  if (word == "adaptive") return RouteKind::kAdaptive;
+  throw Error("route '" + std::string(word) + "': must be ecube, source or adaptive");
 }
 
 u64 MessageList::messages() const {
@@ -38,8 +44,11 @@ std::string messageProblem(const MessageList& list, u64 x, const Message& m) {
     return "destination slot " + std::to_string(m.dst_slot) + " is outside the memory 0.." +
            std::to_string(list.memoryWords() - 1);
   }
-  if (list.route == RouteKind::kEcube) {
-    if (!m.route.empty()) return "a route is given, but the routing function is ecube";
+  if (list.route != RouteKind::kSource) {
+    if (!m.route.empty()) {
+      return std::string("a route is given, but the routing function is ") +
+             routeKindName(list.route);
+    }
     return "";
   }
   if (m.route.size() > 255) return "route longer than 255 hops";
@@ -115,7 +124,9 @@ MessageList messagesFromPermutation(const PermutationSpec& perm, RouteKind route
 
 int firstHop(RouteKind route, u64 x, const Message& m) {
   if (route == RouteKind::kSource) return m.route.empty() ? -1 : m.route.front();
-  return m.dst == x ? -1 : std::countr_zero(m.dst ^ x);
+  if (m.dst == x) return -1;
+  if (route == RouteKind::kAdaptive) return std::countr_zero(pcubeAllowed(x, m.dst));
+  return std::countr_zero(m.dst ^ x);
 }
 
 }  // namespace hcube

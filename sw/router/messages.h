@@ -7,6 +7,7 @@
 // Figure 14(b); §8.2.2, Figures 16-18): messagesFromPermutation derives one message per element.
 #pragma once
 
+#include <bit>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -17,13 +18,39 @@
 
 namespace hcube {
 
-/// The routing functions of docs/hardware.md §8.3.
-enum class RouteKind { kEcube, kSource };
+/// The routing functions of docs/hardware.md §8.3: e-cube (dimension order), source (the route
+/// in the message) and adaptive (minimal adaptive P-cube routing, Glass & Ni's turn model).
+enum class RouteKind { kEcube, kSource, kAdaptive };
 
 const char* routeKindName(RouteKind r);
-/// Parses "ecube" or "source"; throws Error naming the word otherwise ("adaptive" is specified
-/// in docs/hardware.md §8.7 but not built, and is refused with that said).
+/// Parses "ecube", "source" or "adaptive"; throws Error naming the word otherwise.
 RouteKind parseRouteKind(std::string_view word);
+
+/// The dimensions a P-cube packet at node v bound for dst may take next (docs/hardware.md
+/// §8.3): those where v has 0 and dst 1, or, when there are none, those where v has 1 and dst
+/// 0. Bit j set: dimension j is allowed. 0 when v == dst.
+inline u64 pcubeAllowed(u64 v, u64 dst) {
+  const u64 up = ~v & dst;
+  return up != 0 ? up : v & ~dst;
+}
+
+/// The output an adaptive packet at node v bound for dst requests (docs/hardware.md §8.3):
+/// among the dimensions pcubeAllowed gives, the one whose output has the most credits at the
+/// start of the cycle (credit(j): output j's credit counter), the lowest of equals.
+template <class Credit>
+int pcubeSelect(u64 v, u64 dst, Credit credit) {
+  int best = -1;
+  u64 best_credit = 0;
+  for (u64 a = pcubeAllowed(v, dst); a != 0; a &= a - 1) {
+    const int j = std::countr_zero(a);
+    const u64 c = credit(j);
+    if (best < 0 || c > best_credit) {
+      best = j;
+      best_credit = c;
+    }
+  }
+  return best;
+}
 
 struct Message {
   u32 src_slot = 0;                 ///< slot read at injection (< K)
@@ -46,7 +73,8 @@ struct MessageList {
 };
 
 /// What is wrong with message `m` of node `x` under `list`'s n, K and routing function, or an
-/// empty string: a slot or node out of range, a route on ecube, a source route with a dimension
+/// empty string: a slot or node out of range, a route on ecube or adaptive, a source route with a
+/// dimension
 /// >= n or whose dimensions do not lead from x to m.dst.
 std::string messageProblem(const MessageList& list, u64 x, const Message& m);
 
@@ -60,7 +88,8 @@ void validateMessages(const MessageList& list);
 MessageList messagesFromPermutation(const PermutationSpec& perm, RouteKind route);
 
 /// The first hop of message m of node x: its dimension, or -1 for a local copy (m.dst == x with
-/// no route).
+/// no route). Adaptive: the lowest dimension P-cube allows at x (the injection queue is chosen
+/// when the message is loaded; docs/hardware.md §8.2).
 int firstHop(RouteKind route, u64 x, const Message& m);
 
 }  // namespace hcube

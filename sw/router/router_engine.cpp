@@ -146,9 +146,13 @@ class RouterEngine {
     return q_head_[k] < q_begin_[k + 1] ? queue_[q_head_[k]] : kNone;
   }
 
-  /// The output the packet requests at node v (§8.3).
+  /// The output the packet requests at node v (§8.3); adaptive reads the credits, so it is
+  /// called on the state at the start of the cycle (before node v's arbitration).
   int outputOf(const Msg& m, u64 v) const {
     if (list_.route == RouteKind::kSource) return routes_[m.route + m.hop];
+    if (list_.route == RouteKind::kAdaptive) {
+      return pcubeSelect(v, m.dst, [&](int j) { return credit_[fifoIndex(v, j)]; });
+    }
     return std::countr_zero(m.dst ^ v);
   }
   /// Whether the packet moves to its destination when it crosses `output` from node v.
