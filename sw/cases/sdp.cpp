@@ -69,6 +69,15 @@ u64 a3Packet(u64 slots, bool one_port, u64 tau) {
                          std::max<u64>(slots / 2, 1));
 }
 
+/// Storage dimensions in mixed GSHs.
+int mixedStorageDims(const SdpClass& cls) {
+  int count = 0;
+  for (const Gsh& g : cls.gshs) {
+    if (g.kind == Gsh::Kind::kMixed) count += g.sigma() - g.sigma_p;
+  }
+  return count;
+}
+
 /// ceil(log2 x) for x >= 1.
 int ceilLog2(int x) {
   int l = 0;
@@ -115,26 +124,30 @@ std::string bestMethod(const Sdp& sdp, const SdpClass& cls, bool one_port, u64 t
       cost.push_back(
           {"a3", static_cast<double>(sdpA3Count(sdp, cls, true, u64{1} << sdp.k, 1).cycles(tau))});
     }
-  } else if (cls.separable && sdp.k >= 1) {
+  } else if (sdp.k >= 1 && (cls.separable || mixedStorageDims(cls) < sdp.k)) {
+    // Section 4.4: A4, A6 and the n-port A1 run a non-separable SDP as if its mixed GSHs were
+    // their processor dimensions (with a storage dimension outside them for v).
+    const SdpClass rc = cls.separable ? cls : realifiedClass(sdp, cls);
     const double p = sp + b + cls.sigma_min - 1;
     cost.push_back({"a4", (sp + b) * kk / p + (sp + b) * t});
     int s_min = 0;
-    for (const Gsh& g : cls.gshs) {
+    for (const Gsh& g : rc.gshs) {
       if (g.kind == Gsh::Kind::kReal) {
         s_min = s_min == 0 ? g.sigma() + 1 : std::min(s_min, g.sigma() + 1);
       }
     }
-    cost.push_back({"a6", s_min * kk / (2.0 * (s_min - 1)) + a6Grouping(cls, false).cycles * t});
+    cost.push_back({"a6", s_min * kk / (2.0 * (s_min - 1)) + a6Grouping(rc, false).cycles * t});
     double a1 = 0;
-    for (const Gsh& g : cls.gshs) {
+    for (const Gsh& g : rc.gshs) {
       if (g.kind != Gsh::Kind::kReal) continue;
       const double s = g.sigma();
       a1 = std::max(a1, (s + 1) * kk / (2 * s * b) + (s + 1) * t);
     }
     cost.push_back({"a1", b * a1});
-    // A5 (section 4.3.3) with B = K/(2 gamma): (gamma+1)K/(2 gamma) + (gamma+1) mu tau.
+    // A5 (section 4.3.3) with B = K/(2 gamma): (gamma+1)K/(2 gamma) + (gamma+1) mu tau; built
+    // for separable SDPs only.
     double a5_best = -1;
-    for (int g = 2; g <= cls.sigma_max; ++g) {
+    for (int g = 2; cls.separable && g <= cls.sigma_max; ++g) {
       const int mu = a5Mu(cls.gshs, g);
       if (mu > sdp.k) continue;
       const double c = (g + 1) * kk / (2.0 * g) + (g + 1) * mu * t;
@@ -145,16 +158,19 @@ std::string bestMethod(const Sdp& sdp, const SdpClass& cls, bool one_port, u64 t
     }
     if (a5_best >= 0) cost.push_back({"a5 --gamma " + std::to_string(gamma), a5_best});
   }
-  // The n-port A1' and the rotated A2 run their GSHs' phases in lockstep: Table 3's time holds
-  // when every GSH has the same real order and the data splits evenly; otherwise they are left
-  // out (their time is longer than the formula, sdp_a1.h, sdp_a2.h).
+  // The n-port A1' meets Table 3 when beta sigma_i divides K for every GSH (sdp_a1.h; its parts
+  // are not in lockstep); the rotated A2 meets Table 3's start-ups only when every GSH has the
+  // same real order (sdp_a2.h: with unequal orders a part's path needs more messages of B_opt).
+  // Otherwise they are left out (their time is longer than the formula).
   bool equal_orders = true;
-  for (const Gsh& g : cls.gshs) {
-    if (g.kind != Gsh::Kind::kVirtual) equal_orders = equal_orders && g.sigma_p == cls.sigma_max;
-  }
   const u64 k_slots = u64{1} << sdp.k;
-  if (!one_port && cls.separable && equal_orders && cls.beta_real > 0 &&
-      k_slots % static_cast<u64>(cls.beta_real * cls.sigma_max) == 0) {
+  bool a1p_even = cls.beta_real > 0;
+  for (const Gsh& g : cls.gshs) {
+    if (g.kind == Gsh::Kind::kVirtual) continue;
+    equal_orders = equal_orders && g.sigma_p == cls.sigma_max;
+    a1p_even = a1p_even && k_slots % static_cast<u64>(cls.beta_real * g.sigma_p) == 0;
+  }
+  if (!one_port && cls.separable && a1p_even) {
     // n-port A1' (section 4.2.1), B = K/(sigma_max beta): K + beta sigma_max tau.
     cost.push_back({"a1p", kk + cls.beta_real * cls.sigma_max * t});
   }
@@ -171,9 +187,9 @@ std::string bestMethod(const Sdp& sdp, const SdpClass& cls, bool one_port, u64 t
     }
   }
   if (!one_port) {
-    // A3 n-port: Table 3's ceil(log2 sigma_max)(ceil(K/2B) + 1)(tau + B) assumes a step's pairs
-    // run concurrently; ours run them one after the other (sw/schedules/sdp_a3.h), so it is
-    // costed by its own exact count, not by a formula it does not meet.
+    // A3 n-port: Table 3's ceil(log2 sigma_max)(ceil(K/2B) + 1)(tau + B) holds when m B divides
+    // K/2 in every step (sw/schedules/sdp_a3.h); it is costed by its own exact count, which is
+    // the formula there and what the schedule takes elsewhere.
     {
       const u64 a3b = a3Packet(u64{1} << sdp.k, false, tau);
       cost.push_back({"a3", static_cast<double>(sdpA3Count(sdp, cls, false, a3b, 1).cycles(tau))});
@@ -279,9 +295,11 @@ MethodRun runMethod(const std::string& method, const Sdp& sdp, const SdpClass& c
   } else if (n_port) {
     const bool flat = method == "a1";
     s = sdpA6Schedule(sdp, cls, flat, packet, lanes, name);
-    const A6Group root = a6Grouping(cls, flat);
+    // Section 4.4: a mixed GSH counts by its processor dimensions.
+    const SdpClass rc = cls.separable ? cls : realifiedClass(sdp, cls);
+    const A6Group root = a6Grouping(rc, flat);
     int s_min = 0;
-    for (const Gsh& g : cls.gshs) {
+    for (const Gsh& g : rc.gshs) {
       if (g.kind == Gsh::Kind::kReal)
         s_min = s_min == 0 ? g.sigma() + 1 : std::min(s_min, g.sigma() + 1);
     }
