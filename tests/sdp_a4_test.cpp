@@ -152,6 +152,12 @@ TEST(SdpA4, MixedSdpsMeetTable3WithSigmaPPlusBetaStartups) {
       EXPECT_GE(static_cast<double>(r.run.cycles), sdpLowerBounds(sdp, cls, tau).n_port)
           << cs.cycles;
     }
+    // The default packet is what a routing cycle carries on a link (the parts are dealt by
+    // labels of 2^(f+1) slots, f the mixed GSHs' storage dimensions): one message per cycle.
+    const BuiltCase d = a4Case(cs.n, cs.slots, cs.cycles, 1);
+    EXPECT_NE(d.bound_source.find("schedule: " + std::to_string(rounds) + " start-ups"),
+              std::string::npos)
+        << d.bound_source;
   }
 }
 

@@ -218,7 +218,8 @@ bool isNPort(const std::string& method, bool one_port) {
 }
 
 /// Table 3's optimal packet: K/2 for A1, K for A1', K/P for A4 (here 2 ceil(K/2P), what one
-/// routing cycle carries on a link when two sequences share a dimension, Lemma 7), n-port A1'
+/// routing cycle carries on a link when two sequences share a dimension, Lemma 7; with mixed GSHs
+/// the same for the coarser labels the parts are dealt by), n-port A1'
 /// K/(sigma_max beta'), n-port A2 K/(2 sigma_p) (rounded up); A6 and the n-port A1: one message
 /// per routing cycle (B = K).
 u64 defaultPacket(const std::string& method, bool one_port, bool n_port, u64 slots,
@@ -227,7 +228,14 @@ u64 defaultPacket(const std::string& method, bool one_port, bool n_port, u64 slo
   const u64 a1p_parts = static_cast<u64>(std::max(cls.sigma_max * cls.beta_real, 1));
   const u64 a2_parts = static_cast<u64>(2 * std::max(cls.sigma_p, 1));
   if (method == "a3") return a3Packet(slots, one_port, tau);
-  if (method == "a4") return std::max<u64>(2 * ((slots + 2 * parts - 1) / (2 * parts)), 1);
+  if (method == "a4") {
+    // The parts are dealt by labels of 2^(f+1) slots (f storage dimensions in mixed GSHs, and v;
+    // f = 0 for a separable SDP): two parts on a link carry 2 ceil(labels / P) 2^f per cycle.
+    const int f = mixedStorageDims(cls);
+    if (f + 1 > log2Exact(slots)) return slots;
+    const u64 labels = slots >> (f + 1);
+    return std::max<u64>(2 * ((labels + parts - 1) / parts) << f, 1);
+  }
   if (method == "a1p" && n_port) return std::max<u64>((slots + a1p_parts - 1) / a1p_parts, 1);
   if ((method == "a2" || method == "a2r") && n_port) {
     return std::max<u64>((slots + a2_parts - 1) / a2_parts, 1);
