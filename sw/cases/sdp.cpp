@@ -244,6 +244,19 @@ u64 defaultPacket(const std::string& method, bool one_port, bool n_port, u64 slo
   return slots;
 }
 
+/// The cheaper for `tau` of a schedule whose parts run at their own pace and the same in lockstep
+/// (the first on a tie), noted in `note`.
+SdpSchedule cheaper(SdpSchedule own_pace, SdpSchedule lockstep, u64 tau, std::ostringstream& note) {
+  const auto cost = [tau](const SdpSchedule& x) {
+    return x.transfer_cycles + x.local_cycles + x.startups * tau;
+  };
+  if (cost(lockstep) < cost(own_pace)) {
+    note << "parts in lockstep (fewer start-ups for tau = " << tau << "); ";
+    return lockstep;
+  }
+  return own_pace;
+}
+
 struct MethodRun {
   SdpSchedule s;
   std::string formula;  ///< the paper's formula for it, with the schedule's own count
@@ -279,14 +292,16 @@ MethodRun runMethod(const std::string& method, const Sdp& sdp, const SdpClass& c
             << static_cast<double>((gamma + 1) * slots) / (2.0 * gamma) << " + "
             << static_cast<u64>((gamma + 1) * mu) * ((per_link + packet - 1) / packet) << " tau";
   } else if (method == "a1p" && n_port) {
-    s = sdpA1PrimeNPortSchedule(sdp, cls, packet, lanes, name);
+    s = cheaper(sdpA1PrimeNPortSchedule(sdp, cls, packet, lanes, name),
+                sdpA1PrimeNPortSchedule(sdp, cls, packet, lanes, name, true), tau, formula);
     const SdpFormula f = sdpA1PrimeNPortFormula(sdp, cls, packet);
     formula << "A1' n-port (section 4.2.1, Seq_i = L^i(J), beta' parts rotated through the GSHs), "
                "Table 3: K + beta sigma_max ceil(K/(sigma_max beta B)) tau = "
             << f.transfer_cycles << " + " << f.startups << " tau = " << f.cycles(tau);
   } else if ((method == "a2" || method == "a2r") && n_port) {
     const bool rotated = method == "a2r";
-    s = sdpA2NPortSchedule(sdp, cls, rotated, packet, lanes, name);
+    s = cheaper(sdpA2NPortSchedule(sdp, cls, rotated, packet, lanes, name),
+                sdpA2NPortSchedule(sdp, cls, rotated, packet, lanes, name, true), tau, formula);
     const u64 sp = static_cast<u64>(cls.sigma_p);
     const u64 starts = 2 * sp * ((slots + 2 * sp * packet - 1) / (2 * sp * packet));
     int want = 0;

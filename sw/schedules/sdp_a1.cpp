@@ -87,7 +87,7 @@ SdpFormula sdpA1Formula(const Sdp& sdp, const SdpClass& cls, SdpA1Variant varian
 }
 
 SdpSchedule sdpA1PrimeNPortSchedule(const Sdp& sdp, const SdpClass& cls, u64 packet, int lanes,
-                                    const std::string& algo) {
+                                    const std::string& algo, bool lockstep) {
   std::vector<const Gsh*> real;
   for (const Gsh& g : cls.gshs) {
     if (g.kind == Gsh::Kind::kMixed) {
@@ -120,11 +120,17 @@ SdpSchedule sdpA1PrimeNPortSchedule(const Sdp& sdp, const SdpClass& cls, u64 pac
     // two cycles of one part, and a part of a shorter GSH sends larger sub-parts in fewer cycles
     // while the others send theirs: the phase lasts max_i sigma_i W_i (K / beta when the orders
     // divide the parts), not sigma_max rounds of the largest sub-part.
+    // In lockstep every part's cycle is as long as the largest sub-part of the phase.
     std::vector<u64> width(beta);
-    std::vector<u64> cuts{0};
     for (u64 i = 0; i < beta; ++i) {
       const u64 sigma = static_cast<u64>(real[(i + phase) % beta]->sigma());
       width[i] = (count[i] + sigma - 1) / sigma;
+    }
+    const u64 widest = *std::max_element(width.begin(), width.end());
+    std::vector<u64> cuts{0};
+    for (u64 i = 0; i < beta; ++i) {
+      if (lockstep) width[i] = widest;
+      const u64 sigma = static_cast<u64>(real[(i + phase) % beta]->sigma());
       for (u64 u = 1; u <= sigma; ++u) cuts.push_back(u * width[i]);
     }
     std::sort(cuts.begin(), cuts.end());

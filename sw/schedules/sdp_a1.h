@@ -62,8 +62,14 @@ SdpFormula sdpA1Formula(const Sdp& sdp, const SdpClass& cls, SdpA1Variant varian
 /// in one slot (their slots differ below K). Virtual GSHs follow as local swaps. Throws Error for
 /// a mixed GSH: §4.4, the paper's only passage on non-separable SDPs, gives the mixed cycles to A1
 /// one-port ("Algorithm A1 should be used for the mixed cycles") and to A4, A5 or A6 n-port.
+///
+/// With `lockstep`, every part's routing cycle is as long as the phase's largest sub-part
+/// (sigma_max rounds a phase): more element cycles when the orders differ, but fewer start-ups
+/// when beta sigma_i does not divide K (the cuts of the parts then do not align). Section 4.1:
+/// running each GSH independently is optimal "if either there is no start-up time, or all the
+/// GSH's have the same real order"; `hcube run` builds both and runs the cheaper for its tau.
 SdpSchedule sdpA1PrimeNPortSchedule(const Sdp& sdp, const SdpClass& cls, u64 packet, int lanes,
-                                    const std::string& algo);
+                                    const std::string& algo, bool lockstep = false);
 
 /// Table 3, n-port A1': K t_c + beta sigma_max ceil(K / (sigma_max beta B)) tau.
 SdpFormula sdpA1PrimeNPortFormula(const Sdp& sdp, const SdpClass& cls, u64 packet);

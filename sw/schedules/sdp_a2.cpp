@@ -188,7 +188,7 @@ int a2NPortLabelBits(const Sdp& sdp, const SdpClass& cls, bool rotated, int* sub
 }
 
 SdpSchedule sdpA2NPortSchedule(const Sdp& sdp, const SdpClass& cls, bool rotated, u64 packet,
-                               int lanes, const std::string& algo) {
+                               int lanes, const std::string& algo, bool lockstep) {
   const A2Plan plan = planA2NPort(sdp, cls, rotated);
   const std::string method = rotated ? "--method a2r" : "--method a2 --ports all";
   if (plan.most > plan.free) {
@@ -227,11 +227,17 @@ SdpSchedule sdpA2NPortSchedule(const Sdp& sdp, const SdpClass& cls, bool rotated
     // sends larger sub-parts in fewer cycles while the others send theirs (the phase lasts
     // max_p 2 m_p W_p label times, not 2 sigma_max rounds of the largest sub-part). An
     // exchange's two elements share a label, so they cross in the same round.
+    // In lockstep every part's cycle is as long as the largest sub-part of the phase.
     std::vector<u64> width(groups);
-    std::vector<u64> cuts{0};
     for (u64 p = 0; p < groups; ++p) {
       const u64 m = plan.groups[(p + phase) % groups].moved.size();
       width[p] = (count[p] + m - 1) / m;
+    }
+    const u64 widest = *std::max_element(width.begin(), width.end());
+    std::vector<u64> cuts{0};
+    for (u64 p = 0; p < groups; ++p) {
+      if (lockstep) width[p] = widest;
+      const u64 m = plan.groups[(p + phase) % groups].moved.size();
       for (u64 u = 1; u <= 2 * m; ++u) cuts.push_back(u * width[p]);
     }
     std::sort(cuts.begin(), cuts.end());

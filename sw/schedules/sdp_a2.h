@@ -47,8 +47,10 @@ SdpSchedule sdpA2Schedule(const Sdp& sdp, const SdpClass& cls, u64 packet, int l
 /// Mixed GSHs take part as in the one-port A2 (a storage dimension in J hands its content to its
 /// processor dimension in the second AAPC); virtual GSHs follow as local swaps. Throws Error naming
 /// the shortage when fewer storage dimensions lie outside J than a group has processor dimensions.
+/// With `lockstep`, every part's routing cycle lasts as long as the phase's largest sub-part (as
+/// the n-port A1', sdp_a1.h: fewer start-ups when the parts' cuts do not align).
 SdpSchedule sdpA2NPortSchedule(const Sdp& sdp, const SdpClass& cls, bool rotated, u64 packet,
-                               int lanes, const std::string& algo);
+                               int lanes, const std::string& algo, bool lockstep = false);
 
 /// The number of label bits the n-port A2 has (storage dimensions outside J and not a k_j), or
 /// -1 when it does not apply; `sub_parts` gets the parts times sub-parts it wants for full
