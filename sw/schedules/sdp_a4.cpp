@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 
 #include "error.h"
 
@@ -164,7 +165,7 @@ SdpSchedule sdpConcurrentSequences(const Sdp& sdp, const SdpClass& cls,
       if (b == v_bit || in_mixed[static_cast<size_t>(b)]) continue;
       m |= static_cast<u64>(bitOf(slot, b)) << w++;
     }
-    part_of[e] = m % parts;
+    part_of[e] = parts == 0 ? 0 : m % parts;
   }
   SdpRouter r(sdp, false, false, lanes, algo);
   const u32 v_mask = u32{1} << v_bit;
@@ -177,11 +178,11 @@ SdpSchedule sdpConcurrentSequences(const Sdp& sdp, const SdpClass& cls,
         },
         packet);
     for (size_t layer = 0; layer < most; ++layer) {
-      std::map<int, bool> dims;
+      std::set<int> dims;
       for (u64 p = 0; p < parts; ++p) {
-        if (swaps[p][t].size() > layer) dims[swaps[p][t][layer]] = true;
+        if (swaps[p][t].size() > layer) dims.insert(swaps[p][t][layer]);
       }
-      for (const auto& [x, unused] : dims) {
+      for (const int x : dims) {
         r.localSwap(v, x, [&swaps, &part_of, t, layer, x](u64 e) {
           const std::vector<int>& l = swaps[part_of[e]][t];
           return l.size() > layer && l[layer] == x;
