@@ -11,11 +11,13 @@ With --a3: Algorithm A3 (one-port SPT, n-port pipelined DPT) and --method best o
 formula column is Table 3's A3 complexity (for best: the chosen method's formula).
 With --nport: the n-port A1' and A2 and A2's rotated form (sections 4.2.1, 4.3.2, 4.6) beside
 A4 and best, on the SDPs with K raised where A2 needs label bits (NPORT_SDPS).
+With --mixed: non-separable SDPs (mixed GSHs) n-port, section 4.4: A4, A6 and the n-port A1 "as
+if there is no virtual dimension" beside A2, A2 rotated, A3 and best (MIXED_SDPS).
 With --extended: the extended-cube scheme of section 4.5 (--method extended --mp M --inner I)
 beside the direct run on the data's subcube, against Corollary 4 (EXTENDED_SDPS).
 
 usage: scripts/sdp-measure.py path/to/hcube [--backend table|rtl]
-                              [--small | --a5 | --a3 | --nport | --extended]
+                              [--small | --a5 | --a3 | --nport | --mixed | --extended]
 """
 import json
 import re
@@ -51,6 +53,11 @@ NPORT_SDPS = [
     ("two GSHs {4,4}", 8, 256, "0,1,2,3/4,5,6,7", (0, 10, 100)),
     ("single GSH (shuffle of 8 node bits)", 8, 2048, ",".join(map(str, range(8))), (0, 10, 100)),
     ("mixed: (0 8 1)(2 3 4)", 8, 128, "0,8,1/2,3,4", (0, 10, 100)),
+]
+MIXED_SDPS = [
+    ("mixed: (0 8 1)(2 3 4)", 8, 128, "0,8,1/2,3,4", (0, 10, 100)),
+    ("mixed: (0 1 9 2 3)(4 5 6)(7 10 8)", 9, 64, "0,1,9,2,3/4,5,6/7,10,8", (0, 10, 100)),
+    ("mixed transposition (0 8)(1 9)(2 10)(3 11)", 8, 256, "0,8/1,9/2,10/3,11", (0, 10, 100)),
 ]
 # name, n, K, cycles, m_p, taus: data on the m_p-subcube of an n-cube.
 EXTENDED_SDPS = [
@@ -93,6 +100,9 @@ def main():
     if "--nport" in sys.argv:
         sdps = NPORT_SDPS
         methods_of = {"all": ["a1p", "a2", "a2r", "a4", "best"]}
+    if "--mixed" in sys.argv:
+        sdps = MIXED_SDPS
+        methods_of = {"all": ["a4", "a6", "a1", "a2", "a2r", "a3", "best"]}
     if "--extended" in sys.argv:
         sdps = [(name, n, k, c, taus) for name, n, k, c, _, taus in EXTENDED_SDPS]
         mps = {name: mp for name, _, _, _, mp, _ in EXTENDED_SDPS}

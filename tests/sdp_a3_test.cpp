@@ -92,6 +92,35 @@ TEST(SdpA3, NPortPairTakesTable3Exactly) {
   EXPECT_EQ(sdpA3Table3(sdp, classify(sdp, parseCycles("0,1")), false, 2).cycles(3), 15U);
 }
 
+// n-port, a step's m pairs at once (sdp_a3.h): when m B divides K/2 and a sub-part has at least
+// two packets, every step takes Table 3's (K/2B + 1)(tau + B) exactly, the same as one pair.
+// (0 2)(1 3): one step of 2 pairs; (0 1 2 3): steps of 2 pairs and 1 pair; the 2^4 x 2^4
+// transposition (0 4)(1 5)(2 6)(3 7): one step of 4 pairs. Run one after the other, the pairs
+// took m (K/2B + 1) rounds: 10, 15 and 36 where these take 5, 10 and 9.
+TEST(SdpA3, NPortStepPairsRunAtOnceTakeTable3) {
+  struct Case {
+    int n;
+    u64 slots;
+    const char* cycles;
+    u64 packet;
+    u64 rounds;  // ceil(log2 sigma_max)(K/2B + 1)
+  };
+  for (const Case& cs : {Case{4, 16, "0,2/1,3", 2, 5}, Case{4, 16, "0,1,2,3", 2, 10},
+                         Case{8, 64, "0,4/1,5/2,6/3,7", 4, 9}}) {
+    const Sdp sdp = Sdp::fromCycles(cs.n, log2Exact(cs.slots), cs.cycles);
+    const SdpClass cls = classify(sdp, parseCycles(cs.cycles));
+    const SdpFormula t3 = sdpA3Table3(sdp, cls, false, cs.packet);
+    EXPECT_EQ(t3.startups, cs.rounds) << cs.cycles;
+    for (const u64 tau : {0, 3}) {
+      const BuiltCase c = buildCase(a3Case(cs.n, cs.slots, false, cs.cycles, tau, cs.packet));
+      const testing::CheckedRun r = testing::runChecked(c);
+      testing::expectCleanRun(r, c.perm.elements(), cs.cycles);
+      EXPECT_EQ(r.run.cycles, t3.cycles(tau)) << cs.cycles << " tau " << tau;
+      EXPECT_EQ(r.run.cycles, cs.rounds * (tau + cs.packet)) << cs.cycles << " tau " << tau;
+    }
+  }
+}
+
 // Many SDPs (real, odd and even, several GSHs, mixed, virtual), both port models, packets and
 // start-ups: the measured cycles are the schedule's count (plus PERMUTE cycles of local swaps),
 // one-port never above Table 3's formula (separable SDPs, the ones it is stated for), never below
@@ -176,7 +205,7 @@ namespace {
 // --method best, n-port, on Table 4's first SDP (sigma_i = 3, 6) with n = 9, K = 64: A5 enters
 // with its best gamma by Table 3 ((gamma+1)K/(2 gamma) + (gamma+1) mu tau: gamma = 6 at tau = 0,
 // gamma = 3 at tau = 10, 162.7 against A4's 164.2), A4 wins at tau = 100 (1154.2 against A5's
-// 1242.7); A3 n-port enters by its own count (its pairs run in sequence). Measured cycles exact.
+// 1242.7); A3 n-port enters by its own count. Measured cycles exact.
 TEST(SdpBest, NPortIncludesA5WithItsBestGammaAndA3) {
   for (const auto& [tau, pick, cycles] : std::vector<std::tuple<u64, std::string, u64>>{
            {0, "a5 --gamma 6", 68}, {10, "a5 --gamma 3", 172}, {100, "a4", 1158}}) {

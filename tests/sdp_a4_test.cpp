@@ -99,6 +99,68 @@ TEST(SdpA4, RandomRealSdpsAreCorrectAndUseSigmaPPlusBetaStartups) {
   }
 }
 
+// Section 4.4, n-port, non-separable: A4 "as if there is no virtual dimension". The sequences are
+// Table 1's construction over each GSH's processor dimensions: for the mixed GSH (0 1 9 2 3) and
+// the real (4 5) that is the real SDP J0 = 0,1,2,3; J1 = 4,5.
+TEST(SdpA4, MixedGshSequencesAreThoseOfItsProcessorDimensions) {
+  const Sdp mixed = Sdp::fromCycles(6, 4, "0,1,6,2,3/4,5");
+  const Sdp real = Sdp::fromCycles(6, 4, "0,1,2,3/4,5");
+  const auto seqs = a4Sequences(mixed, classify(mixed, parseCycles("0,1,6,2,3/4,5")));
+  EXPECT_EQ(seqs, a4Sequences(real, classify(real, parseCycles("0,1,2,3/4,5"))));
+  ASSERT_EQ(seqs.size(), 6U + 2U + 2U - 1U);  // sigma_p + beta + sigma_min - 1
+  EXPECT_EQ(seqs.front(), (std::vector<int>{0, 1, 2, 3, 0, 4, 5, 4}));
+  EXPECT_EQ(maxSequencesPerDimension(seqs), 2);  // Lemma 7
+  // A mixed GSH with one processor dimension (0 6) takes part as 0, 0.
+  const Sdp one = Sdp::fromCycles(6, 4, "0,6/1,2");
+  const auto one_seqs = a4Sequences(one, classify(one, parseCycles("0,6/1,2")));
+  EXPECT_EQ(one_seqs.front(), (std::vector<int>{0, 0, 1, 2, 1}));
+  EXPECT_EQ(one_seqs.size(), 3U + 2U + 1U - 1U);
+  EXPECT_EQ(maxSequencesPerDimension(one_seqs), 2);
+}
+
+// Non-separable SDPs by A4 on the table executor, every element checked: sigma_p + beta start-ups
+// (beta counting the mixed GSHs, section 4.4) and, where the P parts divide the part labels
+// (the slot bits outside v and the mixed GSHs' storage dimensions), Table 3's element cycles
+// (sigma_p + beta) K / P exactly; the local exchanges with v are PERMUTE cycles beside them.
+TEST(SdpA4, MixedSdpsMeetTable3WithSigmaPPlusBetaStartups) {
+  struct Case {
+    int n;
+    u64 slots;
+    const char* cycles;
+    bool exact;  // P divides the number of part labels
+  };
+  for (const Case& cs :
+       {Case{4, 16, "0,1,4", true}, Case{4, 32, "0,4/1,5", true}, Case{4, 64, "0,4,5,1", true},
+        Case{4, 16, "0,1,4/2,3/6,7", false}, Case{5, 32, "0,5,1,2/3,4,6", false}}) {
+    const Sdp sdp = Sdp::fromCycles(cs.n, log2Exact(cs.slots), cs.cycles);
+    const SdpClass cls = classify(sdp, parseCycles(cs.cycles));
+    ASSERT_FALSE(cls.separable) << cs.cycles;
+    const u64 rounds = static_cast<u64>(cls.sigma_p + cls.beta);
+    const SdpA4Formula f = sdpA4Formula(sdp, cls, cs.slots);
+    for (const u64 tau : {0, 5}) {
+      const BuiltCase c = a4Case(cs.n, cs.slots, cs.cycles, tau, cs.slots);
+      const testing::CheckedRun r = testing::runChecked(c);
+      testing::expectCleanRun(r, c.perm.elements(), cs.cycles);
+      const SdpSchedule s = sdpA4Schedule(sdp, cls, cs.slots, 1, "a4");
+      EXPECT_EQ(s.startups, rounds) << cs.cycles;
+      if (cs.exact) {
+        EXPECT_EQ(static_cast<double>(s.transfer_cycles), f.transfer_cycles) << cs.cycles;
+      } else {
+        EXPECT_GE(static_cast<double>(s.transfer_cycles), f.transfer_cycles) << cs.cycles;
+      }
+      EXPECT_EQ(r.run.cycles, s.transfer_cycles + s.local_cycles + rounds * tau) << cs.cycles;
+      EXPECT_GE(static_cast<double>(r.run.cycles), sdpLowerBounds(sdp, cls, tau).n_port)
+          << cs.cycles;
+    }
+    // The default packet is what a routing cycle carries on a link (the parts are dealt by
+    // labels of 2^(f+1) slots, f the mixed GSHs' storage dimensions): one message per cycle.
+    const BuiltCase d = a4Case(cs.n, cs.slots, cs.cycles, 1);
+    EXPECT_NE(d.bound_source.find("schedule: " + std::to_string(rounds) + " start-ups"),
+              std::string::npos)
+        << d.bound_source;
+  }
+}
+
 TEST(SdpA4, BadInputIsNamed) {
   auto message = [](const std::string& cycles, u64 slots, bool one_port) {
     CaseSpec s;
@@ -115,7 +177,9 @@ TEST(SdpA4, BadInputIsNamed) {
     }
     return std::string("no error");
   };
-  EXPECT_NE(message("0,3", 8, false).find("not separable"), std::string::npos);
+  // Section 4.4's A4 on a non-separable SDP needs a storage dimension outside the mixed GSHs.
+  EXPECT_NE(message("0,3/1,4/2,5", 8, false).find("every storage dimension is in a mixed GSH"),
+            std::string::npos);
   EXPECT_NE(message("0,1,2", 1, false).find("K >= 2"), std::string::npos);
   EXPECT_NE(message("0,1,2", 8, true).find("n-port algorithm"), std::string::npos);
 }

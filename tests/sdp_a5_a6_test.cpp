@@ -201,6 +201,47 @@ TEST(SdpA6, NPortA1OnOneGshIsExact) {
   EXPECT_EQ(r.run.cycles, 10U);  // Table 3: (sigma + 1) K / (2 sigma) = 5 * 16 / 8
 }
 
+// Section 4.4: A6 and the n-port A1 on non-separable SDPs "as if there is no virtual dimension".
+// The SDPs of RunsWithFOfSStartups with storage dimensions put into some GSHs: the grouping is
+// that of the processor dimensions (S = {sigma_p_i + 1}), so the routing cycles are the same
+// f(S) and beta (sigma_max + 1); the mixed GSHs' storage dimensions move by local exchanges.
+TEST(SdpA6, MixedSdpsRunWithFOfTheirProcessorDimensions) {
+  struct Case {
+    int n;
+    const char* cycles;
+    u64 a6, a1;
+  };
+  for (const Case& cs :
+       {Case{9, "0,9,1/2,3/4,5,10,6,7,8", 12, 18}, Case{5, "0,1,5,2,3,4", 6, 6},
+        Case{6, "0,6,1/2,3,7,4,5", 10, 10}, Case{7, "0,7,1,2/3,4/5,8,6/9,10", 12, 12}}) {
+    for (const char* method : {"a6", "a1"}) {
+      const BuiltCase c = nPortCase(cs.n, 32, method, cs.cycles, 5);
+      const testing::CheckedRun r = testing::runChecked(c);
+      testing::expectCleanRun(r, c.perm.elements(), cs.cycles);
+      const u64 startups = std::string(method) == "a6" ? cs.a6 : cs.a1;
+      EXPECT_NE(c.bound_source.find("schedule: " + std::to_string(startups) + " start-ups"),
+                std::string::npos)
+          << c.bound_source;
+      const Sdp sdp = Sdp::fromCycles(cs.n, 5, cs.cycles);
+      const SdpClass cls = classify(sdp, parseCycles(cs.cycles));
+      EXPECT_FALSE(cls.separable);
+      EXPECT_GE(static_cast<double>(r.run.cycles), sdpLowerBounds(sdp, cls, 5).n_port)
+          << method << " " << cs.cycles;
+    }
+  }
+}
+
+// The mixed (0 1 4 2 3), K = 32: v is slot bit 1 (bit 0 is in the GSH), the 8 labels of slot
+// bits 2..4 go two to each of the 4 sequences of 5 routing cycles, 4 crossings per link in each:
+// Table 3's (sigma + 1) K / (2 sigma) = 5 * 32 / 8 = 20 element cycles, plus the local exchanges.
+TEST(SdpA6, NPortA1OnOneMixedGshMeetsTable3) {
+  const BuiltCase c = nPortCase(4, 32, "a1", "0,1,4,2,3", 0);
+  const testing::CheckedRun r = testing::runChecked(c);
+  testing::expectCleanRun(r, c.perm.elements(), "a1 n-port mixed");
+  EXPECT_NE(c.bound_source.find("5 start-ups, 20 element cycles"), std::string::npos)
+      << c.bound_source;
+}
+
 BuiltCase a5Case(int n, u64 slots, const std::string& cycles, int gamma, u64 tau) {
   CaseSpec s;
   s.algo = "sdp";

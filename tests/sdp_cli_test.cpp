@@ -62,7 +62,9 @@ TEST(SdpCli, BadInputExitsTwoNamingWhy) {
   expectError(with({"--delta", "1,1,2,3,4,5", "--ports", "one"}), "not a permutation");
   expectError(with({"--cycles", "0,1/1,2", "--ports", "one"}), "named twice");
   expectError(with({"--cycles", "0,9", "--ports", "one"}), "is not one of the dimensions");
-  expectError(with({"--method", "a4", "--cycles", "0,3"}), "not separable");
+  expectError(with({"--method", "a5", "--cycles", "0,3"}), "not separable");
+  expectError(with({"--method", "a4", "--cycles", "0,3/1,4/2,5"}),
+              "every storage dimension is in a mixed GSH");
   expectError(with({"--method", "a1", "--cycles", "0,1,2", "--gamma", "3", "--ports", "one"}),
               "gamma");
   expectError(with({"--method", "a1p", "--cycles", "0,3,1"}), "not separable");

@@ -79,8 +79,9 @@ struct CatalogueCase {
 /// every implemented --method on its default SDP (real GSHs; a4, a5 (gamma 2), a6, "a1 n-port",
 /// "a3 n-port", "a1p n-port", and from n = 3 "a2 n-port" and a2r, all-port), the extended-cube
 /// scheme of section 4.5 (n >= 3, data on the (n-1)-subcube, inner a1 one-port and a4 n-port),
-/// and A1 on a mixed GSH (0 n 1) with a virtual GSH (n+1 n+2) beside it. Names
-/// "sdp <method>[ mixed] n = <n>".
+/// and A1 on a mixed GSH (0 n 1) with a virtual GSH (n+1 n+2) beside it, from n = 3 A4 and A6 on
+/// it too (section 4.4), from n = 5 the n-port A1' on GSHs of unequal orders. Names
+/// "sdp <method>[ mixed| n-port uneven] n = <n>".
 inline std::vector<std::pair<std::string, CaseSpec>> sdpCatalogueSpecs(int n) {
   std::vector<std::pair<std::string, CaseSpec>> specs;
   const std::string at = " n = " + std::to_string(n);
@@ -122,6 +123,21 @@ inline std::vector<std::pair<std::string, CaseSpec>> sdpCatalogueSpecs(int n) {
   specs.push_back(
       {"sdp a1 mixed" + at,
        caseSpec("sdp", n, 0, 1, true, {{"method", "a1"}, {"tau", "2"}, {"cycles", mixed}})});
+  if (n >= 3) {
+    // Section 4.4: A4 and A6 on the same non-separable SDP (n-port).
+    for (const char* method : {"a4", "a6"}) {
+      specs.push_back(
+          {std::string("sdp ") + method + " mixed" + at,
+           caseSpec("sdp", n, 0, 1, false, {{"method", method}, {"tau", "2"}, {"cycles", mixed}})});
+    }
+  }
+  if (n >= 5) {
+    // The n-port A1' on GSHs of unequal orders (its parts not in lockstep).
+    const std::string uneven = n == 5 ? "0,1/2,3,4" : "0,1/2,3,4,5";
+    specs.push_back(
+        {"sdp a1p n-port uneven" + at,
+         caseSpec("sdp", n, 0, 1, false, {{"method", "a1p"}, {"tau", "2"}, {"cycles", uneven}})});
+  }
   return specs;
 }
 
@@ -166,11 +182,14 @@ inline std::vector<std::string> requiredCatalogueCases(int first, int last) {
       }
     }
     if (n >= 3) {
+      names.push_back("sdp a4 mixed n = " + std::to_string(n));
+      names.push_back("sdp a6 mixed n = " + std::to_string(n));
       names.push_back("sdp a2 n-port n = " + std::to_string(n));
       names.push_back("sdp a2r n = " + std::to_string(n));
       names.push_back("sdp extended n = " + std::to_string(n));
       names.push_back("sdp extended n-port n = " + std::to_string(n));
     }
+    if (n >= 5) names.push_back("sdp a1p n-port uneven n = " + std::to_string(n));
     if (n % 2 != 0) continue;
     for (const char* algo : {"spt", "dpt", "mpt", "transpose-gray", "transpose-assign1"}) {
       names.push_back(std::string(algo) + " n = " + std::to_string(n));

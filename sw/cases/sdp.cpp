@@ -69,6 +69,15 @@ u64 a3Packet(u64 slots, bool one_port, u64 tau) {
                          std::max<u64>(slots / 2, 1));
 }
 
+/// Storage dimensions in mixed GSHs.
+int mixedStorageDims(const SdpClass& cls) {
+  int count = 0;
+  for (const Gsh& g : cls.gshs) {
+    if (g.kind == Gsh::Kind::kMixed) count += g.sigma() - g.sigma_p;
+  }
+  return count;
+}
+
 /// ceil(log2 x) for x >= 1.
 int ceilLog2(int x) {
   int l = 0;
@@ -115,26 +124,30 @@ std::string bestMethod(const Sdp& sdp, const SdpClass& cls, bool one_port, u64 t
       cost.push_back(
           {"a3", static_cast<double>(sdpA3Count(sdp, cls, true, u64{1} << sdp.k, 1).cycles(tau))});
     }
-  } else if (cls.separable && sdp.k >= 1) {
+  } else if (sdp.k >= 1 && (cls.separable || mixedStorageDims(cls) < sdp.k)) {
+    // Section 4.4: A4, A6 and the n-port A1 run a non-separable SDP as if its mixed GSHs were
+    // their processor dimensions (with a storage dimension outside them for v).
+    const SdpClass rc = cls.separable ? cls : realifiedClass(sdp, cls);
     const double p = sp + b + cls.sigma_min - 1;
     cost.push_back({"a4", (sp + b) * kk / p + (sp + b) * t});
     int s_min = 0;
-    for (const Gsh& g : cls.gshs) {
+    for (const Gsh& g : rc.gshs) {
       if (g.kind == Gsh::Kind::kReal) {
         s_min = s_min == 0 ? g.sigma() + 1 : std::min(s_min, g.sigma() + 1);
       }
     }
-    cost.push_back({"a6", s_min * kk / (2.0 * (s_min - 1)) + a6Grouping(cls, false).cycles * t});
+    cost.push_back({"a6", s_min * kk / (2.0 * (s_min - 1)) + a6Grouping(rc, false).cycles * t});
     double a1 = 0;
-    for (const Gsh& g : cls.gshs) {
+    for (const Gsh& g : rc.gshs) {
       if (g.kind != Gsh::Kind::kReal) continue;
       const double s = g.sigma();
       a1 = std::max(a1, (s + 1) * kk / (2 * s * b) + (s + 1) * t);
     }
     cost.push_back({"a1", b * a1});
-    // A5 (section 4.3.3) with B = K/(2 gamma): (gamma+1)K/(2 gamma) + (gamma+1) mu tau.
+    // A5 (section 4.3.3) with B = K/(2 gamma): (gamma+1)K/(2 gamma) + (gamma+1) mu tau; built
+    // for separable SDPs only.
     double a5_best = -1;
-    for (int g = 2; g <= cls.sigma_max; ++g) {
+    for (int g = 2; cls.separable && g <= cls.sigma_max; ++g) {
       const int mu = a5Mu(cls.gshs, g);
       if (mu > sdp.k) continue;
       const double c = (g + 1) * kk / (2.0 * g) + (g + 1) * mu * t;
@@ -145,16 +158,19 @@ std::string bestMethod(const Sdp& sdp, const SdpClass& cls, bool one_port, u64 t
     }
     if (a5_best >= 0) cost.push_back({"a5 --gamma " + std::to_string(gamma), a5_best});
   }
-  // The n-port A1' and the rotated A2 run their GSHs' phases in lockstep: Table 3's time holds
-  // when every GSH has the same real order and the data splits evenly; otherwise they are left
-  // out (their time is longer than the formula, sdp_a1.h, sdp_a2.h).
+  // The n-port A1' meets Table 3 when beta sigma_i divides K for every GSH (sdp_a1.h; its parts
+  // are not in lockstep); the rotated A2 meets Table 3's start-ups only when every GSH has the
+  // same real order (sdp_a2.h: with unequal orders a part's path needs more messages of B_opt).
+  // Otherwise they are left out (their time is longer than the formula).
   bool equal_orders = true;
-  for (const Gsh& g : cls.gshs) {
-    if (g.kind != Gsh::Kind::kVirtual) equal_orders = equal_orders && g.sigma_p == cls.sigma_max;
-  }
   const u64 k_slots = u64{1} << sdp.k;
-  if (!one_port && cls.separable && equal_orders && cls.beta_real > 0 &&
-      k_slots % static_cast<u64>(cls.beta_real * cls.sigma_max) == 0) {
+  bool a1p_even = cls.beta_real > 0;
+  for (const Gsh& g : cls.gshs) {
+    if (g.kind == Gsh::Kind::kVirtual) continue;
+    equal_orders = equal_orders && g.sigma_p == cls.sigma_max;
+    a1p_even = a1p_even && k_slots % static_cast<u64>(cls.beta_real * g.sigma_p) == 0;
+  }
+  if (!one_port && cls.separable && a1p_even) {
     // n-port A1' (section 4.2.1), B = K/(sigma_max beta): K + beta sigma_max tau.
     cost.push_back({"a1p", kk + cls.beta_real * cls.sigma_max * t});
   }
@@ -171,9 +187,9 @@ std::string bestMethod(const Sdp& sdp, const SdpClass& cls, bool one_port, u64 t
     }
   }
   if (!one_port) {
-    // A3 n-port: Table 3's ceil(log2 sigma_max)(ceil(K/2B) + 1)(tau + B) assumes a step's pairs
-    // run concurrently; ours run them one after the other (sw/schedules/sdp_a3.h), so it is
-    // costed by its own exact count, not by a formula it does not meet.
+    // A3 n-port: Table 3's ceil(log2 sigma_max)(ceil(K/2B) + 1)(tau + B) holds when m B divides
+    // K/2 in every step (sw/schedules/sdp_a3.h); it is costed by its own exact count, which is
+    // the formula there and what the schedule takes elsewhere.
     {
       const u64 a3b = a3Packet(u64{1} << sdp.k, false, tau);
       cost.push_back({"a3", static_cast<double>(sdpA3Count(sdp, cls, false, a3b, 1).cycles(tau))});
@@ -202,7 +218,8 @@ bool isNPort(const std::string& method, bool one_port) {
 }
 
 /// Table 3's optimal packet: K/2 for A1, K for A1', K/P for A4 (here 2 ceil(K/2P), what one
-/// routing cycle carries on a link when two sequences share a dimension, Lemma 7), n-port A1'
+/// routing cycle carries on a link when two sequences share a dimension, Lemma 7; with mixed GSHs
+/// the same for the coarser labels the parts are dealt by), n-port A1'
 /// K/(sigma_max beta'), n-port A2 K/(2 sigma_p) (rounded up); A6 and the n-port A1: one message
 /// per routing cycle (B = K).
 u64 defaultPacket(const std::string& method, bool one_port, bool n_port, u64 slots,
@@ -211,13 +228,33 @@ u64 defaultPacket(const std::string& method, bool one_port, bool n_port, u64 slo
   const u64 a1p_parts = static_cast<u64>(std::max(cls.sigma_max * cls.beta_real, 1));
   const u64 a2_parts = static_cast<u64>(2 * std::max(cls.sigma_p, 1));
   if (method == "a3") return a3Packet(slots, one_port, tau);
-  if (method == "a4") return std::max<u64>(2 * ((slots + 2 * parts - 1) / (2 * parts)), 1);
+  if (method == "a4") {
+    // The parts are dealt by labels of 2^(f+1) slots (f storage dimensions in mixed GSHs, and v;
+    // f = 0 for a separable SDP): two parts on a link carry 2 ceil(labels / P) 2^f per cycle.
+    const int f = mixedStorageDims(cls);
+    if (f + 1 > log2Exact(slots)) return slots;
+    const u64 labels = slots >> (f + 1);
+    return std::max<u64>(2 * ((labels + parts - 1) / parts) << f, 1);
+  }
   if (method == "a1p" && n_port) return std::max<u64>((slots + a1p_parts - 1) / a1p_parts, 1);
   if ((method == "a2" || method == "a2r") && n_port) {
     return std::max<u64>((slots + a2_parts - 1) / a2_parts, 1);
   }
   if ((method == "a1" && !n_port) || method == "a2") return std::max<u64>(slots / 2, 1);
   return slots;
+}
+
+/// The cheaper for `tau` of a schedule whose parts run at their own pace and the same in lockstep
+/// (the first on a tie), noted in `note`.
+SdpSchedule cheaper(SdpSchedule own_pace, SdpSchedule lockstep, u64 tau, std::ostringstream& note) {
+  const auto cost = [tau](const SdpSchedule& x) {
+    return x.transfer_cycles + x.local_cycles + x.startups * tau;
+  };
+  if (cost(lockstep) < cost(own_pace)) {
+    note << "parts in lockstep (fewer start-ups for tau = " << tau << "); ";
+    return lockstep;
+  }
+  return own_pace;
 }
 
 struct MethodRun {
@@ -255,14 +292,16 @@ MethodRun runMethod(const std::string& method, const Sdp& sdp, const SdpClass& c
             << static_cast<double>((gamma + 1) * slots) / (2.0 * gamma) << " + "
             << static_cast<u64>((gamma + 1) * mu) * ((per_link + packet - 1) / packet) << " tau";
   } else if (method == "a1p" && n_port) {
-    s = sdpA1PrimeNPortSchedule(sdp, cls, packet, lanes, name);
+    s = cheaper(sdpA1PrimeNPortSchedule(sdp, cls, packet, lanes, name),
+                sdpA1PrimeNPortSchedule(sdp, cls, packet, lanes, name, true), tau, formula);
     const SdpFormula f = sdpA1PrimeNPortFormula(sdp, cls, packet);
     formula << "A1' n-port (section 4.2.1, Seq_i = L^i(J), beta' parts rotated through the GSHs), "
                "Table 3: K + beta sigma_max ceil(K/(sigma_max beta B)) tau = "
             << f.transfer_cycles << " + " << f.startups << " tau = " << f.cycles(tau);
   } else if ((method == "a2" || method == "a2r") && n_port) {
     const bool rotated = method == "a2r";
-    s = sdpA2NPortSchedule(sdp, cls, rotated, packet, lanes, name);
+    s = cheaper(sdpA2NPortSchedule(sdp, cls, rotated, packet, lanes, name),
+                sdpA2NPortSchedule(sdp, cls, rotated, packet, lanes, name, true), tau, formula);
     const u64 sp = static_cast<u64>(cls.sigma_p);
     const u64 starts = 2 * sp * ((slots + 2 * sp * packet - 1) / (2 * sp * packet));
     int want = 0;
@@ -279,9 +318,11 @@ MethodRun runMethod(const std::string& method, const Sdp& sdp, const SdpClass& c
   } else if (n_port) {
     const bool flat = method == "a1";
     s = sdpA6Schedule(sdp, cls, flat, packet, lanes, name);
-    const A6Group root = a6Grouping(cls, flat);
+    // Section 4.4: a mixed GSH counts by its processor dimensions.
+    const SdpClass rc = cls.separable ? cls : realifiedClass(sdp, cls);
+    const A6Group root = a6Grouping(rc, flat);
     int s_min = 0;
-    for (const Gsh& g : cls.gshs) {
+    for (const Gsh& g : rc.gshs) {
       if (g.kind == Gsh::Kind::kReal)
         s_min = s_min == 0 ? g.sigma() + 1 : std::min(s_min, g.sigma() + 1);
     }

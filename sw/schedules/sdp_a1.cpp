@@ -87,36 +87,69 @@ SdpFormula sdpA1Formula(const Sdp& sdp, const SdpClass& cls, SdpA1Variant varian
 }
 
 SdpSchedule sdpA1PrimeNPortSchedule(const Sdp& sdp, const SdpClass& cls, u64 packet, int lanes,
-                                    const std::string& algo) {
+                                    const std::string& algo, bool lockstep) {
   std::vector<const Gsh*> real;
   for (const Gsh& g : cls.gshs) {
     if (g.kind == Gsh::Kind::kMixed) {
+      // Section 4.4 is the paper's only word on non-separable SDPs: one-port, "Algorithm A1
+      // should be used for the mixed cycles" (A1' only for the real ones); n-port, "one can
+      // employ the same algorithm as if there is no virtual dimension, for instance Algorithms
+      // A4, A5, or A6". It gives the n-port A1' nothing for a mixed GSH, so it is refused.
       throw Error("--method a1p --ports all: the SDP is not separable (GSH " +
                   std::to_string(g.dims.front()) +
-                  ",... mixes processor and storage dimensions); the n-port Algorithm A1' "
-                  "(section 4.2.1) runs real GSHs; use --method a1 --ports one (section 4.4)");
+                  ",... mixes processor and storage dimensions); section 4.4 runs mixed GSHs by "
+                  "Algorithm A1 (\"Algorithm A1 should be used for the mixed cycles\") and, "
+                  "n-port, by A4, A5 or A6, never by the n-port A1'; use --method a4 or a6");
     }
     if (g.kind == Gsh::Kind::kReal) real.push_back(&g);
   }
   SdpRouter r(sdp, true, false, lanes, algo);
   const u64 beta = real.size();
   const u32 v = u32{1} << sdp.k;
-  int sigma_max = 0;
-  for (const Gsh* g : real) sigma_max = std::max(sigma_max, g->sigma());
   const u64 slots = u64{1} << sdp.k;
+  // Part i holds the slots s < K with s mod beta = i; its sub-part j for a GSH of order sigma the
+  // ones with (s / beta) mod sigma = j, w = s / (beta sigma) the element's place in it.
+  std::vector<u64> count(beta);
+  for (u64 i = 0; i < beta; ++i) count[i] = (slots - i + beta - 1) / beta;
   for (u64 phase = 0; phase < beta; ++phase) {
     const std::vector<u64> start = r.nodes();
-    for (int u = 0; u < sigma_max; ++u) {
+    // Not in lockstep (section 4.1: each GSH's algorithm independently): part i's routing cycle
+    // u of its GSH sends sub-part element w at time u W_i + w, W_i = ceil(count_i / sigma), one
+    // element per link and time unit (every sub-part element of an active node crosses). The
+    // phase is cut into link rounds at every part's cycle boundary u W_i, so a round never holds
+    // two cycles of one part, and a part of a shorter GSH sends larger sub-parts in fewer cycles
+    // while the others send theirs: the phase lasts max_i sigma_i W_i (K / beta when the orders
+    // divide the parts), not sigma_max rounds of the largest sub-part.
+    // In lockstep every part's cycle is as long as the largest sub-part of the phase.
+    std::vector<u64> width(beta);
+    for (u64 i = 0; i < beta; ++i) {
+      const u64 sigma = static_cast<u64>(real[(i + phase) % beta]->sigma());
+      width[i] = (count[i] + sigma - 1) / sigma;
+    }
+    const u64 widest = *std::max_element(width.begin(), width.end());
+    std::vector<u64> cuts{0};
+    for (u64 i = 0; i < beta; ++i) {
+      if (lockstep) width[i] = widest;
+      const u64 sigma = static_cast<u64>(real[(i + phase) % beta]->sigma());
+      for (u64 u = 1; u <= sigma; ++u) cuts.push_back(u * width[i]);
+    }
+    std::sort(cuts.begin(), cuts.end());
+    cuts.erase(std::unique(cuts.begin(), cuts.end()), cuts.end());
+    for (size_t c = 0; c + 1 < cuts.size(); ++c) {
+      const u64 t0 = cuts[c];
+      const u64 t1 = cuts[c + 1];
       r.linkRound(
-          [&start, &real, beta, phase, u, v, slots](u64 e, u64, u32 slot) {
+          [&start, &real, &width, beta, phase, v, slots, t0, t1](u64 e, u64, u32 slot) {
             const u64 s = e % slots;  // the element's first slot: its part and sub-part
-            const Gsh& g = *real[(s % beta + phase) % beta];
-            const int sigma = g.sigma();
-            if (u >= sigma) return SdpRouter::Step{-1, slot};
-            const u64 j = (s / beta) % static_cast<u64>(sigma);
-            const int a = g.dims[(j + static_cast<u64>(u)) % static_cast<u64>(sigma)];
-            const int prev = g.dims[(j + static_cast<u64>(u) + static_cast<u64>(sigma) - 1) %
-                                    static_cast<u64>(sigma)];
+            const u64 i = s % beta;
+            const Gsh& g = *real[(i + phase) % beta];
+            const u64 sigma = static_cast<u64>(g.sigma());
+            const u64 u = t0 / width[i];
+            const u64 at = u * width[i] + s / (beta * sigma);
+            if (u >= sigma || at < t0 || at >= t1) return SdpRouter::Step{-1, slot};
+            const u64 j = (s / beta) % sigma;
+            const int a = g.dims[(j + u) % sigma];
+            const int prev = g.dims[(j + u + sigma - 1) % sigma];
             if (bitOf(start[e], a) == bitOf(start[e], prev)) return SdpRouter::Step{-1, slot};
             return SdpRouter::Step{a, slot ^ v};
           },

@@ -52,13 +52,24 @@ SdpFormula sdpA1Formula(const Sdp& sdp, const SdpClass& cls, SdpA1Variant varian
 /// each, all parts at once; within a phase, the part's share for GSH J (sigma = |J|) is split
 /// again, slot s to sub-part j = (s / beta') mod sigma, and sub-part j runs A1' along L^j(J): in
 /// routing cycle u it crosses the dimension a_(j+u), so the sub-parts of one GSH use different
-/// dimensions in every routing cycle and the GSHs' dimensions are disjoint. A phase has
-/// sigma_max routing cycles (a shorter GSH's sub-parts idle after their sigma); slot bit k is
+/// dimensions in every routing cycle and the GSHs' dimensions are disjoint. The parts do not
+/// run in lockstep: part i's routing cycle u sends its sub-part element w at time u W_i + w
+/// (W_i = its largest sub-part), and the phase is cut into link rounds at every part's cycle
+/// boundary, so a phase lasts max_i sigma_i W_i element cycles: K / beta' when beta' sigma_i
+/// divides K for every GSH, equal orders or not, and Table 3's K t_c + beta sigma_max tau then
+/// holds with B = K / (beta sigma_max) (every cut is a multiple of B). Slot bit k is
 /// A1''s v (memory 2K, Table 6). Only A1' flips v, so elements of different sub-parts never meet
 /// in one slot (their slots differ below K). Virtual GSHs follow as local swaps. Throws Error for
-/// a mixed GSH (the n-port A1' here combines real GSHs; §4.4 gives mixed GSHs to A1).
+/// a mixed GSH: §4.4, the paper's only passage on non-separable SDPs, gives the mixed cycles to A1
+/// one-port ("Algorithm A1 should be used for the mixed cycles") and to A4, A5 or A6 n-port.
+///
+/// With `lockstep`, every part's routing cycle is as long as the phase's largest sub-part
+/// (sigma_max rounds a phase): more element cycles when the orders differ, but fewer start-ups
+/// when beta sigma_i does not divide K (the cuts of the parts then do not align). Section 4.1:
+/// running each GSH independently is optimal "if either there is no start-up time, or all the
+/// GSH's have the same real order"; `hcube run` builds both and runs the cheaper for its tau.
 SdpSchedule sdpA1PrimeNPortSchedule(const Sdp& sdp, const SdpClass& cls, u64 packet, int lanes,
-                                    const std::string& algo);
+                                    const std::string& algo, bool lockstep = false);
 
 /// Table 3, n-port A1': K t_c + beta sigma_max ceil(K / (sigma_max beta B)) tau.
 SdpFormula sdpA1PrimeNPortFormula(const Sdp& sdp, const SdpClass& cls, u64 packet);

@@ -188,7 +188,7 @@ int a2NPortLabelBits(const Sdp& sdp, const SdpClass& cls, bool rotated, int* sub
 }
 
 SdpSchedule sdpA2NPortSchedule(const Sdp& sdp, const SdpClass& cls, bool rotated, u64 packet,
-                               int lanes, const std::string& algo) {
+                               int lanes, const std::string& algo, bool lockstep) {
   const A2Plan plan = planA2NPort(sdp, cls, rotated);
   const std::string method = rotated ? "--method a2r" : "--method a2 --ports all";
   if (plan.most > plan.free) {
@@ -214,17 +214,49 @@ SdpSchedule sdpA2NPortSchedule(const Sdp& sdp, const SdpClass& cls, bool rotated
   }
   const u64 groups = plan.groups.size();
   SdpRouter r(sdp, false, false, lanes, algo);
+  // Part p holds the labels l with l mod G = p; for a group of m moved dimensions its sub-part j
+  // the ones with (l / G) mod m = j, w = (l / G) / m the label's place in it.
+  const u64 labels = u64{1} << label_bits.size();
+  std::vector<u64> count(groups);
+  for (u64 p = 0; p < groups; ++p) count[p] = labels > p ? (labels - p + groups - 1) / groups : 0;
   for (u64 phase = 0; phase < groups; ++phase) {
-    for (int u = 0; u < 2 * plan.most; ++u) {
+    // Not in lockstep (section 4.6 rotates the parts through the GSHs; each runs at its own
+    // pace): part p's routing cycle u moves its sub-parts' label w at time u W_p + w, W_p =
+    // ceil(count_p / m), every label the same load on a link. The phase is cut into link rounds
+    // at every part's cycle boundary u W_p, so a part whose group has fewer moved dimensions
+    // sends larger sub-parts in fewer cycles while the others send theirs (the phase lasts
+    // max_p 2 m_p W_p label times, not 2 sigma_max rounds of the largest sub-part). An
+    // exchange's two elements share a label, so they cross in the same round.
+    // In lockstep every part's cycle is as long as the largest sub-part of the phase.
+    std::vector<u64> width(groups);
+    for (u64 p = 0; p < groups; ++p) {
+      const u64 m = plan.groups[(p + phase) % groups].moved.size();
+      width[p] = (count[p] + m - 1) / m;
+    }
+    const u64 widest = *std::max_element(width.begin(), width.end());
+    std::vector<u64> cuts{0};
+    for (u64 p = 0; p < groups; ++p) {
+      if (lockstep) width[p] = widest;
+      const u64 m = plan.groups[(p + phase) % groups].moved.size();
+      for (u64 u = 1; u <= 2 * m; ++u) cuts.push_back(u * width[p]);
+    }
+    std::sort(cuts.begin(), cuts.end());
+    cuts.erase(std::unique(cuts.begin(), cuts.end()), cuts.end());
+    for (size_t c = 0; c + 1 < cuts.size(); ++c) {
+      const u64 t0 = cuts[c];
+      const u64 t1 = cuts[c + 1];
       r.linkRound(
-          [&plan, &label, &sdp, groups, phase, u, slots](u64 e, u64 node, u32 slot) {
+          [&plan, &label, &sdp, &width, groups, phase, slots, t0, t1](u64 e, u64 node, u32 slot) {
             const u64 l = label[static_cast<size_t>(e % slots)];
-            const A2Group& g = plan.groups[(l % groups + phase) % groups];
-            const int m = static_cast<int>(g.moved.size());
-            if (u >= 2 * m) return SdpRouter::Step{-1, slot};
-            const u64 j = (l / groups) % static_cast<u64>(m);
+            const u64 p = l % groups;
+            const A2Group& g = plan.groups[(p + phase) % groups];
+            const u64 m = g.moved.size();
+            const u64 u = t0 / width[p];
+            const u64 at = u * width[p] + (l / groups) / m;
+            if (u >= 2 * m || at < t0 || at >= t1) return SdpRouter::Step{-1, slot};
+            const u64 j = (l / groups) % m;
             const auto& pairs = u < m ? g.first : g.second;
-            const auto [storage, real] = pairs[(j + static_cast<u64>(u % m)) % static_cast<u64>(m)];
+            const auto [storage, real] = pairs[(j + u % m) % m];
             const int v = sdp.position(storage);
             if (bitOf(node, real) == bitOf(slot, v)) return SdpRouter::Step{-1, slot};
             return SdpRouter::Step{real, slot ^ (u32{1} << v)};

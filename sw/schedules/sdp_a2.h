@@ -38,13 +38,19 @@ SdpSchedule sdpA2Schedule(const Sdp& sdp, const SdpClass& cls, u64 packet, int l
 /// as a k_j (the label bits: their value, part = label mod G, sub-part = (label / G) mod sigma,
 /// G the number of groups), so elements of different sub-parts never meet in a slot; with fewer
 /// label bits than sub-parts some sub-parts are empty and the time grows (measured, not
-/// assumed). After each phase the k_j are restored by local swaps, part by part (each part has
-/// just done a different GSH), PERMUTE cycles the paper ignores. Mixed GSHs take part as in the
-/// one-port A2 (a storage dimension in J hands its content to its processor dimension in the
-/// second AAPC); virtual GSHs follow as local swaps. Throws Error naming the shortage when
-/// fewer storage dimensions lie outside J than a group has processor dimensions.
+/// assumed). The rotated form's parts are not in lockstep: part p's routing cycle u moves its
+/// sub-parts' label w at time u W_p + w (W_p its largest sub-part) and a phase is cut into link
+/// rounds at every part's cycle boundary, so GSHs of unequal orders do not wait for the longest
+/// (the phase lasts max_p 2 m_p W_p label times; Table 3's K + 2 sigma_p tau when the labels
+/// divide evenly among every GSH's sub-parts). After each phase the k_j are restored by local
+/// swaps, part by part (each part has just done a different GSH), PERMUTE cycles the paper ignores.
+/// Mixed GSHs take part as in the one-port A2 (a storage dimension in J hands its content to its
+/// processor dimension in the second AAPC); virtual GSHs follow as local swaps. Throws Error naming
+/// the shortage when fewer storage dimensions lie outside J than a group has processor dimensions.
+/// With `lockstep`, every part's routing cycle lasts as long as the phase's largest sub-part (as
+/// the n-port A1', sdp_a1.h: fewer start-ups when the parts' cuts do not align).
 SdpSchedule sdpA2NPortSchedule(const Sdp& sdp, const SdpClass& cls, bool rotated, u64 packet,
-                               int lanes, const std::string& algo);
+                               int lanes, const std::string& algo, bool lockstep = false);
 
 /// The number of label bits the n-port A2 has (storage dimensions outside J and not a k_j), or
 /// -1 when it does not apply; `sub_parts` gets the parts times sub-parts it wants for full

@@ -26,18 +26,23 @@ void rotate(const std::vector<int>& dims, size_t first, size_t last, Steps& step
   steps[depth].push_back({dims[first], dims[first + h]});
 }
 
-/// Lengths of the rounds of one n-port step: pipelined packets of `b` over `half` elements per
-/// path, with a second hop (`two_hops`) one round behind the first.
-std::vector<u64> pipelineRounds(u64 half, u64 b, bool two_hops) {
-  const u64 packets = (half + b - 1) / b;
-  std::vector<u64> len(packets + (two_hops ? 1 : 0), 0);
-  for (u64 j = 0; j < packets; ++j) {
-    const u64 l = std::min(b, half - j * b);
-    len[j] = std::max(len[j], l);
-    if (two_hops) len[j + 1] = std::max(len[j + 1], l);
-  }
-  return len;
+}  // namespace
+
+A3NPortStep a3NPortStep(u64 slots, u64 packet, u64 pairs) {
+  A3NPortStep out;
+  if (pairs == 0) return out;
+  const u64 b = std::max<u64>(packet, 1);
+  out.half = std::max<u64>(slots / 2, 1);
+  out.part = (out.half + pairs - 1) / pairs;
+  out.packets = (out.part + b - 1) / b;
+  // A sub-part's packet q crosses pair s's second hop in round s L + q + 1, so the next pair's
+  // first hop (round (s + 1) L + q) must come later: L >= 2.
+  out.stage = std::max<u64>(out.packets, 2);
+  out.rounds = (pairs - 1) * out.stage + out.packets + 1;
+  return out;
 }
+
+namespace {
 
 int kindOf(const Sdp& sdp, const Pair& p) {
   return (sdp.isProcessorDim(p.first) ? 1 : 0) + (sdp.isProcessorDim(p.second) ? 1 : 0);
@@ -84,33 +89,45 @@ SdpSchedule sdpA3Schedule(const Sdp& sdp, const SdpClass& cls, bool one_port, u6
         r.exchange(first_real ? p.second : p.first, first_real ? p.first : p.second, b);
       }
     } else {
-      // n-port: each pair of processor dimensions by the Dual Path Transpose, pipelined: the
-      // elements with slot bit k-1 clear go a then c, the others c then a (scratch slot + K on
-      // the way), packet j's first hop in round j and its second in round j + 1. The pairs of a
-      // step go one after the other: an element whose node differs in two pairs would need both
-      // at once.
-      const u64 half = std::max<u64>(k / 2, 1);
-      const u32 top = k >= 2 ? static_cast<u32>(k / 2) : 0;
-      const u64 packets = (half + b - 1) / b;
+      // n-port: the step's m pairs of processor dimensions at once (see sdp_a3.h). Sub-part j
+      // (low slot bits mod m) does pair (j + s) mod m in stage s by the Dual Path Transpose
+      // pipelined in packets: the elements with slot bit k-1 clear go a then c, the others c
+      // then a (scratch slot + K on the way); packet q's first hop in round s L + q, its second
+      // in the round after. In one round the sub-parts use different pairs, and a first hop
+      // leaves a node with x_a != x_c while a second hop leaves one with x_a == x_c, so two
+      // stages overlap without sharing a link.
+      std::vector<Pair> pairs;
       for (const Pair& p : step) {
-        if (kindOf(sdp, p) != 2) continue;
-        const int a = p.first;
-        const int c = p.second;
-        for (u64 t = 0; t <= packets; ++t) {
-          r.linkRound(
-              [a, c, t, b, top, half, scratch](u64, u64 node, u32 slot) {
-                const bool in_transit = slot >= scratch;
-                const u32 home = in_transit ? slot - scratch : slot;
-                const bool c_first = top != 0 && (home & top) != 0;
-                const u64 j = (home & (static_cast<u32>(half) - 1)) / b;
-                if (!in_transit && j == t && bitOf(node, a) != bitOf(node, c)) {
-                  return SdpRouter::Step{c_first ? c : a, slot + scratch};
-                }
-                if (in_transit && j + 1 == t) return SdpRouter::Step{c_first ? a : c, home};
-                return SdpRouter::Step{-1, slot};
-              },
-              b);
-        }
+        if (kindOf(sdp, p) == 2) pairs.push_back(p);
+      }
+      const A3NPortStep shape = a3NPortStep(k, b, pairs.size());
+      const u64 half = shape.half;
+      const u32 top = k >= 2 ? static_cast<u32>(k / 2) : 0;
+      const u64 m = pairs.size();
+      for (u64 t = 0; t < shape.rounds; ++t) {
+        r.linkRound(
+            [&pairs, &shape, m, t, b, top, half, scratch](u64, u64 node, u32 slot) {
+              const bool in_transit = slot >= scratch;
+              const u32 home = in_transit ? slot - scratch : slot;
+              const bool c_first = top != 0 && (home & top) != 0;
+              const u64 low = home & (static_cast<u32>(half) - 1);
+              const u64 j = low % m;
+              const u64 q = (low / m) / b;
+              if (in_transit) {
+                // The second hop, one round after the first (stage s, packet q).
+                if (t == 0) return SdpRouter::Step{-1, slot};
+                const u64 s = (t - 1) / shape.stage;
+                if ((t - 1) % shape.stage != q || s >= m) return SdpRouter::Step{-1, slot};
+                const Pair& p = pairs[(j + s) % m];
+                return SdpRouter::Step{c_first ? p.first : p.second, home};
+              }
+              const u64 s = t / shape.stage;
+              if (s >= m || t % shape.stage != q) return SdpRouter::Step{-1, slot};
+              const Pair& p = pairs[(j + s) % m];
+              if (bitOf(node, p.first) == bitOf(node, p.second)) return SdpRouter::Step{-1, slot};
+              return SdpRouter::Step{c_first ? p.second : p.first, slot + scratch};
+            },
+            b);
       }
       for (const Pair& p : step) {
         if (kindOf(sdp, p) != 1) continue;
@@ -136,16 +153,31 @@ SdpFormula sdpA3Count(const Sdp& sdp, const SdpClass& cls, bool one_port, u64 pa
   };
   SdpFormula f;
   for (const std::vector<Pair>& step : sdpA3Steps(cls)) {
+    if (!one_port) {
+      u64 m = 0;
+      for (const Pair& p : step) m += kindOf(sdp, p) == 2 ? 1 : 0;
+      const A3NPortStep shape = a3NPortStep(k, b, m);
+      for (u64 t = 0; t < shape.rounds; ++t) {
+        // Packet q of the largest sub-part (ceil(half / m) elements per path) in its first hop
+        // (round s L + q) or its second (the round after).
+        u64 len = 0;
+        for (const u64 u : {t, t - 1}) {
+          if (u > t) continue;  // t - 1 wrapped
+          const u64 s = u / shape.stage;
+          const u64 q = u % shape.stage;
+          if (s < m && q < shape.packets) len = std::max(len, std::min(b, shape.part - q * b));
+        }
+        f.transfer_cycles += cycles(len);
+        f.startups += messages(len);
+      }
+    }
     for (const Pair& p : step) {
       const int kind = kindOf(sdp, p);
       if (kind == 2 && one_port) {
         f.transfer_cycles += 2 * cycles(k);
         f.startups += 2 * messages(k);
       } else if (kind == 2) {
-        for (const u64 l : pipelineRounds(std::max<u64>(k / 2, 1), b, true)) {
-          f.transfer_cycles += cycles(l);
-          f.startups += messages(l);
-        }
+        continue;  // n-port: all of the step's pairs at once, below
       } else if (kind == 1) {
         f.transfer_cycles += cycles(k / 2);
         f.startups += messages(k / 2);

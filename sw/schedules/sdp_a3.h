@@ -18,18 +18,22 @@
 // half is slot bit k-1). A processor and a storage dimension: the exchange E(v, p) of K/2 elements.
 // Two storage dimensions: a local swap (PERMUTE cycles, local data movement the paper ignores).
 //
-// n-port, the transpositions of one step run one after the other (an element whose node differs
-// in two pairs would need both paths at once; routing several pairs together is the general
-// multiple-path transpose, not done here), so the n-port schedule is not the concurrent one the
-// paper assumes.
+// n-port, the m processor-dimension pairs of one step run at once: the data is split into m
+// sub-parts (low slot bits mod m) and in stage s sub-part j transposes pair (j + s) mod m by the
+// pipelined Dual Path Transpose, so in every round the sub-parts use different pairs and each
+// element crosses every pair its node differs in, one stage after the other. A stage lasts
+// L = max(P, 2) rounds (P packets of at most B elements per sub-part and path), the next stage's
+// first hops overlapping the last second hops (a first hop leaves a node with x_a != x_c, a
+// second hop one with x_a == x_c: no link is shared), so a step takes (m - 1) L + P + 1 rounds:
+// K/2B + 1 when mB divides K/2 and P >= 2, Table 3's (K/2B + 1)(tau + B t_c) per step exactly.
 //
 // Against Table 3. One-port, a step costs at most what the paper charges it (sigma_p K t_c +
 // sigma_p ceil(K/B) tau: two hops of K for each of sigma_p / 2 pairs), and exactly that when its
 // transpositions pair up all sigma_p moved dimensions: the matrix transposition (every GSH of
 // order 2), which the paper singles out. The recursion's later steps pair fewer dimensions (a GSH
 // of order s needs s - 1 transpositions in all), so for longer GSHs the one-port schedule is
-// cheaper than the formula. n-port, a step with one pair of processor dimensions costs exactly
-// Table 3's (K/2B + 1)(tau + B t_c) (B dividing K/2); a step with m pairs costs m times that.
+// cheaper than the formula. n-port, a step costs Table 3's (K/2B + 1)(tau + B t_c) when mB divides
+// K/2 with P >= 2 (above); otherwise the rounds are counted as they are.
 // sdpA3Count gives the schedule's exact cost, sdpA3Table3 the paper's.
 #pragma once
 
@@ -46,6 +50,18 @@ namespace hcube {
 /// The recursive steps: step t's dimension transpositions (pairs of paper dimensions), all
 /// GSHs merged. ceil(log2 of the longest GSH) steps.
 std::vector<std::vector<std::pair<int, int>>> sdpA3Steps(const SdpClass& cls);
+
+/// The shape of one n-port step with `pairs` processor-dimension pairs at once: elements per path
+/// and node (half = K/2), per sub-part (part = ceil(half / pairs)), its packets, the stage length
+/// L = max(packets, 2) and the rounds (pairs - 1) L + packets + 1 (0 without pairs).
+struct A3NPortStep {
+  u64 half = 0;
+  u64 part = 0;
+  u64 packets = 0;
+  u64 stage = 0;
+  u64 rounds = 0;
+};
+A3NPortStep a3NPortStep(u64 slots, u64 packet, u64 pairs);
 
 /// The A3 schedule, one-port (SPT) or n-port (pipelined DPT), packets of `packet` elements.
 SdpSchedule sdpA3Schedule(const Sdp& sdp, const SdpClass& cls, bool one_port, u64 packet, int lanes,

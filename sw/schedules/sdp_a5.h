@@ -68,7 +68,8 @@ std::vector<std::vector<A5Exchange>> a5Exchanges(const std::vector<Gsh>& gshs, i
 
 /// The A5 schedule (n-port): the sequences concurrently on the data parts, then the local shuffle
 /// restoring the pivots, then the virtual GSHs as local swaps. Throws Error naming why when it
-/// does not apply: a mixed GSH, gamma out of range, or K < 2^mu.
+/// does not apply: a mixed GSH (section 4.4 names A5 for non-separable SDPs without a construction;
+/// not built here), gamma out of range, or K < 2^mu.
 SdpSchedule sdpA5Schedule(const Sdp& sdp, const SdpClass& cls, int gamma, u64 packet, int lanes,
                           const std::string& algo);
 

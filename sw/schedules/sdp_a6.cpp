@@ -170,16 +170,11 @@ std::vector<int> a6Sequence(const A6Group& g, const std::vector<const Gsh*>& rea
 
 SdpSchedule sdpA6Schedule(const Sdp& sdp, const SdpClass& cls, bool flat, u64 packet, int lanes,
                           const std::string& algo) {
-  for (const Gsh& g : cls.gshs) {
-    if (g.kind == Gsh::Kind::kMixed) {
-      throw Error("--method " + std::string(flat ? "a1 --ports all" : "a6") +
-                  ": the SDP is not separable (GSH " + std::to_string(g.dims.front()) +
-                  ",... mixes processor and storage dimensions); the n-port algorithms here "
-                  "combine real GSHs only; use --method a1 --ports one");
-    }
-  }
-  const A6Group root = a6Grouping(cls, flat);
-  const std::vector<const Gsh*> real = realGshs(cls);
+  // Section 4.4: on a non-separable SDP the grouping and the sequences are those of its GSHs'
+  // processor dimensions; sdpConcurrentSequences adds the mixed GSHs' local exchanges.
+  const SdpClass real_cls = cls.separable ? cls : realifiedClass(sdp, cls);
+  const A6Group root = a6Grouping(real_cls, flat);
+  const std::vector<const Gsh*> real = realGshs(real_cls);
   const u64 pairs = sdp.k >= 1 ? u64{1} << (sdp.k - 1) : 0;
   std::vector<std::vector<int>> seqs;
   for (u64 m = 0; m < pairs; ++m) seqs.push_back(a6Sequence(root, real, m));

@@ -12,6 +12,11 @@
 // Running it: every pair of slots {2m, 2m+1} (slot bit 0 is A1's storage dimension v) is a part
 // of its own; its exchange sequence follows the grouping tree by m mod mu at every level (m / mu
 // below), padded with idle cycles where its group is done before the others of its phase.
+//
+// Non-separable SDPs (section 4.4: "one can employ the same algorithm as if there is no virtual
+// dimension, for instance Algorithms A4, A5, or A6"): the grouping and the sequences are those of
+// the GSHs' processor dimensions (realifiedClass, S = {sigma_p_i + 1}), and the mixed GSHs'
+// storage dimensions are exchanged with v locally in between (sdpConcurrentSequences).
 #pragma once
 
 #include <string>
@@ -44,7 +49,8 @@ A6Group a6Grouping(const SdpClass& cls, bool flat);
 /// The exchange sequence of slot pair m (length root.cycles, -1 = idle).
 std::vector<int> a6Sequence(const A6Group& root, const std::vector<const Gsh*>& real, u64 m);
 
-/// The schedule (n-port). Throws Error naming why it does not apply (a mixed GSH, K = 1).
+/// The schedule (n-port), separable or not. Throws Error naming why it does not apply (K = 1,
+/// every storage dimension in a mixed GSH).
 SdpSchedule sdpA6Schedule(const Sdp& sdp, const SdpClass& cls, bool flat, u64 packet, int lanes,
                           const std::string& algo);
 
