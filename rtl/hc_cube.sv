@@ -30,7 +30,9 @@ module hc_cube
   /// Load port address and data widths: a table address and word without a router; with one,
   /// wide enough for router messages and header words too.
   localparam int unsigned LoadAddrBits = hc_pkg::hc_load_addr_bits(Dim, TableDepth, HasRouter),
-  localparam int unsigned LoadWidth = hc_pkg::hc_load_width(Dim, Lanes, NumSlots, HasRouter)
+  localparam int unsigned LoadWidth = hc_pkg::hc_load_width(Dim, Lanes, NumSlots, HasRouter),
+  /// Width of an output channel index (fault injection).
+  localparam int unsigned ChanBits = hc_pkg::hc_bits(Dim * Lanes)
 ) (
   /// Clock.
   input  logic                               clk_i,
@@ -81,7 +83,27 @@ module hc_cube
   /// The node whose error counters err_count_o shows.
   input  logic [Dim-1:0]                     err_node_i,
   /// Error counters of node err_node_i, kind k at [k*ErrCountBits +: ErrCountBits].
-  output logic [hc_pkg::NumErrKinds*hc_pkg::ErrCountBits-1:0] err_count_o
+  output logic [hc_pkg::NumErrKinds*hc_pkg::ErrCountBits-1:0] err_count_o,
+
+  // Fault injection (docs/hardware.md §9): driven by the testbench cycle by cycle, tied to 0 in
+  // hc_fpga. While flt_en_i is high, the word node flt_node_i sends on output channel flt_chan_i
+  // (port = chan / Lanes, lane = chan % Lanes) becomes ((word & ~flt_clr_i) | flt_set_i) ^
+  // flt_xor_i, and does not cross at all if flt_kill_i is high. Everything that reads a link
+  // (the neighbour, words_o, the testbench's monitor) sees the faulty word.
+  /// Fault injection: the mask below applies this cycle.
+  input  logic                               flt_en_i,
+  /// Fault injection: the sending node.
+  input  logic [Dim-1:0]                     flt_node_i,
+  /// Fault injection: its output channel.
+  input  logic [ChanBits-1:0]                flt_chan_i,
+  /// Fault injection: bits inverted (a bit flip).
+  input  logic [WordWidth-1:0]               flt_xor_i,
+  /// Fault injection: bits forced to 0 (stuck-at-0).
+  input  logic [WordWidth-1:0]               flt_clr_i,
+  /// Fault injection: bits forced to 1 (stuck-at-1).
+  input  logic [WordWidth-1:0]               flt_set_i,
+  /// Fault injection: the word is removed (a dead link, a dropped word).
+  input  logic                               flt_kill_i
 );
 
   localparam int unsigned NumChans = Dim * Lanes;  // derived
@@ -106,12 +128,18 @@ module hc_cube
 
   logic [NumNodes-1:0]                  node_done;
   logic [NumNodes-1:0]                  node_permute;
+  // node_raw_*: what each node sends; node_out_*: the same after the fault mask, what the links
+  // carry (and the testbench reads).
+  (* mem2reg *) logic [NumChans-1:0]    node_raw_valid [NumNodes];
+  (* mem2reg *) logic [ChanWords-1:0]   node_raw_data  [NumNodes];
   (* mem2reg *) logic [NumChans-1:0]    node_out_valid [NumNodes] /* verilator public_flat_rd */;
   (* mem2reg *) logic [ChanWords-1:0]   node_out_data  [NumNodes] /* verilator public_flat_rd */;
   (* mem2reg *) logic [NumChans-1:0]    node_store     [NumNodes] /* verilator public_flat_rd */;
   (* mem2reg *) logic [NumChans-1:0]    node_in_valid  [NumNodes];
   (* mem2reg *) logic [ChanWords-1:0]   node_in_data   [NumNodes];
-  (* mem2reg *) logic [NumErrKinds-1:0] node_err_event [NumNodes];
+  // The error-event strobes: kind k's condition holds at the node this cycle (docs/hardware.md
+  // §4); the testbench logs them per cycle (hcube-rtl-sim --traffic).
+  (* mem2reg *) logic [NumErrKinds-1:0] node_err_event [NumNodes] /* verilator public_flat_rd */;
   (* mem2reg *) logic [NumErrKinds-1:0] node_err_flags [NumNodes];
   (* mem2reg *) logic [ErrBits-1:0]     node_err_count [NumNodes];
   (* mem2reg *) logic [WordWidth-1:0]   node_rdata     [NumNodes];
@@ -177,8 +205,8 @@ module hc_cube
       .mem_rdata_o (node_rdata[x]),
       .start_i     (start_i),
       .done_o      (node_done[x]),
-      .out_valid_o (node_out_valid[x]),
-      .out_data_o  (node_out_data[x]),
+      .out_valid_o (node_raw_valid[x]),
+      .out_data_o  (node_raw_data[x]),
       .in_valid_i  (node_in_valid[x]),
       .in_data_i   (node_in_data[x]),
       .store_o     (node_store[x]),
@@ -220,6 +248,23 @@ module hc_cube
       logic unused_rt;  // no router: its outputs are not read
       assign unused_rt = ^{node_rt_pkt[x], node_rt_credit[x], node_rt_stalls[x], node_rt_work[x],
                            node_rt_moved[x]};
+    end
+  end
+
+  // The fault mask (docs/hardware.md §9): every node's outputs pass unchanged, except the one
+  // channel flt_node_i / flt_chan_i while flt_en_i is high. One loop (like `links` below), and
+  // one compare per cycle, not one per link.
+  always_comb begin : fault_mask
+    for (int unsigned x = 0; x < NumNodes; x++) begin
+      node_out_valid[x] = node_raw_valid[x];
+      node_out_data[x]  = node_raw_data[x];
+    end
+    if (flt_en_i && 32'(flt_chan_i) < NumChans) begin
+      node_out_valid[flt_node_i][flt_chan_i] =
+          node_raw_valid[flt_node_i][flt_chan_i] && !flt_kill_i;
+      node_out_data[flt_node_i][32'(flt_chan_i)*WordWidth +: WordWidth] =
+          ((node_raw_data[flt_node_i][32'(flt_chan_i)*WordWidth +: WordWidth] & ~flt_clr_i) |
+           flt_set_i) ^ flt_xor_i;
     end
   end
 

@@ -141,7 +141,15 @@ module hc_fpga #(
     .local_cycles_o (local_cycles),
     .err_any_o      (err_any),
     .err_node_i     (node),
-    .err_count_o    (err_count)
+    .err_count_o    (err_count),
+    // No fault injection on the device (docs/hardware.md §9): the mask folds away.
+    .flt_en_i       (1'b0),
+    .flt_node_i     ('0),
+    .flt_chan_i     ('0),
+    .flt_xor_i      ('0),
+    .flt_clr_i      ('0),
+    .flt_set_i      ('0),
+    .flt_kill_i     (1'b0)
   );
 
   // ---------------------------------------------------------------------------

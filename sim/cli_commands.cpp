@@ -131,7 +131,7 @@ const std::vector<CommandLine>& commandLines() {
       FST (or .vcd) waveform and a GTKWave save file from the RTL, or a VCD from the TLM model;
       --links writes the words and utilisation of every directed link as CSV, --heatmap a
       per-link, per-cycle utilisation picture with per-dimension totals (the same on every
-      backend); --inject runs the case without and with one fault (table and tlm backends):
+      backend); --inject runs the case without and with one fault (on any backend):
         flip:NODE:PORT:LANE:CYCLE[:BIT]   invert a bit of the word crossing that link then
         stuck:NODE:PORT:LANE:CYCLE:BIT:V  that bit of every word stuck at V from CYCLE on
         dead:NODE:PORT:LANE:CYCLE         nothing crosses that link from CYCLE on
@@ -155,7 +155,7 @@ const std::vector<CommandLine>& commandLines() {
        join(kCase, {"--tables", "--element", "--backend", "--max-cycles", "--cache"}), true},
       {"faults", "a campaign of random single faults: detection and localisation rates",
        R"(  hcube faults --campaign N [--seed S] (--algo A --n N [--k K] ... | --tables PATH)
-            [--backend table|tlm]
+            [--backend table|tlm|rtl] [--cache DIR]
       N random single faults over a case (kinds in turn; link faults on words the fault-free
       run sends): per kind how many a check caught, how many it localised to the faulty link
       or node, and those no check can catch (masked) with the reason)",

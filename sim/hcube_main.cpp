@@ -278,6 +278,7 @@ struct BackendRun {
   const Fault* fault = nullptr;         ///< a link fault to inject (sw/fault.h)
   int threads = 1;                      ///< threads of the Verilated model (rtl backend)
   const CubeMemory* initial = nullptr;  ///< seeded values (--seed); nullptr: tags
+  bool quiet = false;                   ///< no progress lines (the faulty runs of a campaign)
 };
 
 // --threads T: threads of the Verilated model (a model of its own per T); only the rtl backend
@@ -315,16 +316,16 @@ RunResult runOn(const BuiltCase& c, const BackendRun& b, std::string* gtkw) {
     return runOnTlm(c.tables, opt);
   }
   if (b.backend == "rtl") {
-    if (b.fault != nullptr) throw Error("--inject: the rtl backend cannot inject faults yet");
     RtlOptions opt;
     opt.cache_dir = b.cache;
     opt.threads = b.threads;
-    opt.progress = &std::cerr;
+    opt.progress = b.quiet ? nullptr : &std::cerr;
     opt.progress_bar = b.progress != nullptr;
     opt.max_cycles = b.max_cycles;
     opt.record_traffic = b.record_traffic;
     opt.record_word = b.record_word;
     opt.initial = b.initial;
+    opt.fault = b.fault;
     if (!b.trace.empty()) {
       opt.trace = b.trace;
       opt.gtkw = (fs::path(b.trace).replace_extension(".gtkw")).string();
@@ -386,6 +387,7 @@ FaultRunner faultRunner(const BuiltCase& c, const BackendRun& b) {
     run_case.tables = set;
     BackendRun fb = b;
     fb.fault = f;
+    fb.quiet = true;
     return runOn(run_case, fb, nullptr);
   };
 }
@@ -411,9 +413,8 @@ int cmdFaults(Args& args) {
   const std::string cache = args.get("--cache").value_or("");
   if (count < 1) throw Error("--campaign N (a number of faults, at least 1) is required");
   if (seed < 0) throw Error("--seed must not be negative");
-  if (backend == "rtl") throw Error("--backend rtl: the rtl backend cannot inject faults yet");
-  if (backend != "table" && backend != "tlm") {
-    throw Error("--backend '" + backend + "': must be table or tlm");
+  if (backend != "table" && backend != "tlm" && backend != "rtl") {
+    throw Error("--backend '" + backend + "': must be table, tlm or rtl");
   }
   HeaderOrigin origin;
   const BuiltCase c = loadCase(args, {backend}, origin);
@@ -515,7 +516,6 @@ int cmdRun(Args& args) {
           std::pair{"--heatmap", heatmap.has_value()}}) {
       if (given) throw Error(std::string("--inject cannot be combined with ") + name);
     }
-    if (backend == "rtl") throw Error("--inject: the rtl backend cannot inject faults yet");
   }
   if (!no_verify) {
     tables.phase("verify");

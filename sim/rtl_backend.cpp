@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <iostream>
 #include <sstream>
 
@@ -239,58 +240,125 @@ RtlModel ensureRtlModel(const RtlModelConfig& config, const RtlOptions& options)
   return {runner.string(), config};
 }
 
-RunResult parseRtlResult(std::istream& in, const std::string& source, u64 nodes, int dims,
-                         u64 words_per_node) {
-  RunResult r;
-  r.backend = "rtl";
-  r.memory = {nodes, words_per_node, std::vector<u32>(nodes * words_per_node, 0)};
-  r.link_words.assign(nodes * static_cast<u64>(dims), 0);
-  std::vector<bool> seen(nodes, false);
-  std::string line;
-  int lineno = 0;
-  auto fail = [&](const std::string& msg) {
-    throw Error(source + ":" + std::to_string(lineno) + ": " + msg);
-  };
-  bool header = false;
-  bool ended = false;
-  while (std::getline(in, line)) {
-    ++lineno;
-    std::istringstream words(line);
-    std::string key;
-    if (!(words >> key)) continue;
-    if (!header) {
-      int version = 0;
-      if (key != "hcube-rtl-result" || !(words >> version) || version != 1) {
-        fail("not an hcube-rtl-result 1 file");
+namespace {
+
+// A runner result file (docs/hardware.md §6), read line by line: the header line, the keys every
+// run writes (the counters, `link`, `memory`, `end`) into a RunResult, and every other key handed
+// to the caller's reader (table-mode traffic and errors, routed-mode statistics), which returns
+// false for a key it does not know. One reader for both modes, so the shared keys are parsed and
+// checked once.
+class ResultReader {
+ public:
+  using More = std::function<bool(const std::string& key, std::istringstream& words)>;
+
+  ResultReader(std::istream& in, std::string source, RunResult& r, u64 nodes, u64 dims,
+               u64 words_per_node)
+      : in_(in),
+        source_(std::move(source)),
+        r_(r),
+        nodes_(nodes),
+        dims_(dims),
+        words_per_node_(words_per_node) {
+    r.backend = "rtl";
+    r.memory = {nodes, words_per_node, std::vector<u32>(nodes * words_per_node, 0)};
+    r.link_words.assign(nodes * dims, 0);
+  }
+
+  [[noreturn]] void fail(const std::string& msg) const {
+    throw Error(source_ + ":" + std::to_string(lineno_) + ": " + msg);
+  }
+
+  /// Reads to `end`; throws Error naming the file and line of anything malformed, a missing
+  /// `end` or a node without a memory line.
+  void read(const More& more) {
+    std::vector<bool> seen(nodes_, false);
+    std::string line;
+    bool header = false;
+    bool ended = false;
+    while (std::getline(in_, line)) {
+      ++lineno_;
+      std::istringstream words(line);
+      std::string key;
+      if (!(words >> key)) continue;
+      if (!header) {
+        int version = 0;
+        if (key != "hcube-rtl-result" || !(words >> version) || version != 1) {
+          fail("not an hcube-rtl-result 1 file");
+        }
+        header = true;
+        continue;
       }
-      header = true;
-      continue;
+      if (key == "end") {
+        ended = true;
+        break;
+      }
+      if (!readShared(key, words, seen) && !more(key, words)) fail("unknown key '" + key + "'");
+      if (words.fail()) fail("bad value for '" + key + "'");
     }
+    if (!ended) fail("truncated (no 'end')");
+    for (u64 x = 0; x < nodes_; ++x) {
+      if (!seen[x]) fail("no memory line for node " + std::to_string(x));
+    }
+  }
+
+ private:
+  bool readShared(const std::string& key, std::istringstream& words, std::vector<bool>& seen) {
     if (key == "cycles") {
-      words >> r.cycles;
+      words >> r_.cycles;
     } else if (key == "transfer-cycles") {
-      words >> r.transfer_cycles;
+      words >> r_.transfer_cycles;
     } else if (key == "local-cycles") {  // optional: runners before PERMUTE do not write it
-      words >> r.local_cycles;
+      words >> r_.local_cycles;
     } else if (key == "words") {
-      words >> r.words;
+      words >> r_.words;
     } else if (key == "timeout") {
       int t = 0;
       words >> t;
-      r.timeout = t != 0;
+      r_.timeout = t != 0;
     } else if (key == "wall-seconds") {
-      words >> r.wall_seconds;
+      words >> r_.wall_seconds;
     } else if (key == "span") {
-      words >> r.span;
+      words >> r_.span;
     } else if (key == "link") {
       u64 node = 0;
       u64 port = 0;
       u64 count = 0;
-      if (!(words >> node >> port >> count) || node >= nodes || port >= static_cast<u64>(dims)) {
+      if (!(words >> node >> port >> count) || node >= nodes_ || port >= dims_) {
         fail("bad link line");
       }
-      r.link_words[node * static_cast<u64>(dims) + port] = count;
-    } else if (key == "traffic") {  // the monitor's log follows (runner option --traffic)
+      r_.link_words[node * dims_ + port] = count;
+    } else if (key == "memory") {
+      u64 node = 0;
+      if (!(words >> node) || node >= nodes_) fail("bad memory line");
+      seen[node] = true;
+      for (u64 i = 0; i < words_per_node_; ++i) {
+        std::string hex;
+        if (!(words >> hex)) fail("memory line of node " + std::to_string(node) + " is short");
+        r_.memory.at(node, i) = static_cast<u32>(std::stoul(hex, nullptr, 16));
+      }
+    } else {
+      return false;
+    }
+    return true;
+  }
+
+  std::istream& in_;
+  const std::string source_;
+  RunResult& r_;
+  const u64 nodes_;
+  const u64 dims_;
+  const u64 words_per_node_;
+  int lineno_ = 0;
+};
+
+}  // namespace
+
+RunResult parseRtlResult(std::istream& in, const std::string& source, u64 nodes, int dims,
+                         u64 words_per_node) {
+  RunResult r;
+  ResultReader reader(in, source, r, nodes, static_cast<u64>(dims), words_per_node);
+  reader.read([&](const std::string& key, std::istringstream& words) {
+    if (key == "traffic") {  // the monitor's log follows (runner option --traffic)
       int t = 0;
       words >> t;
       r.traffic.recorded = t != 0;
@@ -300,42 +368,32 @@ RunResult parseRtlResult(std::istream& in, const std::string& source, u64 nodes,
       u64 lane = 0;
       if (!(words >> e.cycle >> e.node >> port >> e.word >> lane) || e.node >= nodes ||
           port >= static_cast<u64>(dims) || lane >= 64) {
-        fail("bad send line");
+        reader.fail("bad send line");
       }
       e.port = static_cast<int>(port);
       e.lane = static_cast<int>(lane);
       r.traffic.sends.push_back(e);
     } else if (key == "store") {
       TrafficLog::Store e{};
-      if (!(words >> e.cycle >> e.word)) fail("bad store line");
+      if (!(words >> e.cycle >> e.word)) reader.fail("bad store line");
       r.traffic.stores.push_back(e);
+    } else if (key == "error") {  // an error event (with the traffic log)
+      HwErrorEvent e{};
+      std::string kind;
+      if (!(words >> e.cycle >> e.node >> kind) || e.node >= nodes) reader.fail("bad error line");
+      e.kind = hwErrorFromName(kind);
+      r.error_events.push_back(e);
     } else if (key == "errors") {
       u64 node = 0;
       std::string kind;
       u64 count = 0;
-      if (!(words >> node >> kind >> count) || node >= nodes) fail("bad errors line");
+      if (!(words >> node >> kind >> count) || node >= nodes) reader.fail("bad errors line");
       r.errors.push_back({node, hwErrorFromName(kind), count});
-    } else if (key == "memory") {
-      u64 node = 0;
-      if (!(words >> node) || node >= nodes) fail("bad memory line");
-      seen[node] = true;
-      for (u64 i = 0; i < words_per_node; ++i) {
-        std::string hex;
-        if (!(words >> hex)) fail("memory line of node " + std::to_string(node) + " is short");
-        r.memory.at(node, i) = static_cast<u32>(std::stoul(hex, nullptr, 16));
-      }
-    } else if (key == "end") {
-      ended = true;
-      break;
     } else {
-      fail("unknown key '" + key + "'");
+      return false;
     }
-    if (words.fail()) fail("bad value for '" + key + "'");
-  }
-  if (!ended) fail("truncated (no 'end')");
-  for (u64 x = 0; x < nodes; ++x) {
-    if (!seen[x]) fail("no memory line for node " + std::to_string(x));
-  }
+    return true;
+  });
   std::sort(r.errors.begin(), r.errors.end(), [](const auto& a, const auto& b) {
     return a.node != b.node ? a.node < b.node : a.kind < b.kind;
   });
@@ -399,6 +457,9 @@ RunResult runOnRtl(const TableSet& set, const RtlOptions& options) {
     const fs::path memory = work / "memory.bin";
     writeMemoryFile(memory.string(), *options.initial, set);
     argv.insert(argv.end(), {"--memory", memory.string()});
+  }
+  if (options.fault != nullptr && options.fault->onLink()) {
+    argv.insert(argv.end(), {"--fault", formatFault(*options.fault)});
   }
   if (options.record_traffic) argv.push_back("--traffic");
   if (options.record_traffic && options.record_word != ~u64{0}) {
@@ -678,52 +739,14 @@ RoutedRun parseRoutedResult(std::istream& in, const std::string& source, const M
   RouterStats& s = rr.stats;
   const u64 nodes = list.nodes();
   const u64 n = static_cast<u64>(list.n);
-  const u64 words_per_node = list.memoryWords();
-  r.backend = "rtl";
-  r.memory = {nodes, words_per_node, std::vector<u32>(nodes * words_per_node, 0)};
-  r.link_words.assign(nodes * n, 0);
   s.max_fifo.assign(nodes * n, 0);
-  std::vector<bool> seen(nodes, false);
   std::vector<u64> hist;
   const QueueOrder order = deliveries ? queueOrder(list) : QueueOrder{};
   if (deliveries) s.delivered_at.assign(list.messages(), ~u64{0});
-  std::string line;
-  int lineno = 0;
-  auto fail = [&](const std::string& msg) {
-    throw Error(source + ":" + std::to_string(lineno) + ": " + msg);
-  };
-  bool header = false;
-  bool ended = false;
-  while (std::getline(in, line)) {
-    ++lineno;
-    std::istringstream words(line);
-    std::string key;
-    if (!(words >> key)) continue;
-    if (!header) {
-      int version = 0;
-      if (key != "hcube-rtl-result" || !(words >> version) || version != 1) {
-        fail("not an hcube-rtl-result 1 file");
-      }
-      header = true;
-      continue;
-    }
+  ResultReader reader(in, source, r, nodes, n, list.memoryWords());
+  reader.read([&](const std::string& key, std::istringstream& words) {
     u64 a = 0, b = 0, c = 0, d = 0, e = 0, f = 0;
-    if (key == "cycles") {
-      words >> r.cycles;
-    } else if (key == "transfer-cycles") {
-      words >> r.transfer_cycles;
-    } else if (key == "local-cycles") {
-      words >> r.local_cycles;
-    } else if (key == "words") {
-      words >> r.words;
-    } else if (key == "timeout") {
-      words >> a;
-      r.timeout = a != 0;
-    } else if (key == "span") {
-      words >> r.span;
-    } else if (key == "wall-seconds") {
-      words >> r.wall_seconds;
-    } else if (key == "routed") {
+    if (key == "routed") {
       words >> a;
     } else if (key == "fifo-depth") {
       words >> s.fifo_depth;
@@ -738,44 +761,29 @@ RoutedRun parseRoutedResult(std::istream& in, const std::string& source, const M
       s.deadlock = a != 0;
     } else if (key == "deadlock-cycle") {
       words >> s.deadlock_cycle;
-    } else if (key == "link" || key == "max-fifo") {
-      if (!(words >> a >> b >> c) || a >= nodes || b >= n) fail("bad " + key + " line");
-      (key == "link" ? r.link_words : s.max_fifo)[a * n + b] = c;
+    } else if (key == "max-fifo") {
+      if (!(words >> a >> b >> c) || a >= nodes || b >= n) reader.fail("bad max-fifo line");
+      s.max_fifo[a * n + b] = c;
     } else if (key == "latency") {
-      if (!(words >> a >> b)) fail("bad latency line");
+      if (!(words >> a >> b)) reader.fail("bad latency line");
       if (a >= hist.size()) hist.resize(a + 1, 0);
       hist[a] += b;
     } else if (key == "delivery") {
       if (!deliveries || !(words >> a >> b >> c) || a >= nodes || b >= order.list_index[a].size()) {
-        fail("bad delivery line");
+        reader.fail("bad delivery line");
       }
       s.delivered_at[order.first[a] + order.list_index[a][b]] = c;
     } else if (key == "blocked") {
-      if (!(words >> a >> b >> c >> d >> e >> f) || a >= nodes) fail("bad blocked line");
+      if (!(words >> a >> b >> c >> d >> e >> f) || a >= nodes) reader.fail("bad blocked line");
       s.blocked.push_back({a, b != 0, static_cast<int>(c), d, static_cast<int>(e), f != 0});
     } else if (key == "router-errors") {
-      if (!(words >> a >> b >> c >> d) || a >= nodes) fail("bad router-errors line");
+      if (!(words >> a >> b >> c >> d) || a >= nodes) reader.fail("bad router-errors line");
       s.errors.push_back({a, b, c, d});
-    } else if (key == "memory") {
-      if (!(words >> a) || a >= nodes) fail("bad memory line");
-      seen[a] = true;
-      for (u64 i = 0; i < words_per_node; ++i) {
-        std::string hex;
-        if (!(words >> hex)) fail("memory line of node " + std::to_string(a) + " is short");
-        r.memory.at(a, i) = static_cast<u32>(std::stoul(hex, nullptr, 16));
-      }
-    } else if (key == "end") {
-      ended = true;
-      break;
     } else {
-      fail("unknown key '" + key + "'");
+      return false;
     }
-    if (words.fail()) fail("bad value for '" + key + "'");
-  }
-  if (!ended) fail("truncated (no 'end')");
-  for (u64 x = 0; x < nodes; ++x) {
-    if (!seen[x]) fail("no memory line for node " + std::to_string(x));
-  }
+    return true;
+  });
   // Latency summary exactly as the golden model takes it (router_engine.cpp finish()).
   u64 count = 0;
   u64 sum = 0;

@@ -11,6 +11,7 @@
 #include <iosfwd>
 #include <string>
 
+#include "fault.h"
 #include "hw_errors.h"
 #include "reference.h"
 #include "router/router_engine.h"
@@ -63,6 +64,9 @@ struct RtlOptions {
   /// Initial memory (nodes x the set's memory words, e.g. seeded values, sw/initial_values.h),
   /// passed to the runner as a file (--memory); nullptr: tags in every data slot.
   const CubeMemory* initial = nullptr;
+  /// A link fault to inject (sw/fault.h; the runner's --fault, docs/hardware.md §9); nullptr or
+  /// a table fault (applied to the tables before they are passed): none.
+  const Fault* fault = nullptr;
 };
 
 std::string defaultCacheDir();

@@ -91,7 +91,7 @@ class Engine {
         sendPhase<false>(cycle);
         receivePhase(cycle);
       }
-      countEvents();
+      countEvents(cycle);
       ++cycle;
       ++r_.cycles;
       if (opt_.stats != nullptr) ++opt_.stats->stepped_cycles;
@@ -103,7 +103,7 @@ class Engine {
       for (u64 x = 0; x < nodes_; ++x) {
         if (pass_held_[x] != 0) raise(x, HwError::kDropped);
       }
-      countEvents();
+      countEvents(cycle);
     }
     for (u64 x = 0; x < nodes_; ++x) {
       for (int k = 0; k < kHwErrorKinds; ++k) {
@@ -207,12 +207,16 @@ class Engine {
   }
 
   /// As in the RTL, a counter counts the cycles in which its condition held at a node (not the
-  /// channels), and saturates at 16 bits.
-  void countEvents() {
+  /// channels), and saturates at 16 bits. With the traffic log, every event of the cycle is
+  /// also recorded (RunResult::error_events; dirty_ is sorted first, so they come in order).
+  void countEvents(u64 cycle) {
+    if (opt_.record_traffic) std::sort(dirty_.begin(), dirty_.end());
     for (u64 x : dirty_) {
       for (int k = 0; k < kHwErrorKinds; ++k) {
         u32& count = errors_[x * kHwErrorKinds + static_cast<u64>(k)];
-        if (((events_[x] >> k) & 1U) != 0 && count < 0xFFFF) ++count;
+        if (((events_[x] >> k) & 1U) == 0) continue;
+        if (count < 0xFFFF) ++count;
+        if (opt_.record_traffic) r_.error_events.push_back({cycle, x, static_cast<HwError>(k)});
       }
       events_[x] = 0;
     }
@@ -265,7 +269,7 @@ class Engine {
       advance(x, skip);
       countStep(x);
     }
-    countEvents();
+    countEvents(cycle + skip - 1);  // an overrun after a WAIT, in the wait's last cycle
     r_.cycles += skip;
     if (opt_.stats != nullptr) ++opt_.stats->skips;
     if (opt_.progress) opt_.progress(r_.cycles);

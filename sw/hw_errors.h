@@ -3,6 +3,7 @@
 #pragma once
 
 #include <array>
+#include <compare>
 #include <string>
 #include <vector>
 
@@ -36,6 +37,15 @@ struct NodeErrorCount {
   friend bool operator==(const NodeErrorCount&, const NodeErrorCount&) = default;
 };
 
+/// One hardware error event: the condition of `kind` held at `node` in `cycle` (a counter of
+/// docs/hardware.md §4 counts one per such cycle). Ordered by cycle, then node, then kind.
+struct HwErrorEvent {
+  u64 cycle = 0;
+  u64 node = 0;
+  HwError kind = HwError::kLost;
+  friend auto operator<=>(const HwErrorEvent&, const HwErrorEvent&) = default;
+};
+
 /// What a run of a table set on one backend measured.
 struct RunResult {
   std::string backend;
@@ -49,7 +59,9 @@ struct RunResult {
   // Traffic statistics (measured by every backend's per-cycle monitor):
   std::vector<u64> link_words;  ///< words per directed link, index node * n + port
   u64 span = 0;                 ///< max over moved elements of last arrival - first departure + 1
-  TrafficLog traffic;       ///< every send and store, if the run was asked to record them (inspect)
+  TrafficLog traffic;  ///< every send and store, if the run was asked to record them (inspect)
+  /// With the traffic log (the same request): every error event, in HwErrorEvent order.
+  std::vector<HwErrorEvent> error_events;
   double wall_seconds = 0;  ///< wall-clock time of the simulation proper
 };
 

@@ -124,6 +124,13 @@ void CubeTb::Reset(int cycles) {
   ClearBits(top_->mem_wdata_i);
   top_->start_i = 0;
   ClearBits(top_->err_node_i);
+  top_->flt_en_i = 0;
+  ClearBits(top_->flt_node_i);
+  ClearBits(top_->flt_chan_i);
+  top_->flt_xor_i = 0;
+  top_->flt_clr_i = 0;
+  top_->flt_set_i = 0;
+  top_->flt_kill_i = 0;
   top_->rst_ni = 0;
   for (int i = 0; i < cycles; ++i) Tick();
   top_->rst_ni = 1;
@@ -233,8 +240,8 @@ void CubeTb::Start(bool one_port) {
   top_->eval();
 }
 
-RunResult CubeTb::RunToDone(uint64_t max_cycles, const CycleHook& each_cycle,
-                            bool throw_on_timeout) {
+RunResult CubeTb::RunToDone(uint64_t max_cycles, const CycleHook& each_cycle, bool throw_on_timeout,
+                            const CycleHook& after_done) {
   RunResult r;
   while (!top_->done_o) {
     if (r.ticks >= max_cycles) {
@@ -248,7 +255,10 @@ RunResult CubeTb::RunToDone(uint64_t max_cycles, const CycleHook& each_cycle,
   // The error counters register the events of a cycle at the edge that ends it; the first
   // cycle with done_o high can still count a `dropped` word, so clock one more edge (the cycle
   // counters no longer move once every node is done).
-  if (!r.timed_out) Tick();
+  if (!r.timed_out) {
+    if (after_done) after_done(r.ticks);
+    Tick();
+  }
   r.cycles = top_->cycles_o;
   r.transfer_cycles = top_->xfer_cycles_o;
   r.words = top_->words_o;
@@ -294,6 +304,42 @@ void CubeTb::CollectWords(CycleTraffic& out) {
           out.stored.push_back({x, c, static_cast<uint32_t>(GetBits(data[from], c * w, w))});
         }
       }
+    }
+  }
+}
+
+void CubeTb::SetFault(int node, int chan, uint32_t xor_bits, uint32_t clear_bits, uint32_t set_bits,
+                      bool kill) {
+  if (node < 0 || node >= config_.NumNodes() || chan < 0 || chan >= config_.NumChans()) {
+    throw std::invalid_argument("SetFault: node " + std::to_string(node) + " channel " +
+                                std::to_string(chan) + " out of range");
+  }
+  top_->flt_en_i = 1;
+  SetBits(top_->flt_node_i, 0, config_.dim, static_cast<uint64_t>(node));
+  SetBits(top_->flt_chan_i, 0, CubeConfig::Bits(config_.NumChans()), static_cast<uint64_t>(chan));
+  top_->flt_xor_i = xor_bits;
+  top_->flt_clr_i = clear_bits;
+  top_->flt_set_i = set_bits;
+  top_->flt_kill_i = kill ? 1 : 0;
+  top_->eval();
+}
+
+void CubeTb::ClearFault() {
+  top_->flt_en_i = 0;
+  top_->flt_xor_i = 0;
+  top_->flt_clr_i = 0;
+  top_->flt_set_i = 0;
+  top_->flt_kill_i = 0;
+  top_->eval();
+}
+
+void CubeTb::CollectErrorEvents(std::vector<ErrorEvent>& out) {
+  out.clear();
+  const auto& events = top_->rootp->hc_cube__DOT__node_err_event;
+  for (int x = 0; x < config_.NumNodes(); ++x) {
+    const uint64_t e = GetBits(events[x], 0, kNumErrorKinds);
+    for (int k = 0; k < kNumErrorKinds && (e >> k) != 0; ++k) {
+      if ((e >> k) & 1U) out.push_back({x, k});
     }
   }
 }

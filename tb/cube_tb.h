@@ -127,10 +127,11 @@ class CubeTb {
   void Start(bool one_port);
   /// Ticks until done_o or max_cycles cycles after the start pulse, calling each_cycle (if
   /// given) in every cycle of the run; then one more edge so that the error counters include
-  /// the last cycle's events (docs/hardware.md §5). A timeout is reported in the result, or
-  /// thrown as TimeoutError if throw_on_timeout.
+  /// the last cycle's events (docs/hardware.md §5), calling after_done (if given) before it
+  /// with that cycle's number. A timeout is reported in the result, or thrown as TimeoutError
+  /// if throw_on_timeout.
   RunResult RunToDone(uint64_t max_cycles, const CycleHook& each_cycle = {},
-                      bool throw_on_timeout = false);
+                      bool throw_on_timeout = false, const CycleHook& after_done = {});
   /// Reports this cycle's traffic: every word sent, and every arriving word that is stored.
   void ForEachWord(const SentFn& sent, const StoredFn& stored);
   /// This cycle's traffic into `out` (cleared first; its capacity is kept, so a caller that
@@ -138,10 +139,29 @@ class CubeTb {
   /// reports, without a call per word.
   void CollectWords(CycleTraffic& out);
 
+  /// An error event of this cycle: kind `kind` (kErrorKindNames) holds at `node`.
+  struct ErrorEvent {
+    int node;
+    int kind;
+  };
+  /// This cycle's error events (hc_cube's node_err_event strobes) into `out` (cleared first),
+  /// by node, then kind.
+  void CollectErrorEvents(std::vector<ErrorEvent>& out);
+
   /// The error counters of every node, [node].
   std::vector<ErrorCounters> ReadErrorCounters();
   /// err_any_o: bit k set if some node counted an error of kind k.
   uint32_t ErrorSummary();
+
+  /// Drives hc_cube's fault mask (docs/hardware.md §9) from now on: the word `node` sends on
+  /// output channel `chan` (port = chan / Lanes) has the bits of `clear_bits` forced to 0, those
+  /// of `set_bits` forced to 1, then those of `xor_bits` inverted, and is removed if `kill`.
+  /// Settles the model (one eval), so that ForEachWord / CollectWords see the faulty word in
+  /// the current cycle.
+  void SetFault(int node, int chan, uint32_t xor_bits, uint32_t clear_bits, uint32_t set_bits,
+                bool kill);
+  /// Turns the fault mask off (and settles the model).
+  void ClearFault();
 
   /// Adds a per-cycle hook (a scoreboard, a monitor).
   void AddHook(Hook hook) { hooks_.push_back(std::move(hook)); }

@@ -9,8 +9,6 @@
 #include <verilated.h>
 
 #include <chrono>
-#include <cinttypes>
-#include <cstdio>
 #include <fstream>
 #include <iostream>
 #include <map>
@@ -20,6 +18,7 @@
 #include "Vhc_cube___024root.h"
 #include "cube_tb.h"
 #include "gtkw.h"
+#include "result_file.h"
 #include "routed_image.h"
 #include "traffic_monitor.h"
 #include "vl_bits.h"
@@ -112,22 +111,7 @@ int RunRouted(const RoutedRunOptions& opt) {
   const std::vector<ErrorCounters> errors = tb.ReadErrorCounters();
   const std::vector<std::vector<uint32_t>> mem = tb.ReadMemories();
 
-  out << "hcube-rtl-result 1\n";
-  out << "cycles " << r.cycles << "\n";
-  out << "transfer-cycles " << r.transfer_cycles << "\n";
-  out << "local-cycles " << r.local_cycles << "\n";
-  out << "words " << r.words << "\n";
-  out << "timeout " << (r.timed_out ? 1 : 0) << "\n";
-  char wall_text[32];
-  std::snprintf(wall_text, sizeof wall_text, "%.6f", wall);
-  out << "wall-seconds " << wall_text << "\n";
-  out << "span " << monitor.span() << "\n";
-  const std::vector<uint64_t>& links = monitor.linkWords();
-  for (int x = 0; x < nodes; ++x) {
-    for (int j = 0; j < n; ++j) {
-      out << "link " << x << " " << j << " " << links[static_cast<size_t>(x * n + j)] << "\n";
-    }
-  }
+  WriteResultHead(out, r, wall, monitor.span(), monitor.linkWords(), config);
   out << "routed 1\n";
   out << "fifo-depth " << image.fifo_depth << "\n";
   out << "messages " << messages << "\n";
@@ -167,16 +151,7 @@ int RunRouted(const RoutedRunOptions& opt) {
       out << "router-errors " << x << " " << lost << " " << lost << " " << conflict << "\n";
     }
   }
-  char buf[32];
-  for (size_t x = 0; x < mem.size(); ++x) {
-    out << "memory " << x;
-    for (int l = 0; l < image.memory; ++l) {
-      std::snprintf(buf, sizeof buf, " %08" PRIx32, mem[x][static_cast<size_t>(l)]);
-      out << buf;
-    }
-    out << "\n";
-  }
-  out << "end\n";
+  WriteMemoryAndEnd(out, mem, image.memory);
   out.close();
   if (!out) throw std::runtime_error(opt.out + ": error writing the result file");
   if (!opt.gtkw.empty()) WriteGtkwSave(opt.gtkw, opt.trace, config, run_begin, run_end, true);

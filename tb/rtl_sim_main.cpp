@@ -1,6 +1,7 @@
 // hcube-rtl-sim: runs one table image on the Verilated hc_cube (docs/hardware.md §6).
 //
 //   hcube-rtl-sim --image FILE --out FILE [--trace FILE.fst] [--max-cycles C] [--gtkw FILE]
+//                 [--traffic [--traffic-word W]] [--memory FILE] [--fault SPEC]
 //
 // A routed image (docs/hardware.md §8.1, tb/routed_image.h) runs the routers instead
 // (tb/routed_run.h). Loads the image through the load port, writes tag x*K + l into slot l < K of
@@ -12,17 +13,18 @@
 // backend draws them as a progress bar, sim/rtl_backend.cpp).
 #include <cerrno>
 #include <chrono>
-#include <cinttypes>
-#include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
+#include <optional>
 #include <string>
 
 #include "cube_tb.h"
 #include "gtkw.h"
 #include "image.h"
+#include "link_fault.h"
 #include "memory_file.h"
+#include "result_file.h"
 #include "routed_image.h"
 #include "routed_run.h"
 #include "traffic_monitor.h"  // sw/: the same per-cycle monitor as the other executors
@@ -32,6 +34,7 @@ namespace {
 constexpr const char* kUsage =
     "usage: hcube-rtl-sim --image FILE --out FILE [--trace FILE.fst] [--max-cycles C]\n"
     "                     [--gtkw FILE] [--traffic [--traffic-word W]] [--memory FILE]\n"
+    "                     [--fault SPEC]\n"
     "  --image FILE       table image (docs/hardware.md §3) or routed image (§8.1) for this\n"
     "                     build's configuration\n"
     "  --out FILE         result file (docs/hardware.md §6)\n"
@@ -41,9 +44,12 @@ constexpr const char* kUsage =
     "  --gtkw FILE        with --trace: write a GTKWave save file showing the traffic per node\n"
     "                     and port (open it with: gtkwave FILE)\n"
     "  --traffic          also write every word sent and stored ('send' and 'store' lines:\n"
-    "                     the traffic monitor's log, for hcube's inspection tools)\n"
+    "                     the traffic monitor's log, for hcube's inspection tools) and every\n"
+    "                     error event ('error' lines: cycle, node, kind)\n"
     "  --traffic-word W   with --traffic: only the sends and stores of word W\n"
-    "  --memory FILE      initial memory (tb/memory_file.h) instead of tags\n";
+    "  --memory FILE      initial memory (tb/memory_file.h) instead of tags\n"
+    "  --fault SPEC       inject one link fault (tb/link_fault.h, docs/hardware.md §9):\n"
+    "                     flip|stuck|dead|drop:NODE:PORT:LANE:CYCLE[:BIT[:VALUE]]\n";
 
 struct Options {
   std::string image;
@@ -51,6 +57,7 @@ struct Options {
   std::string trace;
   std::string gtkw;
   std::string memory;       // initial memory file (tb/memory_file.h); empty: tags
+  std::string fault;        // a link fault to inject (tb/link_fault.h); empty: none
   uint64_t max_cycles = 0;  // 0: derived from the image
   bool traffic = false;     // write the monitor's log of sends and stores
   uint64_t traffic_word = hcube::TrafficMonitor::kAllWords;  // or of this word only
@@ -83,6 +90,8 @@ Options ParseArgs(int argc, char** argv) {
       o.gtkw = value();
     } else if (a == "--memory") {
       o.memory = value();
+    } else if (a == "--fault") {
+      o.fault = value();
     } else if (a == "--traffic") {
       o.traffic = true;
     } else if (a == "--traffic-word") {
@@ -124,12 +133,21 @@ int Run(const Options& opt) {
                        "one has none");
     }
     if (opt.traffic) throw UsageError("--traffic: not available for a routed image");
+    if (!opt.fault.empty()) throw UsageError("--fault: not available for a routed image");
     if (!opt.trace.empty() && !std::ofstream(opt.trace)) {
       throw UsageError(opt.trace + ": cannot write the trace file");
     }
     return hcube::tb::RunRouted({opt.image, opt.out, opt.trace, opt.gtkw, opt.max_cycles});
   }
   const hcube::tb::Image image = hcube::tb::ReadImage(opt.image, config);
+  std::optional<hcube::tb::LinkFault> fault;
+  if (!opt.fault.empty()) {
+    try {
+      fault = hcube::tb::LinkFault::Parse(opt.fault, config);
+    } catch (const std::invalid_argument& e) {
+      throw UsageError(e.what());
+    }
+  }
 
   std::ofstream out(opt.out);
   if (!out) throw UsageError(opt.out + ": cannot write the result file");
@@ -164,7 +182,35 @@ int Run(const Options& opt) {
   const auto t0 = std::chrono::steady_clock::now();
   auto last_progress = t0;
   hcube::tb::CycleTraffic traffic;  // reused every cycle
+  hcube::tb::LinkFault::Mask mask;  // the fault mask driven now (off)
+  // With --traffic: every error event, (cycle, node, kind), in that order.
+  struct ErrorEvent {
+    uint64_t cycle;
+    int node;
+    int kind;
+  };
+  std::vector<ErrorEvent> error_events;
+  std::vector<hcube::tb::CubeTb::ErrorEvent> cycle_events;  // reused every cycle
+  auto log_errors = [&](uint64_t cycle) {
+    if (!opt.traffic) return;
+    tb.CollectErrorEvents(cycle_events);
+    for (const auto& e : cycle_events) error_events.push_back({cycle, e.node, e.kind});
+  };
   auto each_cycle = [&](uint64_t cycle) {
+    // The fault's mask for this cycle, driven before the monitor reads the links (the inputs
+    // change, and the model is settled, only in the cycles where the mask changes).
+    if (fault) {
+      const hcube::tb::LinkFault::Mask m = fault->MaskAt(cycle);
+      if (!(m == mask)) {
+        mask = m;
+        if (m.enable) {
+          tb.SetFault(fault->node, fault->port * config.lanes + fault->lane, m.xor_bits,
+                      m.clear_bits, m.set_bits, m.kill);
+        } else {
+          tb.ClearFault();
+        }
+      }
+    }
     tb.CollectWords(traffic);
     // The monitor's bookkeeping is a random access per word: ask a few words ahead.
     constexpr size_t kAhead = 8;
@@ -175,6 +221,7 @@ int Run(const Options& opt) {
                    cycle, sent[i].chan % config.lanes);
     }
     for (const hcube::tb::CycleTraffic::Stored& e : traffic.stored) monitor.store(e.word, cycle);
+    log_errors(cycle);
     if ((cycle & 255) == 255) {
       const auto now = std::chrono::steady_clock::now();
       if (now - last_progress > std::chrono::milliseconds(250)) {
@@ -185,7 +232,7 @@ int Run(const Options& opt) {
   };
   const uint64_t run_begin = 10 * tb.tick_count();  // trace time of the start pulse
   tb.Start(image.one_port);
-  const hcube::tb::RunResult r = tb.RunToDone(max_cycles, each_cycle);
+  const hcube::tb::RunResult r = tb.RunToDone(max_cycles, each_cycle, false, log_errors);
   const uint64_t run_end = 10 * tb.tick_count();
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   if (r.timed_out) {
@@ -195,23 +242,7 @@ int Run(const Options& opt) {
   const std::vector<hcube::tb::ErrorCounters> errors = tb.ReadErrorCounters();
   const std::vector<std::vector<uint32_t>> mem = tb.ReadMemories();
 
-  out << "hcube-rtl-result 1\n";
-  out << "cycles " << r.cycles << "\n";
-  out << "transfer-cycles " << r.transfer_cycles << "\n";
-  out << "local-cycles " << r.local_cycles << "\n";
-  out << "words " << r.words << "\n";
-  out << "timeout " << (r.timed_out ? 1 : 0) << "\n";
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.6f", wall);
-  out << "wall-seconds " << buf << "\n";
-  out << "span " << monitor.span() << "\n";
-  const std::vector<uint64_t>& links = monitor.linkWords();
-  for (int x = 0; x < nodes; ++x) {
-    for (int j = 0; j < config.dim; ++j) {
-      out << "link " << x << " " << j << " " << links[static_cast<size_t>(x * config.dim + j)]
-          << "\n";
-    }
-  }
+  hcube::tb::WriteResultHead(out, r, wall, monitor.span(), monitor.linkWords(), config);
   if (opt.traffic) {
     const hcube::TrafficLog log = monitor.takeLog();
     out << "traffic 1\n";
@@ -222,24 +253,13 @@ int Run(const Options& opt) {
     for (const hcube::TrafficLog::Store& e : log.stores) {
       out << "store " << e.cycle << " " << e.word << "\n";
     }
-  }
-  for (size_t x = 0; x < errors.size(); ++x) {
-    for (int k = 0; k < hcube::tb::kNumErrorKinds; ++k) {
-      if (errors[x][k] != 0) {
-        out << "errors " << x << " " << hcube::tb::kErrorKindNames[k] << " " << errors[x][k]
-            << "\n";
-      }
+    for (const ErrorEvent& e : error_events) {
+      out << "error " << e.cycle << " " << e.node << " " << hcube::tb::kErrorKindNames[e.kind]
+          << "\n";
     }
   }
-  for (size_t x = 0; x < mem.size(); ++x) {
-    out << "memory " << x;
-    for (int l = 0; l < image.memory; ++l) {  // the image's M words (NumSlots may be larger)
-      std::snprintf(buf, sizeof buf, " %08" PRIx32, mem[x][static_cast<size_t>(l)]);
-      out << buf;
-    }
-    out << "\n";
-  }
-  out << "end\n";
+  hcube::tb::WriteErrorLines(out, errors);
+  hcube::tb::WriteMemoryAndEnd(out, mem, image.memory);
   out.close();
   if (!out) throw UsageError(opt.out + ": error writing the result file");
 

@@ -151,11 +151,7 @@ void HcTlmNode::skipIdle(u64 cycles, u64 last_cycle) {
   if (m_seq.pc() != pc_before) {
     // As receivePhase: running off a table without END is an overrun, in the last cycle.
     if (m_seq.pc() >= m_table->size()) {
-      if (last_cycle != m_events_cycle) {
-        countEvents();
-        m_events_cycle = last_cycle;
-      }
-      m_events |= 1U << static_cast<int>(HwError::kOverrun);
+      raiseAt(last_cycle, HwError::kOverrun);
     }
     m_done = m_seq.done();
     m_trace_pc = static_cast<u32>(m_seq.pc());

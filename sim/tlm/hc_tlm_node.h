@@ -91,13 +91,17 @@ class HcTlmNode final : public HcCubeNode {
   /// Records that the condition of `e` holds in the current cycle. A counter counts the cycles
   /// in which its condition held (docs/hardware.md §4): events are collected per cycle and
   /// counted once the cycle is over.
-  void raise(HwError e) {
-    const u64 cycle = m_probe.cycle();
+  void raise(HwError e) { raiseAt(m_probe.cycle(), e); }
+  /// The same in `cycle`; the first time per cycle and kind it is also handed to the probe's
+  /// error event log (when the probe records, sw/hw_errors.h HwErrorEvent).
+  void raiseAt(u64 cycle, HwError e) {
     if (cycle != m_events_cycle) {
       countEvents();
       m_events_cycle = cycle;
     }
-    m_events |= 1U << static_cast<int>(e);
+    const u32 bit = 1U << static_cast<int>(e);
+    if ((m_events & bit) == 0 && m_probe.recording()) m_probe.errorEvent({cycle, m_id, e});
+    m_events |= bit;
   }
   /// Adds the collected events to the saturating 16-bit counters.
   void countEvents();

@@ -11,11 +11,13 @@
 // the same order per cycle, so link counts and span are those of the other backends.
 #pragma once
 
+#include <algorithm>
 #include <memory>
 #include <vector>
 
 #include "address.h"
 #include "fault.h"
+#include "hw_errors.h"
 #include "traffic_monitor.h"
 
 namespace hcube {
@@ -31,6 +33,7 @@ class HcTlmProbe {
   /// A new run: all counts to zero.
   void reset() {
     m_cycle_local = false;
+    m_error_events.clear();
     m_sends.clear();
     m_stores.clear();
     if (m_words == 0) return;  // nothing recorded yet (every store follows a send)
@@ -91,6 +94,15 @@ class HcTlmProbe {
     m_monitor->recordEvents(on, only_word);
   }
   TrafficLog takeTrafficLog() { return m_monitor->takeLog(); }
+  /// Whether the traffic log (and with it the error event log) is kept.
+  bool recording() const { return m_record; }
+  /// A node's error event (HcTlmNode::raiseAt), recorded with the traffic log.
+  void errorEvent(const HwErrorEvent& e) { m_error_events.push_back(e); }
+  /// Every error event since the run began, in HwErrorEvent order.
+  std::vector<HwErrorEvent> takeErrorEvents() {
+    std::sort(m_error_events.begin(), m_error_events.end());
+    return std::move(m_error_events);
+  }
 
  private:
   struct Send {
@@ -112,6 +124,7 @@ class HcTlmProbe {
   bool m_record = false;
   u64 m_record_word = TrafficMonitor::kAllWords;
   const Fault* m_fault = nullptr;
+  std::vector<HwErrorEvent> m_error_events;  ///< with m_record: every node's error events
 };
 
 }  // namespace hcube

@@ -123,6 +123,7 @@ void serialize(const RunResult& r, Writer& w) {
   w.put(r.traffic.recorded ? 1 : 0);
   w.putArray(r.traffic.sends);
   w.putArray(r.traffic.stores);
+  w.putArray(r.error_events);
 }
 
 RunResult deserialize(Reader& in) {
@@ -150,6 +151,7 @@ RunResult deserialize(Reader& in) {
   r.traffic.recorded = in.get() != 0;
   in.getArray(r.traffic.sends);
   in.getArray(r.traffic.stores);
+  in.getArray(r.error_events);
   return r;
 }
 
@@ -260,6 +262,7 @@ class TlmSimulation {
     r.link_words = m_cube->probe().monitor().linkWords();
     r.span = m_cube->probe().monitor().span();
     r.traffic = m_cube->probe().takeTrafficLog();
+    r.error_events = m_cube->probe().takeErrorEvents();
     return r;
   }
 

@@ -52,6 +52,23 @@ std::optional<LinkDifference> firstLinkDifference(const TrafficLog& expected,
   return std::nullopt;
 }
 
+std::optional<ErrorEventDifference> firstErrorEventDifference(
+    const std::vector<HwErrorEvent>& expected, const std::vector<HwErrorEvent>& found) {
+  size_t i = 0;
+  size_t j = 0;
+  while (i < expected.size() || j < found.size()) {
+    if (i < expected.size() && j < found.size() && expected[i] == found[j]) {
+      ++i;
+      ++j;
+    } else if (j < found.size() && (i >= expected.size() || found[j] < expected[i])) {
+      return ErrorEventDifference{found[j], true};
+    } else {
+      return ErrorEventDifference{expected[i], false};
+    }
+  }
+  return std::nullopt;
+}
+
 FaultAnalysis refusedAtLoad(const Fault& fault, const std::string& message) {
   FaultAnalysis a;
   a.refused_at_load = true;
@@ -82,6 +99,7 @@ FaultAnalysis analyseFault(const Fault& fault, const PermutationSpec& perm, cons
   for (const auto& [key, count] : want) {
     if (got.count(key) == 0) a.errors.push_back({key.first, key.second, count, 0});
   }
+  a.first_error = firstErrorEventDifference(golden.error_events, faulty.error_events);
   std::sort(a.errors.begin(), a.errors.end(),
             [](const ErrorDifference& x, const ErrorDifference& y) {
               return std::tie(x.node, x.kind) < std::tie(y.node, y.kind);
@@ -160,6 +178,12 @@ std::string formatFaultAnalysis(const Fault& fault, const FaultAnalysis& a, u64 
         << "): " << describe(*a.first_wrong, slots_per_node) << "\n";
   } else {
     out << "  every element where the reference says\n";
+  }
+  if (a.first_error) {
+    const HwErrorEvent& e = a.first_error->event;
+    out << (a.first_error->extra ? "  first error event: cycle "
+                                 : "  first error event of the fault-free run missing: cycle ")
+        << e.cycle << ", node " << e.node << " " << hwErrorName(e.kind) << "\n";
   }
   if (a.errors.empty()) {
     out << "  error counters as in the fault-free run\n";

@@ -9,7 +9,9 @@
 //     corrupted word is no valid instruction is refused at load (applyTableFault);
 //   - localisation: the first link and cycle at which a word differs from the one the fault-free
 //     run carried there (or is missing, or is extra), the first wrong element (node:slot, the
-//     tag expected, the value found) and the error counters that differ, by node and kind;
+//     tag expected, the value found), the first error event the fault-free run does not have
+//     (cycle, node, kind: RunResult::error_events, recorded with the traffic) and the error
+//     counters that differ, by node and kind;
 //   - masked: a fault no check catches, with the reason (see FaultAnalysis::masked_reason).
 // The analysis never reads the fault's own position: `localised` compares what was observed
 // with where the fault was injected, for the campaign's rates.
@@ -43,6 +45,12 @@ struct ErrorDifference {
   u64 found = 0;
 };
 
+/// The first error event in which two runs differ (HwErrorEvent order).
+struct ErrorEventDifference {
+  HwErrorEvent event;
+  bool extra = true;  ///< the faulty run has it (false: only the fault-free run has it)
+};
+
 struct FaultAnalysis {
   bool refused_at_load = false;  ///< a table fault whose word the image reader refuses
   std::string load_message;
@@ -54,6 +62,7 @@ struct FaultAnalysis {
   u64 mismatches = 0;
   std::optional<Mismatch> first_wrong;  ///< the first misplaced element, in address order
   std::vector<ErrorDifference> errors;  ///< by node, then kind
+  std::optional<ErrorEventDifference> first_error;  ///< none: the same error events
   bool cycles_differ = false;
   u64 cycles = 0;           ///< of the faulty run
   u64 expected_cycles = 0;  ///< of the fault-free run
@@ -69,6 +78,10 @@ struct FaultAnalysis {
 /// The first difference between two canonical logs (TrafficLog order), or none.
 std::optional<LinkDifference> firstLinkDifference(const TrafficLog& expected,
                                                   const TrafficLog& found);
+
+/// The first error event one sorted list has and the other has not, or none.
+std::optional<ErrorEventDifference> firstErrorEventDifference(
+    const std::vector<HwErrorEvent>& expected, const std::vector<HwErrorEvent>& found);
 
 /// Analyses `faulty` (a run with `fault` injected) against `golden` (the same tables without
 /// it, on the same backend); both runs must have recorded their traffic.
