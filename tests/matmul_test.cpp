@@ -137,7 +137,9 @@ void expectMatmul(const MatmulCase& m) {
     u64 comm = 0;
     if (m.one_port) {
       transfers = c_words + d_words;
-      if (m.packet == 0) EXPECT_EQ(transfers, (cols - 1) * cb + (rows - 1) * db) << "Table 8";
+      if (m.packet == 0) {
+        EXPECT_EQ(transfers, (cols - 1) * cb + (rows - 1) * db) << "Table 8";
+      }
       comm = c_time + d_time;
     } else {
       transfers = m.tau == 0 ? std::max(c_words, d_words) : c.lower_bound;
