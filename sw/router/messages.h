@@ -84,7 +84,8 @@ void validateMessages(const MessageList& list);
 
 /// One message per element that takes part in `perm`: the element at (x | l) bound for (y | l')
 /// is node x's message (l, y, K + l', release 0), in slot order. For source routing its route is
-/// the dimensions of x XOR y, lowest first (the e-cube path).
+/// the dimensions of x XOR y, lowest first (the e-cube path); the CLI's `--route source` takes a
+/// schedule's own paths instead (router/schedule_paths.h).
 MessageList messagesFromPermutation(const PermutationSpec& perm, RouteKind route);
 
 /// The first hop of message m of node x: its dimension, or -1 for a local copy (m.dst == x with
