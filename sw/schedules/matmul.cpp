@@ -452,6 +452,43 @@ u64 subcubeBroadcast(Stream& st, u64 x, int bits, int shift, u64 own, u64 buf, u
   return messages;
 }
 
+/// One part's view of one step of a communication within a subcube (subcubeSteps).
+struct PartStep {
+  int dim = 0;      ///< the dimension the part crosses in this step
+  u64 crossed = 0;  ///< the dimensions (bits) it crossed in the earlier steps
+  u64 pending = 0;  ///< the dimensions it crosses in the later steps
+  u64 part = 0;     ///< u: words w with w mod parts = u
+  u64 parts = 1;
+};
+
+/// The steps of an exchange or a reduction within a subcube spanned by `dims`, the preamble
+/// subcubeExchange and subcubeReduce share. One-port: one part, crossing dims[t] in step t.
+/// n-port: |dims| parts, part u crossing dims[(u + t) mod |dims|] in step t, so that every port
+/// of the subcube is busy at once. `cells(step, p)` adds part p's cells from cycle 0 of `step`
+/// (the parts run side by side); each step becomes messages of `packet` words after `tau` each
+/// (appendStep). Returns the messages.
+u64 subcubeSteps(Stream& st, const std::vector<int>& dims, bool n_port, u32 tau, u64 packet,
+                 const std::function<void(Stream&, const PartStep&)>& cells) {
+  const size_t bits = dims.size();
+  if (bits == 0) return 0;
+  u64 messages = 0;
+  for (size_t t = 0; t < bits; ++t) {
+    Stream step;
+    PartStep p;
+    p.parts = n_port ? bits : 1;
+    for (p.part = 0; p.part < p.parts; ++p.part) {
+      auto dimAt = [&](size_t s) { return dims[(p.part + s) % bits]; };
+      p.dim = dimAt(t);
+      p.crossed = p.pending = 0;
+      for (size_t s = 0; s < t; ++s) p.crossed |= u64{1} << dimAt(s);
+      for (size_t s = t + 1; s < bits; ++s) p.pending |= u64{1} << dimAt(s);
+      cells(step, p);
+    }
+    messages += appendStep(st, std::move(step), tau, packet);
+  }
+  return messages;
+}
+
 /// TR-623 §2 (Table 4) and §2.1's lc_txp1: all-to-all personalized communication (the exchange
 /// algorithm, a one-dimensional transpose) within the subcube of x spanned by `dims`, node x's
 /// part. Every node holds one strip of `words` words for every node i of its subcube, at at(i);
@@ -462,40 +499,26 @@ u64 subcubeBroadcast(Stream& st, u64 x, int bits, int shift, u64 own, u64 buf, u
 /// the step that crosses dimension e, a node sends the strips whose index differs from it in bit
 /// e, in increasing order of index, and receives the neighbour's (index i ^ 2^e) into index i. A
 /// strip is home when its index agrees with the node in every dimension still to be crossed.
-/// One-port: dims[t] in step t, n M / 2 element transfers for M = 2^|dims| words. n-port: word w
-/// in part u = w mod |dims|, part u crossing dims[(u + t) mod |dims|] in step t, every port at
-/// once: M / 2 (per part, ceil). Messages of `packet` words after `tau` each. Returns messages.
+/// One-port: n M / 2 element transfers for M = 2^|dims| words; n-port: M / 2 (per part, ceil)
+/// (subcubeSteps). Returns the messages.
 u64 subcubeExchange(Stream& st, u64 x, const std::vector<int>& dims, u64 words, bool n_port,
                     u32 tau, u64 packet, const std::function<u64(u64)>& at,
                     const std::function<std::optional<u64>(u64)>& land) {
-  const size_t bits = dims.size();
-  if (bits == 0) return 0;
-  const u64 parts = n_port ? bits : 1;
   const std::vector<u64> members = subcubeOf(x, dims);
-  auto dimAt = [&](u64 u, size_t t) { return dims[(u + t) % bits]; };
-  u64 messages = 0;
-  for (size_t t = 0; t < bits; ++t) {
-    Stream step;
-    for (u64 u = 0; u < parts; ++u) {
-      const int e = dimAt(u, t);
-      const u64 bit = u64{1} << e;
-      u64 pending = 0;  // the dimensions part u crosses after this step
-      for (size_t s = t + 1; s < bits; ++s) pending |= u64{1} << dimAt(u, s);
-      size_t c = 0;
-      for (u64 i : members) {
-        if (((i ^ x) & bit) == 0) continue;
-        const bool home = ((i ^ x) & pending) == 0;
-        const std::optional<u64> into = home && land ? land(i) : std::nullopt;
-        for (u64 w = u; w < words; w += parts, ++c) {
-          put(step, c,
-              {e, static_cast<u32>(at(i) + w), static_cast<u32>((into ? *into : at(i)) + w),
-               into.has_value()});
-        }
+  return subcubeSteps(st, dims, n_port, tau, packet, [&](Stream& step, const PartStep& p) {
+    const u64 bit = u64{1} << p.dim;
+    size_t c = 0;
+    for (u64 i : members) {
+      if (((i ^ x) & bit) == 0) continue;
+      const bool home = ((i ^ x) & p.pending) == 0;
+      const std::optional<u64> into = home && land ? land(i) : std::nullopt;
+      for (u64 w = p.part; w < words; w += p.parts, ++c) {
+        put(step, c,
+            {p.dim, static_cast<u32>(at(i) + w), static_cast<u32>((into ? *into : at(i)) + w),
+             into.has_value()});
       }
     }
-    messages += appendStep(st, std::move(step), tau, packet);
-  }
-  return messages;
+  });
 }
 
 /// TR-623 §2.1's la_red1 (Table 3): all-to-all reduction within the subcube of x spanned by
@@ -503,35 +526,22 @@ u64 subcubeExchange(Stream& st, u64 x, const std::vector<int>& dims, u64 words, 
 /// its subcube at at(y) (its own, at(x), is where the sum ends); in the end node y's block holds
 /// the sum of all of them. In the step that crosses dimension e, node x sends its partial blocks
 /// for the nodes y that agree with it in the dimensions crossed so far and differ in e, and adds
-/// (combining receives) the neighbour's for y ^ 2^e into its own. One-port: dims[t] in step t,
-/// (2^|dims| - 1) words element transfers; n-port: parts as in subcubeExchange, 1/|dims| of that
-/// (per part, ceil). Messages of `packet` words after `tau` each. Returns the messages.
+/// (combining receives) the neighbour's for y ^ 2^e into its own. One-port: (2^|dims| - 1) words
+/// element transfers; n-port: 1/|dims| of that (per part, ceil) (subcubeSteps). Returns the
+/// messages.
 u64 subcubeReduce(Stream& st, u64 x, const std::vector<int>& dims, u64 words, bool n_port, u32 tau,
                   u64 packet, const std::function<u64(u64)>& at) {
-  const size_t bits = dims.size();
-  if (bits == 0) return 0;
-  const u64 parts = n_port ? bits : 1;
   const std::vector<u64> members = subcubeOf(x, dims);
-  auto dimAt = [&](u64 u, size_t t) { return dims[(u + t) % bits]; };
-  u64 messages = 0;
-  for (size_t t = 0; t < bits; ++t) {
-    Stream step;
-    for (u64 u = 0; u < parts; ++u) {
-      const int e = dimAt(u, t);
-      const u64 bit = u64{1} << e;
-      u64 done = 0;
-      for (size_t s = 0; s < t; ++s) done |= u64{1} << dimAt(u, s);
-      size_t c = 0;
-      for (u64 y : members) {
-        if (((y ^ x) & done) != 0 || ((y ^ x) & bit) == 0) continue;
-        for (u64 w = u; w < words; w += parts, ++c) {
-          put(step, c, {e, static_cast<u32>(at(y) + w), static_cast<u32>(at(y ^ bit) + w), true});
-        }
+  return subcubeSteps(st, dims, n_port, tau, packet, [&](Stream& step, const PartStep& p) {
+    const u64 bit = u64{1} << p.dim;
+    size_t c = 0;
+    for (u64 y : members) {
+      if (((y ^ x) & p.crossed) != 0 || ((y ^ x) & bit) == 0) continue;
+      for (u64 w = p.part; w < words; w += p.parts, ++c) {
+        put(step, c, {p.dim, static_cast<u32>(at(y) + w), static_cast<u32>(at(y ^ bit) + w), true});
       }
     }
-    messages += appendStep(st, std::move(step), tau, packet);
-  }
-  return messages;
+  });
 }
 
 /// TR-623 §2.2, "SBT transpose alg. with N1 x N2 partitioning" for a square grid (n1 = n2 = h):
