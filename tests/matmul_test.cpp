@@ -157,6 +157,83 @@ void expectMatmul(const MatmulCase& m) {
   };
   auto ceilDiv = [](u64 a, u64 b) { return (a + b - 1) / b; };
   const std::string method = m.method;
+  if (method == "a131") {
+    // TR-623 §3.3 on N1 x N1 x T (T = N2/N1): the exchange of D's sub-strips (Q/N2 x R/N2)
+    // within the fibers (n3' dimensions), C's blocks broadcast over the N2' direction and D's
+    // over the N1' direction (side by side on all ports), the reduction of T partial blocks of
+    // A within the fibers. Each stream as its cycles: a step's messages of `packet` words,
+    // each after tau idle cycles; parts = the subcube's dimensions on all-port hardware.
+    const int h = c.perm.gridRowDims();
+    const int d3 = m.n - 2 * h;
+    const u64 side = u64{1} << h;
+    const u64 depth = u64{1} << d3;
+    const u64 cb = (m.p / side) * (m.q / (side * depth));
+    const u64 db = (m.q / side) * (m.r / (side * depth));
+    const u64 ab = (m.p / side) * (m.r / (side * depth));
+    const u64 sub = (m.q / (side * depth)) * (m.r / (side * depth));
+    using Timeline = std::vector<bool>;  // true: a cycle that moves words
+    auto steps = [&](Timeline& tl, int dims, u64 words, int kind) {
+      const u64 parts = m.one_port || dims == 0 ? 1 : static_cast<u64>(dims);
+      for (int t = 0; t < dims; ++t) {
+        const int e = kind == 0 ? dims - 1 : kind == 1 ? t : dims - 1 - t;  // 2^e pieces
+        const u64 len = (u64{1} << e) * ceilDiv(words, parts);
+        for (u64 at = 0; at < len; at += m.packet == 0 ? len : m.packet) {
+          tl.insert(tl.end(), m.tau, false);
+          tl.insert(tl.end(), std::min(len - at, m.packet == 0 ? len : m.packet), true);
+          ++messages;
+        }
+      }
+    };
+    auto busy = [](const Timeline& tl) {
+      return static_cast<u64>(std::count(tl.begin(), tl.end(), true));
+    };
+    Timeline xch, bc, bd, red;
+    steps(xch, d3, sub, 0);
+    const u64 before = messages;
+    steps(bc, h, cb, 1);
+    const u64 c_msgs = messages - before;
+    steps(bd, h, db, 1);
+    const u64 d_msgs = messages - before - c_msgs;
+    steps(red, d3, ab, 2);
+    u64 cycles = xch.size() + red.size();
+    transfers = busy(xch) + busy(red);
+    if (m.one_port) {
+      cycles += bc.size() + bd.size();
+      transfers += busy(bc) + busy(bd);
+    } else {
+      messages -= std::min(c_msgs, d_msgs);  // side by side: the longer stream's start-ups
+      cycles += std::max(bc.size(), bd.size());
+      for (size_t i = 0; i < std::max(bc.size(), bd.size()); ++i) {
+        transfers += (i < bc.size() && bc[i]) || (i < bd.size() && bd[i]) ? 1 : 0;
+      }
+    }
+    if (m.packet == 0) {
+      const u64 n3 = static_cast<u64>(d3);
+      const u64 s1 = side - 1;
+      if (m.one_port) {
+        // The broadcasts: Table 8's A(1,2,1) on the N1' x N2' grid with Q/N3' for Q; the
+        // reduction: §3.3's sum over i = 1 .. n3' of P/N1' R/N2' / 2^i = (T-1) P/N1 R/N2; the
+        // transformation into ld3: Table 4's n3' M/2 with M = Q/N1 R/N2 per node.
+        EXPECT_EQ(busy(bc) + busy(bd), s1 * cb + s1 * db) << "Table 8 with Q/N3'";
+        EXPECT_EQ(busy(red), (depth - 1) * ab) << "section 3.3 reduction";
+        EXPECT_EQ(busy(xch), n3 * db / 2) << "Table 4";
+        EXPECT_EQ(messages, static_cast<u64>(m.n) + n3);
+      } else if (h > 0 && cb % h == 0 && db % h == 0 &&
+                 (d3 == 0 || (ab % d3 == 0 && sub % d3 == 0))) {
+        // Table 11's A(n,2,1) transfer terms with Q/N3' and the n-port reduction and exchange.
+        const u64 hh = static_cast<u64>(h);
+        EXPECT_EQ(std::max(busy(bc), busy(bd)), std::max(s1 * cb / hh, s1 * db / hh)) << "Table 11";
+        if (d3 > 0) {
+          EXPECT_EQ(busy(red), (depth - 1) * ab / n3) << "Table 3, n-port";
+          EXPECT_EQ(busy(xch), db / 2) << "Table 4, n-port";
+        }
+      }
+    }
+    EXPECT_EQ(c.lower_bound, transfers);
+    EXPECT_EQ(table.transfer_cycles, transfers);
+    EXPECT_EQ(table.cycles, arithmetic + cycles);
+    return;
+  }
   if (method == "a113" || method == "a114" || method.starts_with("a12")) {
     // Step by step: every phase is one stream, run alone, each step its messages of packet
     // words after tau. One-port: one part; all-port: parts = the dimensions of the subcube.
@@ -352,6 +429,36 @@ TEST(Matmul, TwoDimensionalA122ToA125MatchTable8) {
   }
 }
 
+TEST(Matmul, ThreeDimensionalA131) {
+  // TR-623 §3.3 on N1 x N1 x N3' (the layout grid N1 x N2, N3' = N2/N1), one-port and all-port.
+  auto a131 = [](int n, u64 p, u64 q, u64 r, bool one_port, u32 tau, u64 packet, std::string grid,
+                 bool rtl, u32 units = 1) {
+    MatmulCase m{"a131", n, p, q, r, one_port, tau, packet, units, rtl};
+    m.grid = std::move(grid);
+    return m;
+  };
+  // On the RTL where the CI models hold them (n <= 4, memory 16 / 32 / 64 words at n = 2 / 3 / 4).
+  expectMatmul(a131(2, 1, 4, 4, true, 0, 0, "", true));  // 1 x 1 x 4: reduction only
+  expectMatmul(a131(2, 1, 4, 4, false, 1, 0, "", true));
+  expectMatmul(a131(2, 2, 2, 2, false, 0, 0, "2x2", true));  // 2 x 2 x 1: A(.,2,1)
+  expectMatmul(a131(3, 4, 8, 4, true, 0, 0, "", true));      // 2 x 2 x 2
+  expectMatmul(a131(3, 4, 8, 4, false, 2, 0, "", true));
+  expectMatmul(a131(4, 4, 16, 8, true, 0, 0, "", true));   // 2 x 2 x 4
+  expectMatmul(a131(4, 4, 16, 8, false, 0, 0, "", true));  // n-port, 2 | every block
+  expectMatmul(a131(4, 8, 16, 8, false, 0, 0, "", false));
+  expectMatmul(a131(4, 8, 16, 16, false, 3, 5, "", false));     // packets
+  expectMatmul(a131(4, 4, 32, 16, true, 1, 0, "1x16", false));  // 1 x 1 x 16
+  expectMatmul(a131(5, 4, 32, 16, false, 0, 0, "", false));     // 2 x 2 x 8
+  expectMatmul(a131(6, 8, 32, 16, true, 2, 0, "", false));      // 4 x 4 x 4
+  expectMatmul(a131(6, 16, 32, 16, false, 0, 0, "", false, 2));
+  MatmulCase rtl = a131(4, 4, 16, 8, false, 1, 3, "", true);
+  rtl.seed = 13;
+  expectMatmul(rtl);
+  MatmulCase seeded = a131(6, 8, 16, 16, false, 1, 0, "4x16", false);
+  seeded.seed = 131;
+  expectMatmul(seeded);
+}
+
 TEST(Matmul, BroadcastWithPackets) {
   auto bc = [](int n, u64 p, u64 q, u64 r, bool one_port, u32 tau, u64 packet, std::string grid,
                bool rtl) {
@@ -456,7 +563,8 @@ TEST(Matmul, GridAutoIsTable9) {
   EXPECT_EQ(grid("cannon", 4, "8x8x32"), 1);       // sqrt(8 * 16 / 32) = 2: 2 x 8
   EXPECT_EQ(grid("rotation", 3, "8x8x8"), 0);
   EXPECT_EQ(grid("a113", 4, "16x16x16"), 0);
-  EXPECT_EQ(grid("a124", 4, "64x16x4"), 2);  // square grids only: 4 x 4
+  EXPECT_EQ(grid("a124", 4, "64x16x4"), 2);   // square grids only: 4 x 4
+  EXPECT_EQ(grid("a131", 6, "16x16x16"), 2);  // 4 x 16: N1 x N1 x N3' = 4 x 4 x 4
 }
 
 TEST(Matmul, SplitMix64KnownAnswers) {
@@ -488,7 +596,12 @@ TEST(Matmul, BadInputIsNamed) {
             "--grid 2x4: N1 x N2 must be the 4 processors of the 2-cube, powers of two");
   EXPECT_EQ(err({{"method", "strassen"}, {"shape", "4x4x4"}}),
             "--method 'strassen': unknown matmul method (rotation, exchange, doubling, a113, a114, "
-            "cannon, broadcast, a122, a123, a124, a125)");
+            "cannon, broadcast, a122, a123, a124, a125, a131)");
+  EXPECT_EQ(err({{"method", "a131"}, {"shape", "8x8x8"}, {"grid", "4x2"}}, 3),
+            "--method a131: A(.,3,1) is built for N1' = N2' = N1 and N3' = N2/N1 on the grid "
+            "N1 x N2, which needs N2 >= N1 (got 4x2)");
+  EXPECT_EQ(err({{"method", "a131"}, {"shape", "8x2x8"}}, 3),
+            "matmul: Q = 2 does not divide over the 4 grid columns (grid 2x4)");
   EXPECT_EQ(err({{"method", "a114"}, {"shape", "4x4x4"}, {"grid", "2x2"}}),
             "--method a114: A(.,1,4) is the one-dimensional column partitioning, grid 1x4 (got "
             "2x2)");
@@ -512,7 +625,7 @@ TEST(Matmul, BadInputIsNamed) {
             "--shape '4x4': expected PxQxR (positive integers)");
   EXPECT_EQ(err({{"shape", "4x4x4"}}),
             "--method is required for matmul (rotation, exchange, doubling, a113, a114, cannon, "
-            "broadcast, a122, a123, a124, a125)");
+            "broadcast, a122, a123, a124, a125, a131)");
 }
 
 TEST(Matmul, SpecReadsBackFromText) {

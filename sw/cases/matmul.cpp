@@ -1,5 +1,5 @@
 // hcube: matrix multiplication of Johnsson & Ho 1988 (TR-623) §3 as a catalogue entry:
-//   hcube run --algo matmul --method rotation|exchange|a113|a114|cannon|broadcast|a122..a125
+//   hcube run --algo matmul --method rotation|exchange|a113|a114|cannon|broadcast|a122..a125|a131
 //             --n N --shape PxQxR
 //             [--grid N1xN2|auto] [--tau T] [--packet B] [--units U] [--ports one|all]
 //             [--tree sbt|nrsbt]
@@ -54,6 +54,9 @@ int autoGridRows(const std::string& method, int n, const std::vector<u64>& shape
   // A(.,2,2) .. A(.,2,5) are built on square grids only: Table 9's N1 for them (sqrt(QN/R) etc.)
   // would need N1 != N2 for most shapes, so auto takes the square grid.
   if (method.starts_with("a12")) return n / 2;
+  // A(.,3,1) on N1 x N1 x N3': N1 = 2^floor(n/3), the cube-like grid of §3.3 (no table of
+  // optimum N1', N2', N3' in the paper).
+  if (method == "a131") return n / 3;
   // log2 N1 = (log2 P + n - log2 R) / 2, to the nearest integer.
   const double half =
       (std::log2(static_cast<double>(shape[0])) + n - std::log2(static_cast<double>(shape[2]))) / 2;
@@ -90,6 +93,12 @@ std::string boundText(const MatmulOptions& o) {
                             ": SBT transpose, nRSBT broadcast and reduction";
   }
   if (o.method == "cannon") return "section 3.2, Cannon: rotations of C and D";
+  if (o.method == "a131") {
+    return o.one_port ? "section 3.3, A(1,3,1): Table 8's A(1,2,1) broadcasts with Q/N3', the "
+                        "N3' reduction and the exchange of D into ld3: element transfers"
+                      : "section 3.3, A(n,3,1): nRSBT broadcasts, n-port reduction and exchange "
+                        "of D into ld3: element transfers";
+  }
   if (o.method == "doubling") {
     return o.n_port_tree ? "Table 6, A^c(n,1,1) doubling on nRSBTs: (N-1) P Q/N / n element "
                            "transfers"
@@ -115,7 +124,7 @@ BuiltCase buildMatmul(const CaseSpec& spec) {
   o.method = *method;
   static const std::vector<std::string> known = {"rotation", "exchange", "doubling",  "a113",
                                                  "a114",     "cannon",   "broadcast", "a122",
-                                                 "a123",     "a124",     "a125"};
+                                                 "a123",     "a124",     "a125",      "a131"};
   if (std::find(known.begin(), known.end(), o.method) == known.end()) {
     throw Error("--method '" + o.method + "': unknown matmul method (" + kMatmulMethods + ")");
   }
@@ -125,7 +134,7 @@ BuiltCase buildMatmul(const CaseSpec& spec) {
   const u64 nodes = u64{1} << spec.n;
   const bool one_dimensional = o.method == "rotation" || o.method == "exchange" ||
                                o.method == "doubling" || o.method == "a113" || o.method == "a114";
-  int n1 = one_dimensional ? 0 : spec.n / 2;
+  int n1 = one_dimensional ? 0 : o.method == "a131" ? spec.n / 3 : spec.n / 2;
   const auto grid = params.text("grid");
   if (grid && *grid == "auto") {
     n1 = autoGridRows(o.method, spec.n, shape);
@@ -180,7 +189,8 @@ std::vector<AlgorithmEntry> matmulAlgorithms() {
         "A += C x D (--shape PxQxR): --method rotation | exchange (A(.,1,1), grid 1xN) | a113 "
         "(A(.,1,3), grid 1xN) | a114 (A(.,1,4), grid 1xN) | cannon (A(.,2,1), any N1xN2) | "
         "broadcast (A(.,2,1) on SBTs / nRSBTs, --tree sbt|nrsbt) | doubling (A(.,1,1) by "
-        "broadcasting C, grid 1xN) | a122 .. a125 (A(.,2,2) .. A(.,2,5), square grids); --grid "
+        "broadcasting C, grid 1xN) | a122 .. a125 (A(.,2,2) .. A(.,2,5), square grids) | a131 "
+        "(A(.,3,1) on N1 x N1 x N2/N1, grid N1xN2 with N2 >= N1); --grid "
         "N1xN2|auto (Table 9), "
         "--tau, --packet, --units (MAC units)",
         "Johnsson & Ho 1988 (TR-623), section 3, Tables 5-11"},

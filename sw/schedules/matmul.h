@@ -26,6 +26,10 @@
 //    transposes of C, D or A (§2.2's SBT transpose), broadcasts within grid rows or columns and
 //    all-to-all reductions within grid columns or rows; Table 8's element transfers and
 //    start-ups (one-port), nRSBT broadcasts and reductions on all-port hardware.
+//  * "a131", A(.,3,1) (§3.3): three-dimensional partitioning N1 x N1 x N3' on the layout grid
+//    N1 x N2 (N3' = N2/N1): D's sub-strips exchanged within the N3' fibers (the paper's ld3
+//    transformation; C's lc3 is the layout itself), C broadcast along N2', D along N1', one
+//    product per fiber position, all-to-all reduction of A within the fibers.
 //  * "cannon", A(.,2,1) realised by rotations, which is Cannon's algorithm (§3.2, "Cannon's
 //    Algorithm A(1,2,1)", N1 = N2 = sqrt(N), Gray code encoding): the initial alignment rotates
 //    row a1 of C left by a1 and column a2 of D up by a2 (sqrt(N) - 1 steps of one-processor
@@ -51,7 +55,7 @@ namespace hcube {
 
 /// The methods matmulTables builds, for messages.
 inline constexpr const char* kMatmulMethods =
-    "rotation, exchange, doubling, a113, a114, cannon, broadcast, a122, a123, a124, a125";
+    "rotation, exchange, doubling, a113, a114, cannon, broadcast, a122, a123, a124, a125, a131";
 
 struct MatmulOptions {
   PermutationSpec spec = PermutationSpec::aapc(1, 1);  ///< a matmul spec (its grid and shape)
