@@ -255,9 +255,6 @@ void expectMatmul(const MatmulCase& m) {
       const u64 parts = m.one_port ? 1 : d;
       for (u64 t = 0; t < d; ++t) step((u64{1} << (d - 1 - t)) * ceilDiv(words, parts));
     };
-    auto squareTranspose = [&](u64 words) {
-      for (u64 t = 0; t < n; ++t) step(words);
-    };
     u64 table = 0;  // the paper's element transfers (one-port, whole messages)
     u64 table_startups = 0;
     if (method == "a114") {
@@ -280,29 +277,42 @@ void expectMatmul(const MatmulCase& m) {
                                (m.p / 2) * (m.q / nodes);
       table_startups = 3 * n;
     } else {
-      // Table 8 on the square grid S x S (S = 2^h, N1 = N2 = S).
-      const u64 h = n / 2;
-      const u64 side = u64{1} << h;
-      const u64 cb = (m.p / side) * (m.q / side);
-      const u64 db = (m.q / side) * (m.r / side);
-      const u64 ab = (m.p / side) * (m.r / side);
+      // Table 8 on the grid N1 x N2 the case chose. The transpose (gridTranspose): an exchange
+      // of 2^e pieces within e = |n1 - n2| dimensions, then the square transpose of
+      // h = min(n1, n2) bit pairs, 2h steps of the whole block (n steps when N1 = N2).
+      const u64 n1 = static_cast<u64>(c.perm.gridRowDims());
+      const u64 n2 = n - n1;
+      const u64 e = n1 > n2 ? n1 - n2 : n2 - n1;
+      const u64 h = std::min(n1, n2);
+      const u64 rows = u64{1} << n1;
+      const u64 cols = u64{1} << n2;
+      const u64 cb = (m.p / rows) * (m.q / cols);
+      const u64 db = (m.q / rows) * (m.r / cols);
+      const u64 ab = (m.p / rows) * (m.r / cols);
       const char which = method[3];
       const bool tc = which == '2' || which == '3';
       const bool ta = which == '3' || which == '5';
       const bool gc = which == '2' || which == '5';
-      squareTranspose(tc ? cb : db);
-      broadcast(h, gc ? cb : db);
-      reduce(h, ab);
-      if (ta) squareTranspose(ab);
+      auto transpose = [&](u64 words) {
+        exchange(e, words >> e);
+        for (u64 t = 0; t < 2 * h; ++t) step(words);
+      };
+      transpose(tc ? cb : db);
+      broadcast(tc ? n2 : n1, gc ? cb : db);  // in grid rows (A(.,2,2), A(.,2,3)) or columns
+      reduce(tc ? n1 : n2, ab);
+      if (ta) transpose(ab);
       // A(1,2,2): P/N1 Q/N2 n + Q/N1 P/N2 (N2-1) + P/N1 R/N2 (N1-1), 2n start-ups; A(1,2,3):
       // P/N1 Q/N2 n + Q/N1 R/N2 (N2-1) + R/N1 P/N2 (N1-1) + R/N1 P/N2 n, 3n; A(1,2,4): Q/N1 R/N2 n
       // + R/N1 Q/N2 (N1-1) + P/N1 R/N2 (N2-1), 2n; A(1,2,5): Q/N1 R/N2 n + P/N1 Q/N2 (N1-1) +
-      // R/N1 P/N2 (N2-1) + R/N1 P/N2 n, 3n.
-      const u64 s1 = side - 1;
-      table = which == '2'   ? cb * n + cb * s1 + ab * s1
-              : which == '3' ? cb * n + db * s1 + ab * s1 + ab * n
-              : which == '4' ? db * n + db * s1 + ab * s1
-                             : db * n + cb * s1 + ab * s1 + ab * n;
+      // R/N1 P/N2 (N2-1) + R/N1 P/N2 n, 3n. The transposes cost e M/2 + 2h M here against the
+      // table's n M (the same when N1 = N2).
+      const u64 r1 = rows - 1;
+      const u64 r2 = cols - 1;
+      auto txp = [&](u64 words) { return words * n - (e * words - e * words / 2); };
+      table = which == '2'   ? txp(cb) + cb * r2 + ab * r1
+              : which == '3' ? txp(cb) + db * r2 + ab * r1 + txp(ab)
+              : which == '4' ? txp(db) + db * r1 + ab * r2
+                             : txp(db) + cb * r1 + ab * r2 + txp(ab);
       table_startups = ta ? 3 * n : 2 * n;
     }
     if (m.one_port && m.packet == 0) {
@@ -459,6 +469,38 @@ TEST(Matmul, ThreeDimensionalA131) {
   expectMatmul(seeded);
 }
 
+TEST(Matmul, A122AndA124OnGridsThatAreNotSquare) {
+  // TR-623 §3.2 with N1 != N2: the transposes combine the one-dimensional exchange with the
+  // square transpose (§2); A(.,2,2) on N1 < N2 and N1 > N2, A(.,2,4) on N1 < N2.
+  auto ns = [](const char* method, int n, u64 p, u64 q, u64 r, bool one_port, u32 tau, u64 packet,
+               std::string grid, bool rtl) {
+    MatmulCase m{method, n, p, q, r, one_port, tau, packet, 1, rtl};
+    m.grid = std::move(grid);
+    return m;
+  };
+  expectMatmul(ns("a122", 1, 2, 2, 2, true, 0, 0, "1x2", false));   // e = 1, h = 0
+  expectMatmul(ns("a122", 1, 2, 2, 2, false, 1, 0, "2x1", false));  // column strips
+  expectMatmul(ns("a124", 1, 2, 2, 2, true, 0, 0, "1x2", false));
+  expectMatmul(ns("a122", 3, 4, 4, 4, true, 0, 0, "", true));      // 2 x 4
+  expectMatmul(ns("a122", 3, 4, 4, 4, false, 2, 0, "4x2", true));  // 4 x 2
+  expectMatmul(ns("a124", 3, 4, 4, 4, true, 1, 0, "", true));
+  expectMatmul(ns("a124", 3, 4, 8, 4, false, 0, 0, "2x4", true));
+  expectMatmul(ns("a122", 4, 8, 8, 8, true, 0, 0, "2x8", false));  // e = 2
+  expectMatmul(ns("a122", 4, 8, 8, 8, true, 0, 0, "8x2", false));
+  expectMatmul(ns("a124", 4, 8, 8, 8, true, 0, 0, "2x8", false));
+  expectMatmul(ns("a122", 4, 8, 16, 8, false, 3, 2, "8x2", false));  // packets
+  expectMatmul(ns("a124", 5, 8, 16, 32, true, 0, 0, "", false));     // 4 x 8
+  expectMatmul(ns("a122", 5, 16, 16, 8, false, 1, 0, "8x4", false));
+  expectMatmul(ns("a122", 6, 32, 32, 32, true, 0, 0, "2x32", false));  // e = 4
+  expectMatmul(ns("a124", 6, 4, 64, 64, false, 0, 0, "1x64", false));
+  MatmulCase seeded = ns("a122", 4, 8, 8, 8, false, 1, 0, "8x2", true);
+  seeded.seed = 122;
+  expectMatmul(seeded);
+  MatmulCase seeded4 = ns("a124", 4, 4, 8, 8, false, 0, 3, "2x8", true);
+  seeded4.seed = 124;
+  expectMatmul(seeded4);
+}
+
 TEST(Matmul, BroadcastWithPackets) {
   auto bc = [](int n, u64 p, u64 q, u64 r, bool one_port, u32 tau, u64 packet, std::string grid,
                bool rtl) {
@@ -611,10 +653,18 @@ TEST(Matmul, BadInputIsNamed) {
   EXPECT_EQ(err({{"method", "a113"}, {"shape", "4x4x4"}, {"grid", "2x2"}}),
             "--method a113: A(.,1,3) is the one-dimensional column partitioning, grid 1x4 (got "
             "2x2)");
-  EXPECT_EQ(err({{"method", "a122"}, {"shape", "8x8x8"}}, 3),
-            "--method a122: A(.,2,2) is built for square grids N1 = N2 only (n even; got 2x4)");
+  EXPECT_EQ(err({{"method", "a123"}, {"shape", "8x8x8"}}, 3),
+            "--method a123: A(.,2,3) is built for square grids N1 = N2 only: its transpose of A^T "
+            "back into the N1 x N2 allocation is not built for N1 != N2 (got 2x4)");
   EXPECT_EQ(err({{"method", "a125"}, {"shape", "8x8x8"}, {"grid", "8x1"}}, 3),
-            "--method a125: A(.,2,5) is built for square grids N1 = N2 only (n even; got 8x1)");
+            "--method a125: A(.,2,5) is built for square grids N1 = N2 only: its transpose of A^T "
+            "back into the N1 x N2 allocation is not built for N1 != N2 (got 8x1)");
+  EXPECT_EQ(err({{"method", "a124"}, {"shape", "8x8x8"}, {"grid", "4x2"}}, 3),
+            "--method a124: A(.,2,4) is built for N1 <= N2 only: with N1 > N2 the transposed D^T "
+            "pieces are column strips, which the MAC cannot read as its B block (got 4x2)");
+  EXPECT_EQ(err({{"method", "a122"}, {"shape", "2x8x8"}}, 3),
+            "--method a122: P = 2 does not divide over the 4 grid columns (A(.,2,2) transposes C "
+            "into P/N2 x Q/N1 blocks)");
   EXPECT_EQ(err({{"method", "broadcast"}, {"shape", "4x4x4"}, {"tree", "fat"}}),
             "--tree 'fat': must be sbt (one-port) or nrsbt (n-port)");
   EXPECT_EQ(err({{"method", "cannon"}, {"shape", "4x4x4"}, {"tree", "sbt"}}),

@@ -51,8 +51,8 @@ int autoGridRows(const std::string& method, int n, const std::vector<u64>& shape
       method == "a114") {
     return 0;
   }
-  // A(.,2,2) .. A(.,2,5) are built on square grids only: Table 9's N1 for them (sqrt(QN/R) etc.)
-  // would need N1 != N2 for most shapes, so auto takes the square grid.
+  // A(.,2,3) and A(.,2,5) are built on square grids only, A(.,2,4) on N1 <= N2: auto takes the
+  // square grid for all four (Table 9's N1 for them, sqrt(QN/R) etc., is not used).
   if (method.starts_with("a12")) return n / 2;
   // A(.,3,1) on N1 x N1 x N3': N1 = 2^floor(n/3), the cube-like grid of §3.3 (no table of
   // optimum N1', N2', N3' in the paper).
@@ -189,7 +189,8 @@ std::vector<AlgorithmEntry> matmulAlgorithms() {
         "A += C x D (--shape PxQxR): --method rotation | exchange (A(.,1,1), grid 1xN) | a113 "
         "(A(.,1,3), grid 1xN) | a114 (A(.,1,4), grid 1xN) | cannon (A(.,2,1), any N1xN2) | "
         "broadcast (A(.,2,1) on SBTs / nRSBTs, --tree sbt|nrsbt) | doubling (A(.,1,1) by "
-        "broadcasting C, grid 1xN) | a122 .. a125 (A(.,2,2) .. A(.,2,5), square grids) | a131 "
+        "broadcasting C, grid 1xN) | a122 .. a125 (A(.,2,2) .. A(.,2,5), square grids; a122 on "
+        "any N1xN2, a124 on N1 <= N2) | a131 "
         "(A(.,3,1) on N1 x N1 x N2/N1, grid N1xN2 with N2 >= N1); --grid "
         "N1xN2|auto (Table 9), "
         "--tau, --packet, --units (MAC units)",

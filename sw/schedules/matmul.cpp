@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <bit>
+#include <cstdlib>
 #include <functional>
 #include <optional>
 
@@ -503,8 +504,14 @@ u64 subcubeSteps(Stream& st, const std::vector<int>& dims, bool n_port, u32 tau,
 /// (subcubeSteps). Returns the messages.
 u64 subcubeExchange(Stream& st, u64 x, const std::vector<int>& dims, u64 words, bool n_port,
                     u32 tau, u64 packet, const std::function<u64(u64)>& at,
-                    const std::function<std::optional<u64>(u64)>& land) {
+                    const std::function<std::optional<u64>(u64)>& land, u64 width = 0,
+                    u64 stride = 0) {
   const std::vector<u64> members = subcubeOf(x, dims);
+  // Word w of a strip: at(i) + w, or, with `width`, rows of `width` words `stride` apart (a
+  // column strip of a row-major block).
+  auto slot = [&](u64 i, u64 w) {
+    return at(i) + (width == 0 ? w : (w / width) * stride + w % width);
+  };
   return subcubeSteps(st, dims, n_port, tau, packet, [&](Stream& step, const PartStep& p) {
     const u64 bit = u64{1} << p.dim;
     size_t c = 0;
@@ -514,7 +521,7 @@ u64 subcubeExchange(Stream& st, u64 x, const std::vector<int>& dims, u64 words, 
       const std::optional<u64> into = home && land ? land(i) : std::nullopt;
       for (u64 w = p.part; w < words; w += p.parts, ++c) {
         put(step, c,
-            {p.dim, static_cast<u32>(at(i) + w), static_cast<u32>((into ? *into : at(i)) + w),
+            {p.dim, static_cast<u32>(slot(i, w)), static_cast<u32>(into ? *into + w : slot(i, w)),
              into.has_value()});
       }
     }
@@ -553,10 +560,13 @@ u64 subcubeReduce(Stream& st, u64 x, const std::vector<int>& dims, u64 words, bo
 /// bit pairs agree), added into `land` if given. 2h = n steps of `words`: n M element transfers
 /// (Table 8's transposes). A processor on the diagonal keeps its block (`land` is not used for
 /// it). Messages of `packet` words after `tau` each. Returns the messages.
+/// With `hi` and `lo` (>= 0) the bit pairs swapped are hi + k and lo + k instead (an h-bit
+/// field of the row field with an h-bit field of the column field, gridTranspose).
 u64 squareTranspose(Stream& st, u64 x, int h, u64 words, u64 home, u64 visit,
-                    std::optional<u64> land, u32 tau, u64 packet) {
+                    std::optional<u64> land, u32 tau, u64 packet, int hi = -1, int lo = 0) {
+  if (hi < 0) hi = h;
   u64 messages = 0;
-  auto differs = [&](int k) { return (((x >> (h + k)) ^ (x >> k)) & 1) != 0; };
+  auto differs = [&](int k) { return (((x >> (hi + k)) ^ (x >> (lo + k))) & 1) != 0; };
   for (int k = 0; k < h; ++k) {
     bool arrived = true;
     for (int k2 = k + 1; k2 < h; ++k2) arrived = arrived && !differs(k2);
@@ -565,19 +575,85 @@ u64 squareTranspose(Stream& st, u64 x, int h, u64 words, u64 home, u64 visit,
     Stream second;
     for (u64 w = 0; w < words; ++w) {
       if (d) {
-        put(first, w, {h + k, static_cast<u32>(home + w), Cell::kNone});
+        put(first, w, {hi + k, static_cast<u32>(home + w), Cell::kNone});
         const bool into_land = arrived && land.has_value();
         put(second, w,
-            {k, Cell::kNone, static_cast<u32>((into_land ? *land : home) + w), into_land});
+            {lo + k, Cell::kNone, static_cast<u32>((into_land ? *land : home) + w), into_land});
       } else {
-        put(first, w, {h + k, Cell::kNone, static_cast<u32>(visit + w)});
-        put(second, w, {k, static_cast<u32>(visit + w), Cell::kNone});
+        put(first, w, {hi + k, Cell::kNone, static_cast<u32>(visit + w)});
+        put(second, w, {lo + k, static_cast<u32>(visit + w), Cell::kNone});
       }
     }
     messages += appendStep(st, std::move(first), tau, packet);
     messages += appendStep(st, std::move(second), tau, packet);
   }
   return messages;
+}
+
+/// The position t (0 .. r-1) in the group of r = 2^e consecutive grid positions high r .. high r
+/// + r - 1 whose Gray code has the low bits sigma (the node bits that tell the group's members
+/// apart; they are not t itself, the Gray code's low bits flip with the parity of `high`).
+u64 fiberSlot(u64 high, u64 sigma, u64 r) {
+  for (u64 t = 0; t < r; ++t) {
+    if ((grayCode(high * r + t) & (r - 1)) == sigma) return t;
+  }
+  return 0;  // not reached: the low bits of high r + t take every value
+}
+
+/// TR-623 §2: "For the transposition of a matrix partitioned into N1 x N2 blocks, one can combine
+/// the one-dimensional matrix transposition algorithm with the algorithm for the transposition of
+/// a two-dimensionally square-partitioned matrix." A matrix X (`cols` columns) whose block on
+/// processor (a1, a2) is X's block (a1, a2) of the N1 x N2 partition (`words` long, row-major at
+/// `home`) moves to the transposed allocation: processor (b1, b2) ends with X's rows b2 X_r/N2 ..
+/// and columns b1 X_c/N1 .., as r = 2^e pieces (e = |n1 - n2|, h = min(n1, n2)) at `home`:
+///  * N1 < N2: piece t is rows t X_r/N2 .. of the block (X_r/N2 x X_c/N2, dense): an exchange
+///    (subcubeExchange) within the low e bits of the column field sends each piece to the member
+///    it belongs to, then a square transpose swaps the row field with the high h bits of the
+///    column field. At (b1, b2), piece t holds the source column block gridPieceSource() names.
+///  * N1 > N2: piece t is columns t X_c/N1 .. (X_r/N1 x X_c/N1, rows X_c/N2 apart), exchanged
+///    within the low e bits of the row field; then the high h bits of the row field are swapped
+///    with the column field. At (b1, b2), piece t holds the source row block gridPieceSource()
+///    names.
+///  * N1 = N2: the square transpose alone.
+/// One-port: e M/2 + 2h M element transfers (M = `words`; Table 4's exchange and §2.2's square
+/// transpose), e + 2h = n start-ups. Returns the messages.
+u64 gridTranspose(Stream& st, u64 x, const MatmulLayout& l, u64 cols, u64 words, u64 home,
+                  u64 visit, bool n_port, u32 tau, u64 packet) {
+  const int e = std::abs(l.n1 - l.n2);
+  const int h = std::min(l.n1, l.n2);
+  const u64 r = u64{1} << e;
+  const u64 piece = words / r;
+  u64 messages = 0;
+  if (l.n1 < l.n2) {
+    const u64 a1 = l.gridRow(x);
+    messages += subcubeExchange(
+        st, x, dimRange(0, e), piece, n_port, tau, packet,
+        [&](u64 i) { return home + fiberSlot(a1, i & (r - 1), r) * piece; }, nullptr);
+  } else if (l.n1 > l.n2) {
+    const u64 a2 = l.gridCol(x);
+    const u64 width = cols >> l.n1;  // X_c/N1
+    messages += subcubeExchange(
+        st, x, dimRange(l.n2, e), piece, n_port, tau, packet,
+        [&](u64 i) { return home + fiberSlot(a2, (i >> l.n2) & (r - 1), r) * width; }, nullptr,
+        width, cols >> l.n2);
+  }
+  const int hi = l.n1 < l.n2 ? l.n2 : l.n2 + e;
+  const int lo = l.n1 < l.n2 ? e : 0;
+  return messages +
+         squareTranspose(st, x, h, words, home, visit, std::nullopt, tau, packet, hi, lo);
+}
+
+/// After gridTranspose: which source block piece t at processor (b1, b2) came from, its column
+/// block (N1 < N2) or row block (N1 > N2) in the N1 x N2 partition; b1 (N1 = N2).
+u64 gridPieceSource(const MatmulLayout& l, u64 b1, u64 b2, u64 t) {
+  const int e = std::abs(l.n1 - l.n2);
+  const u64 r = u64{1} << e;
+  if (l.n1 <= l.n2) {
+    const u64 sigma = grayCode((b2 >> e) * r + t) & (r - 1);
+    return grayInverse((grayCode(b1) << e) | sigma);
+  }
+  const u64 sigma = grayCode((b1 >> e) * r + t) & (r - 1);
+  return grayInverse((grayCode(b2) << e) | sigma);
 }
 
 // TR-623 §3.2, A(.,2,1) by broadcasting (the paper's "Doubling Algorithm A(.,2,1)", lc_row and
@@ -947,6 +1023,118 @@ TableSet twoDimensional(const MatmulOptions& o, const MatmulLayout& l, int which
   return b.finish(("matmul-a12" + std::to_string(which)).c_str());
 }
 
+// TR-623 §3.2, Algorithms A(.,2,2) and A(.,2,4) (Figure 2, appendix B) on grids N1 x N2 with
+// N1 != N2, Gray code encoding: the transpose of C (A(.,2,2)) or D (A(.,2,4)) into the paper's
+// lc_txp allocation (P/N2 x Q/N1 blocks, rows over the grid columns) or its D counterpart
+// (Q/N2 x R/N1), by gridTranspose; the all-to-all broadcast of those blocks within grid rows
+// (A(.,2,2), N2 of them) or columns (A(.,2,4), N1); the products into partial blocks of A; the
+// all-to-all reduction within grid columns (A(.,2,2), N1 partial blocks of P/N1 x R/N2) or rows
+// (A(.,2,4), N2 of them). One-port element transfers: Table 8's broadcast and reduction terms,
+// (N2-1) Q/N1 P/N2 + (N1-1) P/N1 R/N2 (A(1,2,2)), (N1-1) R/N1 Q/N2 + (N2-1) P/N1 R/N2
+// (A(1,2,4)); the transpose e M/2 + 2h M (gridTranspose; Table 8 charges n M); 2n start-ups.
+// The products: A(.,2,2), N1 < N2: one MAC per transposed piece (P/N2 x Q/N2 x R/N2); N1 > N2:
+// the pieces are column strips, one MAC per row of a piece (1 x Q/N1 x R/N2). A(.,2,4), N1 < N2:
+// one MAC per piece (P/N1 x Q/N2 x R/N2). PQR/N multiply-adds in every case.
+TableSet twoDimensionalNotSquare(const MatmulOptions& o, const MatmulLayout& l, int which,
+                                 MatmulCounts* counts) {
+  const std::string got =
+      "(got " + std::to_string(l.gridRows()) + "x" + std::to_string(l.gridCols()) + ")";
+  if (which == 3 || which == 5) {
+    throw Error("--method " + o.method + ": A(.,2," + std::to_string(which) +
+                ") is built for square grids N1 = N2 only: its transpose of A^T back into the "
+                "N1 x N2 allocation is not built for N1 != N2 " +
+                got);
+  }
+  if (which == 4 && l.n1 > l.n2) {
+    throw Error(
+        "--method a124: A(.,2,4) is built for N1 <= N2 only: with N1 > N2 the transposed "
+        "D^T pieces are column strips, which the MAC cannot read as its B block " +
+        got);
+  }
+  const bool c_moves = which == 2;
+  if (c_moves && l.n1 < l.n2 && l.p % l.gridCols() != 0) {
+    throw Error("--method a122: P = " + std::to_string(l.p) + " does not divide over the " +
+                std::to_string(l.gridCols()) +
+                " grid columns (A(.,2,2) transposes C into P/N2 x Q/N1 blocks)");
+  }
+  const int e = std::abs(l.n1 - l.n2);
+  const u64 r = u64{1} << e;
+  const u64 nodes = u64{1} << l.n;
+  const u64 cb = l.c_rows * l.c_cols;  // P/N1 x Q/N2
+  const u64 db = l.d_rows * l.d_cols;  // Q/N1 x R/N2
+  const u64 ab = l.a_rows * l.a_cols;  // P/N1 x R/N2
+  const bool n_port = !o.one_port;
+  const u64 moved = c_moves ? cb : db;
+  const u64 own = c_moves ? l.c_base : l.d_base;
+  const u64 gathered_count = c_moves ? l.gridCols() : l.gridRows();
+  const u64 partial_count = c_moves ? l.gridRows() : l.gridCols();
+  const u64 visit = l.slots;
+  const u64 g_buf = visit + moved;                   // gathered block g
+  const u64 p_buf = g_buf + gathered_count * moved;  // partial block g
+  Builder b(o, l);
+  b.setScratch(moved + gathered_count * moved + partial_count * ab);
+  b.phase([&](u64 x, Stream& st) {
+    return gridTranspose(st, x, l, c_moves ? l.q : l.r, moved, own, visit, n_port, o.tau, o.packet);
+  });
+  b.phase([&](u64 x, Stream& st) {
+    return c_moves
+               ? subcubeBroadcast(st, x, l.n2, 0, own, g_buf, moved, n_port, o.tau, o.packet)
+               : subcubeBroadcast(st, x, l.n1, l.n2, own, g_buf, moved, n_port, o.tau, o.packet);
+  });
+  macsOf(b, nodes, [&](u64 x) {
+    const u64 row = l.gridRow(x);
+    const u64 col = l.gridCol(x);
+    const u64 piece = moved / r;
+    std::vector<MacField> out;
+    if (c_moves) {
+      // Gathered block g is C's rows g P/N2 .. and columns row Q/N1 .. (this processor's D rows).
+      auto partial = [&](u64 a1) { return a1 == row ? l.a_base : p_buf + a1 * ab; };
+      for (u64 g = 0; g < l.gridCols(); ++g) {
+        const u64 block = g == col ? own : g_buf + g * moved;
+        for (u64 t = 0; t < r; ++t) {
+          const u64 source = gridPieceSource(l, row, g, t);
+          if (l.n1 < l.n2) {
+            const u64 rows = l.p >> l.n2;  // P/N2: rows g P/N2 .. of A's block row g / r
+            const u64 d_row = (source - row * r) * l.c_cols;  // C's column block in Q/N1
+            out.push_back(macField(block + t * piece, l.d_base + d_row * l.d_cols,
+                                   partial(g >> e) + (g & (r - 1)) * rows * l.a_cols, rows,
+                                   l.c_cols, l.d_cols));
+          } else {
+            const u64 width = l.q >> l.n1;  // Q/N1: piece t is a column strip
+            for (u64 i = 0; i < l.c_rows; ++i) {
+              out.push_back(macField(block + i * l.c_cols + t * width, l.d_base,
+                                     partial(source) + i * l.a_cols, 1, width, l.d_cols));
+            }
+          }
+        }
+      }
+    } else {
+      // Gathered block g is D's rows col Q/N2 .. (this processor's C columns) and columns
+      // g R/N1 .., in r pieces of Q/N2 x R/N2, each one column block of A.
+      auto partial = [&](u64 a2) { return a2 == col ? l.a_base : p_buf + a2 * ab; };
+      for (u64 g = 0; g < l.gridRows(); ++g) {
+        const u64 block = g == row ? own : g_buf + g * moved;
+        for (u64 t = 0; t < r; ++t) {
+          out.push_back(macField(l.c_base, block + t * piece,
+                                 partial(gridPieceSource(l, g, col, t)), l.c_rows, l.c_cols,
+                                 l.d_cols));
+        }
+      }
+    }
+    return out;
+  });
+  b.phase([&](u64 x, Stream& st) {
+    if (c_moves) {
+      return subcubeReduce(st, x, dimRange(l.n2, l.n1), ab, n_port, o.tau, o.packet,
+                           [&](u64 y) { return y == x ? l.a_base : p_buf + l.gridRow(y) * ab; });
+    }
+    return subcubeReduce(st, x, dimRange(0, l.n2), ab, n_port, o.tau, o.packet,
+                         [&](u64 y) { return y == x ? l.a_base : p_buf + l.gridCol(y) * ab; });
+  });
+  if (counts != nullptr) *counts = b.counts();
+  return b.finish(("matmul-a12" + std::to_string(which)).c_str());
+}
+
 // TR-623 §3.3, "Algorithm A(.,3,1)", three-dimensional partitioning on N1' x N2' x N3'
 // processors, Gray code encoding, built for N1' = N2' = N1 and N3' = T = N2/N1 on the layout grid
 // N1 x N2 (the paper's final allocation la2: A stays N1 x N2 partitioned, each N1' x N2' cell
@@ -991,12 +1179,7 @@ TableSet threeDimensional(const MatmulOptions& o, const MatmulLayout& l, MatmulC
   const bool n_port = !o.one_port;
   // The sub-strip of D's block row a1 in S(sigma): the block column a1 T + t whose Gray-coded
   // low bits are sigma.
-  auto subStrip = [&](u64 a1, u64 sigma) {
-    for (u64 t = 0; t < depth; ++t) {
-      if ((grayCode(a1 * depth + t) & low) == sigma) return t;
-    }
-    return u64{0};  // not reached: the low bits of a1 T + t take every value
-  };
+  auto subStrip = [&](u64 a1, u64 sigma) { return fiberSlot(a1, sigma, depth); };
   const u64 c_buf = l.slots;            // gathered C block at position p (N2' direction)
   const u64 d_buf = c_buf + side * cb;  // gathered D block of grid row b
   const u64 p_buf = d_buf + side * db;  // partial block for fiber position sigma
@@ -1062,7 +1245,9 @@ TableSet matmulTables(const MatmulOptions& o, MatmulCounts* counts) {
   if (o.method == "a113") return a113(o, l, counts);
   if (o.method.size() == 4 && o.method.starts_with("a12") && o.method[3] >= '2' &&
       o.method[3] <= '5') {
-    return twoDimensional(o, l, o.method[3] - '0', counts);
+    const int which = o.method[3] - '0';
+    if (l.n1 != l.n2) return twoDimensionalNotSquare(o, l, which, counts);
+    return twoDimensional(o, l, which, counts);
   }
   if (o.method == "a131") return threeDimensional(o, l, counts);
   throw Error("--method '" + o.method + "': unknown matmul method (" + kMatmulMethods + ")");

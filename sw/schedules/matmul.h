@@ -25,7 +25,9 @@
 //  * "a122" .. "a125", A(.,2,2) .. A(.,2,5) (§3.2, Figure 2, appendix B) on square grids:
 //    transposes of C, D or A (§2.2's SBT transpose), broadcasts within grid rows or columns and
 //    all-to-all reductions within grid columns or rows; Table 8's element transfers and
-//    start-ups (one-port), nRSBT broadcasts and reductions on all-port hardware.
+//    start-ups (one-port), nRSBT broadcasts and reductions on all-port hardware. On N1 != N2:
+//    "a122" (any N1 x N2) and "a124" (N1 < N2), the transpose an exchange within |n1 - n2|
+//    dimensions followed by a square transpose (§2's combination for N1 x N2 blocks).
 //  * "a131", A(.,3,1) (§3.3): three-dimensional partitioning N1 x N1 x N3' on the layout grid
 //    N1 x N2 (N3' = N2/N1): D's sub-strips exchanged within the N3' fibers (the paper's ld3
 //    transformation; C's lc3 is the layout itself), C broadcast along N2', D along N1', one
