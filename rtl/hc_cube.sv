@@ -52,6 +52,17 @@ module hc_cube
   input  logic [LoadAddrBits-1:0]            tbl_addr_i,
   /// Table load port: table word, or router message / header word (docs/hardware.md §8.1).
   input  logic [LoadWidth-1:0]               tbl_wdata_i,
+  /// Wide load (docs/hardware.md §8.1): with tbl_we_i, every node x with tbl_nodes_i[x] set
+  /// writes its own word tbl_wide_wdata_i[x*LoadWidth +: LoadWidth] at tbl_addr_i (tbl_bcast_i,
+  /// tbl_node_i and tbl_wdata_i are ignored). For simulation: hc_fpga ties it to 0.
+  input  logic                               tbl_wide_i,
+  /// Wide load: the nodes written.
+  input  logic [NumNodes-1:0]                tbl_nodes_i,
+  // Not traced, like the scan port's data: N * LoadWidth bits.
+  /* verilator tracing_off */
+  /// Wide load: node x's word at [x*LoadWidth +: LoadWidth].
+  input  logic [NumNodes*LoadWidth-1:0]      tbl_wide_wdata_i,
+  /* verilator tracing_on */
 
   /// Memory scan port: write slot mem_addr_i of every node.
   input  logic                               mem_we_i,
@@ -86,9 +97,10 @@ module hc_cube
   output logic [hc_pkg::NumErrKinds*hc_pkg::ErrCountBits-1:0] err_count_o,
 
   // Fault injection (docs/hardware.md §9): driven by the testbench cycle by cycle, tied to 0 in
-  // hc_fpga. While flt_en_i is high, the word node flt_node_i sends on output channel flt_chan_i
+  // hc_fpga, registered: the values at the rising edge that begins a cycle apply in that cycle.
+  // While flt_en_i was high, the word node flt_node_i sends on output channel flt_chan_i
   // (port = chan / Lanes, lane = chan % Lanes) becomes ((word & ~flt_clr_i) | flt_set_i) ^
-  // flt_xor_i, and does not cross at all if flt_kill_i is high. Everything that reads a link
+  // flt_xor_i, and does not cross at all if flt_kill_i was high. Everything that reads a link
   // (the neighbour, words_o, the testbench's monitor) sees the faulty word.
   /// Fault injection: the mask below applies this cycle.
   input  logic                               flt_en_i,
@@ -128,10 +140,8 @@ module hc_cube
 
   logic [NumNodes-1:0]                  node_done;
   logic [NumNodes-1:0]                  node_permute;
-  // node_raw_*: what each node sends; node_out_*: the same after the fault mask, what the links
-  // carry (and the testbench reads).
-  (* mem2reg *) logic [NumChans-1:0]    node_raw_valid [NumNodes];
-  (* mem2reg *) logic [ChanWords-1:0]   node_raw_data  [NumNodes];
+  // node_out_*: what each node sends after its fault mask, what the links carry (and the
+  // testbench reads).
   (* mem2reg *) logic [NumChans-1:0]    node_out_valid [NumNodes] /* verilator public_flat_rd */;
   (* mem2reg *) logic [ChanWords-1:0]   node_out_data  [NumNodes] /* verilator public_flat_rd */;
   (* mem2reg *) logic [NumChans-1:0]    node_store     [NumNodes] /* verilator public_flat_rd */;
@@ -178,9 +188,12 @@ module hc_cube
   logic                                       rt_halt;
 
   for (genvar x = 0; x < NumNodes; x++) begin : g_node
-    logic tbl_we;  // this node's table write enable (not traced)
+    logic                 tbl_we;     // this node's load port (not traced): write enable
+    logic [LoadWidth-1:0] tbl_wdata;  // and word
 
-    assign tbl_we = tbl_we_i && (tbl_bcast_i || tbl_node_i == Dim'(x));
+    assign tbl_we    = tbl_we_i && (tbl_wide_i ? tbl_nodes_i[x] :
+                                                 tbl_bcast_i || tbl_node_i == Dim'(x));
+    assign tbl_wdata = tbl_wide_i ? tbl_wide_wdata_i[x*LoadWidth +: LoadWidth] : tbl_wdata_i;
 
     /* verilator tracing_on */  // the node instances are traced (hc_node picks its signals)
 
@@ -198,15 +211,15 @@ module hc_cube
       .one_port_i  (one_port_i),
       .tbl_we_i    (tbl_we),
       .tbl_addr_i  (tbl_addr_i),
-      .tbl_wdata_i (tbl_wdata_i),
+      .tbl_wdata_i (tbl_wdata),
       .mem_we_i    (mem_we_i),
       .mem_addr_i  (mem_addr_i),
       .mem_wdata_i (mem_wdata_i[x*WordWidth +: WordWidth]),
       .mem_rdata_o (node_rdata[x]),
       .start_i     (start_i),
       .done_o      (node_done[x]),
-      .out_valid_o (node_raw_valid[x]),
-      .out_data_o  (node_raw_data[x]),
+      .out_valid_o (node_out_valid[x]),
+      .out_data_o  (node_out_data[x]),
       .in_valid_i  (node_in_valid[x]),
       .in_data_i   (node_in_data[x]),
       .store_o     (node_store[x]),
@@ -214,6 +227,13 @@ module hc_cube
       .err_event_o (node_err_event[x]),
       .err_flags_o (node_err_flags[x]),
       .err_count_o (node_err_count[x]),
+      .flt_en_i    (flt_en_q),
+      .flt_node_i  (flt_node_q),
+      .flt_chan_i  (flt_chan_q),
+      .flt_xor_i   (flt_xor_q),
+      .flt_clr_i   (flt_clr_q),
+      .flt_set_i   (flt_set_q),
+      .flt_kill_i  (flt_kill_q),
       .rt_halt_i          (rt_halt),
       .rt_pkt_o           (node_rt_pkt[x]),
       .rt_pkt_i           (node_rt_pkt_in[x]),
@@ -251,20 +271,36 @@ module hc_cube
     end
   end
 
-  // The fault mask (docs/hardware.md §9): every node's outputs pass unchanged, except the one
-  // channel flt_node_i / flt_chan_i while flt_en_i is high. One loop (like `links` below), and
-  // one compare per cycle, not one per link.
-  always_comb begin : fault_mask
-    for (int unsigned x = 0; x < NumNodes; x++) begin
-      node_out_valid[x] = node_raw_valid[x];
-      node_out_data[x]  = node_raw_data[x];
-    end
-    if (flt_en_i && 32'(flt_chan_i) < NumChans) begin
-      node_out_valid[flt_node_i][flt_chan_i] =
-          node_raw_valid[flt_node_i][flt_chan_i] && !flt_kill_i;
-      node_out_data[flt_node_i][32'(flt_chan_i)*WordWidth +: WordWidth] =
-          ((node_raw_data[flt_node_i][32'(flt_chan_i)*WordWidth +: WordWidth] & ~flt_clr_i) |
-           flt_set_i) ^ flt_xor_i;
+  // The fault mask (docs/hardware.md §5, §9): the fault inputs are registered, and each node
+  // masks its own outputs with the registers (hc_node compares flt_node_q with its id). Not
+  // combinational from the inputs: Verilator re-evaluates everything combinational from a
+  // top-level input on every eval(), and a mask on the links made that the links and every
+  // node's input logic, twice per clock cycle (main 4c8fa5e: every RTL run 23-43 % slower).
+  logic                  flt_en_q;
+  logic [Dim-1:0]        flt_node_q;
+  logic [ChanBits-1:0]   flt_chan_q;
+  logic [WordWidth-1:0]  flt_xor_q;
+  logic [WordWidth-1:0]  flt_clr_q;
+  logic [WordWidth-1:0]  flt_set_q;
+  logic                  flt_kill_q;
+
+  always_ff @(posedge clk_i) begin : fault_regs
+    if (!rst_ni) begin
+      flt_en_q   <= 1'b0;
+      flt_node_q <= '0;
+      flt_chan_q <= '0;
+      flt_xor_q  <= '0;
+      flt_clr_q  <= '0;
+      flt_set_q  <= '0;
+      flt_kill_q <= 1'b0;
+    end else begin
+      flt_en_q   <= flt_en_i;
+      flt_node_q <= flt_node_i;
+      flt_chan_q <= flt_chan_i;
+      flt_xor_q  <= flt_xor_i;
+      flt_clr_q  <= flt_clr_i;
+      flt_set_q  <= flt_set_i;
+      flt_kill_q <= flt_kill_i;
     end
   end
 
@@ -348,6 +384,11 @@ module hc_cube
     logic [CountBits-1:0]  cycle_stalls;
     logic                  rt_work;
     logic                  rt_moved;
+    logic [15:0]           ld_limit;  // the limit field of the configuration word loaded
+
+    // A wide load gives every node its own configuration word: the cube takes node 0's (the
+    // testbench writes one configuration to all).
+    assign ld_limit = tbl_wide_i ? tbl_wide_wdata_i[16 +: 16] : tbl_wdata_i[16 +: 16];
 
     always_comb begin : stall_sum
       cycle_stalls = '0;
@@ -368,9 +409,8 @@ module hc_cube
         rt_quiet_q    <= '0;
         rt_limit_q    <= 16'd64;
       end else begin
-        if (tbl_we_i && tbl_addr_i == {2'd2, (LoadAddrBits-2)'(0)} && tbl_wdata_i[16 +: 16] != '0)
-        begin
-          rt_limit_q <= tbl_wdata_i[16 +: 16];
+        if (tbl_we_i && tbl_addr_i == {2'd2, (LoadAddrBits-2)'(0)} && ld_limit != '0) begin
+          rt_limit_q <= ld_limit;
         end
         if (start_i) begin
           rt_stalls_q   <= '0;

@@ -129,6 +129,10 @@ module hc_fpga #(
     .tbl_node_i     (node),
     .tbl_addr_i     (addr[DepthBits-1:0]),
     .tbl_wdata_i    (data[TableWidth-1:0]),
+    // The narrow load port only: the wide load is for simulation (docs/hardware.md §8.1).
+    .tbl_wide_i       (1'b0),
+    .tbl_nodes_i      ('0),
+    .tbl_wide_wdata_i ('0),
     .mem_we_i       (exec_i && op == OpWrite),
     .mem_addr_i     (addr[SlotBits-1:0]),
     .mem_wdata_i    (mem_wdata),

@@ -61,7 +61,9 @@ module hc_node
   localparam int unsigned TagBits = Dim + DepthBits,
   localparam int unsigned OccBits = $clog2(hc_pkg::FifoDepthDefault + 1),
   localparam int unsigned StallBits = hc_pkg::hc_bits(Dim * (Dim + 1) + 1),
-  localparam int unsigned PortBits = hc_pkg::hc_bits(Dim)
+  localparam int unsigned PortBits = hc_pkg::hc_bits(Dim),
+  /// Width of an output channel index (the fault mask's channel).
+  localparam int unsigned FltChanBits = hc_pkg::hc_bits(Dim * Lanes)
 ) (
   /// Clock.
   input  logic                                clk_i,
@@ -114,6 +116,18 @@ module hc_node
   output logic [hc_pkg::NumErrKinds-1:0]      err_flags_o,
   /// Per error kind: sticky saturating counter, kind k at [k].
   output logic [hc_pkg::NumErrKinds*hc_pkg::ErrCountBits-1:0] err_count_o,
+
+  // Fault mask (docs/hardware.md §9), hc_cube's fault registers: while flt_en_i is high and
+  // flt_node_i is this node, the word sent on channel flt_chan_i becomes ((word & ~flt_clr_i) |
+  // flt_set_i) ^ flt_xor_i, and is not sent at all if flt_kill_i. Only the outputs change: the
+  // node's own logic (a PERMUTE copy) uses the word before the mask.
+  input  logic                                flt_en_i,
+  input  logic [Dim-1:0]                      flt_node_i,
+  input  logic [FltChanBits-1:0]              flt_chan_i,
+  input  logic [WordWidth-1:0]                flt_xor_i,
+  input  logic [WordWidth-1:0]                flt_clr_i,
+  input  logic [WordWidth-1:0]                flt_set_i,
+  input  logic                                flt_kill_i,
 
   // Routed mode (hc_router, docs/hardware.md §8): the router's link headers, credits, the
   // cube's deadlock detector and the statistics the testbench reads.
@@ -232,156 +246,167 @@ module hc_node
 
   assign chan_field = instr[hc_pkg::OpcodeBits +: NumChans * ChanBits];
 
-  always_comb begin : decode
-    // Per-channel temporaries, declared here and given defaults (not declared in the loops):
-    // yosys keeps a loop's variables as static signals and would infer latches for them.
+  // One generate block per channel: every part-select has a constant index, so the Verilated
+  // node decodes a channel in straight-line code (a loop over the channels with computed
+  // part-selects of the instruction, with bounds checks, was about 40 % of a node's per-cycle
+  // work, and the pairwise conflict check another quarter; README "Simulation speed"). The
+  // logic is the same: XFER and PERMUTE decode each channel's field, anything else leaves every
+  // output at 0 (which keeps idle nodes cheap to simulate as well).
+  logic [NumChans-1:0]          ch_slot_err;   // channel c's slot is out of range
+  logic [NumChans-1:0]          ch_fwd_err;    // FWD without a PASS word
+  logic [NumChans-1:0]          ch_illegal;    // output op 3, or a PERMUTE pair not MEM/MEM or IDLE/IDLE
+  logic [NumChans-1:0]          ch_sends;      // XFER: the output side is not IDLE
+  logic [NumChans-1:0]          ch_recvs;      // XFER: the input side is not IDLE
+  logic [NumChans-1:0]          wr_any;        // the channel writes its slot (a store or a copy)
+  // fwd_sel[t*NumChans + c]: channel c forwards PASS register t.
+  logic [NumChans*NumChans-1:0] fwd_sel;
+  // pair_conflict[a*NumChans + b], a < b: channels a and b both write the same slot.
+  logic [NumChans*NumChans-1:0] pair_conflict;
+
+  for (genvar c = 0; c < NumChans; c++) begin : g_dec
     logic [ChanBits-1:0]    field;
-    logic [1:0]             out_op;    // hc_pkg::out_op_e
-    logic [IdxBits-1:0]     out_idx;   // MEM: slot; FWD: source channel
-    logic [1:0]             in_op;     // hc_pkg::in_op_e
-    logic [AddrBits-1:0]    out_addr;  // slots after the relative XOR
+    logic [1:0]             out_op;     // hc_pkg::out_op_e
+    logic [IdxBits-1:0]     out_idx;    // MEM: slot; FWD: source channel
+    logic [1:0]             in_op;      // hc_pkg::in_op_e
+    logic [AddrBits-1:0]    out_addr;   // slots after the relative XOR
     logic [AddrBits-1:0]    in_addr;
     logic                   out_addr_ok;
     logic                   in_addr_ok;
     logic [ChanIdxBits-1:0] fwd_src;
     logic                   fwd_ready;  // FWD source exists and holds a PASS word
-    int unsigned            c;
+    logic                   out_valid;
+    logic [WordWidth-1:0]   out_data;
+    logic                   fwd;        // the channel forwards PASS register fwd_src
+    logic                   slot_err;
+    logic                   fwd_err;
+    logic                   illegal;
+    logic                   cp;
+    logic                   wr;
+    logic                   expect_in;
 
-    field          = '0;
-    out_op         = '0;
-    out_idx        = '0;
-    in_op          = '0;
-    out_addr       = '0;
-    in_addr        = '0;
-    out_addr_ok    = 1'b0;
-    in_addr_ok     = 1'b0;
-    fwd_src        = '0;
-    fwd_ready      = 1'b0;
-    c              = 0;
-    fwd_used       = '0;
-    port_sends     = '0;
-    port_recvs     = '0;
-    any_fwd_err    = 1'b0;
-    any_slot_err   = 1'b0;
-    any_illegal    = 1'b0;
-    conflict       = 1'b0;
-    chan_out_valid = '0;
-    chan_out_data  = '0;
-    copy           = '0;
-    expect_word    = '0;
-    in_not_idle    = '0;
-    wr_slot        = '0;
-    add_slot       = '0;
-    pass_slot      = '0;
-    wr_addr        = '0;
+    assign field       = chan_field[c*ChanBits +: ChanBits];
+    assign out_op      = field[1:0];
+    assign out_idx     = field[3 +: IdxBits];
+    assign in_op       = field[3 + IdxBits +: 2];
+    assign out_addr    = AddrBits'(out_idx) ^ (field[2] ? AddrBits'(node_id_i) : '0);
+    assign in_addr     = AddrBits'(field[6 + IdxBits +: SlotBits]) ^
+                         (field[5 + IdxBits] ? AddrBits'(node_id_i) : '0);
+    assign out_addr_ok = 32'(out_addr) < NumSlots;
+    assign in_addr_ok  = 32'(in_addr) < NumSlots;
+    assign fwd_src     = out_idx[ChanIdxBits-1:0];
+    assign fwd_ready   = 32'(out_idx) < NumChans && pass_valid_q[fwd_src];
 
-    // Only XFER and PERMUTE have channel fields (skipping them also keeps idle nodes cheap to
-    // simulate). The two have loops of their own, so that an XFER costs what it did before
-    // PERMUTE existed.
-    if (permute) begin
-      // PERMUTE: MEM/MEM copies (an out-of-range read copies the word 0, an out-of-range write
-      // is dropped), IDLE/IDLE does nothing, anything else is illegal and is neither range- nor
-      // conflict-checked. No port is used: nothing is sent or expected, every arriving word is
-      // lost and one-port mode does not apply. The word copied travels in chan_out_data with
-      // chan_out_valid low, so the neighbour ignores it.
-      // out_addr is the slot copied from, in_addr the slot copied to.
-      for (int unsigned k = 0; k < NumChans; k++) begin : l_copy
-        field    = chan_field[k*ChanBits +: ChanBits];
-        out_addr = AddrBits'(field[3 +: IdxBits]) ^ (field[2] ? AddrBits'(node_id_i) : '0);
-        in_addr  = AddrBits'(field[6 + IdxBits +: SlotBits]) ^
-                   (field[5 + IdxBits] ? AddrBits'(node_id_i) : '0);
-        wr_addr[k*SlotBits +: SlotBits] = in_addr[SlotBits-1:0];
-        if (field[1:0] == hc_pkg::OutMem && field[3 + IdxBits +: 2] == hc_pkg::InMem) begin
-          if (32'(out_addr) < NumSlots) begin
-            chan_out_data[k*WordWidth +: WordWidth] = mem_q[out_addr[SlotBits-1:0]];
+    always_comb begin : decode
+      out_valid = 1'b0;
+      out_data  = '0;
+      fwd       = 1'b0;
+      slot_err  = 1'b0;
+      fwd_err   = 1'b0;
+      illegal   = 1'b0;
+      cp        = 1'b0;
+      wr        = 1'b0;
+      expect_in = 1'b0;
+      if (permute) begin
+        // PERMUTE: MEM/MEM copies (an out-of-range read copies the word 0, an out-of-range write
+        // is dropped), IDLE/IDLE does nothing, anything else is illegal and is neither range-
+        // nor conflict-checked. No port is used: nothing is sent or expected, every arriving
+        // word is lost and one-port mode does not apply. The word copied travels in
+        // chan_out_data with chan_out_valid low, so the neighbour ignores it. out_addr is the
+        // slot copied from, in_addr the slot copied to.
+        if (out_op == hc_pkg::OutMem && in_op == hc_pkg::InMem) begin
+          if (out_addr_ok) begin
+            out_data = mem_q[out_addr[SlotBits-1:0]];
           end else begin
-            any_slot_err = 1'b1;
+            slot_err = 1'b1;
           end
-          if (32'(in_addr) < NumSlots) begin
-            copy[k] = 1'b1;
+          if (in_addr_ok) begin
+            cp = 1'b1;
           end else begin
-            any_slot_err = 1'b1;
+            slot_err = 1'b1;
           end
-        end else if (field[1:0] != hc_pkg::OutIdle || field[3 + IdxBits +: 2] != hc_pkg::InIdle)
-        begin
-          any_illegal = 1'b1;
+        end else if (out_op != hc_pkg::OutIdle || in_op != hc_pkg::InIdle) begin
+          illegal = 1'b1;
         end
-      end
-
-      for (int unsigned a = 0; a < NumChans; a++) begin
-        for (int unsigned b = a + 1; b < NumChans; b++) begin
-          if (copy[a] && copy[b] &&
-              wr_addr[a*SlotBits +: SlotBits] == wr_addr[b*SlotBits +: SlotBits]) begin
-            conflict = 1'b1;
-          end
-        end
-      end
-    end else if (chan_instr) begin
-      for (int unsigned p = 0; p < Dim; p++) begin
-        for (int unsigned l = 0; l < Lanes; l++) begin : l_chan
-          c           = p * Lanes + l;
-          field       = chan_field[c*ChanBits +: ChanBits];
-          out_op      = field[1:0];
-          out_idx     = field[3 +: IdxBits];
-          in_op       = field[3 + IdxBits +: 2];
-          out_addr    = AddrBits'(out_idx) ^ (field[2] ? AddrBits'(node_id_i) : '0);
-          in_addr     = AddrBits'(field[6 + IdxBits +: SlotBits]) ^
-                        (field[5 + IdxBits] ? AddrBits'(node_id_i) : '0);
-          out_addr_ok = 32'(out_addr) < NumSlots;
-          in_addr_ok  = 32'(in_addr) < NumSlots;
-          fwd_src     = out_idx[ChanIdxBits-1:0];
-          fwd_ready   = 32'(out_idx) < NumChans && pass_valid_q[fwd_src];
-
-          // Output side: the word read from memory as at the start of the cycle, or the PASS
-          // register. An out-of-range slot sends the word 0.
-          case (out_op)
-            hc_pkg::OutMem: begin
-              chan_out_valid[c] = 1'b1;
-              if (out_addr_ok) begin
-                chan_out_data[c*WordWidth +: WordWidth] = mem_q[out_addr[SlotBits-1:0]];
-              end else begin
-                any_slot_err = 1'b1;
-              end
+      end else if (chan_instr) begin
+        // XFER. Output side: the word read from memory as at the start of the cycle, or the
+        // PASS register. An out-of-range slot sends the word 0.
+        case (out_op)
+          hc_pkg::OutMem: begin
+            out_valid = 1'b1;
+            if (out_addr_ok) begin
+              out_data = mem_q[out_addr[SlotBits-1:0]];
+            end else begin
+              slot_err = 1'b1;
             end
-            hc_pkg::OutFwd: begin
-              if (fwd_ready) begin
-                chan_out_valid[c] = 1'b1;
-                chan_out_data[c*WordWidth +: WordWidth] =
-                    pass_data_q[fwd_src*WordWidth +: WordWidth];
-                fwd_used[fwd_src] = 1'b1;
-              end else begin
-                any_fwd_err = 1'b1;
-              end
+          end
+          hc_pkg::OutFwd: begin
+            if (fwd_ready) begin
+              out_valid = 1'b1;
+              out_data  = pass_data_q[fwd_src*WordWidth +: WordWidth];
+              fwd       = 1'b1;
+            end else begin
+              fwd_err = 1'b1;
             end
-            hc_pkg::OutIllegal: any_illegal = 1'b1;
-            default: ;
-          endcase
-          if (out_op != hc_pkg::OutIdle) port_sends[p] = 1'b1;
-          if (in_op != hc_pkg::InIdle) port_recvs[p] = 1'b1;
-          if ((in_op == hc_pkg::InMem || in_op == hc_pkg::InAdd) && !in_addr_ok) begin
-            any_slot_err = 1'b1;
           end
-
-          // Input side as the instruction describes it (the arriving words are checked below).
-          expect_word[c] = in_op != hc_pkg::InIdle;
-          in_not_idle[c] = in_op != hc_pkg::InIdle;
-          wr_slot[c]     = (in_op == hc_pkg::InMem || in_op == hc_pkg::InAdd) && in_addr_ok;
-          add_slot[c]    = in_op == hc_pkg::InAdd;
-          pass_slot[c]   = in_op == hc_pkg::InPass;
-          wr_addr[c*SlotBits +: SlotBits] = in_addr[SlotBits-1:0];
-        end
+          hc_pkg::OutIllegal: illegal = 1'b1;
+          default: ;
+        endcase
+        if ((in_op == hc_pkg::InMem || in_op == hc_pkg::InAdd) && !in_addr_ok) slot_err = 1'b1;
+        // Input side as the instruction describes it (the arriving words are checked below).
+        expect_in = in_op != hc_pkg::InIdle;
+        wr        = (in_op == hc_pkg::InMem || in_op == hc_pkg::InAdd) && in_addr_ok;
       end
+    end
 
-      for (int unsigned a = 0; a < NumChans; a++) begin
-        for (int unsigned b = a + 1; b < NumChans; b++) begin
-          if (wr_slot[a] && wr_slot[b] &&
-              wr_addr[a*SlotBits +: SlotBits] == wr_addr[b*SlotBits +: SlotBits]) begin
-            conflict = 1'b1;
-          end
-        end
+    assign chan_out_valid[c]                       = out_valid;
+    assign chan_out_data[c*WordWidth +: WordWidth] = out_data;
+    assign copy[c]                                 = cp;
+    assign expect_word[c]                          = expect_in;
+    assign in_not_idle[c]                          = expect_in;
+    assign wr_slot[c]                              = wr;
+    assign add_slot[c]    = chan_instr && !permute && in_op == hc_pkg::InAdd;
+    assign pass_slot[c]   = chan_instr && !permute && in_op == hc_pkg::InPass;
+    // The slot written (a PERMUTE's copy or an XFER's store); 0 outside XFER and PERMUTE.
+    assign wr_addr[c*SlotBits +: SlotBits] = chan_instr ? in_addr[SlotBits-1:0] : '0;
+    assign ch_slot_err[c] = slot_err;
+    assign ch_fwd_err[c]  = fwd_err;
+    assign ch_illegal[c]  = illegal;
+    assign ch_sends[c]    = chan_instr && !permute && out_op != hc_pkg::OutIdle;
+    assign ch_recvs[c]    = expect_in;
+    assign wr_any[c]      = wr || cp;
+    for (genvar t = 0; t < NumChans; t++) begin : g_fwd
+      assign fwd_sel[t*NumChans + c] = fwd && 32'(fwd_src) == t;
+    end
+
+    // Write conflicts: this channel against every higher one, both writing (XFER stores or
+    // PERMUTE copies; never both kinds in one cycle) the same slot.
+    for (genvar b = 0; b < NumChans; b++) begin : g_pair
+      if (b > c) begin : g_cmp
+        assign pair_conflict[c*NumChans + b] =
+            wr_any[c] && wr_any[b] &&
+            wr_addr[c*SlotBits +: SlotBits] == wr_addr[b*SlotBits +: SlotBits];
+      end else begin : g_none
+        assign pair_conflict[c*NumChans + b] = 1'b0;
       end
     end
   end
+
+  for (genvar p = 0; p < Dim; p++) begin : g_port_use
+    assign port_sends[p] = |ch_sends[p*Lanes +: Lanes];
+    assign port_recvs[p] = |ch_recvs[p*Lanes +: Lanes];
+  end
+  for (genvar t = 0; t < NumChans; t++) begin : g_fwd_used
+    assign fwd_used[t] = |fwd_sel[t*NumChans +: NumChans];
+  end
+  if (NumChans == 1) begin : g_one_chan
+    logic unused_wr;  // one channel: no pair to check for a conflict
+    assign unused_wr = ^wr_any;
+  end
+
+  assign any_fwd_err  = |ch_fwd_err;
+  assign any_slot_err = |ch_slot_err;
+  assign any_illegal  = |ch_illegal;
+  assign conflict     = |pair_conflict;
 
   // ---------------------------------------------------------------------------
   // Block multiply-accumulate (issue 13, docs/hardware.md §2.3): rtl/hc_mac.sv. Its reads have
@@ -570,7 +595,11 @@ module hc_node
   // Channels: names for the waveform, memory writes
   // ---------------------------------------------------------------------------
 
+  logic                flt_hit;   // the fault mask applies to this node this cycle
   logic [NumChans-1:0] store;     // an arriving word is stored in memory (never in a PERMUTE)
+
+  assign flt_hit = flt_en_i && flt_node_i == node_id_i;
+
   logic [NumChans-1:0] wr_en;     // the channel's memory write port writes (store or copy)
   logic [NumChans-1:0] pass_now;  // an arriving word is held for a FWD
 
@@ -615,8 +644,12 @@ module hc_node
         assign out_valid = !routed && chan_out_valid[Chan];
         assign out_data  = chan_out_data[Chan*WordWidth +: WordWidth];
       end
-      assign out_data_o[Chan*WordWidth +: WordWidth] = out_data;
-      assign out_valid_o[Chan] = out_valid;
+      // The fault mask on this channel's output (hc_cube's registers, §9).
+      logic flt_here;
+      assign flt_here = flt_hit && 32'(flt_chan_i) == Chan;
+      assign out_data_o[Chan*WordWidth +: WordWidth] =
+          flt_here ? ((out_data & ~flt_clr_i) | flt_set_i) ^ flt_xor_i : out_data;
+      assign out_valid_o[Chan] = out_valid && !(flt_here && flt_kill_i);
       assign in_valid          = in_valid_i[Chan];
       assign in_data           = in_data_i[Chan*WordWidth +: WordWidth];
       assign pass_now[Chan]    = pass_slot[Chan] && in_valid;

@@ -119,6 +119,9 @@ void CubeTb::Reset(int cycles) {
   ClearBits(top_->tbl_node_i);
   ClearBits(top_->tbl_addr_i);
   ClearBits(top_->tbl_wdata_i);
+  top_->tbl_wide_i = 0;
+  ClearBits(top_->tbl_nodes_i);
+  ClearBits(top_->tbl_wide_wdata_i);
   top_->mem_we_i = 0;
   ClearBits(top_->mem_addr_i);
   ClearBits(top_->mem_wdata_i);
@@ -177,13 +180,59 @@ void CubeTb::LoadWords(int node, Region region, const std::vector<TableWord>& wo
   ClearBits(top_->tbl_wdata_i);
 }
 
+void CubeTb::LoadWordsAll(Region region, const std::vector<std::vector<TableWord>>& words) {
+  const int nodes = config_.NumNodes();
+  if (static_cast<int>(words.size()) > nodes) {
+    throw std::invalid_argument("LoadWordsAll: " + std::to_string(words.size()) +
+                                " lists for a cube of " + std::to_string(nodes) + " nodes");
+  }
+  if (region != Region::kTable && !config_.has_router) {
+    throw std::invalid_argument("LoadWordsAll: this model has no routers (HasRouter = 0)");
+  }
+  size_t longest = 0;
+  for (const std::vector<TableWord>& list : words) longest = std::max(longest, list.size());
+  const int width = config_.LoadWidth();
+  const int index_bits = config_.LoadIndexBits();
+  top_->tbl_we_i = 1;
+  top_->tbl_wide_i = 1;
+  for (size_t a = 0; a < longest; ++a) {
+    SetBits(top_->tbl_addr_i, 0, index_bits, a);
+    if (config_.has_router) {
+      SetBits(top_->tbl_addr_i, index_bits, config_.LoadSelBits(), static_cast<uint64_t>(region));
+    }
+    ClearBits(top_->tbl_nodes_i);
+    for (size_t x = 0; x < words.size(); ++x) {
+      if (a >= words[x].size()) continue;
+      SetBits(top_->tbl_nodes_i, static_cast<int>(x), 1, 1);
+      const TableWord& w = words[x][a];
+      const int base = static_cast<int>(x) * width;
+      for (int lsb = 0; lsb < width; lsb += 32) {
+        const size_t i = static_cast<size_t>(lsb / 32);
+        SetBits(top_->tbl_wide_wdata_i, base + lsb, std::min(32, width - lsb),
+                i < w.size() ? w[i] : 0);
+      }
+    }
+    Tick();
+  }
+  top_->tbl_we_i = 0;
+  top_->tbl_wide_i = 0;
+  ClearBits(top_->tbl_nodes_i);
+  ClearBits(top_->tbl_addr_i);
+}
+
 void CubeTb::LoadImage(const Image& image) {
   if (image.broadcast) {
     LoadTableBroadcast(image.tables.at(0));
-  } else {
-    for (size_t x = 0; x < image.tables.size(); ++x)
-      LoadTable(static_cast<int>(x), image.tables[x]);
+    return;
   }
+  for (size_t x = 0; x < image.tables.size(); ++x) {
+    if (static_cast<int>(image.tables[x].size()) > config_.table_depth) {
+      throw std::invalid_argument(
+          "LoadImage: node " + std::to_string(x) + ": " + std::to_string(image.tables[x].size()) +
+          " words exceed the table depth " + std::to_string(config_.table_depth));
+    }
+  }
+  LoadWordsAll(Region::kTable, image.tables);
 }
 
 void CubeTb::WriteSlot(int slot, const std::vector<uint32_t>& words) {
@@ -321,7 +370,6 @@ void CubeTb::SetFault(int node, int chan, uint32_t xor_bits, uint32_t clear_bits
   top_->flt_clr_i = clear_bits;
   top_->flt_set_i = set_bits;
   top_->flt_kill_i = kill ? 1 : 0;
-  top_->eval();
 }
 
 void CubeTb::ClearFault() {
@@ -330,7 +378,6 @@ void CubeTb::ClearFault() {
   top_->flt_clr_i = 0;
   top_->flt_set_i = 0;
   top_->flt_kill_i = 0;
-  top_->eval();
 }
 
 void CubeTb::CollectErrorEvents(std::vector<ErrorEvent>& out) {

@@ -113,6 +113,10 @@ class CubeTb {
   enum class Region { kTable = 0, kMessages = 1, kRouterHeader = 2 };
   /// Writes words[a] at address a of `region` of node `node` (-1: every node).
   void LoadWords(int node, Region region, const std::vector<TableWord>& words);
+  /// Writes words[x][a] at address a of `region` of every node x < words.size() with the wide
+  /// load (docs/hardware.md §8.11): one cycle per address, as many as the longest list; a node
+  /// whose list is shorter is not written at the addresses beyond it.
+  void LoadWordsAll(Region region, const std::vector<std::vector<TableWord>>& words);
 
   /// Writes slot `slot` of every node through the scan port (words[x] into node x).
   void WriteSlot(int slot, const std::vector<uint32_t>& words);
@@ -153,14 +157,14 @@ class CubeTb {
   /// err_any_o: bit k set if some node counted an error of kind k.
   uint32_t ErrorSummary();
 
-  /// Drives hc_cube's fault mask (docs/hardware.md §9) from now on: the word `node` sends on
-  /// output channel `chan` (port = chan / Lanes) has the bits of `clear_bits` forced to 0, those
-  /// of `set_bits` forced to 1, then those of `xor_bits` inverted, and is removed if `kill`.
-  /// Settles the model (one eval), so that ForEachWord / CollectWords see the faulty word in
-  /// the current cycle.
+  /// Drives hc_cube's fault mask inputs (docs/hardware.md §9): from the cycle that the next
+  /// rising edge begins (hc_cube registers them), the word `node` sends on output channel
+  /// `chan` (port = chan / Lanes) has the bits of `clear_bits` forced to 0, those of `set_bits`
+  /// forced to 1, then those of `xor_bits` inverted, and is removed if `kill`. Called in a
+  /// RunToDone cycle hook for cycle c, it applies from cycle c + 1; before Start(), from cycle 0.
   void SetFault(int node, int chan, uint32_t xor_bits, uint32_t clear_bits, uint32_t set_bits,
                 bool kill);
-  /// Turns the fault mask off (and settles the model).
+  /// Turns the fault mask off, from the cycle the next rising edge begins.
   void ClearFault();
 
   /// Adds a per-cycle hook (a scoreboard, a monitor).

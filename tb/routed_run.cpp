@@ -51,11 +51,13 @@ int RunRouted(const RoutedRunOptions& opt) {
 
   CubeTb tb(opt.trace);
   tb.Reset();
-  for (int x = 0; x < nodes; ++x) {
-    const RoutedNode& node = image.nodes[static_cast<size_t>(x)];
-    tb.LoadWords(x, CubeTb::Region::kMessages, node.messages);
-    tb.LoadWords(x, CubeTb::Region::kRouterHeader, node.header);
-  }
+  // Every node's messages and header through the wide load: one cycle per message index, not
+  // one per message (docs/hardware.md §8.11).
+  std::vector<std::vector<TableWord>> lists(static_cast<size_t>(nodes));
+  for (int x = 0; x < nodes; ++x) lists[x] = image.nodes[static_cast<size_t>(x)].messages;
+  tb.LoadWordsAll(CubeTb::Region::kMessages, lists);
+  for (int x = 0; x < nodes; ++x) lists[x] = image.nodes[static_cast<size_t>(x)].header;
+  tb.LoadWordsAll(CubeTb::Region::kRouterHeader, lists);
   for (int l = 0; l < config.num_slots; ++l) {
     std::vector<uint32_t> words(static_cast<size_t>(nodes), 0);
     for (int x = 0; x < nodes; ++x) {

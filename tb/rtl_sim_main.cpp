@@ -196,21 +196,21 @@ int Run(const Options& opt) {
     tb.CollectErrorEvents(cycle_events);
     for (const auto& e : cycle_events) error_events.push_back({cycle, e.node, e.kind});
   };
-  auto each_cycle = [&](uint64_t cycle) {
-    // The fault's mask for this cycle, driven before the monitor reads the links (the inputs
-    // change, and the model is settled, only in the cycles where the mask changes).
-    if (fault) {
-      const hcube::tb::LinkFault::Mask m = fault->MaskAt(cycle);
-      if (!(m == mask)) {
-        mask = m;
-        if (m.enable) {
-          tb.SetFault(fault->node, fault->port * config.lanes + fault->lane, m.xor_bits,
-                      m.clear_bits, m.set_bits, m.kill);
-        } else {
-          tb.ClearFault();
-        }
-      }
+  // The fault's mask for cycle `cycle`: hc_cube registers the mask inputs, so they are driven
+  // before the clock edge that begins the cycle (the inputs change only when the mask does).
+  auto drive_fault = [&](uint64_t cycle) {
+    if (!fault) return;
+    const hcube::tb::LinkFault::Mask m = fault->MaskAt(cycle);
+    if (m == mask) return;
+    mask = m;
+    if (m.enable) {
+      tb.SetFault(fault->node, fault->port * config.lanes + fault->lane, m.xor_bits, m.clear_bits,
+                  m.set_bits, m.kill);
+    } else {
+      tb.ClearFault();
     }
+  };
+  auto each_cycle = [&](uint64_t cycle) {
     tb.CollectWords(traffic);
     // The monitor's bookkeeping is a random access per word: ask a few words ahead.
     constexpr size_t kAhead = 8;
@@ -222,6 +222,7 @@ int Run(const Options& opt) {
     }
     for (const hcube::tb::CycleTraffic::Stored& e : traffic.stored) monitor.store(e.word, cycle);
     log_errors(cycle);
+    drive_fault(cycle + 1);
     if ((cycle & 255) == 255) {
       const auto now = std::chrono::steady_clock::now();
       if (now - last_progress > std::chrono::milliseconds(250)) {
@@ -231,6 +232,7 @@ int Run(const Options& opt) {
     }
   };
   const uint64_t run_begin = 10 * tb.tick_count();  // trace time of the start pulse
+  drive_fault(0);  // latched by the start pulse's edge, which begins cycle 0
   tb.Start(image.one_port);
   const hcube::tb::RunResult r = tb.RunToDone(max_cycles, each_cycle, false, log_errors);
   const uint64_t run_end = 10 * tb.tick_count();

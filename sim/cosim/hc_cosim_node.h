@@ -147,6 +147,14 @@ class HcCosimNode final : public HcCubeNode {
     m_rtl.err_event_o(m_err_event);
     m_rtl.err_flags_o(m_err_flags);
     m_rtl.err_count_o(m_err_count);
+    // No fault injection in co-simulation: the fault mask's inputs stay 0.
+    m_rtl.flt_en_i(m_flt_en_i);
+    m_rtl.flt_node_i(m_flt_node_i);
+    m_rtl.flt_chan_i(m_flt_chan_i);
+    m_rtl.flt_xor_i(m_flt_xor_i);
+    m_rtl.flt_clr_i(m_flt_clr_i);
+    m_rtl.flt_set_i(m_flt_set_i);
+    m_rtl.flt_kill_i(m_flt_kill_i);
     // Routed mode (hc_router) is not co-simulated: its inputs stay 0, its outputs are unread.
     m_rtl.rt_halt_i(m_rt_halt_i);
     m_rtl.rt_pkt_o(m_rt_pkt_o);
@@ -410,6 +418,13 @@ class HcCosimNode final : public HcCubeNode {
   Signal<decltype(VNode::err_event_o)> m_err_event;
   Signal<decltype(VNode::err_flags_o)> m_err_flags;
   Signal<decltype(VNode::err_count_o)> m_err_count;
+  Signal<decltype(VNode::flt_en_i)> m_flt_en_i;
+  Signal<decltype(VNode::flt_node_i)> m_flt_node_i;
+  Signal<decltype(VNode::flt_chan_i)> m_flt_chan_i;
+  Signal<decltype(VNode::flt_xor_i)> m_flt_xor_i;
+  Signal<decltype(VNode::flt_clr_i)> m_flt_clr_i;
+  Signal<decltype(VNode::flt_set_i)> m_flt_set_i;
+  Signal<decltype(VNode::flt_kill_i)> m_flt_kill_i;
   Signal<decltype(VNode::rt_halt_i)> m_rt_halt_i;
   Signal<decltype(VNode::rt_pkt_o)> m_rt_pkt_o;
   Signal<decltype(VNode::rt_pkt_i)> m_rt_pkt_i;
