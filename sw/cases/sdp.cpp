@@ -359,8 +359,9 @@ MethodRun runMethod(const std::string& method, const Sdp& sdp, const SdpClass& c
 
 BuiltCase buildSdp(const CaseSpec& spec) {
   CaseParams params(spec);
-  if (spec.n < 1 || spec.n > 16) {
-    throw Error("--n " + std::to_string(spec.n) + ": the cube dimension must be 1..16");
+  if (spec.n < 1 || spec.n > kSdpMaxDim) {
+    throw Error("--n " + std::to_string(spec.n) + ": the cube dimension must be 1.." +
+                std::to_string(kSdpMaxDim));
   }
   const u64 slots = spec.slots == 0 ? u64{1} << spec.n : spec.slots;
   if (!isPowerOfTwo(slots) || slots > (u64{1} << kMaxLocalBits)) {
