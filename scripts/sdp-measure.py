@@ -15,9 +15,15 @@ With --mixed: non-separable SDPs (mixed GSHs) n-port, section 4.4: A4, A6 and th
 if there is no virtual dimension" beside A2, A2 rotated, A3 and best (MIXED_SDPS).
 With --extended: the extended-cube scheme of section 4.5 (--method extended --mp M --inner I)
 beside the direct run on the data's subcube, against Corollary 4 (EXTENDED_SDPS).
+With --summary [--detail FILE]: issue 14 part 5 in one run — every SDP kind of SUMMARY_SDPS at
+tau in {0, 10, 100}, one-port and n-port, every method that applies (A5 with every gamma, the
+extended scheme with every inner method): per row the bound, the measured best, the runner-up
+and what `--method best` picks; then the section 4.6 break-even points against the measured
+winners. --detail FILE writes every run (cycles, start-ups, element cycles) as a Markdown table.
 
 usage: scripts/sdp-measure.py path/to/hcube [--backend table|rtl]
-                              [--small | --a5 | --a3 | --nport | --mixed | --extended]
+                              [--small | --a5 | --a3 | --nport | --mixed | --extended |
+                               --summary [--detail FILE]]
 """
 import json
 import re
@@ -68,6 +74,134 @@ EXTENDED_SDPS = [
 EXTENDED_METHODS = {"one": ["a1", "extended a1", "a1p", "extended a1p"],
                     "all": ["a4", "extended a4", "a1p", "extended a1p", "a2r", "extended a2r"]}
 
+# Issue 14 part 5 (--summary): name, n, K, cycles, m_p (None: full cube). n up to 10, K = 64
+# on the 9- and 10-cubes so that every method runs in seconds on the table executor.
+SUMMARY_SDPS = [
+    ("single GSH (0..9)", 10, 64, ",".join(map(str, range(10))), None),
+    ("bit-reversal (0 9)(1 8)(2 7)(3 6)(4 5)", 10, 64, "0,9/1,8/2,7/3,6/4,5", None),
+    ("transpose 2^5×2^5 (0 5)(1 6)(2 7)(3 8)(4 9)", 10, 64, "0,5/1,6/2,7/3,8/4,9", None),
+    ("Table 1 {4,3,2}", 9, 64, "0,1,2,3/4,5,6/7,8", None),
+    ("Table 4 {3,6}", 9, 64, "0,1,2/3,4,5,6,7,8", None),
+    ("Table 4 {2,2,5}", 9, 64, "0,1/2,3/4,5,6,7,8", None),
+    ("mixed (0 8 1)(2 3 4)", 8, 128, "0,8,1/2,3,4", None),
+    ("extended: (0 5)(1 4)(2 3) on 6 of 9", 9, 128, "0,5/1,4/2,3", 6),
+]
+SUMMARY_TAUS = (0, 10, 100)
+
+
+def real_orders(cycles, n):
+    """The real order of each GSH (its processor dimensions), in the order given."""
+    return [sum(1 for d in c.split(",") if int(d) < n) for c in cycles.split("/")]
+
+
+def summary_methods(ports, orders, extended):
+    """Every method of one port model; A5 with every gamma 2..sigma_max; on an extended cube the
+    direct run on the subcube and the extended scheme around every inner method."""
+    if ports == "one":
+        base = ["a1", "a1p", "a2", "a3"]
+    else:
+        base = ["a1", "a1p", "a2", "a2r", "a3", "a4", "a6"]
+        base += [f"a5 γ={g}" for g in range(2, max(orders) + 1)]
+    if not extended:
+        return base
+    inner = [m for m in base if not m.startswith("a5 ")] + (["a5"] if ports == "all" else [])
+    return base + [f"extended {m}" for m in inner]
+
+
+def summary(tool, backend, detail_path):
+    detail = ["| SDP | ports | τ | method | cycles | start-ups | element cycles | PERMUTE | "
+              "bound | pass |", "|---|---|---|---|---|---|---|---|---|---|"]
+    rows = ["| SDP (n, K) | τ | ports | bound | measured best | runner-up | `best` picks | "
+            "best / measured best |", "|---|---|---|---|---|---|---|---|"]
+    winners = {}  # (sdp, ports, tau) -> {method: cycles}
+    refused = {}
+    for name, n, k, cycles, mp in SUMMARY_SDPS:
+        orders = real_orders(cycles, n)
+        more = ["--mp", str(mp)] if mp else []
+        for ports in ("one", "all"):
+            for tau in SUMMARY_TAUS:
+                got = {}
+                bound = None
+                for method in summary_methods(ports, orders, mp is not None) + ["best"]:
+                    r, err = run(tool, backend, n, k, cycles, ports, method, tau, more)
+                    if r is None:
+                        refused.setdefault((name, ports, method),
+                                           err.removeprefix("hcube: error: "))
+                        continue
+                    src = r["bound_source"]
+                    bound = float(re.search(r"tau\) = ([0-9.e+]+) cycles", src).group(1))
+                    m = re.search(r"schedule: (\d+) start-ups, (\d+) element cycles, (\d+) "
+                                  r"PERMUTE", src)
+                    c = r["run"]["cycles"] if "run" in r else r["cycles"]
+                    label = method
+                    if method == "best":
+                        chose = re.search(r"best chose (\w+(?: --gamma \d+)?)", src).group(1)
+                        label = "best → " + chose.replace(" --gamma ", " γ=")
+                    detail.append(f"| {name} (n={n}, K={k}) | {ports} | {tau} | {label} | {c} | "
+                                  f"{m.group(1)} | {m.group(2)} | {m.group(3)} | {bound:g} | "
+                                  f"{r.get('verdict', '?')} |")
+                    got[label] = c
+                pick = [x for x in got if x.startswith("best")]
+                measured = sorted((c, x) for x, c in got.items() if not x.startswith("best"))
+                winners[(name, ports, tau)] = {x: c for c, x in measured}
+                if not measured:
+                    continue
+                best_c, best_m = measured[0]
+                second = f"{measured[1][1]} {measured[1][0]}" if len(measured) > 1 else "-"
+                pick_s = (f"{pick[0][7:]} {got[pick[0]]}" if pick else "refused")
+                ratio = f"{got[pick[0]] / best_c:.2f}" if pick else "-"
+                rows.append(f"| {name} (n={n}, K={k}) | {tau} | {ports} | {bound:g} | "
+                            f"{best_m} {best_c} ({best_c / bound:.2f}× bound) | {second} | "
+                            f"{pick_s} | {ratio} |")
+    print("\n".join(rows))
+    print()
+    print(break_even(winners))
+    print()
+    print("Refused (method: reason), once per SDP and port model:")
+    for (name, ports, method), err in refused.items():
+        print(f"- {name}, {ports}-port, {method}: {err}")
+    if detail_path:
+        with open(detail_path, "w") as f:
+            f.write("\n".join(detail) + "\n")
+
+
+def break_even(winners):
+    """Section 4.6's break-even points (t_c = 1) for each full-cube SDP and the measured winner
+    of each pair at every tau: A1 vs A1' one-port tau = (sigma_p/beta - 1)K/2 and n-port
+    (1 - 1/sigma_max)K/(2 beta) (A1 below), A4 vs A5 K/(4(sigma_p - beta)) (A5 below, its best
+    gamma), A4 vs A6 K/(4(sigma_p + beta - 1)) (A6 below)."""
+    out = ["| SDP | pair (wins below τ*) | τ* (§4.6) | τ = 0 | τ = 10 | τ = 100 | as predicted |",
+           "|---|---|---|---|---|---|---|"]
+    for name, n, k, cycles, mp in SUMMARY_SDPS:
+        if mp:
+            continue
+        orders = real_orders(cycles, n)
+        sp, beta, smax = sum(orders), len(orders), max(orders)
+        pairs = [("one", "a1", "a1p", (sp / beta - 1) * k / 2),
+                 ("all", "a1", "a1p", (1 - 1 / smax) * k / (2 * beta)),
+                 ("all", "a5", "a4", k / (4 * (sp - beta)) if sp > beta else float("inf")),
+                 ("all", "a6", "a4", k / (4 * (sp + beta - 1)))]
+        for ports, low, high, star in pairs:
+            cells, ok = [], True
+            for tau in SUMMARY_TAUS:
+                w = winners.get((name, ports, tau), {})
+                lo = min((c for m, c in w.items() if m == low or m.startswith(low + " ")),
+                         default=None)
+                hi = w.get(high)
+                if lo is None or hi is None:
+                    cells.append("-")
+                    continue
+                win = low if lo < hi else high if hi < lo else "tie"
+                cells.append(f"{win} ({lo} / {hi})")
+                if win != "tie" and win != (low if tau < star else high):
+                    ok = False
+            pair = f"{low.upper()} vs {high.upper()} {ports}-port".replace("A1P", "A1′")
+            if all(c == "-" for c in cells):
+                continue  # a method of the pair does not apply (e.g. A5 on a mixed SDP)
+            out.append(f"| {name} | {pair} | {star:.1f} | " + " | ".join(cells) +
+                       f" | {'yes' if ok else 'no'} |")
+    return "\n".join(out)
+
 
 def run(tool, backend, n, k, cycles, ports, method, tau, more=()):
     extra = list(more)
@@ -89,6 +223,10 @@ def main():
     backend = "table"
     if "--backend" in sys.argv:
         backend = sys.argv[sys.argv.index("--backend") + 1]
+    if "--summary" in sys.argv:
+        detail = sys.argv[sys.argv.index("--detail") + 1] if "--detail" in sys.argv else None
+        summary(tool, backend, detail)
+        return
     sdps = SMALL if "--small" in sys.argv else SDPS
     methods_of = METHODS
     if "--a3" in sys.argv:

@@ -27,7 +27,9 @@ std::string dimRange(int n, int k) {
 }
 
 void checkCube(int n, int k, int& mp) {
-  if (n < 1 || n > 16) throw Error("--n " + std::to_string(n) + ": must be 1..16");
+  if (n < 1 || n > kSdpMaxDim) {
+    throw Error("--n " + std::to_string(n) + ": must be 1.." + std::to_string(kSdpMaxDim));
+  }
   if (k < 0 || k > 24) throw Error("--k: log2 K = " + std::to_string(k) + " must be 0..24");
   if (mp < 0) mp = n;
   if (mp < 1 || mp > n) {
@@ -314,7 +316,9 @@ SdpDescription describeSdp(const Sdp& sdp, const std::vector<std::vector<int>>& 
 
 SdpDescription describeSdpOptions(int n, long long slots, const std::optional<std::string>& delta,
                                   const std::optional<std::string>& cycles, int mp, long long tau) {
-  if (n < 1 || n > 16) throw Error("--n " + std::to_string(n) + ": must be 1..16");
+  if (n < 1 || n > kSdpMaxDim) {
+    throw Error("--n " + std::to_string(n) + ": must be 1.." + std::to_string(kSdpMaxDim));
+  }
   const long long k_slots = slots == 0 ? (1LL << n) : slots;
   if (k_slots < 1 || (k_slots & (k_slots - 1)) != 0 || k_slots > (1LL << 24)) {
     throw Error("--k " + std::to_string(k_slots) +

@@ -24,6 +24,11 @@
 
 namespace hcube {
 
+/// Largest cube dimension an SDP may name: 18, the processor dimensions of Table 4's third
+/// example ({2, 5, 11}, sigma_p = 18). Whether a run of that size fits the machine is decided by
+/// the executors' resource estimates (sw/resource_limits.h), not here.
+constexpr int kSdpMaxDim = 18;
+
 /// A stable dimension permutation on an n-cube with K = 2^k elements per node, in the paper's
 /// numbering (see the file comment). Data occupies the subcube of the m_p low processor
 /// dimensions (m_p = n: a full-cube permutation, Definition 6).

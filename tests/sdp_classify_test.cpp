@@ -121,6 +121,30 @@ TEST(SdpClassify, BadInputIsNamed) {
   EXPECT_THROW(Sdp::fromCycles(4, 1, "0,3", 2), Error);  // dim 3 holds no data
 }
 
+// Table 4's third example, sigma_i = {2, 5, 11}, needs 18 processor dimensions: the cube the
+// SDP functions accept (kSdpMaxDim) and its classification and Theorem 1 bound (n-port
+// max(K/2, (sigma_p - oJ) tau) = max(32, 16 tau) at K = 64); n = 19 is refused by name.
+TEST(SdpClassify, Table4ThirdExampleOnTheEighteenCube) {
+  const std::string c = "0,1/2,3,4,5,6/7,8,9,10,11,12,13,14,15,16,17";
+  const Sdp s = Sdp::fromCycles(18, 6, c);
+  const SdpClass cls = classify(s, parseCycles(c));
+  EXPECT_EQ(cls.sigma_p, 18);
+  EXPECT_EQ(cls.beta, 3);
+  EXPECT_EQ(cls.sigma_max, 11);
+  EXPECT_EQ(cls.sigma_min, 2);
+  EXPECT_EQ(cls.oJ, 2);
+  EXPECT_TRUE(cls.separable);
+  const SdpBounds lb = sdpLowerBounds(s, cls, 10);
+  EXPECT_EQ(lb.startups, 16U);
+  EXPECT_DOUBLE_EQ(lb.n_port, 160);
+  try {
+    Sdp::fromCycles(19, 6, c);
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("--n 19: must be 1..18"), std::string::npos) << e.what();
+  }
+}
+
 TEST(SdpClassify, DescribeNamesEverything) {
   const SdpDescription d =
       describeSdp(Sdp::fromCycles(9, 9, "0,1,2,3/4,5,6/7,8"), parseCycles("0,1,2,3/4,5,6/7,8"), 10);

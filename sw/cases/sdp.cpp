@@ -359,8 +359,9 @@ MethodRun runMethod(const std::string& method, const Sdp& sdp, const SdpClass& c
 
 BuiltCase buildSdp(const CaseSpec& spec) {
   CaseParams params(spec);
-  if (spec.n < 1 || spec.n > 16) {
-    throw Error("--n " + std::to_string(spec.n) + ": the cube dimension must be 1..16");
+  if (spec.n < 1 || spec.n > kSdpMaxDim) {
+    throw Error("--n " + std::to_string(spec.n) + ": the cube dimension must be 1.." +
+                std::to_string(kSdpMaxDim));
   }
   const u64 slots = spec.slots == 0 ? u64{1} << spec.n : spec.slots;
   if (!isPowerOfTwo(slots) || slots > (u64{1} << kMaxLocalBits)) {
@@ -444,8 +445,18 @@ BuiltCase buildSdp(const CaseSpec& spec) {
                          ? static_cast<u64>(given)
                          : defaultPacket(method, spec.one_port, n_port, run_slots, run_cls, tau);
   params.finish();
-  MethodRun m = runMethod(method, run_sdp, run_cls, spec.one_port, n_port, packet, gamma,
-                          spec.lanes, tau, name);
+  MethodRun m;
+  try {
+    m = runMethod(method, run_sdp, run_cls, spec.one_port, n_port, packet, gamma, spec.lanes, tau,
+                  name);
+  } catch (const Error& e) {
+    if (!extended) throw;
+    // The inner method's refusal speaks of its own K' (e.g. "--k 1"): say where K' comes from.
+    throw Error("--method extended --inner " + inner +
+                ": the full-cube phase runs on K' = K / 2^e = " + std::to_string(slots) + " / 2^" +
+                std::to_string(in.sdp.n - in.sdp.mp) + " = " + std::to_string(run_slots) +
+                " elements per node (section 4.5), and there: " + e.what());
+  }
   std::string formula = m.formula;
   if (extended) {
     // The spread phases' messages: --packet, or one per routing cycle.

@@ -129,14 +129,18 @@ SdpSchedule sdpA5Schedule(const Sdp& sdp, const SdpClass& cls, int gamma, u64 pa
                           const std::string& algo) {
   for (const Gsh& g : cls.gshs) {
     if (g.kind == Gsh::Kind::kMixed) {
-      // Section 4.4 names A5 among the n-port algorithms that run a non-separable SDP "as if
-      // there is no virtual dimension" but gives no construction; A5's Lemma 8 blocks and
-      // coupling pivots with a mixed GSH's own storage dimensions are not built here (A4, A6
-      // and the n-port A1 are).
+      // Section 4.4 (n-port, non-separable) says only "one can employ the same algorithm as if
+      // there is no virtual dimension, for instance Algorithms A4, A5, or A6", with no
+      // construction for A5: section 4.3.3 defines A5's Lemma 8 blocks, dummy dimensions and
+      // coupling pivots for real GSHs only. A5's blocks with a mixed GSH's own storage
+      // dimensions are not built here (A4, A6 and the n-port A1 are, sdp_a4.h, sdp_a6.h).
       throw Error("--method a5: the SDP is not separable (GSH " + std::to_string(g.dims.front()) +
                   ",... mixes processor and storage dimensions); Algorithm A5 is built for "
-                  "separable SDPs only (section 4.3.3; section 4.4's non-separable use of it is "
-                  "not built here); use --method a4 or a6 (n-port) or a1 (one-port)");
+                  "separable SDPs only: section 4.3.3 constructs it for real GSHs, and section "
+                  "4.4 only names it (\"one can employ the same algorithm as if there is no "
+                  "virtual dimension, for instance Algorithms A4, A5, or A6\") without a "
+                  "construction, so it is not built here; use --method a4 or a6 (n-port) or a1 "
+                  "(one-port)");
     }
   }
   const auto seqs = a5Exchanges(cls.gshs, gamma);
