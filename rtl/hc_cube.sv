@@ -88,6 +88,8 @@ module hc_cube
   output logic [hc_pkg::CountBits-1:0]       words_o,
   /// Cycles in which at least one node executed a PERMUTE (docs/hardware.md §2.1).
   output logic [hc_pkg::CountBits-1:0]       local_cycles_o,
+  /// Cycles in which the MAC units of at least one node were busy (docs/hardware.md §2.3).
+  output logic [hc_pkg::CountBits-1:0]       mac_cycles_o,
 
   /// Per error kind: OR over all nodes of "counter non-zero".
   output logic [hc_pkg::NumErrKinds-1:0]     err_any_o,
@@ -140,6 +142,7 @@ module hc_cube
 
   logic [NumNodes-1:0]                  node_done;
   logic [NumNodes-1:0]                  node_permute;
+  logic [NumNodes-1:0]                  node_mac;
   // node_out_*: what each node sends after its fault mask, what the links carry (and the
   // testbench reads).
   (* mem2reg *) logic [NumChans-1:0]    node_out_valid [NumNodes] /* verilator public_flat_rd */;
@@ -224,6 +227,7 @@ module hc_cube
       .in_data_i   (node_in_data[x]),
       .store_o     (node_store[x]),
       .permute_o   (node_permute[x]),
+      .mac_o       (node_mac[x]),
       .err_event_o (node_err_event[x]),
       .err_flags_o (node_err_flags[x]),
       .err_count_o (node_err_count[x]),
@@ -329,6 +333,7 @@ module hc_cube
   logic [CountBits-1:0]  xfer_cycles_q;
   logic [CountBits-1:0]  words_q;
   logic [CountBits-1:0]  local_cycles_q;
+  logic [CountBits-1:0]  mac_cycles_q;
   // Routed mode: stalls, and the deadlock detector (g_rt below; 0 without routers).
   logic [CountBits-1:0]  rt_stalls_q /* verilator public_flat_rd */;
   logic                  rt_deadlock_q /* verilator public_flat_rd */;
@@ -341,6 +346,7 @@ module hc_cube
   logic [CountBits-1:0]  xfer_cycles_d;
   logic [CountBits-1:0]  words_d;
   logic [CountBits-1:0]  local_cycles_d;
+  logic [CountBits-1:0]  mac_cycles_d;
   /* verilator tracing_on */
 
   always_comb begin : summary
@@ -360,17 +366,20 @@ module hc_cube
     xfer_cycles_d = xfer_cycles_q;
     words_d        = words_q;
     local_cycles_d = local_cycles_q;
+    mac_cycles_d   = mac_cycles_q;
     if (start_i) begin
       running_d      = 1'b1;
       cycles_d       = '0;
       xfer_cycles_d  = '0;
       words_d        = '0;
       local_cycles_d = '0;
+      mac_cycles_d   = '0;
     end else if (counting) begin
       cycles_d = cycles_q + CountBits'(1);
       if (cycle_words != '0) xfer_cycles_d = xfer_cycles_q + CountBits'(1);
       words_d = words_q + cycle_words;
       if (node_permute != '0) local_cycles_d = local_cycles_q + CountBits'(1);
+      if (node_mac != '0) mac_cycles_d = mac_cycles_q + CountBits'(1);
     end
   end
 
@@ -437,12 +446,14 @@ module hc_cube
       xfer_cycles_q  <= '0;
       words_q        <= '0;
       local_cycles_q <= '0;
+      mac_cycles_q   <= '0;
     end else begin
       running_q      <= running_d;
       cycles_q       <= cycles_d;
       xfer_cycles_q  <= xfer_cycles_d;
       words_q        <= words_d;
       local_cycles_q <= local_cycles_d;
+      mac_cycles_q   <= mac_cycles_d;
     end
   end
 
@@ -460,6 +471,7 @@ module hc_cube
   assign xfer_cycles_o  = xfer_cycles_q;
   assign words_o        = words_q;
   assign local_cycles_o = local_cycles_q;
+  assign mac_cycles_o   = mac_cycles_q;
   assign err_count_o    = node_err_count[err_node_i];
 
   // ---------------------------------------------------------------------------

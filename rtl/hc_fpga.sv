@@ -13,7 +13,8 @@
 //   op 3 WRITE    slot addr of node <- data[WordWidth-1:0]
 //   op 4 READ     rdata_q <- slot addr of node
 //   op 5 STATUS   rdata_q <- addr 0 cycles, 1 transfer cycles, 2 words, 3 local cycles,
-//                 4 err_any, 5 + k node's error counter of kind k (hc_pkg::Err*); else 0
+//                 4 err_any, 5 + k node's error counter of kind k (hc_pkg::Err*),
+//                 5 + NumErrKinds MAC cycles; else 0
 //   op 6 START    start pulse, one-port mode = data[0]
 //   op 0, 7       nothing
 // The answer of READ and STATUS is in rdata_q from the cycle after exec_i; sdo_o is its bit 0.
@@ -99,7 +100,7 @@ module hc_fpga #(
 
   logic [NumNodes*WordWidth-1:0]          mem_rdata;
   logic [NumNodes*WordWidth-1:0]          mem_wdata;
-  logic [CountBits-1:0]                   cycles, xfer_cycles, words, local_cycles;
+  logic [CountBits-1:0]                   cycles, xfer_cycles, words, local_cycles, mac_cycles;
   logic [NumErrKinds-1:0]                 err_any;
   logic [NumErrKinds*ErrCountBits-1:0]    err_count;
 
@@ -143,6 +144,7 @@ module hc_fpga #(
     .xfer_cycles_o  (xfer_cycles),
     .words_o        (words),
     .local_cycles_o (local_cycles),
+    .mac_cycles_o   (mac_cycles),
     .err_any_o      (err_any),
     .err_node_i     (node),
     .err_count_o    (err_count),
@@ -177,6 +179,7 @@ module hc_fpga #(
           for (int unsigned k = 0; k < NumErrKinds; k++) begin
             if (32'(addr) == 5 + k) answer = ReadBits'(err_count[k*ErrCountBits +: ErrCountBits]);
           end
+          if (32'(addr) == 5 + NumErrKinds) answer = ReadBits'(mac_cycles);
         end
       endcase
     end

@@ -109,6 +109,8 @@ module hc_node
   output logic [NumChans-1:0]                 store_o,
   /// The node executes a PERMUTE this cycle (the cube counts these cycles as local cycles).
   output logic                                permute_o,
+  /// The node's MAC units are busy this cycle (a MAC instruction; the cube counts MAC cycles).
+  output logic                                mac_o,
 
   /// Per error kind: the condition holds this cycle (hc_cube's assertions check it).
   output logic [hc_pkg::NumErrKinds-1:0]      err_event_o,
@@ -221,6 +223,7 @@ module hc_node
   assign advance    = executing && (opcode != hc_pkg::OpWait || wait_last) && (!mac || mac_last);
   assign overrun    = advance && pc_q + PcBits'(1) >= tbl_len_q;
   assign done       = active_q && opcode == hc_pkg::OpEnd && !mac;
+  assign mac_o      = mac;
 
   // ---------------------------------------------------------------------------
   // Channel decode and output side (from the instruction and the state only)

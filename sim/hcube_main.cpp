@@ -264,6 +264,7 @@ RunReport reportFor(const BuiltCase& c) {
   report.one_port = c.tables.header.one_port;
   report.lower_bound = c.lower_bound;
   report.bound_source = c.bound_source;
+  report.mac_units = c.tables.header.mac_units;
   return report;
 }
 

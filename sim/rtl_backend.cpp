@@ -309,6 +309,8 @@ class ResultReader {
       words >> r_.transfer_cycles;
     } else if (key == "local-cycles") {  // optional: runners before PERMUTE do not write it
       words >> r_.local_cycles;
+    } else if (key == "mac-cycles") {  // optional: runners before the MAC counter do not write it
+      words >> r_.mac_cycles;
     } else if (key == "words") {
       words >> r_.words;
     } else if (key == "timeout") {

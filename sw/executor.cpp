@@ -542,6 +542,7 @@ class Engine {
         copy(y, s);
       } else if (s.kind == Kind::kMac) {
         multiplyAccumulate(y, s);
+        mac_ = true;
       }
       if (arrivals_[y] != consumed) {
         // Words on a channel whose input side is IDLE (or at a node not in an XFER) are lost.
@@ -553,7 +554,9 @@ class Engine {
       countStep(y);
     }
     if (local_) ++r_.local_cycles;
+    if (mac_) ++r_.mac_cycles;
     local_ = false;
+    mac_ = false;
   }
 
   /// An XFER's receives at node y; returns the words it took from the input registers.
@@ -695,6 +698,7 @@ class Engine {
   u64 held_ = 0;                 ///< nodes holding PASS words
   u64 shortest_wait_ = ~u64{0};  ///< the shortest wait left of a waiting node
   bool local_ = false;           ///< some node executes a PERMUTE in this cycle
+  bool mac_ = false;             ///< some node executes a MAC in this cycle
 };
 
 }  // namespace

@@ -53,7 +53,10 @@ struct RunResult {
   u64 transfer_cycles = 0;  ///< cycles in which at least one channel carried a word
   u64 words = 0;            ///< words sent (channel-cycles carrying a word)
   u64 local_cycles = 0;     ///< cycles in which at least one node executed a PERMUTE (§2.1)
-  bool timeout = false;     ///< the cycle limit was reached before every node was done
+  /// Cycles in which the MAC units of at least one node were busy (a MAC instruction, §2.3):
+  /// the measured arithmetic time, beside TR-623 Table 5.
+  u64 mac_cycles = 0;
+  bool timeout = false;                ///< the cycle limit was reached before every node was done
   std::vector<NodeErrorCount> errors;  ///< non-zero hardware error counters, by node then kind
   CubeMemory memory;                   ///< final memory of every node (all M words)
   // Traffic statistics (measured by every backend's per-cycle monitor):

@@ -48,7 +48,7 @@ CubeMemory expectedFromInitial(const PermutationSpec& spec, const CubeMemory& in
   for (u64 x = 0; x < spec.nodes(); ++x) {
     for (u64 l = 0; l < k; ++l) {
       if (!spec.checkedAtEnd(x, l)) continue;
-      u32 word = initial.at(rooted ? spec.root() : l / spec.repetitions(), l);
+      u32 word = initial.at(rooted ? spec.root() : spec.blockHome(l / spec.repetitions()), l);
       if (reduce) {
         word = 0;
         for (u64 y = 0; y < spec.nodes(); ++y) word += initial.at(y, l);

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <charconv>
 #include <functional>
+#include <optional>
 #include <sstream>
 
 #include "error.h"
@@ -166,9 +167,10 @@ PermutationSpec PermutationSpec::personalized(int n, u64 m, bool gather, int l, 
   return p;
 }
 
-PermutationSpec PermutationSpec::collective(int n, u64 m, bool reduce) {
+PermutationSpec PermutationSpec::collective(int n, u64 m, bool reduce, bool gray) {
   PermutationSpec p = aapc(n, m);
   p.kind_ = reduce ? Kind::kReduceAll : Kind::kBroadcastAll;
+  p.gray_ = gray;
   return p;
 }
 
@@ -225,7 +227,7 @@ bool PermutationSpec::participates(GlobalAddress a) const {
     }
     return true;
   }
-  if (kind_ == Kind::kBroadcastAll) return a.slot / m_ == a.node;  // its own block
+  if (kind_ == Kind::kBroadcastAll) return blockHome(a.slot / m_) == a.node;  // its own block
   if (kind_ == Kind::kBroadcastOne) return a.node == root_;
   if (kind_ != Kind::kPersonalized) return true;
   const u64 end = gather_ ? (a.slot & (nodes() - 1)) : a.node;
@@ -266,6 +268,7 @@ PermutationSpec PermutationSpec::parse(std::string_view text) {
   u64 m = 1;
   int l = 0;
   u64 root = 0;
+  std::optional<std::string> enc;
   std::vector<int> delta;
   bool have_delta = false;
   std::vector<u64> rows;
@@ -292,6 +295,11 @@ PermutationSpec PermutationSpec::parse(std::string_view text) {
       l = static_cast<int>(std::min<u64>(parseUnsigned(value, "l"), 64));
     } else if (name == "root") {
       root = parseUnsigned(value, "root");
+    } else if (name == "enc") {
+      if (value != "binary" && value != "gray") {
+        throw Error("permutation spec: enc= takes binary or gray, got '" + value + "'");
+      }
+      enc = value;
     } else if (name == "shape") {
       have_shape = true;
       std::string item;
@@ -337,6 +345,12 @@ PermutationSpec PermutationSpec::parse(std::string_view text) {
         "not '" +
         kind + "'");
   }
+  if (enc && kind != "broadcast-all" && kind != "reduce-all") {
+    throw Error(
+        "permutation spec: enc= (the block encoding) is only for broadcast-all and "
+        "reduce-all, not '" +
+        kind + "'");
+  }
   if (kind == "aapc") {
     if (n < 0) throw Error("permutation spec: aapc needs n=");
     return aapc(n, m);
@@ -351,7 +365,7 @@ PermutationSpec PermutationSpec::parse(std::string_view text) {
   }
   if (kind == "broadcast-all" || kind == "reduce-all") {
     if (n < 0) throw Error("permutation spec: " + kind + " needs n=");
-    return collective(n, m, kind == "reduce-all");
+    return collective(n, m, kind == "reduce-all", enc == "gray");
   }
   if (kind == "scatter" || kind == "gather") {
     if (n < 0) throw Error("permutation spec: " + kind + " needs n=");
@@ -385,7 +399,7 @@ std::string PermutationSpec::str() const {
         << " m=" << m_ << " root=" << root_;
   } else if (collective()) {
     out << (kind_ == Kind::kReduceAll ? "reduce-all" : "broadcast-all") << " n=" << n_
-        << " m=" << m_;
+        << " m=" << m_ << (gray_ ? " enc=gray" : "");
   } else if (kind_ == Kind::kPersonalized) {
     out << (gather_ ? "gather" : "scatter") << " n=" << n_ << " m=" << m_ << " l=" << l_
         << " root=" << root_;

@@ -24,7 +24,10 @@
 //    the other slots are not checked). One-to-all broadcast ("broadcast-one", K = m): node root's
 //    slots end in every node; all-to-one reduction ("reduce-one"): node root ends with the sum
 //    of every node's slots. These are not permutations: dest() is not defined for
-//    them; the reference model (sw/reference.h) states what every slot must hold.
+//    them; the reference model (sw/reference.h) states what every slot must hold. With the Gray
+//    encoding of TR-623 §1 (Table 1; "enc=gray"), block b lives in node G(b) rather than node b:
+//    broadcast-all starts with block b in node G(b) and ends with it in block b everywhere;
+//    reduce-all ends with block b's sum in node G(b). The rooted forms keep their root as given.
 //  * Matrix multiplication A += C x D of Johnsson & Ho 1988 (TR-623) §3 ("matmul"): node x
 //    holds blocks of C, D and A in its data slots (sw/matmul_layout.h); A's block ends as its
 //    initial words plus the product, every other slot is not checked.
@@ -74,7 +77,8 @@ class PermutationSpec {
   static PermutationSpec personalized(int n, u64 m, bool gather, int l, u64 root);
   /// TR-623 §2 all-to-all broadcast (or, with reduce, all-to-all reduction) of blocks of m words
   /// on 2^n nodes, K = m * 2^n.
-  static PermutationSpec collective(int n, u64 m, bool reduce);
+  /// With `gray`, block b's home is node G(b) (TR-623 Table 1, Gray code encoding).
+  static PermutationSpec collective(int n, u64 m, bool reduce, bool gray = false);
   /// One-to-all broadcast of node root's m words (slots 0..m-1) to every node, or (reduce) the
   /// all-to-one reduction of every node's m words into node root; K = m.
   static PermutationSpec rooted(int n, u64 m, bool reduce, u64 root);
@@ -117,11 +121,15 @@ class PermutationSpec {
   u64 matQ() const { return mm_[1]; }
   u64 matR() const { return mm_[2]; }
   int gridRowDims() const { return l_; }
+  /// Broadcast-all / reduce-all: the Gray code encoding of the blocks (TR-623 Table 1).
+  bool grayBlocks() const { return gray_; }
+  /// Broadcast-all / reduce-all: the node block b belongs to (b binary, G(b) Gray).
+  u64 blockHome(u64 block) const { return gray_ ? grayEncode(block) : block; }
   /// A reduction (reduce-all, reduce-one): the checked slots hold sums.
   bool reduction() const { return kind_ == Kind::kReduceAll || kind_ == Kind::kReduceOne; }
   /// Collectives: whether slot `slot` of node `node` is checked at the end.
   bool checkedAtEnd(u64 node, u64 slot) const {
-    if (kind_ == Kind::kReduceAll) return slot / m_ == node;
+    if (kind_ == Kind::kReduceAll) return blockHome(slot / m_) == node;
     if (kind_ == Kind::kReduceOne) return node == root_;
     if (kind_ == Kind::kMatmul) return slot >= mm_[3];  // the A block
     return true;
@@ -155,6 +163,7 @@ class PermutationSpec {
   bool gather_ = false;
   int l_ = 0;
   u64 root_ = 0;
+  bool gray_ = false;  ///< broadcast-all / reduce-all: block b in node G(b)
   std::vector<u64> checks_;
   u64 mm_[4] = {0, 0, 0, 0};  ///< matmul: P, Q, R, and the first slot of the A block
 };

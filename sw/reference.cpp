@@ -50,9 +50,10 @@ CubeMemory expectedMemory(const PermutationSpec& spec) {
   CubeMemory mem{spec.nodes(), k, std::vector<u32>(spec.elements(), 0)};
   if (spec.collective()) {
     // TR-623 §2, computed here from the initial tags and nothing else: after an all-to-all
-    // broadcast every node holds node b's block b in its block b, the initial words there;
-    // after an all-to-all reduction node x's block x holds the sum over every node y of the
-    // word y started with in that slot (W = 32 bit wrap-around). Unchecked slots hold 0.
+    // broadcast every node holds block b of its home node (b, or G(b) with the Gray encoding)
+    // in its block b, the initial words there; after an all-to-all reduction block b of its
+    // home node holds the sum over every node y of the word y started with in that slot (W = 32
+    // bit wrap-around). Unchecked slots hold 0.
     // One-to-all broadcast: node root's words everywhere; all-to-one reduction: their sum in
     // node root.
     const bool reduce = spec.reduction();
@@ -60,7 +61,7 @@ CubeMemory expectedMemory(const PermutationSpec& spec) {
     for (u64 x = 0; x < spec.nodes(); ++x) {
       for (u64 l = 0; l < k; ++l) {
         if (!spec.checkedAtEnd(x, l)) continue;
-        const u64 from = rooted ? spec.root() : l / spec.repetitions();
+        const u64 from = rooted ? spec.root() : spec.blockHome(l / spec.repetitions());
         u32 word = static_cast<u32>(packAddress({from, l}, k));
         if (reduce) {
           word = 0;

@@ -1,5 +1,6 @@
 #include "report.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <sstream>
@@ -21,6 +22,17 @@ double ratio(const RunReport& r) {
 
 }  // namespace
 
+bool hasArithmetic(const RunReport& r) {
+  return r.perm.kind() == PermutationSpec::Kind::kMatmul || r.run.mac_cycles > 0;
+}
+
+u64 table5MacCycles(const RunReport& r) {
+  if (r.perm.kind() != PermutationSpec::Kind::kMatmul) return 0;
+  const u64 per_node = r.perm.matP() * r.perm.matQ() * r.perm.matR() / r.perm.nodes();
+  const u64 units = std::max<u64>(1, r.mac_units);
+  return (per_node + units - 1) / units;
+}
+
 std::vector<std::string> runDifferences(const RunResult& a, const RunResult& b) {
   std::vector<std::string> d;
   auto field = [&](const char* name, u64 x, u64 y) {
@@ -33,6 +45,7 @@ std::vector<std::string> runDifferences(const RunResult& a, const RunResult& b) 
   field("transfer cycles", a.transfer_cycles, b.transfer_cycles);
   field("words", a.words, b.words);
   field("local-phase cycles", a.local_cycles, b.local_cycles);
+  field("MAC cycles", a.mac_cycles, b.mac_cycles);
   field("timeout", a.timeout, b.timeout);
   field("span", a.span, b.span);
   if (a.errors != b.errors) {
@@ -67,6 +80,14 @@ std::string formatReportText(const RunReport& r) {
   o << "  cycles           " << r.run.cycles << " (start to last done)\n";
   o << "  transfer cycles  " << r.run.transfer_cycles << "\n";
   o << "  local-phase cycles " << r.run.local_cycles << " (PERMUTE, local memory only)\n";
+  if (hasArithmetic(r)) {
+    o << "  MAC cycles       " << r.run.mac_cycles << " (cycles with busy multiply-add units";
+    if (r.perm.kind() == PermutationSpec::Kind::kMatmul) {
+      o << "; TR-623 Table 5: PQR/N multiply-adds on U = " << r.mac_units << " units, "
+        << table5MacCycles(r) << " cycles";
+    }
+    o << ")\n";
+  }
   o << "  lower bound      " << r.lower_bound << " (" << r.bound_source << ")\n";
   o << "  ratio            " << fixed(ratio(r), 3) << " (transfer cycles / lower bound)\n";
   o << "  span             " << r.run.span << " (Johnsson & Ho 1992, Def. 2)\n";
@@ -116,6 +137,11 @@ nlohmann::ordered_json reportJson(const RunReport& r) {
   j["cycles"] = r.run.cycles;
   j["transfer_cycles"] = r.run.transfer_cycles;
   j["local_cycles"] = r.run.local_cycles;
+  if (hasArithmetic(r)) {
+    j["mac_cycles"] = r.run.mac_cycles;
+    j["mac_units"] = r.mac_units;
+    j["table5_mac_cycles"] = table5MacCycles(r);
+  }
   j["lower_bound"] = r.lower_bound;
   j["bound_source"] = r.bound_source;
   j["ratio"] = six(ratio(r));

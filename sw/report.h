@@ -24,10 +24,18 @@ struct RunReport {
   std::string bound_source;
   std::string trace;  ///< waveform file written, if any
   std::string gtkw;   ///< GTKWave save file written, if any
+  u32 mac_units = 1;  ///< U, multiply-add units per node (the tables' header)
 
   /// Every element where the reference says, no hardware error, no timeout.
   bool passed() const { return check.mismatches == 0 && run.errors.empty() && !run.timeout; }
 };
+
+/// Whether the report has an arithmetic part: a matrix multiplication, or a run whose MAC units
+/// were busy. Only then do the text and JSON show the MAC cycles.
+bool hasArithmetic(const RunReport& r);
+/// TR-623 Table 5 (and Table 7, equal when P, Q, R are multiples of the grid): P Q R / N
+/// multiply-adds per node, on U units ceil(P Q R / (N U)) cycles; 0 for a run that is no matmul.
+u64 table5MacCycles(const RunReport& r);
 
 std::string formatReportText(const RunReport& r);
 /// The report as one JSON object, keys in a fixed order (pinned by tests/cli_test.cpp).

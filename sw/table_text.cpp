@@ -41,8 +41,10 @@ void checkPermFields(const std::string& text) {
   std::string kind;
   in >> kind;
   std::vector<std::string> allowed;
-  if (kind == "aapc" || kind == "broadcast-all" || kind == "reduce-all") {
+  if (kind == "aapc") {
     allowed = {"n", "m"};
+  } else if (kind == "broadcast-all" || kind == "reduce-all") {
+    allowed = {"n", "m", "enc"};  // enc=gray: TR-623 Table 1's Gray code encoding
   } else if (kind == "scatter" || kind == "gather") {
     allowed = {"n", "m", "l", "root"};
   } else if (kind == "broadcast-one" || kind == "reduce-one") {

@@ -312,6 +312,7 @@ RunResult CubeTb::RunToDone(uint64_t max_cycles, const CycleHook& each_cycle, bo
   r.transfer_cycles = top_->xfer_cycles_o;
   r.words = top_->words_o;
   r.local_cycles = top_->local_cycles_o;
+  r.mac_cycles = top_->mac_cycles_o;
   if (r.timed_out && throw_on_timeout) {
     throw TimeoutError("hc_cube did not finish within " + std::to_string(max_cycles) +
                        " cycles after start");

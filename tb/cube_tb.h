@@ -36,6 +36,7 @@ struct RunResult {
   uint64_t transfer_cycles = 0;  ///< xfer_cycles_o
   uint64_t words = 0;            ///< words_o
   uint64_t local_cycles = 0;     ///< local_cycles_o: cycles in which some node ran a PERMUTE
+  uint64_t mac_cycles = 0;       ///< mac_cycles_o: cycles in which some node ran a MAC
   bool timed_out = false;        ///< done_o did not rise within the cycle limit
   uint64_t ticks = 0;            ///< clock cycles run after the start pulse
 };

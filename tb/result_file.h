@@ -24,6 +24,7 @@ inline void WriteResultHead(std::ostream& out, const RunResult& r, double wall_s
   out << "cycles " << r.cycles << "\n";
   out << "transfer-cycles " << r.transfer_cycles << "\n";
   out << "local-cycles " << r.local_cycles << "\n";
+  out << "mac-cycles " << r.mac_cycles << "\n";
   out << "words " << r.words << "\n";
   out << "timeout " << (r.timed_out ? 1 : 0) << "\n";
   char buf[32];

@@ -10,9 +10,11 @@
 #include <string>
 #include <vector>
 
+#include "algorithms.h"
 #include "error.h"
 #include "executor.h"
 #include "reference.h"
+#include "report.h"
 #include "rtl_backend.h"
 #include "run_compare.h"
 #include "table_image.h"
@@ -89,6 +91,7 @@ TEST(Mac, BlockProductOnAllThreeExecutors) {
   const RunResult r = onAllThree(handMade({{Instruction::macBlock(f), x, Instruction::end()}}));
   EXPECT_EQ(r.cycles, 9U);
   EXPECT_EQ(r.transfer_cycles, 1U);
+  EXPECT_EQ(r.mac_cycles, 8U);
   EXPECT_EQ(r.words, 4U);
   EXPECT_TRUE(r.errors.empty()) << errorList(r.errors);
   for (u64 y = 0; y < 4; ++y) {
@@ -111,6 +114,7 @@ TEST(Mac, RectangularBlocksAndPerNodeTables) {
   tables[1] = {Instruction::macBlock(f), Instruction::end()};
   const RunResult r = onAllThree(handMade(tables));
   EXPECT_EQ(r.cycles, 6U);
+  EXPECT_EQ(r.mac_cycles, 6U);
   EXPECT_EQ(r.words, 0U);
   EXPECT_TRUE(r.errors.empty()) << errorList(r.errors);
   expectMemory(r, 1, afterMac(1, f));
@@ -139,6 +143,7 @@ TEST(Mac, SlotConflictAndLostErrors) {
   tables[1] = {send, Instruction::end()};
   const RunResult r = onAllThree(handMade(tables));
   EXPECT_EQ(r.cycles, 2U + 2U + 8U);
+  EXPECT_EQ(r.mac_cycles, 2U + 2U + 8U);  // node 1 only sends; the others are busy throughout
   for (const u64 y : {0U, 2U, 3U}) {
     std::vector<u32> want = afterMac(y, past_read);
     // Apply the next two to `want` in order (afterMac starts from tags, so chain by hand).
@@ -173,10 +178,69 @@ TEST(Mac, TwoUnitsOnTheTableExecutorAndTheTlm) {
   EXPECT_EQ(set.cycles(), 8U);
   const RunResult r = onTableAndTlm(set);
   EXPECT_EQ(r.cycles, 8U);
+  EXPECT_EQ(r.mac_cycles, 8U);
   EXPECT_TRUE(r.errors.empty()) << errorList(r.errors);
   for (u64 y = 0; y < 4; ++y) expectMemory(r, y, afterMac(y, f));
   const std::string err = testing::errorOf([&] { runOnRtl(set, RtlOptions{}); });
   EXPECT_NE(err.find("mac-units 2"), std::string::npos) << err;
+}
+
+// The MAC cycle counter (RunResult::mac_cycles) counts the cycles in which the units of at least
+// one node are busy, the union over the nodes: node 2 multiplies in cycles 0..1 (2 x 1 x 1),
+// node 1 waits 3 cycles and multiplies in cycles 3..8 (1 x 3 x 2), node 3 exchanges nothing and
+// copies in cycle 0 (a PERMUTE is a local cycle, not a MAC one). 2 + 6 = 8 MAC cycles of 9.
+TEST(Mac, CycleCounterIsTheUnionOverTheNodes) {
+  std::vector<Table> tables(4, Table{Instruction::end()});
+  tables[1] = {Instruction::waitFor(3), Instruction::macBlock(mac(0, 3, 9, 1, 3, 2)),
+               Instruction::end()};
+  tables[2] = {Instruction::macBlock(mac(0, 4, 8, 2, 1, 1)), Instruction::end()};
+  Instruction copy = Instruction::permute(2);
+  copy.channels[0] = {{OutOp::kMem, false, 0}, {InOp::kMem, false, 1}};
+  tables[3] = {copy, Instruction::end()};
+  const RunResult r = onAllThree(handMade(tables));
+  EXPECT_EQ(r.cycles, 9U);
+  EXPECT_EQ(r.mac_cycles, 8U);
+  EXPECT_EQ(r.local_cycles, 1U);
+  EXPECT_EQ(r.transfer_cycles, 0U);
+  EXPECT_TRUE(r.errors.empty()) << errorList(r.errors);
+  EXPECT_EQ(r.memory.at(3, 1), tag(3, 0));
+  EXPECT_EQ(r.memory.at(2, 8), tag(2, 8) + tag(2, 0) * tag(2, 4));
+  EXPECT_EQ(r.memory.at(2, 9), tag(2, 9) + tag(2, 1) * tag(2, 4));
+}
+
+// The measured arithmetic time of the matrix multiplications (TR-623 §3) on the table executor
+// and the TLM: every node multiplies in the same cycles, so the MAC cycles are each node's
+// arithmetic time, PQR/N multiply-adds on U units (Table 5's 2PQ ceil(R/N) operations, and
+// Table 7's equal count on the grids), which the report computes beside them. Except where U
+// does not divide the MACs' inner length: `exchange` at 8x8x8 multiplies m x 1 by 1 x 1 blocks
+// (k = 1), so 3 of its 4 units idle and it measures 64 cycles where Table 5 / U is 16.
+TEST(Mac, MatmulMacCyclesEqualTable5OnTheTableExecutorAndTheTlm) {
+  struct Case {
+    const char* method;
+    const char* shape;
+    const char* units;
+    u64 mac_cycles;
+  };
+  for (const Case& c : {Case{"rotation", "8x8x8", "1", 64}, Case{"cannon", "8x16x8", "1", 128},
+                        Case{"broadcast", "16x8x8", "2", 64}, Case{"a114", "8x8x16", "1", 128},
+                        Case{"exchange", "8x8x8", "4", 64}}) {
+    SCOPED_TRACE(std::string(c.method) + " " + c.shape + " U = " + c.units);
+    const BuiltCase b = buildCase(testing::caseSpec(
+        "matmul", 3, 0, 1, false, {{"method", c.method}, {"shape", c.shape}, {"units", c.units}}));
+    const RunResult r = onTableAndTlm(b.tables);
+    EXPECT_TRUE(r.errors.empty()) << errorList(r.errors);
+    EXPECT_EQ(checkAgainstReference(b.perm, r.memory).mismatches, 0U);
+    EXPECT_EQ(r.mac_cycles, c.mac_cycles);
+    RunReport report;
+    report.perm = b.perm;
+    report.mac_units = b.tables.header.mac_units;
+    report.run = r;
+    EXPECT_TRUE(hasArithmetic(report));
+    const u64 table5 = std::string(c.method) == "exchange" ? 16 : c.mac_cycles;
+    EXPECT_EQ(table5MacCycles(report), table5);
+    EXPECT_EQ(reportJson(report)["mac_cycles"], c.mac_cycles);
+    EXPECT_EQ(reportJson(report)["table5_mac_cycles"], table5);
+  }
 }
 
 TEST(Mac, ShapeCheckRefusesFieldsTheImageCannotHold) {

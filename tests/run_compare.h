@@ -33,6 +33,7 @@ inline void expectSameRun(const std::string& backend, const RunResult& run,
   EXPECT_EQ(run.cycles, table.cycles);
   EXPECT_EQ(run.transfer_cycles, table.transfer_cycles);
   EXPECT_EQ(run.local_cycles, table.local_cycles);
+  EXPECT_EQ(run.mac_cycles, table.mac_cycles);
   EXPECT_EQ(run.words, table.words);
   EXPECT_EQ(run.timeout, table.timeout);
   EXPECT_EQ(run.errors, table.errors)

@@ -60,6 +60,7 @@ std::string firstDifference(const hcube::RunResult& a, const hcube::RunResult& b
     return num("transfer cycles", a.transfer_cycles, b.transfer_cycles);
   }
   if (a.local_cycles != b.local_cycles) return num("local cycles", a.local_cycles, b.local_cycles);
+  if (a.mac_cycles != b.mac_cycles) return num("MAC cycles", a.mac_cycles, b.mac_cycles);
   if (a.words != b.words) return num("words", a.words, b.words);
   if (a.timeout != b.timeout) return num("timeout", a.timeout, b.timeout);
   if (a.span != b.span) return num("span", a.span, b.span);

@@ -117,6 +117,7 @@ class HcCosimNode final : public HcCubeNode {
         m_mem_we("mem_we", false),
         m_done_o("done_o"),
         m_permute_o("permute_o"),
+        m_mac_o("mac_o"),
         m_in(m_channels),
         m_sender(*this, kMsgType, context.config.lanes, m_channels, m_half_period),
         m_trace(m_channels) {
@@ -144,6 +145,7 @@ class HcCosimNode final : public HcCubeNode {
     m_rtl.in_data_i(m_in_data);
     m_rtl.store_o(m_store);
     m_rtl.permute_o(m_permute_o);
+    m_rtl.mac_o(m_mac_o);
     m_rtl.err_event_o(m_err_event);
     m_rtl.err_flags_o(m_err_flags);
     m_rtl.err_count_o(m_err_count);
@@ -208,6 +210,7 @@ class HcCosimNode final : public HcCubeNode {
       if (carries) m_sender.transmit(p, m_port_out[static_cast<size_t>(p)].operator->());
     }
     if (m_permute_o.read()) m_probe.local();
+    if (m_mac_o.read()) m_probe.mac();
   }
 
   void arrivalsComplete() override {
@@ -415,6 +418,7 @@ class HcCosimNode final : public HcCubeNode {
   Signal<decltype(VNode::in_data_i)> m_in_data;
   Signal<decltype(VNode::store_o)> m_store;
   sc_core::sc_signal<bool> m_permute_o;
+  sc_core::sc_signal<bool> m_mac_o;
   Signal<decltype(VNode::err_event_o)> m_err_event;
   Signal<decltype(VNode::err_flags_o)> m_err_flags;
   Signal<decltype(VNode::err_count_o)> m_err_count;

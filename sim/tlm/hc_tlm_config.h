@@ -63,6 +63,7 @@ constexpr u64 kCubeCycles = 0x18;       ///< R: cycles_o
 constexpr u64 kCubeXferCycles = 0x20;   ///< R: xfer_cycles_o
 constexpr u64 kCubeWords = 0x28;        ///< R: words_o
 constexpr u64 kCubeLocalCycles = 0x30;  ///< R: local_cycles_o (cycles with a PERMUTE)
+constexpr u64 kCubeMacCycles = 0x38;    ///< R: mac_cycles_o (cycles with a MAC, §2.3)
 
 constexpr u64 address(u64 node, u64 region, u64 offset) {
   return (node << kNodeShift) | (region << kRegionShift) | offset;

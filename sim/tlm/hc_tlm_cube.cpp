@@ -100,6 +100,7 @@ void HcTlmCube::onRisingEdge() {
   m_cycles = 0;
   m_xfer_cycles = 0;
   m_local_cycles = 0;
+  m_mac_cycles = 0;
   m_skips = 0;
   m_finished = false;
   m_timeout = false;
@@ -132,6 +133,7 @@ void HcTlmCube::decide() {
       const HcTlmProbe::CycleTotals cycle = m_probe.endCycle();
       if (cycle.words > 0) ++m_xfer_cycles;
       if (cycle.local) ++m_local_cycles;
+      if (cycle.mac) ++m_mac_cycles;
       break;
     }
     case State::kStarting:
@@ -262,7 +264,7 @@ void HcTlmCube::registerAccess(tlm::tlm_generic_payload& trans, const sc_core::s
   namespace map = hc_tlm_map;
   const u64 offset = trans.get_address() & map::kOffsetMask;
   if (trans.get_data_length() != 8 || trans.get_streaming_width() < 8 ||
-      trans.get_byte_enable_ptr() != nullptr || offset % 8 != 0 || offset > map::kCubeLocalCycles) {
+      trans.get_byte_enable_ptr() != nullptr || offset % 8 != 0 || offset > map::kCubeMacCycles) {
     trans.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
     return;
   }
@@ -304,6 +306,9 @@ void HcTlmCube::registerAccess(tlm::tlm_generic_payload& trans, const sc_core::s
         break;
       case map::kCubeLocalCycles:
         value = m_local_cycles;
+        break;
+      case map::kCubeMacCycles:
+        value = m_mac_cycles;
         break;
       default:
         trans.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);  // write-only register

@@ -115,6 +115,7 @@ class HcTlmCube : public sc_core::sc_module {
   u64 m_cycles = 0;
   u64 m_xfer_cycles = 0;
   u64 m_local_cycles = 0;
+  u64 m_mac_cycles = 0;  ///< cycles in which some node ran a MAC
   u64 m_skips = 0;
   std::function<void(u64)> m_progress;
   bool m_finished = false;

@@ -106,6 +106,7 @@ void HcTlmNode::sendPhase() {
       return;
     case Opcode::kMac:  // no port is used: a held PASS word is dropped
       if (m_pass_held) checkDropped(nullptr);
+      m_probe.mac();
       return;
     default:  // a table word the decoder rejected: a one-cycle illegal instruction
       raise(HwError::kIllegal);

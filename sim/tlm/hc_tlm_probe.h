@@ -33,6 +33,7 @@ class HcTlmProbe {
   /// A new run: all counts to zero.
   void reset() {
     m_cycle_local = false;
+    m_cycle_mac = false;
     m_error_events.clear();
     m_sends.clear();
     m_stores.clear();
@@ -62,12 +63,15 @@ class HcTlmProbe {
   void store(u32 word) { m_stores.push_back(word); }
   /// A node executes a PERMUTE in the current cycle.
   void local() { m_cycle_local = true; }
+  /// A node's MAC units are busy in the current cycle (a MAC instruction, §2.3).
+  void mac() { m_cycle_mac = true; }
 
   /// The cycle is over: hands its sends and stores to the monitor. Returns the words sent in
   /// the cycle and whether some node executed a PERMUTE, and starts counting the next cycle.
   struct CycleTotals {
     u64 words;
     bool local;
+    bool mac;
   };
   CycleTotals endCycle() {
     for (const Send& s : m_sends) {
@@ -77,9 +81,10 @@ class HcTlmProbe {
     for (u32 word : m_stores) m_monitor->store(word, m_cycle);
     m_sends.clear();
     m_stores.clear();
-    const CycleTotals totals{m_cycle_words, m_cycle_local};
+    const CycleTotals totals{m_cycle_words, m_cycle_local, m_cycle_mac};
     m_cycle_words = 0;
     m_cycle_local = false;
+    m_cycle_mac = false;
     return totals;
   }
 
@@ -120,6 +125,7 @@ class HcTlmProbe {
   u64 m_words = 0;
   u64 m_cycle_words = 0;
   bool m_cycle_local = false;
+  bool m_cycle_mac = false;
   u64 m_cycle = 0;
   bool m_record = false;
   u64 m_record_word = TrafficMonitor::kAllWords;

@@ -96,6 +96,7 @@ void HcTlmTestbench::run() {
     m_result.transfer_cycles = readRegister(map::kCubeXferCycles, delay);
     m_result.words = readRegister(map::kCubeWords, delay);
     m_result.local_cycles = readRegister(map::kCubeLocalCycles, delay);
+    m_result.mac_cycles = readRegister(map::kCubeMacCycles, delay);
     m_result.memory.nodes = m_initial.nodes;
     m_result.memory.words_per_node = words;
     m_result.memory.words.assign(m_initial.words.size(), 0);

@@ -107,6 +107,7 @@ void serialize(const RunResult& r, Writer& w) {
   w.put(r.transfer_cycles);
   w.put(r.words);
   w.put(r.local_cycles);
+  w.put(r.mac_cycles);
   w.put(r.timeout ? 1 : 0);
   w.put(r.errors.size());
   for (const NodeErrorCount& e : r.errors) {
@@ -133,6 +134,7 @@ RunResult deserialize(Reader& in) {
   r.transfer_cycles = in.get();
   r.words = in.get();
   r.local_cycles = in.get();
+  r.mac_cycles = in.get();
   r.timeout = in.get() != 0;
   const u64 errors = in.get();
   for (u64 i = 0; i < errors; ++i) {

@@ -9,6 +9,7 @@
 #include <sstream>
 #include <string>
 
+#include "address.h"
 #include "error.h"
 #include "families.h"
 
@@ -40,6 +41,14 @@ bool nPortTree(const CaseSpec& spec, const std::optional<std::string>& tree) {
   return n_port;
 }
 
+// --encoding binary|gray (TR-623 Table 1): whether block b lives in node b or node G(b).
+bool grayEncoding(const std::optional<std::string>& encoding) {
+  if (encoding && *encoding != "binary" && *encoding != "gray") {
+    throw Error("--encoding '" + *encoding + "': must be binary or gray");
+  }
+  return encoding && *encoding == "gray";
+}
+
 BuiltCase buildCollective(const CaseSpec& spec, bool reduce) {
   CaseParams params(spec);
   checkCubeAndWidth(spec);
@@ -58,10 +67,11 @@ BuiltCase buildCollective(const CaseSpec& spec, bool reduce) {
   }
   o.tau = static_cast<u32>(params.integer("tau", 0, 0, 1LL << 20));
   const auto tree = params.text("tree");
+  o.gray = grayEncoding(params.text("encoding"));
   params.finish();
   o.n_port = nPortTree(spec, tree);
   BuiltCase c;
-  c.perm = PermutationSpec::collective(spec.n, o.m, reduce);
+  c.perm = PermutationSpec::collective(spec.n, o.m, reduce, o.gray);
   c.tables = reduce ? reduceAllTables(o) : broadcastAllTables(o);
   c.tables.header.one_port = spec.one_port;
   c.lower_bound = collectiveElementTransfers(o);
@@ -69,7 +79,8 @@ BuiltCase buildCollective(const CaseSpec& spec, bool reduce) {
   src << "Johnsson & Ho 1988 (TR-623) Table " << (reduce ? 3 : 2) << ", "
       << (o.n_port ? "nRSBT, (N-1) ceil(M/n)" : "SBT, (N-1)M") << " element transfers"
       << (reduce ? " (M/N = m per node finally)" : "") << ", t_c = 1, tau = 0; " << spec.n
-      << " start-ups";
+      << " start-ups"
+      << (o.gray ? "; Gray encoding: the same transfers, blocks ordered by G(pid)" : "");
   c.bound_source = src.str();
   return c;
 }
@@ -87,9 +98,13 @@ BuiltCase buildRooted(const CaseSpec& spec, bool reduce) {
                 spec.algo + "' has K = m slots");
   }
   o.tau = static_cast<u32>(params.integer("tau", 0, 0, 1LL << 20));
-  const u64 root =
+  const u64 given_root =
       static_cast<u64>(params.integer("root", 0, 0, static_cast<long long>(nodes - 1)));
   const auto tree = params.text("tree");
+  // Gray encoding: --root names processor index j, which is node G(j) (TR-623 Table 1); the m
+  // words themselves are not partitioned, so nothing else changes.
+  const bool gray = grayEncoding(params.text("encoding"));
+  const u64 root = gray ? grayEncode(given_root) : given_root;
   params.finish();
   o.n_port = nPortTree(spec, tree);
   BuiltCase c;
@@ -112,22 +127,22 @@ std::vector<AlgorithmEntry> collectiveAlgorithms() {
   return {
       {{"broadcast-all",
         "all-to-all broadcast of --m words per node (K = m 2^n): --tree sbt (one-port) | "
-        "nrsbt (n-port); --tau start-up",
+        "nrsbt (n-port); --encoding binary | gray; --tau start-up",
         "Johnsson & Ho 1988 (TR-623), section 2, Table 2"},
        [](const CaseSpec& s) { return buildCollective(s, false); }},
       {{"reduce-all",
         "all-to-all reduction (combining receives) of K = m 2^n words per node to m per node: "
-        "--tree sbt | nrsbt; --tau start-up",
+        "--tree sbt | nrsbt; --encoding binary | gray; --tau start-up",
         "Johnsson & Ho 1988 (TR-623), section 2, Table 3"},
        [](const CaseSpec& s) { return buildCollective(s, true); }},
       {{"broadcast-one",
         "one-to-all broadcast of --m words from --root (K = m): --tree sbt (one-port) | nrsbt "
-        "(n-port); --tau start-up",
+        "(n-port); --encoding gray: root G(root); --tau start-up",
         "Johnsson & Ho 1988 (TR-623), section 2 (the trees of its reference [9])"},
        [](const CaseSpec& s) { return buildRooted(s, false); }},
       {{"reduce-one",
         "all-to-one reduction (combining receives) of --m words per node into --root: --tree "
-        "sbt | nrsbt; --tau start-up",
+        "sbt | nrsbt; --encoding gray: root G(root); --tau start-up",
         "Johnsson & Ho 1988 (TR-623), section 2 (the trees of its reference [9])"},
        [](const CaseSpec& s) { return buildRooted(s, true); }},
   };

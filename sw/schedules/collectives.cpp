@@ -1,6 +1,7 @@
 // Johnsson & Ho 1988 (TR-623) §2: SBT / nRSBT all-to-all broadcast and reduction (see the header).
 #include "schedules/collectives.h"
 
+#include "address.h"
 #include "error.h"
 #include "permutation.h"
 
@@ -38,7 +39,7 @@ class CollectiveBuilder {
   TableSet build() const {
     TableSet set;
     set.header.algo = reduce_ ? "reduce-all" : "broadcast-all";
-    set.header.perm = PermutationSpec::collective(o_.n, o_.m, reduce_);
+    set.header.perm = PermutationSpec::collective(o_.n, o_.m, reduce_, o_.gray);
     set.header.n = o_.n;
     set.header.slots = o_.m << o_.n;
     set.header.one_port = !o_.n_port;
@@ -73,9 +74,13 @@ class CollectiveBuilder {
       // copy of the block x keeps, x ^ r.
       const u64 sent = reduce_ ? x ^ (u64{1} << d) ^ r : x ^ r;
       const u64 kept = reduce_ ? x ^ r : x ^ (u64{1} << d) ^ r;
+      // Node y's block is block y (binary) or G^-1(y) (Gray) of the node-local order.
+      const u64 sent_block = o_.gray ? grayDecode(sent) : sent;
+      const u64 kept_block = o_.gray ? grayDecode(kept) : kept;
       // Part u: the words i = u, u + parts, u + 2 parts, ... of every block.
       for (u64 off = static_cast<u64>(u); off < o_.m; off += static_cast<u64>(parts_)) {
-        words.push_back({static_cast<u32>(sent * o_.m + off), static_cast<u32>(kept * o_.m + off)});
+        words.push_back(
+            {static_cast<u32>(sent_block * o_.m + off), static_cast<u32>(kept_block * o_.m + off)});
       }
     }
     return words;

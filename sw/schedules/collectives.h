@@ -14,6 +14,14 @@
 // in part i mod n), part u going along the rotated order (u + d(t)) mod n, so the n parts use the
 // n ports at once and each step takes ceil(m / n) / m of the one-port cycles (1/n when n | m).
 // Every step starts with WAIT tau (a start-up): n start-ups.
+//
+// Gray code encoding (TR-623 §1 Table 1 and §2.1, "For Gray code encoding, alpha is replaced by
+// alpha-hat"): block b of the partitioned data lives in node G(b) instead of node b. The trees,
+// the exchanges and so the element transfers and start-ups of Tables 2 and 3 are unchanged — the
+// paper's tables do not distinguish the encodings; what changes is the local order of the gathered
+// blocks ("order the N blocks by G(pid)"): the block that comes from node y lands in block
+// G^-1(y), and the reduction keeps and sends the blocks by their home G(b). The rooted forms
+// move one node's m words, which no encoding reorders; there the encoding only names the root.
 #pragma once
 
 #include "table.h"
@@ -25,6 +33,7 @@ struct CollectiveOptions {
   u64 m = 1;            ///< words per block
   bool n_port = false;  ///< nRSBT (all ports at once) rather than one SBT (one-port)
   u32 tau = 0;          ///< start-up cycles (a WAIT before every step)
+  bool gray = false;    ///< all-to-all forms: block b in node G(b) (TR-623 Table 1)
 };
 
 /// All-to-all broadcast tables (spec broadcast-all n m).
