@@ -64,6 +64,12 @@ uint64_t RoutedImage::Release(const CubeConfig& config, int node, uint64_t index
   return r;
 }
 
+bool RoutedImage::Starts(const CubeConfig& config, int node, uint64_t index) const {
+  const TableWord& m = nodes.at(static_cast<size_t>(node)).messages.at(index);
+  const int at = config.StartBit();
+  return ((m[static_cast<size_t>(at / 32)] >> (at % 32)) & 1U) != 0;
+}
+
 bool IsRoutedImage(const std::string& path) {
   std::ifstream in(path);
   std::string first;

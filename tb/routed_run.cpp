@@ -70,6 +70,7 @@ int RunRouted(const RoutedRunOptions& opt) {
   const int depth_bits = config.DepthBits();
   std::map<uint64_t, uint64_t> latency;  // latency -> count
   uint64_t delivered = 0;
+  uint64_t startups = 0;  // delivered first words of messages that paid tau
   struct Delivery {
     int node;
     uint64_t index;
@@ -92,6 +93,7 @@ int RunRouted(const RoutedRunOptions& opt) {
         const uint64_t index = tag & ((uint64_t{1} << depth_bits) - 1);
         ++latency[cycle + 1 - image.Release(config, src, index)];
         ++delivered;
+        if (image.Starts(config, src, index)) ++startups;
         if (image.deliveries) deliveries.push_back({src, index, cycle});
         if (k == n) {
           monitor.store(static_cast<uint32_t>(GetBits(root.hc_cube__DOT__node_rt_cword[x], 0, 32)),
@@ -117,6 +119,7 @@ int RunRouted(const RoutedRunOptions& opt) {
   out << "messages " << messages << "\n";
   out << "delivered " << delivered << "\n";
   out << "stalls " << stalls << "\n";
+  out << "startups " << startups << "\n";
   for (int x = 0; x < nodes; ++x) {
     for (int j = 0; j < n; ++j) {
       out << "max-fifo " << x << " " << j << " "
