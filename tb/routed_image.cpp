@@ -5,7 +5,7 @@
 //   slots 4                # K
 //   memory 8               # M = 2K
 //   tagged 16              # words below this are tags
-//   msg-width 45           # the build's message width (rtl/hc_pkg.sv hc_msg_width)
+//   msg-width 46           # the build's message width (rtl/hc_pkg.sv hc_msg_width)
 //   fifo-depth 4
 //   deadlock 64
 //   deliveries 1           # optional: report every delivery's cycle
