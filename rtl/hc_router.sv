@@ -291,10 +291,12 @@ module hc_router
         if (q_any[q]) begin
           m = qm[q*MsgWidth + MDst +: MsgWidth - MDst];
           if (m[MRel +: RelBits] <= cyc_q) begin
-            if (q < Dim && m[MStart] && tau_q != '0 && !qs_q[q]) begin
-              su_wait[q] = 1'b1;
-            end else begin
-              qh_v[q] = 1'b1;
+            qh_v[q] = 1'b1;
+            if (q < Dim) begin
+              if (m[MStart] && tau_q != '0 && !qs_q[q]) begin
+                qh_v[q]    = 1'b0;  // waits for the start-up unit
+                su_wait[q] = 1'b1;
+              end
             end
           end else begin
             rel_wait[q] = 1'b1;
