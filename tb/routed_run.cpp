@@ -42,12 +42,15 @@ int RunRouted(const RoutedRunOptions& opt) {
       last_release = std::max(last_release, image.Release(config, x, i));
     }
   }
-  // Every message needs at most (hops + waits) cycles; a generous bound that a correct router
-  // with a working deadlock detector never reaches.
+  // Every message needs at most (hops + waits) cycles, plus its start-up tau (bits [41:32] of
+  // the configuration word, docs/hardware.md §8.7); a generous bound that a correct router with
+  // a working deadlock detector never reaches.
+  const TableWord& cfg = image.nodes.at(0).header.at(0);
+  const uint64_t tau = cfg.size() > 1 ? (cfg[1] & 0x3FFU) : 0;
   const uint64_t max_cycles =
-      opt.max_cycles
-          ? opt.max_cycles
-          : last_release + (messages + 2) * static_cast<uint64_t>(2 * n + 4) + image.deadlock + 16;
+      opt.max_cycles ? opt.max_cycles
+                     : last_release + (messages + 2) * (static_cast<uint64_t>(2 * n + 4) + tau) +
+                           image.deadlock + 16;
 
   CubeTb tb(opt.trace);
   tb.Reset();
