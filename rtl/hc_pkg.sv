@@ -140,6 +140,8 @@ package hc_pkg;
 
   /// Bits of a message's release cycle.
   localparam int unsigned RelBits = 32;
+  /// Bits of the start-up tau in the router configuration word (bits [41:32]; §8.7).
+  localparam int unsigned TauBits = 10;
   /// Default input FIFO depth of a router (the run-time depth is 1 .. this).
   localparam int unsigned FifoDepthDefault = 4;
   /// Load port address bits above the table address: 0 table, 1 message memory, 2 router header.
@@ -155,9 +157,10 @@ package hc_pkg;
     hc_route_bits = hc_bits(hc_route_max(dim) + 1) + hc_route_max(dim) * hc_bits(dim);
   endfunction
 
-  /// Message word: src slot, dst node, dst slot, route (count, dimensions), release cycle.
+  /// Message word: src slot, dst node, dst slot, route (count, dimensions), release cycle, start
+  /// flag (the first word of a message that pays the start-up tau, §8.7).
   function automatic int unsigned hc_msg_width(int unsigned dim, int unsigned num_slots);
-    hc_msg_width = 2 * hc_bits(num_slots) + dim + hc_route_bits(dim) + RelBits;
+    hc_msg_width = 2 * hc_bits(num_slots) + dim + hc_route_bits(dim) + RelBits + 1;
   endfunction
 
   /// Width of the load port's data: a table word or (with a router) a message word, whichever is

@@ -11,6 +11,9 @@
 // adaptive (P-cube, Glass & Ni's turn model for the hypercube: first a dimension where the node
 // has 0 and the destination 1, then one where the node has 1 and the destination 0; of those,
 // the output with the most credits, the lowest of equals; docs/hardware.md §8.3).
+// Multi-word messages (§8.7): a message is consecutive words of one queue, each word a packet
+// of its own; its first word carries the start flag and, with a start-up tau > 0 configured,
+// waits until the node's start-up unit (one message at a time, tau cycles) has served it.
 // It matches the golden model (sw/router/router_engine.cpp) cycle for cycle.
 //
 // hc_node owns the data memory: the router names the slots it reads (the injected words and the
@@ -119,6 +122,7 @@ module hc_router
 
   localparam int unsigned PtrBits = $clog2(MsgDepth + 1);  // derived: a queue pointer reaches D
   localparam int unsigned RelBits = hc_pkg::RelBits;       // derived
+  localparam int unsigned TauBits = hc_pkg::TauBits;       // derived
   localparam int unsigned Req     = Dim + 1;               // derived: requesters per output
   localparam int unsigned ReqBits = hc_pkg::hc_bits(2 * Req);  // derived
 
@@ -129,6 +133,7 @@ module hc_router
   localparam int unsigned MLen   = MDslot + SlotBits;    // derived
   localparam int unsigned MRoute = MLen + LenBits;       // derived
   localparam int unsigned MRel   = MRoute + RouteBits;   // derived
+  localparam int unsigned MStart = MRel + RelBits;       // derived
   // Packet fields, least significant first.
   localparam int unsigned PWord  = 0;                    // derived
   localparam int unsigned PDst   = WordWidth;            // derived
@@ -147,6 +152,11 @@ module hc_router
   logic                     source_q;   // configuration: source routing
   logic                     adaptive_q; // configuration: adaptive routing (neither: e-cube)
   logic [CntBits-1:0]       depth_q;    // configuration: FIFO depth D
+  logic [TauBits-1:0]       tau_q;      // configuration: start-up cycles of a message
+  logic                     su_busy_q;  // the start-up unit serves a queue head
+  logic [PortBits-1:0]      su_queue_q; // ... of this queue
+  logic [TauBits-1:0]       su_left_q;  // ... for this many more cycles
+  logic [Dim-1:0]           qs_q;       // Q_j's head has had its start-up
   logic                     started_q;  // started in routed mode
   logic                     halted_q;   // deadlock declared
   logic [RelBits-1:0]       cyc_q;      // cycles since start
@@ -180,6 +190,7 @@ module hc_router
   logic [Dim*PktBits-1:0]  qh_send;  // Q_j's head packet as it leaves
   logic [Dim-1:0]          qh_last;
   logic [Dim:0]            rel_wait; // queue q has a head not yet released
+  logic [Dim-1:0]          su_wait;  // Q_j's head is released and waits for its start-up
   logic [SlotBits-1:0]     copy_slot; // Q_L's head: the slot it writes
 
   // The message at each queue's head, and the slot it reads.
@@ -233,6 +244,7 @@ module hc_router
     qh_send  = '0;
     qh_last  = '0;
     rel_wait = '0;
+    su_wait  = '0;
     copy_slot = '0;
     if (started_q) begin
       for (int unsigned i = 0; i < Dim; i++) begin
@@ -280,6 +292,12 @@ module hc_router
           m = qm[q*MsgWidth + MDst +: MsgWidth - MDst];
           if (m[MRel +: RelBits] <= cyc_q) begin
             qh_v[q] = 1'b1;
+            if (q < Dim) begin
+              if (m[MStart] && tau_q != '0 && !qs_q[q]) begin
+                qh_v[q]    = 1'b0;  // waits for the start-up unit
+                su_wait[q] = 1'b1;
+              end
+            end
           end else begin
             rel_wait[q] = 1'b1;
           end
@@ -306,6 +324,29 @@ module hc_router
         end
       end
     end
+  end
+
+  // ---------------------------------------------------------------------------
+  // The start-up unit (docs/hardware.md §8.7): idle, it takes the lowest queue whose released
+  // head waits; it works tau cycles, after which that head may request its output.
+  // ---------------------------------------------------------------------------
+
+  logic                su_active;  // the unit works this cycle
+  logic [PortBits-1:0] su_cur;     // ... for this queue
+  logic [TauBits-1:0]  su_left;    // ... cycles left, this one included
+
+  always_comb begin : startup_unit
+    su_active = su_busy_q;
+    su_cur    = su_queue_q;
+    su_left   = su_left_q;
+    if (!su_busy_q && su_wait != '0) begin
+      su_active = 1'b1;
+      su_left   = tau_q;
+      for (int unsigned q = Dim; q > 0; q--) begin
+        if (su_wait[q-1]) su_cur = PortBits'(q - 1);
+      end
+    end
+    if (!active) su_active = 1'b0;
   end
 
   // ---------------------------------------------------------------------------
@@ -488,6 +529,11 @@ module hc_router
       source_q  <= 1'b0;
       adaptive_q <= 1'b0;
       depth_q   <= CntBits'(FifoDepth);
+      tau_q     <= '0;
+      su_busy_q <= 1'b0;
+      su_queue_q <= '0;
+      su_left_q <= '0;
+      qs_q      <= '0;
       started_q <= 1'b0;
       halted_q  <= 1'b0;
       cyc_q     <= '0;
@@ -501,6 +547,8 @@ module hc_router
     end else if (start_i) begin
       started_q <= routed_q;
       halted_q  <= 1'b0;
+      su_busy_q <= 1'b0;
+      qs_q      <= '0;
       cyc_q     <= '0;
       cnt_q     <= '0;
       for (int unsigned j = 0; j < Dim; j++) begin
@@ -517,6 +565,7 @@ module hc_router
           source_q <= ld_wdata_i[1];
           adaptive_q <= ld_wdata_i[2];
           depth_q  <= cfg_depth;
+          tau_q    <= ld_wdata_i[32 +: TauBits];
         end else if (32'(ld_addr_i) < Dim + 3) begin
           begin_q[(32'(ld_addr_i) - 1)*PtrBits +: PtrBits] <= ld_wdata_i[PtrBits-1:0];
         end
@@ -528,7 +577,20 @@ module hc_router
         rr_q      <= rr_d;
         occ_max_q <= occ_max_d;
         for (int unsigned q = 0; q < Dim; q++) begin
-          if (inj[q]) qh_q[(q)*PtrBits +: PtrBits] <= qh_q[(q)*PtrBits +: PtrBits] + PtrBits'(1);
+          if (inj[q]) begin
+            qh_q[(q)*PtrBits +: PtrBits] <= qh_q[(q)*PtrBits +: PtrBits] + PtrBits'(1);
+            qs_q[q] <= 1'b0;
+          end
+        end
+        if (su_active) begin
+          if (su_left == TauBits'(1)) begin
+            su_busy_q <= 1'b0;
+            qs_q[su_cur] <= 1'b1;
+          end else begin
+            su_busy_q  <= 1'b1;
+            su_queue_q <= su_cur;
+            su_left_q  <= su_left - TauBits'(1);
+          end
         end
         if (qh_v[Dim]) qh_q[Dim*PtrBits +: PtrBits] <= qh_q[Dim*PtrBits +: PtrBits] + PtrBits'(1);
         for (int unsigned i = 0; i < Dim; i++) begin
@@ -598,9 +660,10 @@ module hc_router
   end
 
   assign routed_o   = routed_q;
-  assign done_o     = started_q && (halted_q || (fh_v == '0 && qh_v == '0 && rel_wait == '0));
-  assign work_o     = active && (fh_v != '0 || qh_v != '0);
-  assign moved_o    = grant_v != '0 || (active && qh_v[Dim]);
+  assign done_o     = started_q && (halted_q || (fh_v == '0 && qh_v == '0 && rel_wait == '0 &&
+                                                  su_wait == '0 && !su_busy_q));
+  assign work_o     = active && (fh_v != '0 || qh_v != '0 || su_active);
+  assign moved_o    = grant_v != '0 || (active && qh_v[Dim]) || su_active;
   assign stalls_o   = stalls;
   assign copy_o     = active && qh_v[Dim];
   assign copy_word_o = rd_data_i[Dim*WordWidth +: WordWidth];

@@ -188,10 +188,11 @@ const std::vector<CommandLine>& commandLines() {
        join(kCase, {"--tables", "--route", "--out"}), true},
       {"route",
        "run a message list through the per-cycle routers",
-       R"(  hcube route --messages FILE [--backend table|tlm|rtl] [--fifo-depth D]
+       R"(  hcube route --messages FILE [--backend table|tlm|rtl] [--fifo-depth D] [--tau T]
             [--deadlock-cycles L] [--max-cycles C] [--json]
       run a message list through the per-cycle routers and report delivery and statistics)",
-       {"--messages", "--backend", "--fifo-depth", "--deadlock-cycles", "--max-cycles", "--json"}},
+       {"--messages", "--backend", "--fifo-depth", "--tau", "--deadlock-cycles", "--max-cycles",
+        "--json"}},
       {"traffic",
        "synthetic traffic through the routers: throughput and latency",
        R"(  hcube traffic --pattern uniform|transpose|bit-complement|bit-reversal|shuffle|hotspot

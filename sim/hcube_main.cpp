@@ -686,6 +686,37 @@ RouterOptions routerOptions(Args& args) {
   return opt;
 }
 
+// --tau T and --packet B in routed mode (docs/hardware.md §8.7): the start-up of every message
+// and the most words a message carries, read without claiming them, for they are also the
+// case's own parameters (its schedule's tau and packet size, checked by the algorithm).
+struct RoutedMessaging {
+  u64 tau = 0;
+  u64 packet = 1;
+};
+
+RoutedMessaging routedMessaging(const Args& args) {
+  auto value = [&](const char* name, long long fallback) {
+    const auto text = args.peek(name);
+    if (!text) return fallback;
+    if (text->empty() || text->size() > 18 ||
+        text->find_first_not_of("0123456789") != std::string::npos) {
+      throw Error(std::string(name) + " '" + *text + "': must be a non-negative integer");
+    }
+    return std::stoll(*text);
+  };
+  RoutedMessaging m;
+  const long long tau = value("--tau", 0);
+  if (tau > static_cast<long long>(kMaxRoutedTau)) {
+    throw Error("--tau " + std::to_string(tau) + ": routed mode's start-up must be 0.." +
+                std::to_string(kMaxRoutedTau) + " cycles (the RTL configuration word's field)");
+  }
+  const long long packet = value("--packet", 1);
+  if (packet < 1) throw Error("--packet 0: a routed message carries at least one word");
+  m.tau = static_cast<u64>(tau);
+  m.packet = static_cast<u64>(packet);
+  return m;
+}
+
 // The routed backend: the golden model (table), the TLM routers or the RTL routers.
 std::string routedBackend(Args& args) {
   const std::string backend = args.get("--backend").value_or("table");
@@ -708,9 +739,12 @@ RoutedRun runRoutedOn(const std::string& backend, const MessageList& list,
 // The message list of a case in routed mode: under ecube every element's packet finds its own
 // way; under source it follows the path the case's schedule moves it on (issue 12 part 2,
 // sw/router/schedule_paths.h), released in the cycle the schedule first sends it.
-MessageList caseMessages(const BuiltCase& c, RouteKind route) {
-  return route == RouteKind::kSource ? messagesFromSchedule(c.perm, c.tables)
-                                     : messagesFromPermutation(c.perm, route);
+// With --packet B each node's words for one destination go in messages of up to B words
+// (router/messages.h groupMessages).
+MessageList caseMessages(const BuiltCase& c, RouteKind route, u64 packet = 1) {
+  return groupMessages(route == RouteKind::kSource ? messagesFromSchedule(c.perm, c.tables)
+                                                   : messagesFromPermutation(c.perm, route),
+                       packet);
 }
 
 int cmdRoutedRun(Args& args, const std::string& route_word) {
@@ -718,6 +752,8 @@ int cmdRoutedRun(Args& args, const std::string& route_word) {
   const std::string backend = routedBackend(args);
   const bool json = args.flag("--json");
   RouterOptions opt = routerOptions(args);
+  const RoutedMessaging messaging = routedMessaging(args);
+  opt.tau = messaging.tau;
   RtlOptions rtl;
   rtl.cache_dir = args.get("--cache").value_or("");
   rtl.trace = args.get("--trace").value_or("");
@@ -735,7 +771,7 @@ int cmdRoutedRun(Args& args, const std::string& route_word) {
   const BuiltCase c = loadCase(args, {"table"}, origin);
   args.finish();
   std::ostream* progress = !json && stderrIsTerminal() ? &std::cerr : nullptr;
-  const MessageList list = caseMessages(c, route);
+  const MessageList list = caseMessages(c, route, messaging.packet);
   requireSimulatable(list.nodes(), list.memoryWords(), "routed mode's memory (2K words per node)");
   RoutedReport report;
   report.algo = c.tables.header.algo;
@@ -757,11 +793,12 @@ int cmdRoutedRun(Args& args, const std::string& route_word) {
 int cmdMessages(Args& args) {
   const RouteKind route = parseRouteKind(args.get("--route").value_or("ecube"));
   const auto out = args.get("--out");
+  const RoutedMessaging messaging = routedMessaging(args);
   HeaderOrigin origin;
   const BuiltCase c = loadCase(args, {"table"}, origin);
   args.finish();
   if (!out) throw Error("--out FILE is required");
-  const MessageList list = caseMessages(c, route);
+  const MessageList list = caseMessages(c, route, messaging.packet);
   writeMessageTextFile(*out, list);
   std::cout << "wrote " << *out << ": " << list.messages() << " messages on " << list.nodes()
             << " nodes\n";
@@ -775,6 +812,12 @@ int cmdRoute(Args& args) {
   const std::string backend = routedBackend(args);
   const bool json = args.flag("--json");
   RouterOptions opt = routerOptions(args);
+  const long long tau = args.number("--tau", 0);
+  if (tau < 0 || tau > static_cast<long long>(kMaxRoutedTau)) {
+    throw Error("--tau " + std::to_string(tau) + ": routed mode's start-up must be 0.." +
+                std::to_string(kMaxRoutedTau) + " cycles");
+  }
+  opt.tau = static_cast<u64>(tau);
   args.finish();
   if (!path) throw Error("--messages FILE is required");
   const MessageList list = readMessageTextFile(*path);
@@ -830,6 +873,7 @@ std::string routedDisagreement(const RoutedRun& a, const RoutedRun& b) {
   if (a.run.span != b.run.span) d.push_back("span");
   if (a.run.memory.words != b.run.memory.words) d.push_back("final memory");
   if (a.stats.stalls != b.stats.stalls) d.push_back("stalls");
+  if (a.stats.startups != b.stats.startups) d.push_back("start-ups");
   if (a.stats.max_fifo != b.stats.max_fifo) d.push_back("max FIFO occupancy");
   if (a.stats.delivered != b.stats.delivered) d.push_back("delivered");
   if (a.stats.latency_min != b.stats.latency_min || a.stats.latency_max != b.stats.latency_max ||
@@ -872,7 +916,9 @@ int cmdCompareModes(Args& args, const std::string& modes_text) {
     for (const std::string& x : backends) b += (b.empty() ? "" : ",") + x;
     return b;
   }();
-  const RouterOptions opt_base = routerOptions(args);
+  RouterOptions opt_base = routerOptions(args);
+  const RoutedMessaging messaging = routedMessaging(args);
+  opt_base.tau = messaging.tau;
   std::vector<std::string> modes;
   std::stringstream items(modes_text);
   std::string item;
@@ -935,7 +981,7 @@ int cmdCompareModes(Args& args, const std::string& modes_text) {
         continue;
       }
       const RouteKind route = parseRouteKind(mode);
-      const MessageList list = caseMessages(c, route);
+      const MessageList list = caseMessages(c, route, messaging.packet);
       requireSimulatable(list.nodes(), list.memoryWords(),
                          "routed mode's memory (2K words per node)");
       RouterOptions opt = opt_base;

@@ -553,7 +553,7 @@ struct RoutedLayout {
     port_bits = bitsFor(static_cast<u64>(n));
     route_max = 2 * n + 2;
     len_bits = bitsFor(static_cast<u64>(route_max + 1));
-    msg_width = 2 * slot_bits + n + len_bits + route_max * port_bits + 32;
+    msg_width = 2 * slot_bits + n + len_bits + route_max * port_bits + 32 + 1;  // + start flag
     const int idx_bits = std::max(slot_bits, port_bits + bitsFor(static_cast<u64>(m.lanes)));
     const int table_width = std::max(34, 2 + n * m.lanes * (6 + idx_bits + slot_bits));
     load_width = std::max(table_width, msg_width);
@@ -590,6 +590,10 @@ void checkRtlRouterOptions(const MessageList& list, const RouterOptions& ropt) {
   if (ropt.fifo_depth < 1 || ropt.fifo_depth > 4) {
     throw Error("--fifo-depth " + std::to_string(ropt.fifo_depth) +
                 ": the RTL router's FIFOs hold 1..4 packets (hc_pkg::FifoDepthDefault)");
+  }
+  if (ropt.tau > kMaxRoutedTau) {
+    throw Error("--tau " + std::to_string(ropt.tau) + ": routed mode's start-up must be 0.." +
+                std::to_string(kMaxRoutedTau) + " cycles (the RTL configuration word's field)");
   }
   if (ropt.deadlock_cycles < 1 || ropt.deadlock_cycles > 65535) {
     throw Error("--deadlock-cycles " + std::to_string(ropt.deadlock_cycles) +
@@ -655,6 +659,7 @@ void writeRoutedImageFile(const std::string& path, const MessageList& list,
     cfg.put(2, 1, list.route == RouteKind::kAdaptive ? 1 : 0);
     cfg.put(8, 8, ropt.fifo_depth);
     cfg.put(16, 16, ropt.deadlock_cycles);
+    cfg.put(32, 10, ropt.tau);
     out << ' ' << cfg.hex();
     u64 at = 0;
     for (int q = 0; q <= n + 1; ++q) {
@@ -664,8 +669,8 @@ void writeRoutedImageFile(const std::string& path, const MessageList& list,
       if (q <= n) at += queues[static_cast<size_t>(q)].size();
     }
     out << '\n';
-    for (const auto& queue : queues) {
-      for (const Message* m : queue) {
+    for (int q = 0; q <= n; ++q) {
+      for (const Message* m : queues[static_cast<size_t>(q)]) {
         if (m->route.size() > static_cast<size_t>(L.route_max)) {
           throw Error("node " + std::to_string(x) + ": a source route of " +
                       std::to_string(m->route.size()) + " hops; the RTL router carries at most " +
@@ -690,6 +695,9 @@ void writeRoutedImageFile(const std::string& path, const MessageList& list,
         }
         lsb += L.route_max * L.port_bits;
         w.put(lsb, 32, m->release);
+        lsb += 32;
+        // The start flag: the first word of a message that pays tau (never a local copy).
+        w.put(lsb, 1, !m->cont && ropt.tau > 0 && q < n ? 1 : 0);
         out << "message " << w.hex() << '\n';
       }
     }
@@ -758,6 +766,8 @@ RoutedRun parseRoutedResult(std::istream& in, const std::string& source, const M
       words >> s.delivered;
     } else if (key == "stalls") {
       words >> s.stalls;
+    } else if (key == "startups") {
+      words >> s.startups;
     } else if (key == "deadlock") {
       words >> a;
       s.deadlock = a != 0;
@@ -855,6 +865,7 @@ RoutedRun runRoutedOnRtl(const MessageList& list, const CubeMemory& initial,
   std::ifstream in(result);
   if (!in) throw Error(result.string() + ": the RTL runner wrote no result");
   RoutedRun r = parseRoutedResult(in, result.string(), list, ropt.record_deliveries);
+  r.stats.tau = ropt.tau;
   // wall_seconds: the runner's simulation proper (loading and read-back left out).
   if (vcd) {
     const std::string fst2vcd = findProgram("fst2vcd");

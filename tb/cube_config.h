@@ -40,7 +40,9 @@ struct CubeConfig {
   int RouteBits() const { return RouteLenBits() + RouteMax() * PortBits(); }
   /// The release cycle's position in a message word (its top 32 bits).
   int ReleaseLsb() const { return 2 * SlotBits() + dim + RouteBits(); }
-  int MsgWidth() const { return ReleaseLsb() + 32; }
+  /// The start flag (the first word of a message that pays tau, §8.7): the top bit.
+  int StartBit() const { return ReleaseLsb() + 32; }
+  int MsgWidth() const { return StartBit() + 1; }
   /// The load port's data: a table word, or with routers a message word if that is wider.
   int LoadWidth() const { return has_router ? Max(TableWidth(), MsgWidth()) : TableWidth(); }
   /// The load port's address: with routers max(table address, header address) plus two select

@@ -5,7 +5,7 @@
 //   slots 4                # K
 //   memory 8               # M = 2K
 //   tagged 16              # words below this are tags
-//   msg-width 45           # the build's message width (rtl/hc_pkg.sv hc_msg_width)
+//   msg-width 46           # the build's message width (rtl/hc_pkg.sv hc_msg_width)
 //   fifo-depth 4
 //   deadlock 64
 //   deliveries 1           # optional: report every delivery's cycle
@@ -62,6 +62,12 @@ uint64_t RoutedImage::Release(const CubeConfig& config, int node, uint64_t index
     if ((m[static_cast<size_t>(at / 32)] >> (at % 32)) & 1U) r |= uint64_t{1} << b;
   }
   return r;
+}
+
+bool RoutedImage::Starts(const CubeConfig& config, int node, uint64_t index) const {
+  const TableWord& m = nodes.at(static_cast<size_t>(node)).messages.at(index);
+  const int at = config.StartBit();
+  return ((m[static_cast<size_t>(at / 32)] >> (at % 32)) & 1U) != 0;
 }
 
 bool IsRoutedImage(const std::string& path) {

@@ -31,6 +31,9 @@ struct RoutedImage {
 
   /// The release cycle of message `index` of node `node`.
   uint64_t Release(const CubeConfig& config, int node, uint64_t index) const;
+  /// Whether message `index` of node `node` is the first word of a message that pays the
+  /// start-up tau (its start flag, docs/hardware.md §8.7).
+  bool Starts(const CubeConfig& config, int node, uint64_t index) const;
 };
 
 /// True if the file starts with "hcube-routed-image".

@@ -42,12 +42,15 @@ int RunRouted(const RoutedRunOptions& opt) {
       last_release = std::max(last_release, image.Release(config, x, i));
     }
   }
-  // Every message needs at most (hops + waits) cycles; a generous bound that a correct router
-  // with a working deadlock detector never reaches.
+  // Every message needs at most (hops + waits) cycles, plus its start-up tau (bits [41:32] of
+  // the configuration word, docs/hardware.md §8.7); a generous bound that a correct router with
+  // a working deadlock detector never reaches.
+  const TableWord& cfg = image.nodes.at(0).header.at(0);
+  const uint64_t tau = cfg.size() > 1 ? (cfg[1] & 0x3FFU) : 0;
   const uint64_t max_cycles =
-      opt.max_cycles
-          ? opt.max_cycles
-          : last_release + (messages + 2) * static_cast<uint64_t>(2 * n + 4) + image.deadlock + 16;
+      opt.max_cycles ? opt.max_cycles
+                     : last_release + (messages + 2) * (static_cast<uint64_t>(2 * n + 4) + tau) +
+                           image.deadlock + 16;
 
   CubeTb tb(opt.trace);
   tb.Reset();
@@ -72,6 +75,7 @@ int RunRouted(const RoutedRunOptions& opt) {
   const int depth_bits = config.DepthBits();
   std::map<uint64_t, uint64_t> latency;  // latency -> count
   uint64_t delivered = 0;
+  uint64_t startups = 0;  // delivered first words of messages that paid tau
   struct Delivery {
     int node;
     uint64_t index;
@@ -94,6 +98,7 @@ int RunRouted(const RoutedRunOptions& opt) {
         const uint64_t index = tag & ((uint64_t{1} << depth_bits) - 1);
         ++latency[cycle + 1 - image.Release(config, src, index)];
         ++delivered;
+        if (image.Starts(config, src, index)) ++startups;
         if (image.deliveries) deliveries.push_back({src, index, cycle});
         if (k == n) {
           monitor.store(static_cast<uint32_t>(GetBits(root.hc_cube__DOT__node_rt_cword[x], 0, 32)),
@@ -119,6 +124,7 @@ int RunRouted(const RoutedRunOptions& opt) {
   out << "messages " << messages << "\n";
   out << "delivered " << delivered << "\n";
   out << "stalls " << stalls << "\n";
+  out << "startups " << startups << "\n";
   for (int x = 0; x < nodes; ++x) {
     for (int j = 0; j < n; ++j) {
       out << "max-fifo " << x << " " << j << " "

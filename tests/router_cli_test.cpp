@@ -176,3 +176,59 @@ TEST_F(RouterCli, TrafficBadInputIsAnError) {
 
 }  // namespace
 }  // namespace hcube
+
+namespace hcube {
+namespace {
+
+// docs/hardware.md §8.7. SPT on the 2-cube (K = 4): nodes 0 and 3 keep their blocks (local
+// copies), nodes 1 and 2 swap theirs as one 4-word message each over two hops. Start-up in
+// cycles 0-9, the words leave in cycles 10-13 and each is delivered one cycle after it leaves:
+// 15 cycles, 2 start-ups.
+TEST_F(RouterCli, TauAndPacketInRoutedMode) {
+  ProcessResult r = tool({"run", "--algo", "spt", "--n", "2", "--tau", "10", "--packet", "4",
+                          "--route", "ecube", "--json"});
+  ASSERT_EQ(r.status, 0) << r.output;
+  auto j = nlohmann::json::parse(r.output);
+  EXPECT_EQ(j["tau"], 10);
+  EXPECT_EQ(j["startups"], 2);
+  EXPECT_EQ(j["cycles"], 15);
+  EXPECT_EQ(j["stalls"], 0);
+  EXPECT_EQ(j["verdict"], "pass");
+  // The same by the schedule and by the routers, side by side: the three backends agree.
+  r = tool({"compare", "--algo", "spt", "--n", "2", "--tau", "10", "--packet", "4", "--modes",
+            "ecube", "--backends", "table,tlm", "--json"});
+  ASSERT_EQ(r.status, 0) << r.output;
+  j = nlohmann::json::parse(r.output);
+  EXPECT_EQ(j["disagreements"].size(), 0U);
+  EXPECT_EQ(j["runs"][1]["startups"], 2);
+
+  r = tool(
+      {"run", "--algo", "spt", "--n", "2", "--tau", "10", "--packet", "0", "--route", "ecube"});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.output, "hcube: error: --packet 0: a routed message carries at least one word\n");
+  r = tool({"run", "--algo", "spt", "--n", "2", "--tau", "5000", "--route", "ecube"});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.output,
+            "hcube: error: --tau 5000: routed mode's start-up must be 0..1023 cycles (the RTL "
+            "configuration word's field)\n");
+
+  // A message file: two-word messages (cont) and hcube route --tau.
+  const std::string good = (dir_ / "two.hcm").string();
+  std::ofstream(good) << "hcube-messages 1\ndim 1\nslots 2\nroute ecube\n"
+                         "node 0 2\n0 1 2\n1 1 3 cont\nnode 1 2\n0 0 2\n1 0 3 cont\nend\n";
+  r = tool({"route", "--messages", good, "--tau", "3", "--json"});
+  ASSERT_EQ(r.status, 0) << r.output;
+  j = nlohmann::json::parse(r.output);
+  EXPECT_EQ(j["cycles"], 5);  // start-up 0-2, words in cycles 3 and 4
+  EXPECT_EQ(j["startups"], 2);
+  const std::string long_message = (dir_ / "long.hcm").string();
+  std::ofstream(long_message) << "hcube-messages 1\ndim 1\nslots 2\nroute ecube\n"
+                                 "node 0 3\n0 1 2\n1 1 3 cont\n0 1 2 cont\nend\n";
+  r = tool({"route", "--messages", long_message});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.output, "hcube: error: " + long_message +
+                          ":8: node 0: a message of 3 words is longer than the 2 data slots\n");
+}
+
+}  // namespace
+}  // namespace hcube

@@ -47,4 +47,41 @@ inline MessageList adaptiveDetourList() {
   return list;
 }
 
+// Multi-word messages with a start-up (docs/hardware.md §8.7), the 2-cube with tau = 3, B = 2:
+// node x sends slots 0, 1 to node x^1 (slots 4, 5) and slots 2, 3 to node x^2 (slots 6, 7), one
+// word per entry, grouped by groupMessages into two messages of two words, in Q_0 and Q_1. Every
+// node's start-up unit serves Q_0's message in cycles 0-2 (its words leave in cycles 3 and 4,
+// one hop, delivered at the end of those cycles: latencies 4 and 5) and Q_1's in cycles 3-5 (its
+// words leave in 6 and 7: latencies 7 and 8). 8 cycles, 16 words, no stall, no FIFO entry, 8
+// start-ups, mean latency (4 + 5 + 7 + 8) / 4 = 6.
+inline MessageList startupSerialList() {
+  MessageList list;
+  list.n = 2;
+  list.slots = 4;
+  list.route = RouteKind::kEcube;
+  list.per_node.resize(4);
+  for (u64 x = 0; x < 4; ++x) {
+    for (u32 l = 0; l < 4; ++l)
+      list.per_node[x].push_back({l, x ^ (l < 2 ? 1U : 2U), 4 + l, 0, {}});
+  }
+  return groupMessages(list, 2);
+}
+
+// The 2-cube with tau = 3, B = 2, two hops: node x sends slots 0, 1 to node x^3 (slots 2, 3), one
+// message in Q_0. Start-up in cycles 0-2; word 0 crosses dimension 0 in cycle 3 into FIFO 0 of
+// node x^1, which forwards it over dimension 1 in cycle 4 (delivered: latency 5); word 1 follows
+// one cycle behind (latency 6). Node x^1's own words use output 0, so no output is contended:
+// 6 cycles, 16 words, no stall, FIFO 0 holds at most 1 packet, 4 start-ups, mean latency 5.5.
+inline MessageList startupTwoHopList() {
+  MessageList list;
+  list.n = 2;
+  list.slots = 2;
+  list.route = RouteKind::kEcube;
+  list.per_node.resize(4);
+  for (u64 x = 0; x < 4; ++x) {
+    for (u32 l = 0; l < 2; ++l) list.per_node[x].push_back({l, x ^ 3U, 2 + l, 0, {}});
+  }
+  return groupMessages(list, 2);
+}
+
 }  // namespace hcube::test

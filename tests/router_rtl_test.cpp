@@ -43,6 +43,8 @@ void expectSame(const RoutedRun& g, const RoutedRun& t, const std::string& what)
   EXPECT_EQ(t.stats.messages, g.stats.messages) << what;
   EXPECT_EQ(t.stats.delivered, g.stats.delivered) << what;
   EXPECT_EQ(t.stats.stalls, g.stats.stalls) << what;
+  EXPECT_EQ(t.stats.startups, g.stats.startups) << what;
+  EXPECT_EQ(t.stats.tau, g.stats.tau) << what;
   EXPECT_EQ(t.stats.max_fifo, g.stats.max_fifo) << what;
   EXPECT_EQ(t.stats.latency_min, g.stats.latency_min) << what;
   EXPECT_DOUBLE_EQ(t.stats.latency_mean, g.stats.latency_mean) << what;
@@ -274,6 +276,70 @@ TEST(RouterRtl, BadOptionsAreErrors) {
   longer.per_node[0][0].route = {0, 1, 0, 1, 0, 1, 0};  // 7 hops > 2n + 2 = 6
   longer.per_node[0][0].dst = 2;
   EXPECT_THROW(checkRtlRouterOptions(longer, opt), Error);
+}
+
+}  // namespace
+}  // namespace hcube
+
+namespace hcube {
+namespace {
+
+// Multi-word messages with a start-up (docs/hardware.md §8.7) on the fixture's models: the
+// hand-counted 2-cube lists of tests/router_lists.h (tau = 3, B = 2: 8 and 6 cycles), then the
+// 2D transposes and an AAPC at n = 2..4 with tau = 5 in messages of 2 and of K words.
+TEST(RouterRtl, StartupAndPacketsAgree) {
+  const MessageList serial = test::startupSerialList();
+  const MessageList two_hop = test::startupTwoHopList();
+  for (const MessageList* list : {&serial, &two_hop}) {
+    RouterOptions opt;
+    opt.tau = 3;
+    opt.tagged_elements = list->nodes() * list->slots;
+    CubeMemory initial{list->nodes(), list->memoryWords(),
+                       std::vector<u32>(list->nodes() * list->memoryWords(), 0)};
+    for (u64 x = 0; x < list->nodes(); ++x) {
+      for (u64 l = 0; l < list->slots; ++l)
+        initial.at(x, l) = static_cast<u32>(x * list->slots + l);
+    }
+    const RoutedRun g = runRouter(*list, initial, opt);
+    const RoutedRun t = runRoutedOnRtl(*list, initial, opt, {});
+    expectSame(g, t, "hand-counted list");
+    EXPECT_EQ(t.run.cycles, list == &serial ? 8U : 6U);
+    EXPECT_EQ(t.stats.startups, list == &serial ? 8U : 4U);
+  }
+  int ran = 0;
+  for (const char* algo : {"spt", "dpt", "edelman"}) {
+    for (int n : {2, 3, 4}) {
+      BuiltCase c;
+      try {
+        c = buildCase({algo, n, 0, 1, false, {}});
+      } catch (const Error&) {
+        continue;
+      }
+      for (RouteKind k : {RouteKind::kEcube, RouteKind::kSource, RouteKind::kAdaptive}) {
+        for (u64 packet : {u64{2}, c.perm.slots()}) {
+          const MessageList list = groupMessages(messagesFromPermutation(c.perm, k), packet);
+          if (!fixtureModelFits(list)) continue;
+          RouterOptions opt;
+          opt.tau = 5;
+          opt.fifo_depth = 2;
+          opt.tagged_elements = c.perm.elements();
+          const CubeMemory initial = taggedMemory(c.perm, list.memoryWords());
+          const RoutedRun g = runRouter(list, initial, opt);
+          const RoutedRun t = runRoutedOnRtl(list, initial, opt, {});
+          const std::string what = std::string(algo) + " n=" + std::to_string(n) + " " +
+                                   routeKindName(k) + " B=" + std::to_string(packet);
+          expectSame(g, t, what);
+          EXPECT_EQ(checkRoutedMemory(c.perm, t.run.memory).mismatches, 0U) << what;
+          ++ran;
+        }
+      }
+    }
+  }
+  EXPECT_GE(ran, 12);
+  // tau beyond the configuration word's 10 bits is refused before the runner starts.
+  RouterOptions opt;
+  opt.tau = kMaxRoutedTau + 1;
+  EXPECT_THROW(runRoutedOnRtl(serial, CubeMemory{4, 8, std::vector<u32>(32, 0)}, opt, {}), Error);
 }
 
 }  // namespace

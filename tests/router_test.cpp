@@ -30,9 +30,10 @@ CubeMemory taggedRouted(const MessageList& list) {
   return m;
 }
 
-RoutedRun route(const MessageList& list, u64 depth = 4, u64 deadlock = 64) {
+RoutedRun route(const MessageList& list, u64 depth = 4, u64 deadlock = 64, u64 tau = 0) {
   RouterOptions opt;
   opt.fifo_depth = depth;
+  opt.tau = tau;
   opt.deadlock_cycles = deadlock;
   opt.tagged_elements = list.nodes() * list.slots;
   return runRouter(list, taggedRouted(list), opt);
@@ -466,6 +467,117 @@ TEST(RouterOptionsTest, BadOptionsAreErrors) {
   EXPECT_THROW(runRouter(list, taggedRouted(list), opt), Error);
   EXPECT_THROW(parseRouteKind("zigzag"), Error);
   EXPECT_EQ(parseRouteKind("adaptive"), RouteKind::kAdaptive);
+}
+
+}  // namespace
+}  // namespace hcube
+
+namespace hcube {
+namespace {
+
+// docs/hardware.md §8.7, the cycles derived by hand in tests/router_lists.h.
+TEST(RouterStartup, HandCountedSerialStartups2Cube) {
+  const MessageList list = test::startupSerialList();
+  ASSERT_EQ(list.per_node[0].size(), 4U);
+  EXPECT_FALSE(list.per_node[0][0].cont);
+  EXPECT_TRUE(list.per_node[0][1].cont);
+  EXPECT_FALSE(list.per_node[0][2].cont);
+  EXPECT_TRUE(list.per_node[0][3].cont);
+  const RoutedRun r = route(list, 4, 64, 3);
+  EXPECT_EQ(r.run.cycles, 8U);
+  EXPECT_EQ(r.run.words, 16U);
+  EXPECT_EQ(r.stats.stalls, 0U);
+  EXPECT_EQ(r.stats.startups, 8U);
+  EXPECT_EQ(r.stats.tau, 3U);
+  EXPECT_EQ(r.stats.delivered, 16U);
+  EXPECT_EQ(r.stats.maxFifoPerPort(2), (std::vector<u64>{0, 0}));
+  EXPECT_EQ(r.stats.latency_min, 4U);
+  EXPECT_EQ(r.stats.latency_max, 8U);
+  EXPECT_DOUBLE_EQ(r.stats.latency_mean, 6.0);
+  // Node 0's receive area: slots 0, 1 of node 1 and slots 2, 3 of node 2 (tags 4x + l).
+  EXPECT_EQ(r.run.memory.at(0, 4), 4U);
+  EXPECT_EQ(r.run.memory.at(0, 5), 5U);
+  EXPECT_EQ(r.run.memory.at(0, 6), 10U);
+  EXPECT_EQ(r.run.memory.at(0, 7), 11U);
+  // tau = 0: no start-up, both messages leave at once: 2 cycles, nothing counted.
+  const RoutedRun z = route(list, 4, 64, 0);
+  EXPECT_EQ(z.run.cycles, 2U);
+  EXPECT_EQ(z.stats.startups, 0U);
+}
+
+TEST(RouterStartup, HandCountedTwoHops2Cube) {
+  const RoutedRun r = route(test::startupTwoHopList(), 4, 64, 3);
+  EXPECT_EQ(r.run.cycles, 6U);
+  EXPECT_EQ(r.run.words, 16U);
+  EXPECT_EQ(r.stats.stalls, 0U);
+  EXPECT_EQ(r.stats.startups, 4U);
+  EXPECT_EQ(r.stats.maxFifoPerPort(2), (std::vector<u64>{1, 0}));
+  EXPECT_EQ(r.stats.latency_min, 5U);
+  EXPECT_EQ(r.stats.latency_max, 6U);
+  EXPECT_DOUBLE_EQ(r.stats.latency_mean, 5.5);
+}
+
+// A start-up longer than the deadlock limit is progress, not a deadlock.
+TEST(RouterStartup, LongStartupIsNotADeadlock) {
+  const RoutedRun r = route(test::startupTwoHopList(), 4, 2, 50);
+  EXPECT_FALSE(r.stats.deadlock);
+  EXPECT_EQ(r.run.cycles, 53U);  // 50 start-up cycles, then 3 as in the tau = 3 case
+  EXPECT_EQ(r.stats.delivered, 8U);
+}
+
+// tau = 0 and B = 1 are the one-word router exactly: grouping by 1 changes nothing.
+TEST(RouterStartup, PacketOneIsTheListUnchanged) {
+  const BuiltCase c = buildCase({"edelman", 3, 0, 1, false, {}});
+  const MessageList list = messagesFromPermutation(c.perm, RouteKind::kEcube);
+  EXPECT_EQ(groupMessages(list, 1).per_node, list.per_node);
+}
+
+TEST(RouterStartup, GroupingKeepsDestinationsApart) {
+  MessageList list;
+  list.n = 2;
+  list.slots = 4;
+  list.per_node.resize(4);
+  // Node 0: to 1, 2, 1, 1 -> messages {1: slots 0, 2}, {2: slot 1}, {1: slot 3} with B = 2.
+  list.per_node[0] = {{0, 1, 4, 0, {}}, {1, 2, 4, 0, {}}, {2, 1, 5, 0, {}}, {3, 1, 6, 0, {}}};
+  const MessageList g = groupMessages(list, 2);
+  const std::vector<Message>& m = g.per_node[0];
+  ASSERT_EQ(m.size(), 4U);
+  EXPECT_EQ(m[0].src_slot, 0U);
+  EXPECT_EQ(m[1].src_slot, 2U);
+  EXPECT_TRUE(m[1].cont);
+  EXPECT_EQ(m[2].src_slot, 1U);
+  EXPECT_FALSE(m[2].cont);
+  EXPECT_EQ(m[3].src_slot, 3U);
+  EXPECT_FALSE(m[3].cont);
+  validateMessages(g);
+}
+
+TEST(RouterStartup, BadInputIsAnError) {
+  const MessageList list = test::startupTwoHopList();
+  EXPECT_THROW(groupMessages(list, 0), Error);  // B = 0
+  EXPECT_THROW(groupMessages(list, 3), Error);  // longer than K = 2
+  EXPECT_THROW(route(list, 4, 64, kMaxRoutedTau + 1), Error);
+  // A continuation that is a node's first entry, or that changes destination.
+  MessageList bad = list;
+  bad.per_node[1][0].cont = true;
+  EXPECT_THROW(validateMessages(bad), Error);
+  bad = list;
+  bad.per_node[1][1].dst = 0;  // its message goes to node 2
+  EXPECT_THROW(validateMessages(bad), Error);
+  // A message longer than the K data slots (three words, K = 2) in the text form.
+  const std::string text =
+      "hcube-messages 1\ndim 1\nslots 2\nroute ecube\nnode 0 3\n0 1 2\n1 1 3 cont\n"
+      "0 1 2 cont\nend\n";
+  try {
+    parseMessageText(text, "long.hcm");
+    ADD_FAILURE() << "a three-word message with K = 2 was accepted";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("long.hcm:8"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("longer than the 2 data slots"), std::string::npos)
+        << e.what();
+  }
+  // The text form keeps the continuations.
+  EXPECT_EQ(parseMessageText(formatMessageText(list), "x").per_node, list.per_node);
 }
 
 }  // namespace

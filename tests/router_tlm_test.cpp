@@ -31,6 +31,8 @@ void expectSame(const RoutedRun& g, const RoutedRun& t, const std::string& what)
   EXPECT_EQ(t.stats.messages, g.stats.messages) << what;
   EXPECT_EQ(t.stats.delivered, g.stats.delivered) << what;
   EXPECT_EQ(t.stats.stalls, g.stats.stalls) << what;
+  EXPECT_EQ(t.stats.startups, g.stats.startups) << what;
+  EXPECT_EQ(t.stats.tau, g.stats.tau) << what;
   EXPECT_EQ(t.stats.max_fifo, g.stats.max_fifo) << what;
   EXPECT_EQ(t.stats.latency_min, g.stats.latency_min) << what;
   EXPECT_DOUBLE_EQ(t.stats.latency_mean, g.stats.latency_mean) << what;
@@ -148,6 +150,59 @@ TEST(RouterTlm, TrafficAgrees) {
     EXPECT_DOUBLE_EQ(a.latency_mean, b.latency_mean);
     EXPECT_EQ(a.latency_p99, b.latency_p99);
   }
+}
+
+}  // namespace
+}  // namespace hcube
+
+namespace hcube {
+namespace {
+
+// Multi-word messages with a start-up (docs/hardware.md §8.7): the hand-counted 2-cube lists and
+// every catalogue permutation at n = 3 with tau = 4 in messages of B = 2 and B = K words, e-cube,
+// source and adaptive, FIFO depths 1 and 4.
+TEST(RouterTlm, StartupAndPacketsAgree) {
+  for (const MessageList& list : {test::startupSerialList(), test::startupTwoHopList()}) {
+    RouterOptions opt;
+    opt.tau = 3;
+    opt.tagged_elements = list.nodes() * list.slots;
+    CubeMemory initial{list.nodes(), list.memoryWords(),
+                       std::vector<u32>(list.nodes() * list.memoryWords(), 0)};
+    const RoutedRun g = runRouter(list, initial, opt);
+    expectSame(g, runRoutedOnTlm(list, initial, {opt}), "hand-counted list");
+  }
+  int ran = 0;
+  for (const AlgorithmInfo& a : algorithmCatalogue()) {
+    BuiltCase c;
+    try {
+      c = buildCase({a.name, 3, 0, 1, false, {}});
+    } catch (const Error&) {
+      continue;
+    }
+    if (c.perm.collective()) continue;
+    for (RouteKind k : {RouteKind::kEcube, RouteKind::kSource, RouteKind::kAdaptive}) {
+      for (u64 packet : {u64{2}, c.perm.slots()}) {
+        if (packet > c.perm.slots()) continue;
+        const MessageList list = groupMessages(messagesFromPermutation(c.perm, k), packet);
+        for (u64 depth : {u64{1}, u64{4}}) {
+          RouterOptions opt;
+          opt.fifo_depth = depth;
+          opt.tau = 4;
+          opt.tagged_elements = c.perm.elements();
+          const CubeMemory initial = taggedMemory(c.perm, list.memoryWords());
+          const RoutedRun g = runRouter(list, initial, opt);
+          const std::string what = a.name + " " + routeKindName(k) +
+                                   " B=" + std::to_string(packet) + " depth " +
+                                   std::to_string(depth);
+          EXPECT_GT(g.stats.startups, 0U) << what;
+          EXPECT_EQ(checkRoutedMemory(c.perm, g.run.memory).mismatches, 0U) << what;
+          expectSame(g, runRoutedOnTlm(list, initial, {opt}), what);
+          ++ran;
+        }
+      }
+    }
+  }
+  EXPECT_GE(ran, 40);
 }
 
 }  // namespace

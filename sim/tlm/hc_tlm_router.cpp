@@ -33,7 +33,8 @@ struct RouterPacket {
   u32 hop = 0;
   u64 release = 0;
   u32 src_slot = 0;
-  u64 id = 0;  ///< the message's index in the list (node by node), for delivered_at
+  u64 id = 0;          ///< the message's index in the list (node by node), for delivered_at
+  bool start = false;  ///< the first word of a message that pays the start-up tau (§8.7)
 };
 
 /// What every router reports to: statistics of the whole cube (a per-run object, not a global).
@@ -43,9 +44,11 @@ struct RouterProbe {
   u64 words = 0;
   u64 stalls = 0;
   u64 delivered = 0;
+  u64 startups = 0;
   u64 lost = 0;
   u64 grants = 0;  ///< grants and copies this cycle
   u64 copies = 0;
+  bool startup_active = false;  ///< some start-up unit worked this cycle
   u64 last_delivery = 0;
   std::vector<u64> latency_hist;
   std::vector<RouterNodeErrors> errors;
@@ -74,12 +77,13 @@ class HcTlmRouterNode : public sc_core::sc_module {
   std::vector<std::unique_ptr<InitSocket>> m_credit_out;
   std::vector<std::unique_ptr<TargetSocket>> m_credit_in;
 
-  HcTlmRouterNode(sc_core::sc_module_name name, u64 id, const MessageList& list, u64 depth,
+  HcTlmRouterNode(sc_core::sc_module_name name, u64 id, const MessageList& list, u64 depth, u64 tau,
                   const CubeMemory& initial, RouterProbe& probe, u64 first_message)
       : sc_module(name),
         m_id(id),
         m_n(list.n),
         m_depth(depth),
+        m_tau(tau),
         m_route(list.route),
         m_words(initial.words_per_node),
         m_mem(initial.words.begin() + static_cast<long>(id * m_words),
@@ -92,6 +96,7 @@ class HcTlmRouterNode : public sc_core::sc_module {
         m_arrival(static_cast<size_t>(m_n)),
         m_arrived(static_cast<size_t>(m_n), false),
         m_queue(static_cast<size_t>(m_n) + 1),
+        m_started(static_cast<size_t>(m_n), false),
         m_probe(probe) {
     for (int j = 0; j < m_n; ++j) {
       const std::string s = std::to_string(j);
@@ -113,6 +118,7 @@ class HcTlmRouterNode : public sc_core::sc_module {
       p.route_len = static_cast<u32>(m.route.size());
       p.route = m.route.empty() ? nullptr : m.route.data();
       const int hop = firstHop(list.route, id, m);
+      p.start = !m.cont && tau > 0 && hop >= 0;
       m_queue[hop < 0 ? static_cast<size_t>(m_n) : static_cast<size_t>(hop)].push_back(p);
     }
     m_queue_head.assign(m_queue.size(), 0);
@@ -125,6 +131,7 @@ class HcTlmRouterNode : public sc_core::sc_module {
     m_grants.clear();
     m_copy = false;
     bool work = false;
+    int waiting = -1;  // the lowest queue whose released head waits for its start-up
     std::vector<u32> req(static_cast<size_t>(m_n), 0);
     for (int i = 0; i < m_n; ++i) {
       if (m_fifo[static_cast<size_t>(i)].empty()) continue;
@@ -138,12 +145,30 @@ class HcTlmRouterNode : public sc_core::sc_module {
         next_release = std::min(next_release, head->release);
         continue;
       }
-      work = true;
       if (j == m_n) {
+        work = true;
         m_copy = true;
         m_copy_word = m_mem[head->src_slot];
+      } else if (head->start && !m_started[static_cast<size_t>(j)]) {
+        if (waiting < 0) waiting = j;
       } else {
+        work = true;
         req[static_cast<size_t>(j)] |= 1U << m_n;
+      }
+    }
+    // The start-up unit (§8.7): one message at a time, tau cycles; its state is this node's
+    // alone, so the end-of-cycle update is made here.
+    if (!m_su_busy && waiting >= 0) {
+      m_su_busy = true;
+      m_su_queue = waiting;
+      m_su_left = m_tau;
+    }
+    if (m_su_busy) {
+      work = true;
+      m_probe.startup_active = true;
+      if (--m_su_left == 0) {
+        m_su_busy = false;
+        m_started[static_cast<size_t>(m_su_queue)] = true;
       }
     }
     for (int j = 0; j < m_n; ++j) {
@@ -161,6 +186,7 @@ class HcTlmRouterNode : public sc_core::sc_module {
       if (g.input == m_n) {
         p = *queueHead(g.output);
         ++m_queue_head[static_cast<size_t>(g.output)];
+        m_started[static_cast<size_t>(g.output)] = false;
         p.word = g.word;
       } else {
         p = m_fifo[static_cast<size_t>(g.input)].front();
@@ -180,8 +206,9 @@ class HcTlmRouterNode : public sc_core::sc_module {
     bool wrote = false;
     std::vector<u32> slots;
     bool conflict = false;
-    auto store = [&](u32 slot, u32 word, u64 release, u64 id) {
+    auto store = [&](u32 slot, u32 word, u64 release, u64 id, bool start) {
       if (!m_probe.delivered_at.empty()) m_probe.delivered_at[id] = cycle;
+      if (start) ++m_probe.startups;
       if (std::find(slots.begin(), slots.end(), slot) != slots.end()) conflict = true;
       slots.push_back(slot);
       m_mem[slot] = word;
@@ -197,7 +224,7 @@ class HcTlmRouterNode : public sc_core::sc_module {
       m_arrived[static_cast<size_t>(j)] = false;
       const RouterPacket& p = m_arrival[static_cast<size_t>(j)];
       if (lastArrived(p)) {
-        store(p.dst_slot, p.word, p.release, p.id);
+        store(p.dst_slot, p.word, p.release, p.id, p.start);
         continue;
       }
       std::vector<RouterPacket>& f = m_fifo[static_cast<size_t>(j)];
@@ -213,7 +240,7 @@ class HcTlmRouterNode : public sc_core::sc_module {
     }
     if (m_copy) {
       const RouterPacket& head = *queueHead(m_n);
-      store(head.dst_slot, m_copy_word, head.release, head.id);
+      store(head.dst_slot, m_copy_word, head.release, head.id, false);
       ++m_queue_head[static_cast<size_t>(m_n)];
     }
     if (conflict) ++m_probe.nodeErrors(m_id).conflict;
@@ -236,6 +263,7 @@ class HcTlmRouterNode : public sc_core::sc_module {
     for (int j = 0; j < m_n; ++j) {
       const RouterPacket* q = queueHead(j);
       if (q == nullptr || q->release > cycle) continue;
+      if (q->start && !m_started[static_cast<size_t>(j)]) continue;
       out.push_back(
           {m_id, true, j, q->dst, j, !lastHop(*q, j) && m_credit[static_cast<size_t>(j)] == 0});
     }
@@ -312,6 +340,7 @@ class HcTlmRouterNode : public sc_core::sc_module {
   const u64 m_id;
   const int m_n;
   const u64 m_depth;
+  const u64 m_tau;
   const RouteKind m_route;
   const u64 m_words;
   std::vector<u32> m_mem;
@@ -324,6 +353,10 @@ class HcTlmRouterNode : public sc_core::sc_module {
   std::vector<bool> m_arrived;
   std::vector<std::vector<RouterPacket>> m_queue;  // Q_0..Q_{n-1}, Q_L
   std::vector<u64> m_queue_head;
+  std::vector<bool> m_started;  // per Q_j: its head has had its start-up
+  bool m_su_busy = false;       // the start-up unit (§8.7)
+  int m_su_queue = 0;
+  u64 m_su_left = 0;
   std::vector<Grant> m_grants;
   bool m_copy = false;
   u32 m_copy_word = 0;
@@ -348,8 +381,8 @@ class HcTlmRouterCube : public sc_core::sc_module {
     u64 first = 0;
     for (u64 x = 0; x < list.nodes(); ++x) {
       m_nodes.push_back(std::make_unique<HcTlmRouterNode>(("router_" + std::to_string(x)).c_str(),
-                                                          x, list, opt.fifo_depth, initial, m_probe,
-                                                          first));
+                                                          x, list, opt.fifo_depth, opt.tau, initial,
+                                                          m_probe, first));
       first += list.per_node[x].size();
     }
     for (u64 x = 0; x < list.nodes(); ++x) {
@@ -389,8 +422,10 @@ class HcTlmRouterCube : public sc_core::sc_module {
     r.run.link_words = m_probe.monitor.linkWords();
     r.run.span = m_probe.monitor.span();
     r.stats.fifo_depth = m_opt.fifo_depth;
+    r.stats.tau = m_opt.tau;
     r.stats.messages = m_total;
     r.stats.delivered = m_probe.delivered;
+    r.stats.startups = m_probe.startups;
     r.stats.stalls = m_probe.stalls;
     r.stats.errors = m_probe.errors;
     r.stats.deadlock = m_deadlock;
@@ -437,6 +472,7 @@ class HcTlmRouterCube : public sc_core::sc_module {
     }
     m_probe.grants = 0;
     m_probe.copies = 0;
+    m_probe.startup_active = false;
     bool work = false;
     u64 next_release = ~u64{0};
     for (auto& node : m_nodes) work = node->decide(m_cycle, next_release) || work;
@@ -454,7 +490,7 @@ class HcTlmRouterCube : public sc_core::sc_module {
       m_cycle = std::min(m_next_release, m_opt.max_cycles);
       return;
     }
-    if (m_probe.grants == 0) {
+    if (m_probe.grants == 0 && !m_probe.startup_active) {
       if (++m_quiet >= m_opt.deadlock_cycles) {
         m_deadlock = true;
         for (const auto& node : m_nodes) node->blocked(m_cycle, m_blocked);
@@ -520,9 +556,10 @@ std::string serializeRouted(const RoutedRun& r) {
   putList(o, "fifo", r.stats.max_fifo);
   putList(o, "delivered-at", r.stats.delivered_at);
   const RouterStats& s = r.stats;
-  o << "stats " << s.fifo_depth << " " << s.messages << " " << s.delivered << " " << s.stalls << " "
-    << s.latency_min << " " << s.latency_mean << " " << s.latency_p99 << " " << s.latency_max << " "
-    << s.deadlock << " " << s.deadlock_cycle << "\n";
+  o << "stats " << s.fifo_depth << " " << s.tau << " " << s.startups << " " << s.messages << " "
+    << s.delivered << " " << s.stalls << " " << s.latency_min << " " << s.latency_mean << " "
+    << s.latency_p99 << " " << s.latency_max << " " << s.deadlock << " " << s.deadlock_cycle
+    << "\n";
   o << "errors " << s.errors.size();
   for (const auto& e : s.errors)
     o << " " << e.node << " " << e.overflow << " " << e.lost << " " << e.conflict;
@@ -552,8 +589,9 @@ RoutedRun deserializeRouted(const std::string& text) {
   in >> key;
   r.stats.delivered_at = getList(in);
   RouterStats& s = r.stats;
-  in >> key >> s.fifo_depth >> s.messages >> s.delivered >> s.stalls >> s.latency_min >>
-      s.latency_mean >> s.latency_p99 >> s.latency_max >> s.deadlock >> s.deadlock_cycle;
+  in >> key >> s.fifo_depth >> s.tau >> s.startups >> s.messages >> s.delivered >> s.stalls >>
+      s.latency_min >> s.latency_mean >> s.latency_p99 >> s.latency_max >> s.deadlock >>
+      s.deadlock_cycle;
   size_t count = 0;
   in >> key >> count;
   s.errors.resize(count);
@@ -591,6 +629,10 @@ RoutedRun runRoutedOnTlm(const MessageList& list, const CubeMemory& initial,
     throw Error("FIFO depth " + std::to_string(opt.fifo_depth) + ": must be 1..1024");
   }
   if (opt.deadlock_cycles < 1) throw Error("deadlock limit must be at least 1 cycle");
+  if (opt.tau > kMaxRoutedTau) {
+    throw Error("--tau " + std::to_string(opt.tau) + ": routed mode's start-up must be 0.." +
+                std::to_string(kMaxRoutedTau) + " cycles");
+  }
   if (initial.nodes != list.nodes() || initial.words_per_node != list.memoryWords()) {
     throw Error("TLM routed run: the memory does not have the list's 2^n x 2K words");
   }

@@ -44,6 +44,7 @@ std::string formatMessageText(const MessageList& list) {
         o << " route=";
         for (size_t i = 0; i < m.route.size(); ++i) o << (i ? "," : "") << int{m.route[i]};
       }
+      if (m.cont) o << " cont";
       o << "\n";
     }
   }
@@ -124,8 +125,9 @@ MessageList parseMessageText(const std::string& text, const std::string& name) {
           state = left == 0 ? kNodes : kBody;
           break;
         case kBody: {
-          if (w.size() < 3 || w.size() > 5) {
-            throw Error("expected 'SRC DST DSLOT [at=C] [route=D,...]', found '" + line + "'");
+          if (w.size() < 3 || w.size() > 6) {
+            throw Error("expected 'SRC DST DSLOT [at=C] [route=D,...] [cont]', found '" + line +
+                        "'");
           }
           Message m;
           m.src_slot = static_cast<u32>(number(w[0], 0xFFFFFFFFU, "source slot"));
@@ -140,13 +142,18 @@ MessageList parseMessageText(const std::string& text, const std::string& name) {
               while (std::getline(dims, d, ',')) {
                 m.route.push_back(static_cast<std::uint8_t>(number(d, 63, "route dimension")));
               }
+            } else if (w[i] == "cont") {
+              m.cont = true;
             } else {
-              throw Error("unknown field '" + w[i] + "' (at=C or route=D,...)");
+              throw Error("unknown field '" + w[i] + "' (at=C, route=D,... or cont)");
             }
           }
           const std::string problem = messageProblem(list, node, m);
           if (!problem.empty()) throw Error("node " + std::to_string(node) + ": " + problem);
           list.per_node[node].push_back(std::move(m));
+          const std::string cont =
+              continuationProblem(list.per_node[node], list.per_node[node].size() - 1, list.slots);
+          if (!cont.empty()) throw Error("node " + std::to_string(node) + ": " + cont);
           if (--left == 0) state = kNodes;
           break;
         }

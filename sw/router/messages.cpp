@@ -1,6 +1,8 @@
 #include "router/messages.h"
 
 #include <bit>
+#include <map>
+#include <tuple>
 
 #include "error.h"
 
@@ -67,6 +69,24 @@ std::string messageProblem(const MessageList& list, u64 x, const Message& m) {
   return "";
 }
 
+std::string continuationProblem(const std::vector<Message>& node_messages, size_t i, u64 slots) {
+  const Message& m = node_messages[i];
+  if (!m.cont) return "";
+  if (i == 0) return "continues a message, but is the node's first";
+  const Message& p = node_messages[i - 1];
+  if (p.dst != m.dst || p.release != m.release || p.route != m.route) {
+    return "continues the message before it, but differs from it in destination, release or "
+           "route";
+  }
+  u64 words = 1;
+  for (size_t k = i; k > 0 && node_messages[k].cont; --k) ++words;
+  if (words > slots) {
+    return "a message of " + std::to_string(words) + " words is longer than the " +
+           std::to_string(slots) + " data slots";
+  }
+  return "";
+}
+
 void validateMessages(const MessageList& list) {
   if (list.n < 1 || list.n > 20) {
     throw Error("message list: dim " + std::to_string(list.n) + " must be 1..20");
@@ -80,7 +100,8 @@ void validateMessages(const MessageList& list) {
   }
   for (u64 x = 0; x < list.nodes(); ++x) {
     for (size_t i = 0; i < list.per_node[x].size(); ++i) {
-      const std::string p = messageProblem(list, x, list.per_node[x][i]);
+      std::string p = messageProblem(list, x, list.per_node[x][i]);
+      if (p.empty()) p = continuationProblem(list.per_node[x], i, list.slots);
       if (!p.empty()) {
         throw Error("message list: node " + std::to_string(x) + " message " + std::to_string(i) +
                     ": " + p);
@@ -120,6 +141,39 @@ MessageList messagesFromPermutation(const PermutationSpec& perm, RouteKind route
     }
   }
   return list;
+}
+
+MessageList groupMessages(const MessageList& list, u64 packet) {
+  if (packet < 1) throw Error("--packet 0: a message has at least one word");
+  if (packet > list.slots) {
+    throw Error("--packet " + std::to_string(packet) + ": a message longer than the " +
+                std::to_string(list.slots) + " data slots of a node");
+  }
+  MessageList out = list;
+  if (packet == 1) return out;
+  using Key = std::tuple<u64, u64, std::vector<std::uint8_t>>;
+  for (u64 x = 0; x < list.nodes(); ++x) {
+    std::vector<std::vector<Message>> groups;
+    std::map<Key, size_t> open;  // the message still taking words, by destination
+    for (const Message& m : list.per_node[x]) {
+      const Key key{m.dst, m.release, m.route};
+      auto it = open.find(key);
+      if (it == open.end() || groups[it->second].size() >= packet) {
+        open[key] = groups.size();
+        groups.emplace_back();
+        it = open.find(key);
+      }
+      Message w = m;
+      w.cont = !groups[it->second].empty();
+      groups[it->second].push_back(std::move(w));
+    }
+    std::vector<Message>& dst = out.per_node[x];
+    dst.clear();
+    for (auto& g : groups) {
+      for (Message& w : g) dst.push_back(std::move(w));
+    }
+  }
+  return out;
 }
 
 int firstHop(RouteKind route, u64 x, const Message& m) {

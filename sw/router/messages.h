@@ -52,12 +52,21 @@ int pcubeSelect(u64 v, u64 dst, Credit credit) {
   return best;
 }
 
+/// The largest start-up tau of routed mode (docs/hardware.md §8.7): the RTL configuration
+/// word's 10-bit field; every backend takes the same range.
+inline constexpr u64 kMaxRoutedTau = 1023;
+
+/// One word of a message: each word travels as a packet of its own (docs/hardware.md §8.2). A
+/// message of B words is B consecutive entries of a node's list, the first with cont = false
+/// and the others with cont = true; only the first pays the start-up tau (§8.7).
 struct Message {
   u32 src_slot = 0;                 ///< slot read at injection (< K)
   u64 dst = 0;                      ///< destination node
   u32 dst_slot = 0;                 ///< slot written at delivery (< M = 2K)
   u64 release = 0;                  ///< not injected before this cycle
   std::vector<std::uint8_t> route;  ///< source routing: the dimensions of the path, in order
+  /// The next word of the message the previous entry belongs to (same dst, release, route).
+  bool cont = false;
   friend bool operator==(const Message&, const Message&) = default;
 };
 
@@ -78,8 +87,14 @@ struct MessageList {
 /// >= n or whose dimensions do not lead from x to m.dst.
 std::string messageProblem(const MessageList& list, u64 x, const Message& m);
 
-/// Throws Error naming the node, the message (0-based) and the problem, for the first bad one;
-/// also if n or K are out of range or per_node does not have 2^n entries.
+/// What is wrong with entry i of one node's messages as the continuation of a message
+/// (docs/hardware.md §8.7), or "": entry i has cont set but is the node's first, or differs from
+/// entry i - 1 in its destination, release or route, or its message has more than K words.
+std::string continuationProblem(const std::vector<Message>& node_messages, size_t i, u64 slots);
+
+/// Throws Error naming the node, the message (0-based) and the problem, for the first bad one
+/// (messageProblem, continuationProblem); also if n or K are out of range or per_node does not
+/// have 2^n entries.
 void validateMessages(const MessageList& list);
 
 /// One message per element that takes part in `perm`: the element at (x | l) bound for (y | l')
@@ -87,6 +102,13 @@ void validateMessages(const MessageList& list);
 /// the dimensions of x XOR y, lowest first (the e-cube path); the CLI's `--route source` takes a
 /// schedule's own paths instead (router/schedule_paths.h).
 MessageList messagesFromPermutation(const PermutationSpec& perm, RouteKind route);
+
+/// `list` with each node's words grouped into messages of at most `packet` words (`--packet B`
+/// in routed mode, docs/hardware.md §8.7): words with the same destination, release and route
+/// join the message opened by the first of them until it has B words; messages keep the order
+/// of their first words, and a message's words the list order. packet = 1 returns the list
+/// unchanged. Throws Error if packet is 0 or larger than K (a message longer than the data).
+MessageList groupMessages(const MessageList& list, u64 packet);
 
 /// The first hop of message m of node x: its dimension, or -1 for a local copy (m.dst == x with
 /// no route). Adaptive: the lowest dimension P-cube allows at x (the injection queue is chosen

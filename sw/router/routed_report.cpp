@@ -54,7 +54,10 @@ std::string formatRoutedText(const RoutedReport& r) {
   o << "  transfer cycles  " << run.transfer_cycles << "\n";
   o << "  local copies     " << run.local_cycles << " cycles\n";
   o << "  lower bound      " << r.lower_bound << " (" << r.bound_source << ", the schedule's)\n";
-  o << "  messages         " << s.delivered << " of " << s.messages << " delivered\n";
+  o << "  messages         " << s.delivered << " of " << s.messages << " words delivered\n";
+  if (s.tau > 0) {
+    o << "  start-ups        " << s.startups << " (tau " << s.tau << " cycles each)\n";
+  }
   o << "  words moved      " << run.words << " (link traversals)\n";
   o << "  stalls           " << s.stalls << " (requester-cycles without a grant)\n";
   o << "  max FIFO occupancy per port";
@@ -102,6 +105,8 @@ nlohmann::ordered_json routedJson(const RoutedReport& r) {
   j["mode"] = "routed";
   j["route"] = routeKindName(r.route);
   j["fifo_depth"] = s.fifo_depth;
+  j["tau"] = s.tau;
+  j["startups"] = s.startups;
   j["cycles"] = run.cycles;
   j["transfer_cycles"] = run.transfer_cycles;
   j["local_cycles"] = run.local_cycles;

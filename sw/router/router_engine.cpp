@@ -33,6 +33,10 @@ class RouterEngine {
         rr_(nodes_ * n_, 0),
         max_fifo_(nodes_ * n_, 0),
         deliveries_(nodes_ * (n_ + 1)),
+        su_busy_(nodes_, 0),
+        su_queue_(nodes_, 0),
+        su_left_(nodes_, 0),
+        started_(nodes_ * (n_ + 1), 0),
         monitor_(nodes_, n_, opt.tagged_elements) {
     // The queues: Q_0..Q_{n-1} by first hop, Q_L (index n) for local copies, each in list order.
     const u64 queues = nodes_ * (n_ + 1);
@@ -59,12 +63,14 @@ class RouterEngine {
         g.release = m.release;
         g.route = static_cast<u32>(routes_.size());
         g.route_len = static_cast<u32>(m.route.size());
+        g.start = !m.cont && opt.tau > 0 && hop >= 0;
         routes_.insert(routes_.end(), m.route.begin(), m.route.end());
         msgs_.push_back(g);
       }
     }
     r_.run.backend = "table";
     r_.stats.fifo_depth = depth_;
+    r_.stats.tau = opt.tau;
     r_.stats.messages = msgs_.size();
     if (opt.record_deliveries) r_.stats.delivered_at.assign(msgs_.size(), ~u64{0});
   }
@@ -88,7 +94,7 @@ class RouterEngine {
         if (opt_.progress) opt_.progress(cycle);
         continue;
       }
-      if (grants_.empty() && copies_.empty()) {
+      if (grants_.empty() && copies_.empty() && !startup_active_) {
         if (++quiet >= opt_.deadlock_cycles) {
           declareDeadlock(cycle);
           r_.run.cycles = cycle + 1;
@@ -116,8 +122,9 @@ class RouterEngine {
     u64 release = 0;
     u32 route = 0;  ///< first dimension of its source route in routes_
     u32 route_len = 0;
-    u32 hop = 0;   ///< hops made
-    u32 word = 0;  ///< the word, read at injection
+    u32 hop = 0;         ///< hops made
+    u32 word = 0;        ///< the word, read at injection
+    bool start = false;  ///< the first word of a message that pays the start-up tau (§8.7)
   };
   struct Grant {
     u64 node;
@@ -167,10 +174,12 @@ class RouterEngine {
     Decision d;
     grants_.clear();
     copies_.clear();
+    startup_active_ = false;
     std::vector<u32>& req = req_;
     req.assign(static_cast<size_t>(n_), 0);
     for (u64 v = 0; v < nodes_; ++v) {
       bool any = false;
+      int waiting = -1;  // the lowest queue whose released head waits for its start-up
       for (int i = 0; i < n_; ++i) {
         if (fifo_count_[fifoIndex(v, i)] == 0) continue;
         req[static_cast<size_t>(outputOf(msgs_[fifoHead(v, i)], v))] |= 1U << i;
@@ -187,11 +196,14 @@ class RouterEngine {
           msgs_[id].word = mem_[v * words_ + msgs_[id].src_slot];
           copies_.push_back({v, n_, n_, id, true});
           d.work = true;
+        } else if (msgs_[id].start && started_[queueIndex(v, j)] == 0) {
+          if (waiting < 0) waiting = j;
         } else {
           req[static_cast<size_t>(j)] |= 1U << n_;
           any = true;
         }
       }
+      startup(v, waiting, d);
       if (!any) continue;
       d.work = true;
       for (int j = 0; j < n_; ++j) {
@@ -202,6 +214,24 @@ class RouterEngine {
       }
     }
     return d;
+  }
+
+  /// The start-up unit of node v (§8.7): busy for tau cycles with one message at a time; when
+  /// idle it takes the lowest queue whose released head waits (`waiting`, -1: none). Its state
+  /// is read only here, so the end-of-cycle update is made at once.
+  void startup(u64 v, int waiting, Decision& d) {
+    if (su_busy_[v] == 0) {
+      if (waiting < 0) return;
+      su_busy_[v] = 1;
+      su_queue_[v] = static_cast<u32>(waiting);
+      su_left_[v] = opt_.tau;
+    }
+    d.work = true;
+    startup_active_ = true;
+    if (--su_left_[v] == 0) {
+      su_busy_[v] = 0;
+      started_[queueIndex(v, static_cast<int>(su_queue_[v]))] = 1;
+    }
   }
 
   /// Step 2 of §8.4 at output j of node v: the first requester from the round-robin pointer on
@@ -231,6 +261,7 @@ class RouterEngine {
     for (const Grant& g : grants_) {
       if (g.input == n_) {
         ++q_head_[queueIndex(g.node, g.output)];
+        started_[queueIndex(g.node, g.output)] = 0;
       } else {
         const u64 f = fifoIndex(g.node, g.input);
         fifo_head_[f] = (fifo_head_[f] + 1) % depth_;
@@ -282,6 +313,7 @@ class RouterEngine {
         if (latency >= latency_hist_.size()) latency_hist_.resize(latency + 1, 0);
         ++latency_hist_[latency];
         ++r_.stats.delivered;
+        if (m.start) ++r_.stats.startups;
         if (opt_.record_deliveries) r_.stats.delivered_at[at[p].id] = cycle;
         at[p].id = kNone;
       }
@@ -322,6 +354,7 @@ class RouterEngine {
           for (int j = 0; j < n_; ++j) {
             const u32 q = queueHead(v, j);
             if (q == kNone || msgs_[q].release > cycle) continue;
+            if (msgs_[q].start && started_[queueIndex(v, j)] == 0) continue;
             r_.stats.blocked.push_back({v, true, j, msgs_[q].dst, j,
                                         !lastHop(msgs_[q], v, j) && credit_[fifoIndex(v, j)] == 0});
           }
@@ -381,6 +414,11 @@ class RouterEngine {
   std::vector<u64> max_fifo_;
   std::vector<Delivery> deliveries_;  // per (node, port 0..n): this cycle's writes
   std::vector<u64> dirty_;
+  std::vector<std::uint8_t> su_busy_;  // per node: the start-up unit is busy
+  std::vector<u32> su_queue_;          // ... with the head of this queue
+  std::vector<u64> su_left_;           // ... for this many more cycles
+  std::vector<std::uint8_t> started_;  // per (node, queue): its head has had its start-up
+  bool startup_active_ = false;        // some start-up unit worked this cycle
   std::vector<Grant> grants_;
   std::vector<Grant> copies_;
   std::vector<u32> req_;
@@ -407,6 +445,10 @@ RoutedRun runRouter(const MessageList& list, const CubeMemory& initial, const Ro
     throw Error("FIFO depth " + std::to_string(opt.fifo_depth) + ": must be 1..1024");
   }
   if (opt.deadlock_cycles < 1) throw Error("deadlock limit must be at least 1 cycle");
+  if (opt.tau > kMaxRoutedTau) {
+    throw Error("--tau " + std::to_string(opt.tau) + ": routed mode's start-up must be 0.." +
+                std::to_string(kMaxRoutedTau) + " cycles");
+  }
   if (initial.nodes != list.nodes() || initial.words_per_node != list.memoryWords()) {
     throw Error("routed run: the memory has " + std::to_string(initial.nodes) + " nodes x " +
                 std::to_string(initial.words_per_node) + " words; the message list needs " +

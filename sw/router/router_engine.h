@@ -17,6 +17,7 @@ namespace hcube {
 
 struct RouterOptions {
   u64 fifo_depth = 4;              ///< D >= 1, entries per input FIFO
+  u64 tau = 0;                     ///< start-up cycles of a message, 0..kMaxRoutedTau (§8.7)
   u64 deadlock_cycles = 64;        ///< L >= 1: no packet moved for L cycles with work waiting
   u64 max_cycles = u64{1} << 32;   ///< stop with timeout = true after this many cycles
   u64 tagged_elements = 0;         ///< words below this are tags: track their span
@@ -47,7 +48,9 @@ struct RouterNodeErrors {
 /// The statistics of docs/hardware.md §8.6 and the outcome checks of §8.5.
 struct RouterStats {
   u64 fifo_depth = 0;
-  u64 messages = 0;
+  u64 tau = 0;       ///< the start-up of a message (§8.7)
+  u64 messages = 0;  ///< words: every word is a packet of its own
+  u64 startups = 0;  ///< delivered first words of messages that paid tau (0 with tau = 0)
   u64 delivered = 0;
   u64 stalls = 0;
   std::vector<u64> max_fifo;  ///< per node and input port, index node * n + port
