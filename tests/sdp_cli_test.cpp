@@ -109,8 +109,8 @@ TEST(SdpCli, BadInputExitsTwoNamingWhy) {
   expectError(with({"--method", "a5", "--gamma", "4", "--cycles", "0,1,2"}),
               "2 <= gamma <= sigma_max = 3");
   // The extended scheme whose expansion leaves the inner method one element per node.
-  expectError({"run", "--algo", "sdp", "--n", "6", "--k", "16", "--mp", "2", "--method",
-               "extended", "--inner", "a4", "--cycles", "0,1"},
+  expectError({"run", "--algo", "sdp", "--n", "6", "--k", "16", "--mp", "2", "--method", "extended",
+               "--inner", "a4", "--cycles", "0,1"},
               "--inner a4: the full-cube phase runs on K' = K / 2^e = 16 / 2^4 = 1 elements per "
               "node (section 4.5), and there: --k 1");
 }
@@ -180,7 +180,9 @@ TEST(SdpCli, EveryMethodPrintsItsFormulaBoundAndExactCount) {
               3)
         << o.output;
     EXPECT_EQ(cycles, starts * 3 + elems + permutes) << what << o.output;
-    if (r.paper > 0) EXPECT_EQ(cycles, r.paper) << what << o.output;
+    if (r.paper > 0) {
+      EXPECT_EQ(cycles, r.paper) << what << o.output;
+    }
   }
 }
 
