@@ -80,7 +80,7 @@ module hc_node
   /// message memory (1) or its header registers (2) (docs/hardware.md §8.1).
   input  logic [LoadAddrBits-1:0]             tbl_addr_i,
   /// Load port: table word (or message word, header word).
-  input  logic [LoadWidth-1:0]                tbl_wdata_i,
+  input  logic [LoadWidth-1:0]                tbl_wdata_i /* verilator public_flat_rd */,
 
   /// Memory scan port: write mem_wdata_i into slot mem_addr_i.
   input  logic                                mem_we_i,
