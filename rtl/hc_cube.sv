@@ -1,9 +1,10 @@
 // hcube RTL top level: 2^Dim nodes wired by dimension (docs/hardware.md §5).
 //
 // Output channel (j, l) of node x drives input channel (j, l) of node x ^ (1 << j). The cube
-// adds the table load port (broadcast or one node per cycle), the memory scan port (one slot of
-// every node per cycle), the cycle / transfer-cycle / local-cycle / word counters and the error
-// readout.
+// adds the table load port (broadcast, one node per cycle, or wide), the memory scan port (one
+// slot of every node per cycle) and the error readout; its counters, error summary, fault
+// registers, deadlock detector and assertions are hc_cube_ctl. Everything here is nodes and the
+// wires between them, which tb/node_array.h reproduces in C++ for the fast model of big cubes.
 
 module hc_cube
 #(
@@ -90,6 +91,10 @@ module hc_cube
   output logic [hc_pkg::CountBits-1:0]       local_cycles_o,
   /// Cycles in which the MAC units of at least one node were busy (docs/hardware.md §2.3).
   output logic [hc_pkg::CountBits-1:0]       mac_cycles_o,
+  /// Routed mode: stalls summed over the run (cycles a packet waited for an output or a credit).
+  output logic [hc_pkg::CountBits-1:0]       rt_stalls_o,
+  /// Routed mode: the deadlock detector ended the run (docs/hardware.md §8.5).
+  output logic                               rt_deadlock_o,
 
   /// Per error kind: OR over all nodes of "counter non-zero".
   output logic [hc_pkg::NumErrKinds-1:0]     err_any_o,
@@ -121,11 +126,6 @@ module hc_cube
 );
 
   localparam int unsigned NumChans = Dim * Lanes;  // derived
-  // Assertion classes: the error kinds, with two of them split by case: a lost word or an
-  // illegal channel in a PERMUTE cycle has its own assertion (and message).
-  localparam int unsigned AssertPermuteLost    = hc_pkg::NumErrKinds;      // derived
-  localparam int unsigned AssertPermuteIllegal = hc_pkg::NumErrKinds + 1;  // derived
-  localparam int unsigned NumAsserts           = hc_pkg::NumErrKinds + 2;  // derived
 
   // ---------------------------------------------------------------------------
   // Nodes and links
@@ -270,41 +270,7 @@ module hc_cube
       assign node_rt_pkt_in[x]  = '0;
       assign node_rt_cred_in[x] = '0;
       logic unused_rt;  // no router: its outputs are not read
-      assign unused_rt = ^{node_rt_pkt[x], node_rt_credit[x], node_rt_stalls[x], node_rt_work[x],
-                           node_rt_moved[x]};
-    end
-  end
-
-  // The fault mask (docs/hardware.md §5, §9): the fault inputs are registered, and each node
-  // masks its own outputs with the registers (hc_node compares flt_node_q with its id). Not
-  // combinational from the inputs: Verilator re-evaluates everything combinational from a
-  // top-level input on every eval(), and a mask on the links made that the links and every
-  // node's input logic, twice per clock cycle (main 4c8fa5e: every RTL run 23-43 % slower).
-  logic                  flt_en_q;
-  logic [Dim-1:0]        flt_node_q;
-  logic [ChanBits-1:0]   flt_chan_q;
-  logic [WordWidth-1:0]  flt_xor_q;
-  logic [WordWidth-1:0]  flt_clr_q;
-  logic [WordWidth-1:0]  flt_set_q;
-  logic                  flt_kill_q;
-
-  always_ff @(posedge clk_i) begin : fault_regs
-    if (!rst_ni) begin
-      flt_en_q   <= 1'b0;
-      flt_node_q <= '0;
-      flt_chan_q <= '0;
-      flt_xor_q  <= '0;
-      flt_clr_q  <= '0;
-      flt_set_q  <= '0;
-      flt_kill_q <= 1'b0;
-    end else begin
-      flt_en_q   <= flt_en_i;
-      flt_node_q <= flt_node_i;
-      flt_chan_q <= flt_chan_i;
-      flt_xor_q  <= flt_xor_i;
-      flt_clr_q  <= flt_clr_i;
-      flt_set_q  <= flt_set_i;
-      flt_kill_q <= flt_kill_i;
+      assign unused_rt = ^{node_rt_pkt[x], node_rt_credit[x]};
     end
   end
 
@@ -321,142 +287,6 @@ module hc_cube
     end
   end
   /* verilator tracing_on */
-
-  // ---------------------------------------------------------------------------
-  // Counters (docs/hardware.md §2: cycle count)
-  // ---------------------------------------------------------------------------
-
-  localparam int unsigned CountBits = hc_pkg::CountBits;  // derived
-
-  logic                  running_q;             // started since reset
-  logic [CountBits-1:0]  cycles_q;
-  logic [CountBits-1:0]  xfer_cycles_q;
-  logic [CountBits-1:0]  words_q;
-  logic [CountBits-1:0]  local_cycles_q;
-  logic [CountBits-1:0]  mac_cycles_q;
-  // Routed mode: stalls, and the deadlock detector (g_rt below; 0 without routers).
-  logic [CountBits-1:0]  rt_stalls_q /* verilator public_flat_rd */;
-  logic                  rt_deadlock_q /* verilator public_flat_rd */;
-  logic                  all_done;
-  logic                  counting;              // a cycle of the run
-  logic [CountBits-1:0]  cycle_words;           // words sent this cycle
-  /* verilator tracing_off */
-  logic                  running_d;
-  logic [CountBits-1:0]  cycles_d;
-  logic [CountBits-1:0]  xfer_cycles_d;
-  logic [CountBits-1:0]  words_d;
-  logic [CountBits-1:0]  local_cycles_d;
-  logic [CountBits-1:0]  mac_cycles_d;
-  /* verilator tracing_on */
-
-  always_comb begin : summary
-    cycle_words = '0;
-    err_any_o   = '0;
-    for (int unsigned x = 0; x < NumNodes; x++) begin
-      cycle_words = cycle_words + CountBits'($countones(node_out_valid[x]));
-      err_any_o   = err_any_o | node_err_flags[x];
-    end
-  end
-
-  assign counting = running_q && !all_done;
-
-  always_comb begin : next_state
-    running_d     = running_q;
-    cycles_d      = cycles_q;
-    xfer_cycles_d = xfer_cycles_q;
-    words_d        = words_q;
-    local_cycles_d = local_cycles_q;
-    mac_cycles_d   = mac_cycles_q;
-    if (start_i) begin
-      running_d      = 1'b1;
-      cycles_d       = '0;
-      xfer_cycles_d  = '0;
-      words_d        = '0;
-      local_cycles_d = '0;
-      mac_cycles_d   = '0;
-    end else if (counting) begin
-      cycles_d = cycles_q + CountBits'(1);
-      if (cycle_words != '0) xfer_cycles_d = xfer_cycles_q + CountBits'(1);
-      words_d = words_q + cycle_words;
-      if (node_permute != '0) local_cycles_d = local_cycles_q + CountBits'(1);
-      if (node_mac != '0) mac_cycles_d = mac_cycles_q + CountBits'(1);
-    end
-  end
-
-  // Routed mode (HasRouter): the stall sum, and the deadlock detector (docs/hardware.md §8.5):
-  // `quiet` counts the consecutive cycles in which packets wait and none moves; at the configured
-  // limit the run ends with rt_deadlock_q set. The limit is bits [31:16] of the router
-  // configuration word.
-  if (HasRouter != 0) begin : g_rt
-    logic [15:0]           rt_quiet_q;
-    logic [15:0]           rt_limit_q;
-    logic [CountBits-1:0]  cycle_stalls;
-    logic                  rt_work;
-    logic                  rt_moved;
-    logic [15:0]           ld_limit;  // the limit field of the configuration word loaded
-
-    // A wide load gives every node its own configuration word: the cube takes node 0's (the
-    // testbench writes one configuration to all).
-    assign ld_limit = tbl_wide_i ? tbl_wide_wdata_i[16 +: 16] : tbl_wdata_i[16 +: 16];
-
-    always_comb begin : stall_sum
-      cycle_stalls = '0;
-      for (int unsigned x = 0; x < NumNodes; x++) begin
-        cycle_stalls = cycle_stalls + CountBits'(node_rt_stalls[x]);
-      end
-    end
-
-    assign rt_work  = node_rt_work != '0;
-    assign rt_moved = node_rt_moved != '0;
-    assign rt_halt  = counting && rt_work && !rt_moved && rt_quiet_q + 16'd1 >= rt_limit_q;
-    assign all_done = &node_done || rt_deadlock_q;
-
-    always_ff @(posedge clk_i) begin : rt_regs
-      if (!rst_ni) begin
-        rt_stalls_q   <= '0;
-        rt_deadlock_q <= 1'b0;
-        rt_quiet_q    <= '0;
-        rt_limit_q    <= 16'd64;
-      end else begin
-        if (tbl_we_i && tbl_addr_i == {2'd2, (LoadAddrBits-2)'(0)} && ld_limit != '0) begin
-          rt_limit_q <= ld_limit;
-        end
-        if (start_i) begin
-          rt_stalls_q   <= '0;
-          rt_deadlock_q <= 1'b0;
-          rt_quiet_q    <= '0;
-        end else if (counting) begin
-          rt_stalls_q <= rt_stalls_q + cycle_stalls;
-          if (rt_halt) rt_deadlock_q <= 1'b1;
-          if (rt_work) rt_quiet_q <= rt_moved ? '0 : rt_quiet_q + 16'd1;
-        end
-      end
-    end
-  end else begin : g_no_rt
-    assign all_done      = &node_done;
-    assign rt_halt       = 1'b0;
-    assign rt_stalls_q   = '0;
-    assign rt_deadlock_q = 1'b0;
-  end
-
-  always_ff @(posedge clk_i) begin : regs
-    if (!rst_ni) begin
-      running_q      <= 1'b0;
-      cycles_q       <= '0;
-      xfer_cycles_q  <= '0;
-      words_q        <= '0;
-      local_cycles_q <= '0;
-      mac_cycles_q   <= '0;
-    end else begin
-      running_q      <= running_d;
-      cycles_q       <= cycles_d;
-      xfer_cycles_q  <= xfer_cycles_d;
-      words_q        <= words_d;
-      local_cycles_q <= local_cycles_d;
-      mac_cycles_q   <= mac_cycles_d;
-    end
-  end
-
   // One loop, not N part-select assigns: Verilator would build the N*W-bit vector by N wide
   // concatenations (quadratic in N). The loop assigns every bit (no '0 default: a 32k-bit
   // replication at Dim = 10).
@@ -466,107 +296,96 @@ module hc_cube
     end
   end
 
-  assign done_o         = running_q && all_done;
-  assign cycles_o       = cycles_q;
-  assign xfer_cycles_o  = xfer_cycles_q;
-  assign words_o        = words_q;
-  assign local_cycles_o = local_cycles_q;
-  assign mac_cycles_o   = mac_cycles_q;
-  assign err_count_o    = node_err_count[err_node_i];
-
   // ---------------------------------------------------------------------------
-  // Assertions (docs/hardware.md §4), one per error kind for all nodes: each fires in a cycle in
-  // which some node shows its kind for the first time since start, and names the lowest such
-  // node; the error counters count every occurrence. A first `lost` or `illegal` in a PERMUTE
-  // cycle (§2.1) fires PermuteLost_A or PermuteChannel_A instead of LostWord_A or LegalInstr_A.
-  // They live here rather than in hc_node so that the node's code stays shared by all instances
-  // (see hc_node.sv). Verilator reads them (--assert); yosys does not read concurrent
-  // assertions with `disable iff` and action blocks, and they check the simulation anyway, so
-  // synthesis skips the whole block (read_verilog defines SYNTHESIS; see hc_pkg.sv).
+  // The controller: counters, error summary, fault registers, deadlock detector, assertions
   // ---------------------------------------------------------------------------
 
-`ifndef SYNTHESIS
-  // Per error kind, the nodes that show it for the first time since start (lost and illegal
-  // split into XFER/WAIT cycles and PERMUTE cycles).
-  logic [NumAsserts-1:0]  first_err;                     // some node
-  int unsigned            first_err_node  [NumAsserts];  // the lowest such node
-  int unsigned            first_err_nodes [NumAsserts];  // how many
+  // The fault registers (each node compares flt_node_q with its id and masks its own outputs).
+  logic                  flt_en_q;
+  logic [Dim-1:0]        flt_node_q;
+  logic [ChanBits-1:0]   flt_chan_q;
+  logic [WordWidth-1:0]  flt_xor_q;
+  logic [WordWidth-1:0]  flt_clr_q;
+  logic [WordWidth-1:0]  flt_set_q;
+  logic                  flt_kill_q;
 
-  always_comb begin : first_errors
-    first_err = '0;
-    for (int unsigned k = 0; k < NumAsserts; k++) begin
-      first_err_node[k]  = 0;
-      first_err_nodes[k] = 0;
-    end
+  // The nodes' summaries as the controller takes them, node x at [x*Width +: Width] (loops, as
+  // the links: the cube's code does not grow with N).
+  /* verilator tracing_off */
+  logic [NumNodes*NumChans-1:0]    sum_out_valid;
+  logic [NumNodes*NumErrKinds-1:0] sum_err_event;
+  logic [NumNodes*NumErrKinds-1:0] sum_err_flags;
+  logic [NumNodes*StallBits-1:0]   sum_rt_stalls;
+  logic                            rt_limit_we;
+  logic [15:0]                     rt_limit;
+
+  always_comb begin : summaries
     for (int unsigned x = 0; x < NumNodes; x++) begin
-      logic [NumAsserts-1:0] first;
-      first = '0;
-      if (running_q && !start_i) begin
-        first[NumErrKinds-1:0] = node_err_event[x] & ~node_err_flags[x];
-      end
-      if (first != '0) begin
-        if (node_permute[x]) begin
-          first[AssertPermuteLost]    = first[hc_pkg::ErrLost];
-          first[AssertPermuteIllegal] = first[hc_pkg::ErrIllegal];
-          first[hc_pkg::ErrLost]      = 1'b0;
-          first[hc_pkg::ErrIllegal]   = 1'b0;
-        end
-        for (int unsigned k = 0; k < NumAsserts; k++) begin
-          if (first[k]) begin
-            if (!first_err[k]) first_err_node[k] = x;
-            first_err_nodes[k] = first_err_nodes[k] + 1;
-          end
-        end
-        first_err = first_err | first;
-      end
+      sum_out_valid[x*NumChans +: NumChans]       = node_out_valid[x];
+      sum_err_event[x*NumErrKinds +: NumErrKinds] = node_err_event[x];
+      sum_err_flags[x*NumErrKinds +: NumErrKinds] = node_err_flags[x];
+      sum_rt_stalls[x*StallBits +: StallBits]     = node_rt_stalls[x];
     end
   end
 
-  LostWord_A: assert property (@(posedge clk_i) disable iff (!rst_ni)
-                               !first_err[hc_pkg::ErrLost])
-    else $error("node %0d (of %0d nodes): a word arrived on an IDLE input side (lost)",
-                first_err_node[hc_pkg::ErrLost], first_err_nodes[hc_pkg::ErrLost]);
-  NoData_A: assert property (@(posedge clk_i) disable iff (!rst_ni)
-                             !first_err[hc_pkg::ErrNodata])
-    else $error("node %0d (of %0d nodes): input side MEM/PASS but no word arrived (nodata)",
-                first_err_node[hc_pkg::ErrNodata], first_err_nodes[hc_pkg::ErrNodata]);
-  FwdSource_A: assert property (@(posedge clk_i) disable iff (!rst_ni)
-                                !first_err[hc_pkg::ErrFwd])
-    else $error("node %0d (of %0d nodes): FWD without a PASS word on its source channel (fwd)",
-                first_err_node[hc_pkg::ErrFwd], first_err_nodes[hc_pkg::ErrFwd]);
-  SlotRange_A: assert property (@(posedge clk_i) disable iff (!rst_ni)
-                                !first_err[hc_pkg::ErrSlot])
-    else $error("node %0d (of %0d nodes): slot out of range (slot)",
-                first_err_node[hc_pkg::ErrSlot], first_err_nodes[hc_pkg::ErrSlot]);
-  TableOverrun_A: assert property (@(posedge clk_i) disable iff (!rst_ni)
-                                   !first_err[hc_pkg::ErrOverrun])
-    else $error("node %0d (of %0d nodes): pc ran past the table without END (overrun)",
-                first_err_node[hc_pkg::ErrOverrun], first_err_nodes[hc_pkg::ErrOverrun]);
-  OnePort_A: assert property (@(posedge clk_i) disable iff (!rst_ni)
-                              !first_err[hc_pkg::ErrOneport])
-    else $error("node %0d (of %0d nodes): two ports send or receive in one-port mode (oneport)",
-                first_err_node[hc_pkg::ErrOneport], first_err_nodes[hc_pkg::ErrOneport]);
-  LegalInstr_A: assert property (@(posedge clk_i) disable iff (!rst_ni)
-                                 !first_err[hc_pkg::ErrIllegal])
-    else $error("node %0d (of %0d nodes): WAIT 0, output op 3 or an illegal PERMUTE channel",
-                first_err_node[hc_pkg::ErrIllegal], first_err_nodes[hc_pkg::ErrIllegal]);
-  PermuteChannel_A: assert property (@(posedge clk_i) disable iff (!rst_ni)
-                                     !first_err[AssertPermuteIllegal])
-    else $error("node %0d (of %0d nodes): PERMUTE channel not IDLE/IDLE or MEM/MEM (illegal)",
-                first_err_node[AssertPermuteIllegal], first_err_nodes[AssertPermuteIllegal]);
-  PermuteLost_A: assert property (@(posedge clk_i) disable iff (!rst_ni)
-                                  !first_err[AssertPermuteLost])
-    else $error("node %0d (of %0d nodes): a word arrived during a PERMUTE (lost)",
-                first_err_node[AssertPermuteLost], first_err_nodes[AssertPermuteLost]);
-  WriteConflict_A: assert property (@(posedge clk_i) disable iff (!rst_ni)
-                                    !first_err[hc_pkg::ErrConflict])
-    else $error("node %0d (of %0d nodes): two channels write the same slot (conflict)",
-                first_err_node[hc_pkg::ErrConflict], first_err_nodes[hc_pkg::ErrConflict]);
-  PassDropped_A: assert property (@(posedge clk_i) disable iff (!rst_ni)
-                                  !first_err[hc_pkg::ErrDropped])
-    else $error("node %0d (of %0d nodes): a PASS word was not forwarded (dropped)",
-                first_err_node[hc_pkg::ErrDropped], first_err_nodes[hc_pkg::ErrDropped]);
+  // Routed mode: the router configuration word (header word 0) carries the deadlock limit in
+  // bits [31:16]; a wide load gives every node its own configuration word, and the cube takes
+  // node 0's (the testbench writes one configuration to all).
+  if (HasRouter != 0) begin : g_rt_limit
+    assign rt_limit_we = tbl_we_i && tbl_addr_i == {2'd2, (LoadAddrBits-2)'(0)};
+    assign rt_limit    = tbl_wide_i ? tbl_wide_wdata_i[16 +: 16] : tbl_wdata_i[16 +: 16];
+  end else begin : g_no_rt_limit
+    assign rt_limit_we = 1'b0;
+    assign rt_limit    = '0;
+  end
+  /* verilator tracing_on */
 
-`endif  // SYNTHESIS
+  hc_cube_ctl #(
+    .Dim       (Dim),
+    .Lanes     (Lanes),
+    .WordWidth (WordWidth),
+    .HasRouter (HasRouter)
+  ) u_ctl (
+    .clk_i            (clk_i),
+    .rst_ni           (rst_ni),
+    .start_i          (start_i),
+    .rt_limit_we_i    (rt_limit_we),
+    .rt_limit_i       (rt_limit),
+    .flt_en_i         (flt_en_i),
+    .flt_node_i       (flt_node_i),
+    .flt_chan_i       (flt_chan_i),
+    .flt_xor_i        (flt_xor_i),
+    .flt_clr_i        (flt_clr_i),
+    .flt_set_i        (flt_set_i),
+    .flt_kill_i       (flt_kill_i),
+    .flt_en_q_o       (flt_en_q),
+    .flt_node_q_o     (flt_node_q),
+    .flt_chan_q_o     (flt_chan_q),
+    .flt_xor_q_o      (flt_xor_q),
+    .flt_clr_q_o      (flt_clr_q),
+    .flt_set_q_o      (flt_set_q),
+    .flt_kill_q_o     (flt_kill_q),
+    .node_done_i      (node_done),
+    .node_permute_i   (node_permute),
+    .node_mac_i       (node_mac),
+    .node_out_valid_i (sum_out_valid),
+    .node_err_event_i (sum_err_event),
+    .node_err_flags_i (sum_err_flags),
+    .node_rt_work_i   (node_rt_work),
+    .node_rt_moved_i  (node_rt_moved),
+    .node_rt_stalls_i (sum_rt_stalls),
+    .done_o           (done_o),
+    .cycles_o         (cycles_o),
+    .xfer_cycles_o    (xfer_cycles_o),
+    .words_o          (words_o),
+    .local_cycles_o   (local_cycles_o),
+    .mac_cycles_o     (mac_cycles_o),
+    .err_any_o        (err_any_o),
+    .rt_halt_o        (rt_halt),
+    .rt_stalls_o      (rt_stalls_o),
+    .rt_deadlock_o    (rt_deadlock_o)
+  );
+
+  assign err_count_o = node_err_count[err_node_i];
 
 endmodule

@@ -101,6 +101,11 @@ module hc_fpga #(
   logic [NumNodes*WordWidth-1:0]          mem_rdata;
   logic [NumNodes*WordWidth-1:0]          mem_wdata;
   logic [CountBits-1:0]                   cycles, xfer_cycles, words, local_cycles, mac_cycles;
+  // Routed mode's counters: constant 0 in this table-mode cube (HasRouter = 0).
+  logic [CountBits-1:0]                   rt_stalls;
+  logic                                   rt_deadlock;
+  logic                                   unused_rt;
+  assign unused_rt = ^{rt_stalls, rt_deadlock};
   logic [NumErrKinds-1:0]                 err_any;
   logic [NumErrKinds*ErrCountBits-1:0]    err_count;
 
@@ -145,6 +150,8 @@ module hc_fpga #(
     .words_o        (words),
     .local_cycles_o (local_cycles),
     .mac_cycles_o   (mac_cycles),
+    .rt_stalls_o    (rt_stalls),
+    .rt_deadlock_o  (rt_deadlock),
     .err_any_o      (err_any),
     .err_node_i     (node),
     .err_count_o    (err_count),

@@ -11,9 +11,10 @@
 // writes the word into its input slot at the end, so one PERMUTE swaps slots or rotates a cycle
 // of up to Dim * Lanes slots. Nothing is sent in a PERMUTE cycle (out_valid_o stays low).
 //
-// The node's address is an input (node_id_i), not a parameter, so Verilator builds one node class
-// for the whole cube; hc_node is never inlined into hc_cube for the same reason. Two more details
-// keep the node's C++ code shared by all instances (and a 1024-node cube quick to build):
+// The node's address is an input (node_id_i, sampled in reset), not a parameter, so Verilator
+// builds one node class for the whole cube; hc_node is never inlined into hc_cube for the same
+// reason. Two more details keep the node's C++ code shared by all instances (and a 1024-node
+// cube quick to build):
 // * the inputs that differ between instances are public_flat_rd, so that Verilator does not
 //   substitute the cube's expression (a constant node id, an array element) into the node's code;
 // * the node has no assertions of its own: Verilator 5.006 writes every assertion message with
@@ -174,6 +175,7 @@ module hc_node
 
   /* verilator tracing_on */
   logic [WordWidth-1:0]             mem_q [NumSlots];  // written by mem_write and g_lane.chan_write
+  logic [Dim-1:0]                   node_id_q;     // the node's address, sampled in reset
 
   logic                             active_q;      // started since reset
   logic                             one_port_q;    // one_port_i at the last start
@@ -190,6 +192,17 @@ module hc_node
   logic [TableWidth-1:0]            tbl_rdata_q;   // tbl_q[pc_q], read at the edge before (tbl_ram)
   logic [NumChans*WordWidth-1:0]    pass_data_q;   // the word held on channel c at [c]
   logic [PcBits-1:0]                tbl_len_q;     // words loaded since reset
+
+  // The node's address is sampled from node_id_i while rst_ni is low, as a chip samples its
+  // address straps in reset, and the node uses the register. The input is constant in a cube,
+  // so this changes nothing after reset; it keeps the address out of the logic that a
+  // simulator re-evaluates whenever an input changes (the node-array model verilates hc_node
+  // alone, where node_id_i is a top-level input: the channel decode XORs every relative slot
+  // with the address and would otherwise be evaluated at every input change, not once per
+  // clock edge; docs/hardware.md §6.1).
+  always_ff @(posedge clk_i) begin : id_strap
+    if (!rst_ni) node_id_q <= node_id_i;
+  end
 
   // ---------------------------------------------------------------------------
   // Sequencer
@@ -291,9 +304,9 @@ module hc_node
     assign out_op      = field[1:0];
     assign out_idx     = field[3 +: IdxBits];
     assign in_op       = field[3 + IdxBits +: 2];
-    assign out_addr    = AddrBits'(out_idx) ^ (field[2] ? AddrBits'(node_id_i) : '0);
+    assign out_addr    = AddrBits'(out_idx) ^ (field[2] ? AddrBits'(node_id_q) : '0);
     assign in_addr     = AddrBits'(field[6 + IdxBits +: SlotBits]) ^
-                         (field[5 + IdxBits] ? AddrBits'(node_id_i) : '0);
+                         (field[5 + IdxBits] ? AddrBits'(node_id_q) : '0);
     assign out_addr_ok = 32'(out_addr) < NumSlots;
     assign in_addr_ok  = 32'(in_addr) < NumSlots;
     assign fwd_src     = out_idx[ChanIdxBits-1:0];
@@ -505,7 +518,7 @@ module hc_node
     ) u_router (
       .clk_i           (clk_i),
       .rst_ni          (rst_ni),
-      .node_id_i       (node_id_i),
+      .node_id_i       (node_id_q),
       .msg_we_i        (tbl_we_i && ld_sel == SelBits'(1)),
       .hdr_we_i        (tbl_we_i && ld_sel == SelBits'(2)),
       .ld_addr_i       (tbl_addr_i[LoadAddrBits-SelBits-1:0]),
@@ -601,7 +614,7 @@ module hc_node
   logic                flt_hit;   // the fault mask applies to this node this cycle
   logic [NumChans-1:0] store;     // an arriving word is stored in memory (never in a PERMUTE)
 
-  assign flt_hit = flt_en_i && flt_node_i == node_id_i;
+  assign flt_hit = flt_en_i && flt_node_i == node_id_q;
 
   logic [NumChans-1:0] wr_en;     // the channel's memory write port writes (store or copy)
   logic [NumChans-1:0] pass_now;  // an arriving word is held for a FWD
@@ -712,7 +725,6 @@ module hc_node
   logic [PcBits-1:0]              pc_d, pc_run;
   logic [WaitBits-1:0]            wait_cnt_d, wait_cnt_run;
   logic [NumChans-1:0]            pass_valid_d;
-  logic [NumErrKinds*CntBits-1:0] err_cnt_d, err_cnt_run;
   logic [PcBits-1:0]              tbl_len_d;
 
   // Next state while running. The start pulse and the one-port input enter only through the
@@ -729,11 +741,19 @@ module hc_node
 
   // The saturating error counters, one generate branch per kind: constant part-selects, which
   // the Verilated model evaluates as straight-line code (a loop over the kinds ran every cycle
-  // with computed part-selects, about a tenth of a node's per-cycle work).
+  // with computed part-selects, about a tenth of a node's per-cycle work). The increment is
+  // written inside the register block, not as combinational next-state logic: err_event depends
+  // on the node's inputs, and Verilator re-evaluates logic combinational from a top-level input
+  // on every eval() (the node-array model, docs/hardware.md §6.1, evaluates a node at least twice
+  // per cycle), while a register block runs once per clock edge. The same counters for yosys.
   for (genvar k = 0; k < NumErrKinds; k++) begin : g_err_cnt
-    assign err_cnt_run[k*CntBits +: CntBits] =
-        err_event[k] && err_cnt_q[k*CntBits +: CntBits] != '1 ?
-        err_cnt_q[k*CntBits +: CntBits] + CntBits'(1) : err_cnt_q[k*CntBits +: CntBits];
+    always_ff @(posedge clk_i) begin : count
+      if (!rst_ni || start_i) begin
+        err_cnt_q[k*CntBits +: CntBits] <= '0;
+      end else if (err_event[k] && err_cnt_q[k*CntBits +: CntBits] != '1) begin
+        err_cnt_q[k*CntBits +: CntBits] <= err_cnt_q[k*CntBits +: CntBits] + CntBits'(1);
+      end
+    end
   end
 
   always_comb begin : next_state
@@ -742,7 +762,6 @@ module hc_node
     pc_d         = start_i ? '0 : pc_run;
     wait_cnt_d   = start_i ? '0 : wait_cnt_run;
     pass_valid_d = start_i ? '0 : pass_now;
-    err_cnt_d    = start_i ? '0 : err_cnt_run;
   end
 
   // The table's length is one past the highest address written since reset.
@@ -761,7 +780,6 @@ module hc_node
       wait_cnt_q   <= '0;
       tbl_len_q    <= '0;
       pass_valid_q <= '0;
-      err_cnt_q    <= '0;
     end else begin
       active_q     <= active_d;
       one_port_q   <= one_port_d;
@@ -769,7 +787,6 @@ module hc_node
       wait_cnt_q   <= wait_cnt_d;
       tbl_len_q    <= tbl_len_d;
       pass_valid_q <= pass_valid_d;
-      err_cnt_q    <= err_cnt_d;
     end
   end
 

@@ -5,24 +5,29 @@
 # For Edelman's AAPC (Edelman 1991 Theorem 3.1) with K = 2^n on n = 6, 8, 10, 12 it runs the
 # table executor, the SystemC-TLM model and the Verilated RTL (`hcube run --json --no-verify`,
 # each backend's own measure of its simulation: RunResult::wall_seconds), R rounds interleaved
-# (table, tlm, rtl, table, ...) so that a machine whose load changes treats them alike, and
-# prints the best round of each as simulated cycles/s, node-cycles/s and words/s. A backend that
-# refuses a size (the RTL above n = 10 today) gets its refusal printed instead of a number. The
-# first RTL run of a size builds the Verilated model (minutes, cached in CACHE) and is not timed.
+# (table, tlm, rtl, ..., table, ...) so that a machine whose load changes treats them alike, and
+# prints the best round of each as simulated cycles/s, node-cycles/s and words/s. The RTL runs
+# on the node-array model (docs/hardware.md §6.1) with one thread (`rtl`) and with two
+# (`rtl-t2`, `--threads 2`), and with -f also on the flat model (`rtl-flat`, `--rtl-model
+# flat`; its build takes about 2 CPU minutes at n = 8, 5 at n = 10 and 40 at n = 12). A backend
+# that refuses a size gets its refusal printed instead of a number. The first RTL run of a size
+# builds the Verilated model (cached in CACHE) and is not timed.
 #
-# Usage: scripts/bench.sh [-r ROUNDS] [-c CACHE] [N ...]   (default: 3 rounds, N = 6 8 10 12,
-#                                                            CACHE = $HCUBE_CACHE or the default)
+# Usage: scripts/bench.sh [-r ROUNDS] [-c CACHE] [-f] [N ...]   (default: 3 rounds,
+#                                       N = 6 8 10 12, CACHE = $HCUBE_CACHE or the default)
 # Microbenchmarks of the hot paths are a separate program: build/bench/hcube-bench.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 hcube=build/hcube
 rounds=3
 cache=()
-while getopts "r:c:" opt; do
+variants=(table tlm rtl rtl-t2)
+while getopts "r:c:f" opt; do
   case $opt in
     r) rounds=$OPTARG ;;
     c) cache=(--cache "$OPTARG") ;;
-    *) echo "usage: scripts/bench.sh [-r ROUNDS] [-c CACHE] [N ...]" >&2; exit 2 ;;
+    f) variants+=(rtl-flat) ;;
+    *) echo "usage: scripts/bench.sh [-r ROUNDS] [-c CACHE] [-f] [N ...]" >&2; exit 2 ;;
   esac
 done
 shift $((OPTIND - 1))
@@ -33,19 +38,26 @@ trap 'rm -rf "$out"' EXIT
 
 echo "# $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores, load before: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "# hcube run --algo edelman --n N --k 2^N --backend B --json --no-verify, best of $rounds"
-printf '%3s %6s %6s %8s %10s | %-5s %12s %14s %14s\n' n K nodes cycles words backend \
+printf '%3s %6s %6s %8s %10s | %-8s %12s %14s %14s\n' n K nodes cycles words backend \
   "cycles/s" "node-cycles/s" "words/s"
 for n in "${sizes[@]}"; do
   k=$((1 << n))
-  run() {  # backend round -> $out/$backend-$n-$round.json, or .err with the refusal
-    "$hcube" run --algo edelman --n "$n" --k "$k" --backend "$1" --json --no-verify \
+  run() {  # variant round -> $out/$variant-$n-$round.json, or .err with the refusal
+    local args
+    case $1 in
+      table | tlm | rtl) args=(--backend "$1") ;;
+      rtl-t2) args=(--backend rtl --threads 2) ;;
+      rtl-flat) args=(--backend rtl --rtl-model flat) ;;
+    esac
+    "$hcube" run --algo edelman --n "$n" --k "$k" "${args[@]}" --json --no-verify \
       "${cache[@]}" >"$out/$1-$n-$2.json" 2>"$out/$1-$n-$2.err" || true
   }
-  run rtl warmup  # builds (or finds) the Verilated model; not timed
+  run rtl warmup  # builds (or finds) the Verilated models; not timed
+  if [[ " ${variants[*]} " == *" rtl-flat "* ]]; then run rtl-flat warmup; fi
   for round in $(seq 1 "$rounds"); do
-    for backend in table tlm rtl; do run "$backend" "$round"; done
+    for backend in "${variants[@]}"; do run "$backend" "$round"; done
   done
-  for backend in table tlm rtl; do
+  for backend in "${variants[@]}"; do
     python3 - "$out" "$backend" "$n" "$k" "$rounds" <<'PY'
 import json, os, sys
 out, backend, n, k, rounds = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5])
@@ -63,11 +75,11 @@ for r in range(1, rounds + 1):
         best = d
 nodes = 1 << n
 if best is None:
-    print(f"{n:3d} {k:6d} {nodes:6d} {'-':>8s} {'-':>10s} | {backend:5s} refused: {refusal}")
+    print(f"{n:3d} {k:6d} {nodes:6d} {'-':>8s} {'-':>10s} | {backend:8s} refused: {refusal}")
 else:
     w = best["wall_seconds"]
     rate = best["cycles"] / w
-    print(f"{n:3d} {k:6d} {nodes:6d} {best['cycles']:8d} {best['words']:10d} | {backend:5s} "
+    print(f"{n:3d} {k:6d} {nodes:6d} {best['cycles']:8d} {best['words']:10d} | {backend:8s} "
           f"{rate:12.0f} {rate * nodes:14.0f} {best['words'] / w:14.0f}")
 PY
   done

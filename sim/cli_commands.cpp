@@ -60,7 +60,14 @@ const std::vector<OptionInfo>& optionCatalogue() {
       {"--max-cycles", "C", "stop a run after C cycles (0: the run's own limit)", true},
       {"--cache", "DIR", "the Verilated model cache (default $HCUBE_CACHE or ~/.cache/hcube)",
        true},
-      {"--threads", "T", "run the RTL on Verilator's multithreaded model, T threads (1..64)", true},
+      {"--threads", "T",
+       "threads simulating the RTL (1..64): the node-array model's node evaluations, or with "
+       "--rtl-model flat Verilator's multithreaded model",
+       true},
+      {"--rtl-model", "array|flat",
+       "the Verilated cube: node-array (default, docs/hardware.md §6.1) or flat (hc_cube whole; "
+       "traced runs use it)",
+       true},
       {"--router", "", "build the model with routers, the one routed runs use", true},
       {"--memory", "M", "build the model with at least M memory words per node", true},
       {"--depth", "D", "build the model with at least D table words per node", true},
@@ -122,12 +129,15 @@ const std::vector<CommandLine>& commandLines() {
       {"run", "run a case on a backend and check it against the reference",
        R"(  hcube run (--algo A --n N [--k K] [--width B] [--ports all|one] | --tables PATH)
             [--backend table|tlm|rtl] [--trace FILE] [--json] [--no-verify]
-            [--max-cycles C] [--cache DIR] [--threads T] [--links FILE.csv]
-            [--heatmap FILE.svg] [--inject KIND:...] [--seed S]
+            [--max-cycles C] [--cache DIR] [--threads T] [--rtl-model array|flat]
+            [--links FILE.csv] [--heatmap FILE.svg] [--inject KIND:...] [--seed S]
       run a case and check every element against the reference model; --seed S starts the
       collectives and matmul from seeded values (splitmix64, sw/seeded_words.h) instead of
-      tags and checks the sums and products computed from them; --threads T runs the
-      RTL on Verilator's multithreaded model with T threads (a model of its own); --trace writes an
+      tags and checks the sums and products computed from them; the RTL runs on the node-array
+      model (hc_node and hc_cube_ctl verilated apart and wired by the testbench, whose build does
+      not grow with n) unless --rtl-model flat or --trace asks for hc_cube verilated whole;
+      --threads T evaluates the nodes on T threads (with the flat model: Verilator's
+      multithreaded model, a model of its own); --trace writes an
       FST (or .vcd) waveform and a GTKWave save file from the RTL, or a VCD from the TLM model;
       --links writes the words and utilisation of every directed link as CSV, --heatmap a
       per-link, per-cycle utilisation picture with per-dimension totals (the same on every
@@ -144,7 +154,8 @@ const std::vector<CommandLine>& commandLines() {
       routed mode: the case's permutation by the per-cycle packet routers, no schedule
       (docs/hardware.md §8; on the RTL the FIFO depth is 1..4, --trace shows the routers))",
        join(kCase, {"--tables", "--backend", "--trace", "--json", "--no-verify", "--max-cycles",
-                    "--cache", "--threads", "--links", "--heatmap", "--inject", "--seed", "--route",
+                    "--cache", "--threads", "--rtl-model", "--links", "--heatmap", "--inject",
+                    "--seed", "--route",
                     "--fifo-depth", "--deadlock-cycles"}),
        true},
       {"trace", "print one element's path cycle by cycle",
@@ -162,7 +173,8 @@ const std::vector<CommandLine>& commandLines() {
        join(kCase, {"--tables", "--campaign", "--seed", "--backend", "--cache"}), true},
       {"compare", "one case on several backends, or by schedule and by routers, side by side",
        R"(  hcube compare (--algo A --n N [--k K] [--width B] [--ports all|one] | --tables PATH)
-            [--backends table,tlm,rtl] [--json] [--cache DIR] [--threads T] [--seed S]
+            [--backends table,tlm,rtl] [--json] [--cache DIR] [--threads T]
+            [--rtl-model array|flat] [--seed S]
       run one case on several backends, print cycles, mismatches and wall time side by side
       (--seed S: seeded values for the collectives and matmul, as for run);
       exit 1 on any disagreement between them or with the reference model
@@ -170,17 +182,21 @@ const std::vector<CommandLine>& commandLines() {
             [--backend table|tlm|rtl | --backends table,tlm,rtl] [--fifo-depth D] [--json]
       one permutation by its schedule's tables and by the routers, side by side; with
       --backends every mode runs on each backend and they must agree exactly)",
-       join(kCase, {"--tables", "--backends", "--json", "--cache", "--threads", "--seed", "--modes",
+       join(kCase, {"--tables", "--backends", "--json", "--cache", "--threads", "--rtl-model",
+                    "--seed", "--modes",
                     "--backend", "--fifo-depth", "--deadlock-cycles", "--max-cycles"}),
        true},
       {"build-model", "build (or find in the cache) the Verilated cube for a case",
        R"(  hcube build-model --algo A --n N [--k K] [--width B] [--memory M] [--depth D] [--router]
-            [--cache DIR] [--threads T]
+            [--cache DIR] [--rtl-model array|flat [--threads T]]
       build (or find in the cache) the Verilated cube for a case, without running it;
       --memory / --depth make it at least that large, so that it serves bigger cases too;
       --router builds the model of routed runs (nodes with routers, docs/hardware.md §8.11);
-      --threads T builds Verilator's multithreaded model with T threads)",
-       join(kCase, {"--tables", "--memory", "--depth", "--router", "--cache", "--threads"}), true},
+      --rtl-model flat builds hc_cube verilated whole instead of the node-array model, with
+      --threads T as Verilator's multithreaded model with T threads)",
+       join(kCase, {"--tables", "--memory", "--depth", "--router", "--cache", "--threads",
+                    "--rtl-model"}),
+       true},
       {"messages", "write the routed-mode message list of a case",
        R"(  hcube messages --algo A --n N [--k K] [--PARAM V ...] [--route ecube|source|adaptive]
                  --out FILE

@@ -277,19 +277,31 @@ struct BackendRun {
   bool record_traffic = false;          ///< fill RunResult::traffic (sw/inspect/)
   u64 record_word = ~u64{0};            ///< ... of this word only (~0: every word)
   const Fault* fault = nullptr;         ///< a link fault to inject (sw/fault.h)
-  int threads = 1;                      ///< threads of the Verilated model (rtl backend)
+  int threads = 1;                      ///< threads simulating the RTL (rtl backend)
+  bool flat = false;                    ///< the flat RTL model, not the node-array one
   const CubeMemory* initial = nullptr;  ///< seeded values (--seed); nullptr: tags
   bool quiet = false;                   ///< no progress lines (the faulty runs of a campaign)
 };
 
-// --threads T: threads of the Verilated model (a model of its own per T); only the rtl backend
-// has one.
+// --threads T: threads simulating the RTL: the node-array model's node evaluations, or the flat
+// model's Verilator threads (a model of its own per T); only the rtl backend has them.
 int rtlThreadsOption(Args& args, bool rtl_runs) {
   const std::optional<long long> t = args.number("--threads");
   if (!t) return 1;
   if (!rtl_runs)
     throw Error("--threads sets the Verilated model's threads: it needs the rtl backend");
   return requireRtlThreads(*t);
+}
+
+// --rtl-model array|flat: the node-array model (default; docs/hardware.md §6.1) or the flat
+// model, hc_cube verilated whole (traced runs use it anyway).
+bool rtlFlatOption(Args& args, bool rtl_runs) {
+  const std::optional<std::string> m = args.get("--rtl-model");
+  if (!m) return false;
+  if (!rtl_runs) throw Error("--rtl-model chooses the Verilated model: it needs the rtl backend");
+  if (*m == "flat") return true;
+  if (*m == "array") return false;
+  throw Error("--rtl-model '" + *m + "': must be array or flat");
 }
 
 RunResult runOn(const BuiltCase& c, const BackendRun& b, std::string* gtkw) {
@@ -320,6 +332,7 @@ RunResult runOn(const BuiltCase& c, const BackendRun& b, std::string* gtkw) {
     RtlOptions opt;
     opt.cache_dir = b.cache;
     opt.threads = b.threads;
+    opt.flat = b.flat;
     opt.progress = b.quiet ? nullptr : &std::cerr;
     opt.progress_bar = b.progress != nullptr;
     opt.max_cycles = b.max_cycles;
@@ -470,6 +483,7 @@ int cmdRun(Args& args) {
     throw Error("--backend '" + backend + "': must be table, tlm or rtl");
   }
   const int threads = rtlThreadsOption(args, backend == "rtl");
+  const bool flat = rtlFlatOption(args, backend == "rtl");
   std::ostream* progress = !json && stderrIsTerminal() ? &std::cerr : nullptr;
   ProgressBar tables(progress, "tables", 0);
   tables.phase("schedule + compile");
@@ -533,6 +547,7 @@ int cmdRun(Args& args) {
   BackendRun b{backend, trace.value_or(""), cache, static_cast<u64>(max_cycles), progress};
   b.record_traffic = heatmap.has_value();
   b.threads = threads;
+  b.flat = flat;
   b.initial = initial ? &*initial : nullptr;
   if (fault) return runWithFault(c, b, *fault);
   report.run = runOn(c, b, &report.gtkw);
@@ -596,8 +611,9 @@ int cmdCompare(Args& args) {
     backends.push_back(item);
   }
   if (backends.size() < 2) throw Error("--backends: name at least two backends to compare");
-  const int threads =
-      rtlThreadsOption(args, std::find(backends.begin(), backends.end(), "rtl") != backends.end());
+  const bool rtl_runs = std::find(backends.begin(), backends.end(), "rtl") != backends.end();
+  const int threads = rtlThreadsOption(args, rtl_runs);
+  const bool flat = rtlFlatOption(args, rtl_runs);
   const auto seed = args.number("--seed");
   HeaderOrigin origin;
   const BuiltCase c = loadCase(args, backends, origin);
@@ -610,6 +626,7 @@ int cmdCompare(Args& args) {
     RunReport r = reportFor(c);
     BackendRun run{b, "", cache, 0};
     run.threads = threads;
+    run.flat = flat;
     run.initial = initial ? &*initial : nullptr;
     r.run = runOn(c, run, nullptr);
     r.check = checkRun(c.perm, run.initial, r.run.memory);
@@ -757,6 +774,8 @@ int cmdRoutedRun(Args& args, const std::string& route_word) {
   RtlOptions rtl;
   rtl.cache_dir = args.get("--cache").value_or("");
   rtl.trace = args.get("--trace").value_or("");
+  rtl.threads = rtlThreadsOption(args, backend == "rtl");
+  rtl.flat = rtlFlatOption(args, backend == "rtl");
   if (!rtl.trace.empty() && backend != "rtl") {
     throw Error("--trace: routed mode writes waveforms on --backend rtl");
   }
@@ -1173,6 +1192,7 @@ int cmdBuildModel(Args& args) {
   CaseSpec spec = caseFrom(args);
   const std::string cache = args.get("--cache").value_or("");
   const int threads = rtlThreadsOption(args, true);
+  const bool flat = rtlFlatOption(args, true);
   args.finish();
   requireRtlDimension(spec.n);
   if (memory < 0 || memory > (1LL << 20)) {
@@ -1185,7 +1205,8 @@ int cmdBuildModel(Args& args) {
   RtlModelConfig config = rtlModelFor(c.tables);
   config.num_slots = std::max<u64>(config.num_slots, std::bit_ceil(static_cast<u64>(memory)));
   config.table_depth = std::max<u64>(config.table_depth, std::bit_ceil(static_cast<u64>(depth)));
-  config.threads = threads;
+  config.array = !flat;
+  config.threads = flat ? threads : 1;  // the node-array model's threads are the runner's
   config.router = router;
   RtlOptions opt;
   opt.cache_dir = cache;

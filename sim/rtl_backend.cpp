@@ -100,6 +100,7 @@ std::string RtlModelConfig::key() const {
   o << "rtl-n" << dim << "-m" << num_slots << "-b" << lanes << "-t" << table_depth << "-j"
     << threads << "-w" << (trace ? 1 : 0);
   if (router) o << "-r";
+  if (array) o << "-a";
   return o.str();
 }
 
@@ -157,11 +158,14 @@ RtlModel ensureRtlModel(const RtlModelConfig& config, const RtlOptions& options)
                       &depth, &threads, &traced, tag) != 7) {
         continue;
       }
-      // "r-HASH": a model with routers (the hash is hexadecimal, so never starts with 'r').
+      // "r-HASH": a model with routers, "a-HASH" the node-array model (the hash is hexadecimal,
+      // so never starts with 'r'; an 'a' is followed by another hex digit, never by '-').
       std::string rest = tag;
       const bool router = rest.rfind("r-", 0) == 0;
       if (router) rest.erase(0, 2);
-      if (router != config.router) continue;
+      const bool array = rest.rfind("a-", 0) == 0;
+      if (array) rest.erase(0, 2);
+      if (router != config.router || array != config.array) continue;
       if (dim != config.dim || lanes != config.lanes || threads != config.threads ||
           (config.trace && traced == 0) || slots < config.num_slots || depth < config.table_depth ||
           hash != rest) {
@@ -172,7 +176,7 @@ RtlModel ensureRtlModel(const RtlModelConfig& config, const RtlOptions& options)
       if (size < best_size) {
         best_size = size;
         best.runner = (e.path() / "hcube-rtl-sim").string();
-        best.config = {dim, slots, lanes, depth, threads, traced != 0, router};
+        best.config = {dim, slots, lanes, depth, threads, traced != 0, router, array};
       }
     }
     if (!best.runner.empty()) return best;
@@ -190,10 +194,12 @@ RtlModel ensureRtlModel(const RtlModelConfig& config, const RtlOptions& options)
   if (out) {
     *out << "hcube: building the Verilated cube n=" << config.dim << " (" << config.num_slots
          << " memory words, " << config.lanes << " lane(s), table depth " << config.table_depth
-         << ", " << config.threads << " thread(s)" << (config.trace ? ", traced" : "")
-         << (config.router ? ", with routers" : "") << ") in " << dir.string()
+         << (config.array ? ", node-array model" : ", flat model")
+         << (config.array ? "" : ", " + std::to_string(config.threads) + " thread(s)")
+         << (config.trace ? ", traced" : "") << (config.router ? ", with routers" : "") << ") in "
+         << dir.string()
          << " -- once per configuration, cached\n";
-    if (config.dim >= 9) {
+    if (config.dim >= 9 && !config.array) {
       const ResourceEstimate build = rtlBuildEstimate(config.dim);
       *out << "hcube: expect about " << formatSeconds(build.seconds)
            << " of CPU time (2 cores share it) and " << formatBytes(build.bytes)
@@ -227,7 +233,8 @@ RtlModel ensureRtlModel(const RtlModelConfig& config, const RtlOptions& options)
         "-DHC_TABLE_DEPTH=" + std::to_string(config.table_depth),
         "-DHC_THREADS=" + std::to_string(config.threads),
         std::string("-DHC_TRACE=") + (config.trace ? "ON" : "OFF"),
-        std::string("-DHC_ROUTER=") + (config.router ? "1" : "0")},
+        std::string("-DHC_ROUTER=") + (config.router ? "1" : "0"),
+        std::string("-DHC_ARRAY=") + (config.array ? "ON" : "OFF")},
        "configure");
   step({cmake, "--build", dir.string(), "-j", "2"}, "build");
   if (!fs::exists(runner)) throw Error("building the RTL model produced no " + runner.string());
@@ -424,8 +431,10 @@ void writeMemoryFile(const std::string& path, const CubeMemory& initial, const T
 
 RunResult runOnRtl(const TableSet& set, const RtlOptions& options) {
   RtlModelConfig config = rtlModelFor(set);
-  config.threads = requireRtlThreads(options.threads);
+  const int threads = requireRtlThreads(options.threads);
   config.trace = !options.trace.empty();
+  config.array = !config.trace && !options.flat;
+  config.threads = config.array ? 1 : threads;
   config.router = options.router_model;
   const RtlModel model = ensureRtlModel(config, options);
   const std::string& runner = model.runner;
@@ -455,6 +464,7 @@ RunResult runOnRtl(const TableSet& set, const RtlOptions& options) {
                                    result.string(),
                                    "--max-cycles",
                                    std::to_string(max_cycles)};
+  if (config.array && threads > 1) argv.insert(argv.end(), {"--threads", std::to_string(threads)});
   if (options.initial != nullptr) {
     const fs::path memory = work / "memory.bin";
     writeMemoryFile(memory.string(), *options.initial, set);
@@ -826,8 +836,10 @@ RoutedRun runRoutedOnRtl(const MessageList& list, const CubeMemory& initial,
                          const RouterOptions& ropt, const RtlOptions& options) {
   checkRtlRouterOptions(list, ropt);
   RtlModelConfig config = rtlModelForMessages(list);
-  config.threads = requireRtlThreads(options.threads);
+  const int threads = requireRtlThreads(options.threads);
   config.trace = !options.trace.empty();
+  config.array = !config.trace && !options.flat;
+  config.threads = config.array ? 1 : threads;
   const RtlModel model = ensureRtlModel(config, options);
   const fs::path work =
       fs::temp_directory_path() /
@@ -846,6 +858,7 @@ RoutedRun runRoutedOnRtl(const MessageList& list, const CubeMemory& initial,
   writeRoutedImageFile(image.string(), list, initial, ropt, model.config);
   std::vector<std::string> argv = {model.runner, "--image", image.string(), "--out",
                                    result.string()};
+  if (config.array && threads > 1) argv.insert(argv.end(), {"--threads", std::to_string(threads)});
   if (ropt.max_cycles != (u64{1} << 32)) {
     argv.insert(argv.end(), {"--max-cycles", std::to_string(ropt.max_cycles)});
   }

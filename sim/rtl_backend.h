@@ -33,7 +33,13 @@ struct RtlModelConfig {
   /// The nodes have routers (HasRouter = 1, docs/hardware.md §8.11): the model of routed runs,
   /// which runs table mode too. Table runs use models without routers, which are faster.
   bool router = false;
-  /// Directory name of this model in the cache ("-r" after the table depth for routers).
+  /// The node-array model (tb/node_array.h, docs/hardware.md §6.1): hc_node and hc_cube_ctl
+  /// verilated apart and wired by the testbench, a build that does not grow with the cube; its
+  /// threads are the runner's (--threads), so `threads` stays 1. False: the flat model, hc_cube
+  /// verilated whole, which traced runs need.
+  bool array = false;
+  /// Directory name of this model in the cache ("-r" for routers, "-a" for the node-array model,
+  /// after the tracing flag).
   std::string key() const;
 };
 
@@ -51,7 +57,11 @@ struct RtlOptions {
   std::string trace;      ///< waveform to write (.fst, or .vcd converted with fst2vcd)
   std::string gtkw;       ///< GTKWave save file to write beside the trace
   u64 max_cycles = 0;     ///< 0: the tables' own cycle count plus a margin
-  int threads = 1;        ///< threads of the Verilated model (--threads; 1..kRtlMaxThreads)
+  /// --threads: the threads that evaluate the node-array model's nodes, or with `flat` the
+  /// threads of Verilator's multithreaded model (a model of its own); 1..kRtlMaxThreads.
+  int threads = 1;
+  /// Run on the flat model (hc_cube verilated whole) even without a trace; traced runs always do.
+  bool flat = false;
   std::ostream* progress = nullptr;  ///< where build and run progress goes (nullptr: silent)
   /// Show the run's progress as a bar (sw/progress.h) on `progress`, which must be a terminal;
   /// otherwise as a line every few seconds.

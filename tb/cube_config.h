@@ -18,54 +18,68 @@ struct CubeConfig {
   /// The configuration compiled into this binary (HC_DIM, HC_NUM_SLOTS, HC_LANES,
   /// HC_TABLE_DEPTH, HC_HAS_ROUTER).
   static CubeConfig FromBuild();
+#ifdef HC_DIM
+  /// The same, usable in constant expressions (the runner is compiled with the HC_* macros).
+  static constexpr CubeConfig Build() {
+    CubeConfig c;
+    c.dim = HC_DIM;
+    c.num_slots = HC_NUM_SLOTS;
+    c.lanes = HC_LANES;
+    c.table_depth = HC_TABLE_DEPTH;
+#ifdef HC_HAS_ROUTER
+    c.has_router = HC_HAS_ROUTER != 0;
+#endif
+    return c;
+  }
+#endif
 
-  int NumNodes() const { return 1 << dim; }
-  int NumChans() const { return dim * lanes; }
-  int SlotBits() const { return Bits(num_slots); }
-  int PortBits() const { return Bits(dim); }
-  int LaneBits() const { return Bits(lanes); }
-  int IdxBits() const { return Max(SlotBits(), PortBits() + LaneBits()); }
-  int ChanBits() const { return 6 + IdxBits() + SlotBits(); }
+  constexpr int NumNodes() const { return 1 << dim; }
+  constexpr int NumChans() const { return dim * lanes; }
+  constexpr int SlotBits() const { return Bits(num_slots); }
+  constexpr int PortBits() const { return Bits(dim); }
+  constexpr int LaneBits() const { return Bits(lanes); }
+  constexpr int IdxBits() const { return Max(SlotBits(), PortBits() + LaneBits()); }
+  constexpr int ChanBits() const { return 6 + IdxBits() + SlotBits(); }
   /// max(34, 2 + n b ChanBits, 5 + 6 SlotBits): the last term holds a MAC (§2.3).
-  int TableWidth() const { return Max(Max(34, 2 + NumChans() * ChanBits()), 5 + 6 * SlotBits()); }
+  constexpr int TableWidth() const { return Max(Max(34, 2 + NumChans() * ChanBits()), 5 + 6 * SlotBits()); }
   /// U: multiply-add units per node (MacUnits; the runner's builds keep the default, 1).
   int mac_units = 1;
-  int DepthBits() const { return Bits(table_depth); }
+  constexpr int DepthBits() const { return Bits(table_depth); }
   /// Hex digits of one table word in an image file.
-  int TableHexDigits() const { return (TableWidth() + 3) / 4; }
+  constexpr int TableHexDigits() const { return (TableWidth() + 3) / 4; }
 
   // Routed mode (rtl/hc_pkg.sv, docs/hardware.md §8.1): the message word and the load port.
-  int RouteMax() const { return 2 * dim + 2; }
-  int RouteLenBits() const { return Bits(RouteMax() + 1); }
-  int RouteBits() const { return RouteLenBits() + RouteMax() * PortBits(); }
+  constexpr int RouteMax() const { return 2 * dim + 2; }
+  constexpr int RouteLenBits() const { return Bits(RouteMax() + 1); }
+  constexpr int RouteBits() const { return RouteLenBits() + RouteMax() * PortBits(); }
   /// The release cycle's position in a message word (its top 32 bits).
-  int ReleaseLsb() const { return 2 * SlotBits() + dim + RouteBits(); }
+  constexpr int ReleaseLsb() const { return 2 * SlotBits() + dim + RouteBits(); }
   /// The start flag (the first word of a message that pays tau, §8.7): the top bit.
-  int StartBit() const { return ReleaseLsb() + 32; }
-  int MsgWidth() const { return StartBit() + 1; }
+  constexpr int StartBit() const { return ReleaseLsb() + 32; }
+  constexpr int MsgWidth() const { return StartBit() + 1; }
   /// The load port's data: a table word, or with routers a message word if that is wider.
-  int LoadWidth() const { return has_router ? Max(TableWidth(), MsgWidth()) : TableWidth(); }
+  constexpr int LoadWidth() const { return has_router ? Max(TableWidth(), MsgWidth()) : TableWidth(); }
   /// The load port's address: with routers max(table address, header address) plus two select
   /// bits on top (LoadSelBits()), without them the table address.
-  int LoadIndexBits() const { return has_router ? Max(DepthBits(), Bits(dim + 3)) : DepthBits(); }
-  int LoadSelBits() const { return has_router ? 2 : 0; }
-  int LoadAddrBits() const { return LoadIndexBits() + LoadSelBits(); }
+  constexpr int LoadIndexBits() const { return has_router ? Max(DepthBits(), Bits(dim + 3)) : DepthBits(); }
+  constexpr int LoadSelBits() const { return has_router ? 2 : 0; }
+  constexpr int LoadAddrBits() const { return LoadIndexBits() + LoadSelBits(); }
   /// A delivery tag: source node and message index.
-  int TagBits() const { return dim + DepthBits(); }
+  constexpr int TagBits() const { return dim + DepthBits(); }
   /// Bits of a FIFO occupancy (hc_pkg::FifoDepthDefault = 4).
-  int OccBits() const { return 3; }
+  constexpr int OccBits() const { return 3; }
   static constexpr int kFifoDepthMax = 4;
 
   /// "dim 3, memory 8, lanes 1, table-depth 16, table-width 34"
   std::string Describe() const;
 
   /// max(1, clog2(n))
-  static int Bits(int n) {
+  static constexpr int Bits(int n) {
     int b = 0;
     while ((1LL << b) < n) ++b;
     return b < 1 ? 1 : b;
   }
-  static int Max(int a, int b) { return a > b ? a : b; }
+  static constexpr int Max(int a, int b) { return a > b ? a : b; }
 };
 
 }  // namespace hcube::tb

@@ -16,8 +16,7 @@ class VerilatedFstC {};
 #include <climits>
 #include <sstream>
 
-#include "Vhc_cube.h"
-#include "Vhc_cube___024root.h"
+#include "cube_top.h"
 #include "vl_bits.h"
 
 #if !defined(HC_DIM) || !defined(HC_NUM_SLOTS) || !defined(HC_LANES) || !defined(HC_TABLE_DEPTH)
@@ -52,7 +51,7 @@ std::string CubeConfig::Describe() const {
   return os.str();
 }
 
-CubeTb::CubeTb(const std::string& trace_path)
+CubeTb::CubeTb(const std::string& trace_path, int threads)
     : config_(CubeConfig::FromBuild()), context_(std::make_unique<VerilatedContext>()) {
   static_assert(HC_WORD_WIDTH == 32, "the testbench moves 32-bit words");
   // Assertions report each error kind once per node; the run goes on (docs/hardware.md §4).
@@ -66,7 +65,7 @@ CubeTb::CubeTb(const std::string& trace_path)
 #else
   if (!trace_path.empty()) throw NoTraceError();
 #endif
-  top_ = std::make_unique<Vhc_cube>(context_.get(), "TOP");
+  top_ = std::make_unique<CubeTop>(context_.get(), threads);
 #if HC_TRACE
   if (!trace_path.empty()) {
     trace_ = std::make_unique<VerilatedFstC>();
@@ -330,29 +329,22 @@ void CubeTb::ForEachWord(const SentFn& sent, const StoredFn& stored) {
 void CubeTb::CollectWords(CycleTraffic& out) {
   out.sent.clear();
   out.stored.clear();
-  // hc_cube's node_out_valid / node_out_data / node_store are public_flat_rd for this.
-  const auto& valid = top_->rootp->hc_cube__DOT__node_out_valid;
-  const auto& data = top_->rootp->hc_cube__DOT__node_out_data;
-  const auto& store = top_->rootp->hc_cube__DOT__node_store;
+  // What each node sends and stores (the flat model's public arrays node_out_valid,
+  // node_out_data, node_store; the node-array model's node ports). Words are 32 bits: channel c's
+  // word is word c of the data vector.
   const int chans = config_.NumChans();
-  const int w = config_.word_width;
   for (int x = 0; x < config_.NumNodes(); ++x) {
+    const auto& data = top_->OutData(x);
     for (int base = 0; base < chans; base += 64) {
       const int n = std::min(64, chans - base);
-      const uint64_t v = GetBits(valid[x], base, n);
-      const uint64_t st = GetBits(store[x], base, n);
-      for (int i = 0; i < n && (v >> i) != 0; ++i) {
-        if ((v >> i) & 1U) {
-          out.sent.push_back(
-              {x, base + i, static_cast<uint32_t>(GetBits(data[x], (base + i) * w, w))});
-        }
+      for (uint64_t v = GetBits(top_->OutValid(x), base, n); v != 0; v &= v - 1) {
+        const int c = base + __builtin_ctzll(v);
+        out.sent.push_back({x, c, GetWord(data, c)});
       }
-      for (int i = 0; i < n && (st >> i) != 0; ++i) {
-        if ((st >> i) & 1U) {
-          const int c = base + i;
-          const int from = x ^ (1 << (c / config_.lanes));  // the word comes from the neighbour
-          out.stored.push_back({x, c, static_cast<uint32_t>(GetBits(data[from], c * w, w))});
-        }
+      for (uint64_t st = GetBits(top_->Store(x), base, n); st != 0; st &= st - 1) {
+        const int c = base + __builtin_ctzll(st);
+        const int from = x ^ (1 << (c / config_.lanes));  // the word comes from the neighbour
+        out.stored.push_back({x, c, GetWord(top_->OutData(from), c)});
       }
     }
   }
@@ -383,9 +375,8 @@ void CubeTb::ClearFault() {
 
 void CubeTb::CollectErrorEvents(std::vector<ErrorEvent>& out) {
   out.clear();
-  const auto& events = top_->rootp->hc_cube__DOT__node_err_event;
   for (int x = 0; x < config_.NumNodes(); ++x) {
-    const uint64_t e = GetBits(events[x], 0, kNumErrorKinds);
+    const uint64_t e = GetBits(top_->ErrEvent(x), 0, kNumErrorKinds);
     for (int k = 0; k < kNumErrorKinds && (e >> k) != 0; ++k) {
       if ((e >> k) & 1U) out.push_back({x, k});
     }

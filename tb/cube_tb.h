@@ -16,11 +16,12 @@
 #include "cube_config.h"
 #include "image.h"
 
-class Vhc_cube;
 class VerilatedContext;
 class VerilatedFstC;
 
 namespace hcube::tb {
+
+class CubeTop;  // tb/cube_top.h: the flat or the node-array model of hc_cube
 
 /// Names of the error kinds, in counter order (docs/hardware.md §4).
 inline constexpr std::array<const char*, 9> kErrorKindNames = {
@@ -85,7 +86,9 @@ class CubeTb {
   using StoredFn = std::function<void(int node, int chan, uint32_t word)>;
 
   /// trace_path: FST file to write, or "" for no trace (NoTraceError if !CanTrace()).
-  explicit CubeTb(const std::string& trace_path = "");
+  /// threads: threads that evaluate the node-array model's nodes (tb/node_array.h); the flat
+  /// model has the thread count it was built with.
+  explicit CubeTb(const std::string& trace_path = "", int threads = 1);
   ~CubeTb();
   CubeTb(const CubeTb&) = delete;
   CubeTb& operator=(const CubeTb&) = delete;
@@ -94,7 +97,7 @@ class CubeTb {
   static bool CanTrace();
 
   const CubeConfig& config() const { return config_; }
-  Vhc_cube& top() { return *top_; }
+  CubeTop& top() { return *top_; }
   /// Clock cycles since construction.
   uint64_t tick_count() const { return ticks_; }
 
@@ -176,7 +179,7 @@ class CubeTb {
 
   CubeConfig config_;
   std::unique_ptr<VerilatedContext> context_;
-  std::unique_ptr<Vhc_cube> top_;
+  std::unique_ptr<CubeTop> top_;
   std::unique_ptr<VerilatedFstC> trace_;
   uint64_t ticks_ = 0;
   std::vector<Hook> hooks_;

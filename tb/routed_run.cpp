@@ -14,9 +14,8 @@
 #include <map>
 #include <stdexcept>
 
-#include "Vhc_cube.h"
-#include "Vhc_cube___024root.h"
 #include "cube_tb.h"
+#include "cube_top.h"
 #include "gtkw.h"
 #include "result_file.h"
 #include "routed_image.h"
@@ -52,7 +51,7 @@ int RunRouted(const RoutedRunOptions& opt) {
                      : last_release + (messages + 2) * (static_cast<uint64_t>(2 * n + 4) + tau) +
                            image.deadlock + 16;
 
-  CubeTb tb(opt.trace);
+  CubeTb tb(opt.trace, opt.threads);
   tb.Reset();
   // Every node's messages and header through the wide load: one cycle per message index, not
   // one per message (docs/hardware.md §8.11).
@@ -70,7 +69,7 @@ int RunRouted(const RoutedRunOptions& opt) {
   }
 
   TrafficMonitor monitor(static_cast<uint64_t>(nodes), n, image.tagged);
-  auto& root = *tb.top().rootp;
+  const CubeTop& top = tb.top();
   const int tag_bits = config.TagBits();
   const int depth_bits = config.DepthBits();
   std::map<uint64_t, uint64_t> latency;  // latency -> count
@@ -89,11 +88,11 @@ int RunRouted(const RoutedRunOptions& opt) {
         },
         [&](int, int, uint32_t w) { monitor.store(w, cycle); });
     for (int x = 0; x < nodes; ++x) {
-      const uint64_t dlv = GetBits(root.hc_cube__DOT__node_rt_dlv[x], 0, n + 1);
+      const uint64_t dlv = GetBits(top.RtDlv(x), 0, n + 1);
       if (dlv == 0) continue;
       for (int k = 0; k <= n; ++k) {
         if (((dlv >> k) & 1U) == 0) continue;
-        const uint64_t tag = GetBits(root.hc_cube__DOT__node_rt_dlv_tag[x], k * tag_bits, tag_bits);
+        const uint64_t tag = GetBits(top.RtDlvTag(x), k * tag_bits, tag_bits);
         const int src = static_cast<int>(tag >> depth_bits);
         const uint64_t index = tag & ((uint64_t{1} << depth_bits) - 1);
         ++latency[cycle + 1 - image.Release(config, src, index)];
@@ -101,7 +100,7 @@ int RunRouted(const RoutedRunOptions& opt) {
         if (image.Starts(config, src, index)) ++startups;
         if (image.deliveries) deliveries.push_back({src, index, cycle});
         if (k == n) {
-          monitor.store(static_cast<uint32_t>(GetBits(root.hc_cube__DOT__node_rt_cword[x], 0, 32)),
+          monitor.store(static_cast<uint32_t>(GetBits(top.RtCopyWord(x), 0, 32)),
                         cycle);
         }
       }
@@ -113,8 +112,8 @@ int RunRouted(const RoutedRunOptions& opt) {
   const RunResult r = tb.RunToDone(max_cycles, each_cycle);
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   const uint64_t run_end = 10 * tb.tick_count();
-  const bool deadlock = root.hc_cube__DOT__rt_deadlock_q != 0;
-  const uint64_t stalls = root.hc_cube__DOT__rt_stalls_q;
+  const bool deadlock = top.rt_deadlock_o != 0;
+  const uint64_t stalls = top.rt_stalls_o;
   const std::vector<ErrorCounters> errors = tb.ReadErrorCounters();
   const std::vector<std::vector<uint32_t>> mem = tb.ReadMemories();
 
@@ -128,7 +127,7 @@ int RunRouted(const RoutedRunOptions& opt) {
   for (int x = 0; x < nodes; ++x) {
     for (int j = 0; j < n; ++j) {
       out << "max-fifo " << x << " " << j << " "
-          << GetBits(root.hc_cube__DOT__node_rt_occ_max[x], j * config.OccBits(), config.OccBits())
+          << GetBits(top.RtOccMax(x), j * config.OccBits(), config.OccBits())
           << "\n";
     }
   }
@@ -141,13 +140,13 @@ int RunRouted(const RoutedRunOptions& opt) {
     out << "deadlock-cycle " << r.cycles - 1 << "\n";
     const int pb = config.PortBits();
     for (int x = 0; x < nodes; ++x) {
-      const uint64_t valid = GetBits(root.hc_cube__DOT__node_rt_hvalid[x], 0, 2 * n);
-      const uint64_t nocred = GetBits(root.hc_cube__DOT__node_rt_hnocred[x], 0, 2 * n);
+      const uint64_t valid = GetBits(top.RtHeadValid(x), 0, 2 * n);
+      const uint64_t nocred = GetBits(top.RtHeadNoCredit(x), 0, 2 * n);
       for (int k = 0; k < 2 * n; ++k) {
         if (((valid >> k) & 1U) == 0) continue;
         out << "blocked " << x << " " << (k >= n ? 1 : 0) << " " << (k % n) << " "
-            << GetBits(root.hc_cube__DOT__node_rt_hdst[x], k * n, n) << " "
-            << GetBits(root.hc_cube__DOT__node_rt_hout[x], k * pb, pb) << " "
+            << GetBits(top.RtHeadDst(x), k * n, n) << " "
+            << GetBits(top.RtHeadOut(x), k * pb, pb) << " "
             << ((nocred >> k) & 1U) << "\n";
       }
     }

@@ -12,6 +12,7 @@ struct RoutedRunOptions {
   std::string trace;
   std::string gtkw;
   uint64_t max_cycles = 0;  ///< 0: a bound from the image
+  int threads = 1;          ///< threads evaluating a node-array model's nodes
 };
 
 /// Loads the routed image, runs it to the end (or deadlock, or the cycle limit) while the traffic

@@ -1,7 +1,7 @@
 // hcube-rtl-sim: runs one table image on the Verilated hc_cube (docs/hardware.md §6).
 //
 //   hcube-rtl-sim --image FILE --out FILE [--trace FILE.fst] [--max-cycles C] [--gtkw FILE]
-//                 [--traffic [--traffic-word W]] [--memory FILE] [--fault SPEC]
+//                 [--traffic [--traffic-word W]] [--memory FILE] [--fault SPEC] [--threads T]
 //
 // A routed image (docs/hardware.md §8.1, tb/routed_image.h) runs the routers instead
 // (tb/routed_run.h). Loads the image through the load port, writes tag x*K + l into slot l < K of
@@ -34,7 +34,7 @@ namespace {
 constexpr const char* kUsage =
     "usage: hcube-rtl-sim --image FILE --out FILE [--trace FILE.fst] [--max-cycles C]\n"
     "                     [--gtkw FILE] [--traffic [--traffic-word W]] [--memory FILE]\n"
-    "                     [--fault SPEC]\n"
+    "                     [--fault SPEC] [--threads T]\n"
     "  --image FILE       table image (docs/hardware.md §3) or routed image (§8.1) for this\n"
     "                     build's configuration\n"
     "  --out FILE         result file (docs/hardware.md §6)\n"
@@ -49,7 +49,9 @@ constexpr const char* kUsage =
     "  --traffic-word W   with --traffic: only the sends and stores of word W\n"
     "  --memory FILE      initial memory (tb/memory_file.h) instead of tags\n"
     "  --fault SPEC       inject one link fault (tb/link_fault.h, docs/hardware.md §9):\n"
-    "                     flip|stuck|dead|drop:NODE:PORT:LANE:CYCLE[:BIT[:VALUE]]\n";
+    "                     flip|stuck|dead|drop:NODE:PORT:LANE:CYCLE[:BIT[:VALUE]]\n"
+    "  --threads T        threads that evaluate the nodes of a node-array model (tb/node_array.h;\n"
+    "                     1..64, default 1); a flat model has the threads it was built with\n";
 
 struct Options {
   std::string image;
@@ -59,6 +61,7 @@ struct Options {
   std::string memory;       // initial memory file (tb/memory_file.h); empty: tags
   std::string fault;        // a link fault to inject (tb/link_fault.h); empty: none
   uint64_t max_cycles = 0;  // 0: derived from the image
+  int threads = 1;          // threads evaluating a node-array model's nodes
   bool traffic = false;     // write the monitor's log of sends and stores
   uint64_t traffic_word = hcube::TrafficMonitor::kAllWords;  // or of this word only
 };
@@ -103,6 +106,15 @@ Options ParseArgs(int argc, char** argv) {
         throw UsageError("--traffic-word needs a 32-bit word, got '" + v + "'");
       }
       o.traffic_word = w;
+    } else if (a == "--threads") {
+      const std::string v = value();
+      char* end = nullptr;
+      errno = 0;
+      const long t = std::strtol(v.c_str(), &end, 10);
+      if (v.empty() || *end != '\0' || errno != 0 || t < 1 || t > 64) {
+        throw UsageError("--threads needs a number 1..64, got '" + v + "'");
+      }
+      o.threads = static_cast<int>(t);
     } else if (a == "--max-cycles") {
       const std::string v = value();
       char* end = nullptr;
@@ -137,7 +149,8 @@ int Run(const Options& opt) {
     if (!opt.trace.empty() && !std::ofstream(opt.trace)) {
       throw UsageError(opt.trace + ": cannot write the trace file");
     }
-    return hcube::tb::RunRouted({opt.image, opt.out, opt.trace, opt.gtkw, opt.max_cycles});
+    return hcube::tb::RunRouted(
+        {opt.image, opt.out, opt.trace, opt.gtkw, opt.max_cycles, opt.threads});
   }
   const hcube::tb::Image image = hcube::tb::ReadImage(opt.image, config);
   std::optional<hcube::tb::LinkFault> fault;
@@ -166,7 +179,7 @@ int Run(const Options& opt) {
 
   const uint64_t max_cycles = opt.max_cycles ? opt.max_cycles : image.MaxCycles() + 16;
 
-  hcube::tb::CubeTb tb(opt.trace);
+  hcube::tb::CubeTb tb(opt.trace, opt.threads);
   tb.Reset();
   tb.LoadImage(image);
   if (opt.memory.empty()) {

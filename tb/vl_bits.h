@@ -64,6 +64,16 @@ uint64_t GetBits(const VlWide<N>& port, int lsb, int width) {
   return value;
 }
 
+/// 32-bit word i of a port, bits [32 i +: 32] (the testbench's words are 32 bits wide).
+template <typename T, std::enable_if_t<std::is_integral_v<T>, int> = 0>
+uint32_t GetWord(const T& port, int i) {
+  return static_cast<uint32_t>(static_cast<uint64_t>(port) >> (32 * i));
+}
+template <std::size_t N>
+uint32_t GetWord(const VlWide<N>& port, int i) {
+  return port[static_cast<std::size_t>(i)];
+}
+
 }  // namespace hcube::tb
 
 namespace hcube::tb {

@@ -47,3 +47,22 @@ foreach(n RANGE 2 4)
     message(FATAL_ERROR "building the RTL model with routers for n=${n} failed")
   endif()
 endforeach()
+# The flat models (hc_cube verilated whole, docs/hardware.md §6.1; the models above are node-array
+# models): n = 2 and 3 in table mode and n = 3 with routers, the sizes above, for the tests that
+# hold the flat model to the executor (RtlFlatModel.*, RouterRtl.CatalogueN3OnTheFlatModel).
+foreach(spec "2;16;0" "3;64;0" "3;32;1")
+  list(GET spec 0 n)
+  list(GET spec 1 depth)
+  list(GET spec 2 router)
+  math(EXPR k "4 << ${n}")
+  set(router_arg "")
+  if(router)
+    set(router_arg --router)
+  endif()
+  execute_process(COMMAND ${TOOL} build-model --algo edelman --n ${n} --k ${k} --depth ${depth}
+                          ${router_arg} --rtl-model flat --cache ${CACHE}
+                  RESULT_VARIABLE rc)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "building the flat RTL model for n=${n} (routers: ${router}) failed")
+  endif()
+endforeach()

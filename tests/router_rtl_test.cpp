@@ -70,7 +70,7 @@ bool fixtureModelFits(const MessageList& list) {
   return fixtureModelFits(rtlModelForMessages(list));
 }
 
-void catalogueAt(int n) {
+void catalogueAt(int n, bool flat = false) {
   int ran = 0;
   int skipped = 0;
   for (const AlgorithmInfo& a : algorithmCatalogue()) {
@@ -93,7 +93,9 @@ void catalogueAt(int n) {
         opt.tagged_elements = c.perm.elements();
         const CubeMemory initial = taggedMemory(c.perm, list.memoryWords());
         const RoutedRun g = runRouter(list, initial, opt);
-        const RoutedRun t = runRoutedOnRtl(list, initial, opt, {});
+        RtlOptions rtl;
+        rtl.flat = flat;
+        const RoutedRun t = runRoutedOnRtl(list, initial, opt, rtl);
         const std::string what = a.name + " n=" + std::to_string(n) + " " + routeKindName(k) +
                                  " depth " + std::to_string(depth);
         expectSame(g, t, what);
@@ -110,6 +112,9 @@ void catalogueAt(int n) {
 TEST(RouterRtl, CatalogueN2) { catalogueAt(2); }
 TEST(RouterRtl, CatalogueN3) { catalogueAt(3); }
 TEST(RouterRtl, CatalogueN4) { catalogueAt(4); }
+// The flat model with routers (hc_cube verilated whole, docs/hardware.md §6.1), held to the
+// golden model as the node-array model is above.
+TEST(RouterRtl, CatalogueN3OnTheFlatModel) { catalogueAt(3, true); }
 
 // One model runs both modes: the fixture's models with routers, configuration register at its
 // reset value (table mode), run every catalogue case at n = 2..4 that fits them, the MAC's

@@ -16,6 +16,7 @@
 #include "algorithms.h"
 #include "error.h"
 #include "executor.h"
+#include "fault.h"
 #include "rtl_backend.h"
 #include "run_compare.h"
 #include "test_util.h"
@@ -468,6 +469,11 @@ TEST(RtlModelKey, NamesThreadsAndTracing) {
   c.threads = 2;
   c.trace = true;
   EXPECT_EQ(c.key(), "rtl-n3-m32-b1-t64-j2-w1");
+  RtlModelConfig a{3, 32, 1, 64};
+  a.array = true;
+  EXPECT_EQ(a.key(), "rtl-n3-m32-b1-t64-j1-w0-a");
+  a.router = true;
+  EXPECT_EQ(a.key(), "rtl-n3-m32-b1-t64-j1-w0-r-a");
   EXPECT_EQ(requireRtlThreads(1), 1);
   EXPECT_EQ(requireRtlThreads(kRtlMaxThreads), kRtlMaxThreads);
   EXPECT_EQ(testing::errorOf([] { requireRtlThreads(0); }),
@@ -476,17 +482,111 @@ TEST(RtlModelKey, NamesThreadsAndTracing) {
             "--threads 65: must be 1..64 (threads of the Verilated model)");
 }
 
-// Verilator's multithreaded model (--threads 2) is cycle-exact like the single-threaded one:
-// the same run as the executor, n = 4 (a model of its own, small enough for CI).
-TEST(RtlThreads, TwoThreadModelMatchesTheExecutor) {
+// Verilator's multithreaded flat model (--rtl-model flat --threads 2) is cycle-exact like the
+// single-threaded one: the same run as the executor, n = 4 (a model of its own, small enough for
+// CI).
+TEST(RtlThreads, TwoThreadFlatModelMatchesTheExecutor) {
   const BuiltCase c = buildCase({"edelman", 4, 0, 1, false});
   RtlOptions opt;
   opt.progress = &std::cerr;
   opt.threads = 2;
+  opt.flat = true;
   const RunResult rtl = runOnRtl(c.tables, opt);
   expectSameRun(rtl, onTable(c.tables));
   EXPECT_EQ(checkAgainstReference(c.perm, rtl.memory).correct, c.perm.elements());
   EXPECT_EQ(rtl.cycles, c.perm.slots() / 2);
+}
+
+// The node-array model's nodes evaluated by 2 and 3 threads (hcube-rtl-sim --threads; the same
+// model as one thread) at n = 6 (64 nodes, split in 32-node blocks): an all-port AAPC, the
+// one-port exchange, jh4 with its PERMUTE alignment phases and a broken table set, exactly as the
+// executor, error counters included.
+TEST(RtlThreads, NodeArrayOnSeveralThreadsMatchesTheExecutor) {
+  std::vector<TableSet> sets;
+  sets.push_back(buildCase({"edelman", 6, 0, 1, false}).tables);
+  sets.push_back(buildCase({"exchange", 6, 0, 1, true}).tables);
+  sets.push_back(buildCase({"jh4", 6, 0, 1, false, {{"alignment", "explicit"}}}).tables);
+  TableSet broken = sets.front();
+  broken.tables.assign(broken.header.nodes(), broken.tables.at(0));
+  broken.shared = false;
+  broken.tables[9][0].channels[0].in = {};   // lost at node 9
+  broken.tables[40][3].channels[2].out = {};  // nodata at node 44
+  sets.push_back(broken);
+  for (size_t i = 0; i < sets.size(); ++i) {
+    SCOPED_TRACE("case " + std::to_string(i));
+    const RunResult table = onTable(sets[i]);
+    for (int threads : {2, 3}) {
+      if (threads == 3 && i != 0) continue;
+      RtlOptions opt;
+      opt.progress = &std::cerr;
+      opt.threads = threads;
+      expectSameRun(runOnRtl(sets[i], opt), table);
+    }
+  }
+}
+
+// The flat model (hc_cube verilated whole, docs/hardware.md §6.1) against the executor, as every
+// other test here holds the node-array model to it: the catalogue at n = 2 and 3, the broken
+// tables of RtlErrors, and one link fault of each kind with the traffic log and the error events.
+// Both models equal to the executor means equal to each other.
+RunResult onFlatRtl(const TableSet& set, const Fault* fault = nullptr, bool traffic = false) {
+  RtlOptions opt;
+  opt.progress = &std::cerr;
+  opt.flat = true;
+  opt.fault = fault;
+  opt.record_traffic = traffic;
+  return runOnRtl(set, opt);
+}
+
+TEST(RtlFlatModel, CatalogueAgreesWithTheExecutor) {
+  std::vector<std::string> skipped;
+  int ran = 0;
+  for (int n = 2; n <= 3; ++n) {
+    for (const testing::CatalogueCase& c : testing::catalogueCases(n, &skipped)) {
+      SCOPED_TRACE(c.name);
+      expectSameRun(onFlatRtl(c.built.tables), onTable(c.built.tables));
+      ++ran;
+    }
+  }
+  EXPECT_GE(ran, 40);
+}
+
+TEST(RtlFlatModel, BrokenTablesAndFaultsAgreeWithTheExecutor) {
+  BuiltCase c = buildCase({"edelman", 3, 0, 1, false});
+  {
+    TableSet broken = c.tables;
+    broken.tables.assign(8, broken.tables.at(0));
+    broken.shared = false;
+    broken.tables[0][0].channels[0].in = {};   // lost
+    broken.tables[0][2].channels[2].out = {};  // nodata at the neighbour
+    broken.tables[5][1].channels[1].in = {InOp::kPass, false, 0};  // dropped
+    const RunResult table = onTable(broken);
+    ASSERT_FALSE(table.errors.empty());
+    expectSameRun(onFlatRtl(broken), table);
+  }
+  for (const char* spec :
+       {"flip:5:2:0:1:7", "stuck:2:1:0:0:4:1", "dead:3:0:0:2", "drop:7:1:0:1"}) {
+    SCOPED_TRACE(spec);
+    const Fault fault = parseFault(spec, c.tables);
+    ExecOptions opt;
+    opt.tagged_elements = c.perm.elements();
+    opt.max_cycles = c.tables.cycles() + 1000;
+    opt.fault = &fault;
+    opt.record_traffic = true;
+    const RunResult table =
+        executeTables(c.tables, taggedMemory(c.perm, c.tables.header.memoryWords()), opt);
+    const RunResult flat = onFlatRtl(c.tables, &fault, true);
+    expectSameRun(flat, table);
+    EXPECT_EQ(flat.traffic, table.traffic);
+    EXPECT_EQ(flat.error_events, table.error_events);
+    RtlOptions array_opt;
+    array_opt.fault = &fault;
+    array_opt.record_traffic = true;
+    const RunResult array = runOnRtl(c.tables, array_opt);
+    expectSameRun(array, table);
+    EXPECT_EQ(array.traffic, table.traffic);
+    EXPECT_EQ(array.error_events, table.error_events);
+  }
 }
 
 // Models are built without waveform tracing unless a run asks for a trace; such a run builds
