@@ -2,6 +2,8 @@
 // schedules (sw/schedules/aapc_family.h) — one-port by the exchange algorithm, n-port by any of
 // the family — exact Table 3 cycles (plus the PERMUTE cycles restoring the storage dimensions),
 // every element checked, and the storage it needs.
+#include "schedules/sdp_a2.h"
+
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -181,6 +183,31 @@ TEST(SdpA2, NPortTakesTable3WithTheFamilysAapc) {
           << cs.method << " " << cs.cycles;
       EXPECT_GE(static_cast<double>(r.run.cycles), sdpLowerBounds(sdp, cls, tau).n_port);
     }
+  }
+}
+
+// The rotated A2 with labels that do not split evenly: (0 5)(1 4)(2 3) on a 6-cube, K = 64, has
+// beta = 3 parts of 6, 5 and 5 of the 16 labels (2 k_j, 4 label bits). At its own pace part 0's
+// AAPC is 24 elements (12 steps, Algorithm 4's 2 blocks of 6) and the others' 20 (blocks of 5),
+// so every AAPC starts messages at steps 0, 5 and 6: 3 phases x 2 AAPCs x 3 = 18 start-ups. In
+// lockstep every part's AAPC is built for 6 labels (its missing repetitions empty): the same
+// 3 x 2 x 12 = 72 element cycles and 2 blocks per AAPC, 12 = 2 sigma_p start-ups. The run takes
+// the cheaper for its tau (own pace on the tie at tau = 0).
+TEST(SdpA2, RotatedPartsOfUnequalSizeRunInLockstepWhenCheaper) {
+  const Sdp sdp = Sdp::fromCycles(6, 6, "0,5/1,4/2,3");
+  const SdpClass cls = classify(sdp);
+  const SdpSchedule own = sdpA2NPortSchedule(sdp, cls, true, 64, 1, "t");
+  const SdpSchedule lock = sdpA2NPortSchedule(sdp, cls, true, 64, 1, "t", kA2NPortAapc, true, true);
+  EXPECT_EQ(own.transfer_cycles, 72U);
+  EXPECT_EQ(own.startups, 18U);
+  EXPECT_EQ(lock.transfer_cycles, 72U);
+  EXPECT_EQ(lock.startups, 12U);
+  for (const u64 tau : {0, 5}) {
+    const BuiltCase c = buildCase(a2NPortCase(6, 64, "a2r", "0,5/1,4/2,3", tau, 64));
+    const testing::CheckedRun r = testing::runChecked(c);
+    testing::expectCleanRun(r, c.perm.elements(), "a2r tau " + std::to_string(tau));
+    EXPECT_EQ(scheduleCount(c), std::make_pair(tau == 0 ? u64{18} : u64{12}, u64{72})) << tau;
+    EXPECT_EQ(r.run.cycles - r.run.local_cycles, 72 + (tau == 0 ? 18 : 12) * tau) << tau;
   }
 }
 

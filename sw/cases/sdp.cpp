@@ -318,7 +318,9 @@ MethodRun runMethod(const std::string& method, const Sdp& sdp, const SdpClass& c
             << f.transfer_cycles << " + " << f.startups << " tau = " << f.cycles(tau);
   } else if ((method == "a2" || method == "a2r") && n_port) {
     const bool rotated = method == "a2r";
-    s = sdpA2NPortSchedule(sdp, cls, rotated, packet, lanes, name, aapc, true);
+    s = cheaper(sdpA2NPortSchedule(sdp, cls, rotated, packet, lanes, name, aapc, true),
+                sdpA2NPortSchedule(sdp, cls, rotated, packet, lanes, name, aapc, true, true), tau,
+                formula);
     const u64 sp = static_cast<u64>(cls.sigma_p);
     const u64 starts = 2 * sp * ((slots + 2 * sp * packet - 1) / (2 * sp * packet));
     int parts = 0;

@@ -250,7 +250,7 @@ int a2NPortLabelBits(const Sdp& sdp, const SdpClass& cls, bool rotated, int* par
 
 SdpSchedule sdpA2NPortSchedule(const Sdp& sdp, const SdpClass& cls, bool rotated, u64 packet,
                                int lanes, const std::string& algo, const std::string& aapc,
-                               bool blocking) {
+                               bool blocking, bool lockstep) {
   const A2Plan plan = planA2NPort(sdp, cls, rotated);
   const std::string method = rotated ? "--method a2r" : "--method a2 --ports all";
   if (plan.most > plan.free) {
@@ -272,6 +272,9 @@ SdpSchedule sdpA2NPortSchedule(const Sdp& sdp, const SdpClass& cls, bool rotated
   const u64 labels = u64{1} << label_bits.size();
   std::vector<u64> count(groups);
   for (u64 p = 0; p < groups; ++p) count[p] = labels > p ? (labels - p + groups - 1) / groups : 0;
+  // In lockstep every part's AAPC is built for the largest part's labels (its missing
+  // repetitions empty), so parts whose GSHs have the same order share their block transfers.
+  const u64 most_labels = *std::max_element(count.begin(), count.end());
   for (u64 phase = 0; phase < groups; ++phase) {
     for (const bool second : {false, true}) {
       // Part p runs the AAPC of group (p + phase) mod G on its own data: repetition h = its
@@ -287,7 +290,7 @@ SdpSchedule sdpA2NPortSchedule(const Sdp& sdp, const SdpClass& cls, bool rotated
         std::vector<int> used = storageOf(pairs);
         used.insert(used.end(), plan.label_dims.begin(), plan.label_dims.end());
         others[p] = otherPositions(sdp, used);
-        const u64 m = count[p] << others[p].size();
+        const u64 m = (lockstep ? most_labels : count[p]) << others[p].size();
         schedules.push_back(a2Aapc(aapc, pairs.size(), m, lanes, packet, blocking));
         SdpRouter::AapcPart part;
         part.schedule = &schedules.back();

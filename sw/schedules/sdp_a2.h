@@ -58,10 +58,14 @@ inline constexpr const char* kA2NPortAapc = "jh4";
 /// cycles the paper ignores). Mixed GSHs take part as in the one-port A2 (a storage dimension in
 /// J hands its content to its processor dimension in the second AAPC); virtual GSHs follow as
 /// local swaps. Throws Error naming the shortage when fewer storage dimensions lie outside J than
-/// a group has processor dimensions.
+/// a group has processor dimensions. With `lockstep`, every part's AAPC is built for as many
+/// repetitions as the largest part's (the rest empty): the same element cycles (a phase lasts as
+/// long as its largest part either way) and, where the parts' GSHs have the same order, the same
+/// block transfers for all parts, so fewer start-ups when the labels do not split evenly.
 SdpSchedule sdpA2NPortSchedule(const Sdp& sdp, const SdpClass& cls, bool rotated, u64 packet,
                                int lanes, const std::string& algo,
-                               const std::string& aapc = kA2NPortAapc, bool blocking = true);
+                               const std::string& aapc = kA2NPortAapc, bool blocking = true,
+                               bool lockstep = false);
 
 /// The number of label bits the n-port A2 has (storage dimensions outside J and not a k_j), or
 /// -1 when it does not apply; `parts` gets the number of parts the data is dealt to (1, or beta
