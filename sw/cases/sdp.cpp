@@ -263,12 +263,16 @@ u64 defaultPacket(const std::string& method, bool one_port, bool n_port, u64 slo
 }
 
 /// The cheaper for `tau` of a schedule whose parts run at their own pace and the same in lockstep
-/// (the first on a tie), noted in `note`.
-SdpSchedule cheaper(SdpSchedule own_pace, SdpSchedule lockstep, u64 tau, std::ostringstream& note) {
+/// (on a tie the first, or with `fewer_startups_on_tie` the one with fewer start-ups), noted in
+/// `note`.
+SdpSchedule cheaper(SdpSchedule own_pace, SdpSchedule lockstep, u64 tau, std::ostringstream& note,
+                    bool fewer_startups_on_tie = false) {
   const auto cost = [tau](const SdpSchedule& x) {
     return x.transfer_cycles + x.local_cycles + x.startups * tau;
   };
-  if (cost(lockstep) < cost(own_pace)) {
+  const bool tie_won = fewer_startups_on_tie && cost(lockstep) == cost(own_pace) &&
+                       lockstep.startups < own_pace.startups;
+  if (cost(lockstep) < cost(own_pace) || tie_won) {
     note << "parts in lockstep (fewer start-ups for tau = " << tau << "); ";
     return lockstep;
   }
@@ -320,7 +324,7 @@ MethodRun runMethod(const std::string& method, const Sdp& sdp, const SdpClass& c
     const bool rotated = method == "a2r";
     s = cheaper(sdpA2NPortSchedule(sdp, cls, rotated, packet, lanes, name, aapc, true),
                 sdpA2NPortSchedule(sdp, cls, rotated, packet, lanes, name, aapc, true, true), tau,
-                formula);
+                formula, true);
     const u64 sp = static_cast<u64>(cls.sigma_p);
     const u64 starts = 2 * sp * ((slots + 2 * sp * packet - 1) / (2 * sp * packet));
     int parts = 0;
