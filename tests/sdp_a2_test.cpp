@@ -212,6 +212,55 @@ TEST(SdpA2, RotatedPartsOfUnequalSizeRunInLockstepWhenCheaper) {
   }
 }
 
+// Section 4.4 (an SDP with R^b and R^a disjoint is an AAPC, "the complexity of Algorithm A2 in
+// Table 3 should be halved") and §4.6 ("for an SDP containing all mixed GSH's of order 2, one such
+// communication may suffice"): where every moved processor dimension p receives its content from
+// a storage dimension s, the one AAPC E(s, p) and local swaps do it, with no free storage
+// dimension. The mixed transpositions (0 4)(1 5)(2 6)(3 7) on a 4-cube, (0 2 1 3) on a 2-cube
+// (0 -> 2 -> 1 -> 3 -> 0: 1 receives from 2, 0 from 3) and (0 3)(1 4 2 5) on a 3-cube with one
+// free storage dimension (two AAPCs would need three). One-port: sigma_p K/2 element cycles and
+// sigma_p ceil(K/2B) start-ups; n-port (Algorithm 4 blocked): K/2 and sigma_p, Table 3 halved.
+TEST(SdpA2, OneAapcWhereEveryProcessorDimensionReceivesFromStorage) {
+  struct Case {
+    int n;
+    u64 slots;
+    const char* cycles;
+  };
+  for (const Case& cs :
+       {Case{4, 16, "0,4/1,5/2,6/3,7"}, Case{2, 4, "0,2,1,3"}, Case{3, 16, "0,3/1,4,2,5"}}) {
+    const Sdp sdp = Sdp::fromCycles(cs.n, log2Exact(cs.slots), cs.cycles);
+    const SdpClass cls = classify(sdp, parseCycles(cs.cycles));
+    ASSERT_TRUE(a2OneAapcSuffices(sdp, cls)) << cs.cycles;
+    const u64 sp = static_cast<u64>(cls.sigma_p);
+    for (const u64 tau : {0, 3}) {
+      const BuiltCase one = buildCase(a2Case(cs.n, cs.slots, cs.cycles, tau, cs.slots / 2));
+      const testing::CheckedRun r1 = testing::runChecked(one);
+      testing::expectCleanRun(r1, one.perm.elements(), std::string("one-port ") + cs.cycles);
+      EXPECT_EQ(scheduleCount(one), std::make_pair(sp, sp * cs.slots / 2)) << cs.cycles;
+      EXPECT_EQ(r1.run.cycles - r1.run.local_cycles, sp * cs.slots / 2 + sp * tau) << cs.cycles;
+      EXPECT_NE(one.bound_source.find("one AAPC (section 4.4: Table 3 halved)"), std::string::npos)
+          << one.bound_source;
+      const BuiltCase all = buildCase(a2NPortCase(cs.n, cs.slots, "a2", cs.cycles, tau));
+      const testing::CheckedRun r2 = testing::runChecked(all);
+      testing::expectCleanRun(r2, all.perm.elements(), std::string("n-port ") + cs.cycles);
+      EXPECT_EQ(scheduleCount(all), std::make_pair(sp, cs.slots / 2)) << cs.cycles;
+      EXPECT_EQ(r2.run.cycles - r2.run.local_cycles, cs.slots / 2 + sp * tau) << cs.cycles;
+      EXPECT_GE(static_cast<double>(r2.run.cycles), sdpLowerBounds(sdp, cls, tau).n_port);
+    }
+  }
+  // Not where a processor dimension receives from a processor dimension.
+  for (const char* cycles : {"0,8,1/2,3,4", "0,1/2,3", "0,8/1,2"}) {
+    const Sdp sdp = Sdp::fromCycles(8, 7, cycles);
+    EXPECT_FALSE(a2OneAapcSuffices(sdp, classify(sdp))) << cycles;
+  }
+  // --method best costs A2 by the halved entry there: on the mixed transpositions at K = 16 the
+  // n-port A2 (8 + 4 tau) beats A4 (16 + 8 tau) and runs exactly that.
+  CaseSpec best = a2NPortCase(4, 16, "best", "0,4/1,5/2,6/3,7", 5);
+  const BuiltCase c = buildCase(best);
+  EXPECT_NE(c.bound_source.find("best chose a2 "), std::string::npos) << c.bound_source;
+  EXPECT_EQ(testing::runChecked(c).run.cycles, 8U + 4U * 5U);
+}
+
 TEST(SdpA2, AapcOptionIsChecked) {
   auto message = [](const CaseSpec& s) {
     try {

@@ -107,6 +107,7 @@ BestChoice bestMethod(const Sdp& sdp, const SdpClass& cls, bool one_port, u64 ta
   const double sp = cls.sigma_p;
   const double b = cls.beta;
   std::vector<std::pair<std::string, double>> cost;
+  const bool a2_single = sdp.k >= 1 && a2OneAapcSuffices(sdp, cls);
   bool free_storage = true;
   {
     int in_j_storage = 0;
@@ -126,7 +127,12 @@ BestChoice bestMethod(const Sdp& sdp, const SdpClass& cls, bool one_port, u64 ta
       if (g.kind == Gsh::Kind::kMixed) a1p += g.sigma_p * (kk / 2 + t);
     }
     cost.push_back({"a1p", a1p});
-    if (free_storage && sdp.k >= 1) cost.push_back({"a2", sp * kk + 2 * sp * t});
+    // A2: Table 3, halved where one AAPC suffices (section 4.4; it needs no free storage then).
+    if (a2_single) {
+      cost.push_back({"a2", sp * kk / 2 + sp * t});
+    } else if (free_storage && sdp.k >= 1) {
+      cost.push_back({"a2", sp * kk + 2 * sp * t});
+    }
     // A3 (section 4.3.2), B = K: ceil(log2 sigma_max)(sigma_p K + sigma_p tau); Table 3 states it
     // for separable SDPs, so a non-separable one is costed by the schedule's exact count.
     if (cls.separable) {
@@ -197,7 +203,7 @@ BestChoice bestMethod(const Sdp& sdp, const SdpClass& cls, bool one_port, u64 ta
       if (rotated && (!equal_orders || bits >= 30 || parts == 0 || (1 << bits) % parts != 0)) {
         continue;
       }
-      cost.push_back({rotated ? "a2r" : "a2", kk + 2 * sp * t});
+      cost.push_back({rotated ? "a2r" : "a2", a2_single ? kk / 2 + sp * t : kk + 2 * sp * t});
     }
   }
   if (!one_port) {
@@ -326,13 +332,21 @@ MethodRun runMethod(const std::string& method, const Sdp& sdp, const SdpClass& c
                 sdpA2NPortSchedule(sdp, cls, rotated, packet, lanes, name, aapc, true, true), tau,
                 formula, true);
     const u64 sp = static_cast<u64>(cls.sigma_p);
-    const u64 starts = 2 * sp * ((slots + 2 * sp * packet - 1) / (2 * sp * packet));
     int parts = 0;
     const int bits = a2NPortLabelBits(sdp, cls, rotated, &parts);
-    formula << (rotated ? "A2 rotated n-port (section 4.6)" : "A2 n-port (section 4.3.2)")
-            << ", Table 3: K + 2 sigma_p ceil(K/(2 sigma_p B)) tau = " << slots << " + " << starts
-            << " tau = " << slots + starts * tau << "; AAPCs by " << aapc
-            << " with section 5 blocking";
+    formula << (rotated ? "A2 rotated n-port (section 4.6)" : "A2 n-port (section 4.3.2)");
+    if (a2OneAapcSuffices(sdp, cls)) {
+      // Section 4.4: an all-to-all SDP, one AAPC; Table 3's entry halved.
+      const u64 starts = sp * ((slots + 2 * sp * packet - 1) / (2 * sp * packet));
+      formula << ", one AAPC (section 4.4: Table 3 halved): K/2 + sigma_p ceil(K/(2 sigma_p B)) "
+                 "tau = "
+              << slots / 2 << " + " << starts << " tau = " << slots / 2 + starts * tau;
+    } else {
+      const u64 starts = 2 * sp * ((slots + 2 * sp * packet - 1) / (2 * sp * packet));
+      formula << ", Table 3: K + 2 sigma_p ceil(K/(2 sigma_p B)) tau = " << slots << " + " << starts
+              << " tau = " << slots + starts * tau;
+    }
+    formula << "; AAPCs by " << aapc << " with section 5 blocking";
     if (rotated) formula << " (" << (u64{1} << bits) << " labels for " << parts << " parts)";
   } else if (method == "a4") {
     s = sdpA4Schedule(sdp, cls, packet, lanes, name);
@@ -364,9 +378,17 @@ MethodRun runMethod(const std::string& method, const Sdp& sdp, const SdpClass& c
     s = sdpA2Schedule(sdp, cls, packet, lanes, name, aapc);
     const u64 half = slots / 2;
     const u64 sp = static_cast<u64>(cls.sigma_p);
-    const u64 starts = 2 * sp * ((half + packet - 1) / packet);
-    formula << "A2 one-port, Table 3: sigma_p K + 2 sigma_p ceil(K/2B) tau = " << sp * slots
-            << " + " << starts << " tau = " << sp * slots + starts * tau << "; AAPCs by " << aapc;
+    if (a2OneAapcSuffices(sdp, cls)) {
+      const u64 starts = sp * ((half + packet - 1) / packet);
+      formula << "A2 one-port, one AAPC (section 4.4: Table 3 halved): sigma_p K/2 + sigma_p "
+                 "ceil(K/2B) tau = "
+              << sp * half << " + " << starts << " tau = " << sp * half + starts * tau;
+    } else {
+      const u64 starts = 2 * sp * ((half + packet - 1) / packet);
+      formula << "A2 one-port, Table 3: sigma_p K + 2 sigma_p ceil(K/2B) tau = " << sp * slots
+              << " + " << starts << " tau = " << sp * slots + starts * tau;
+    }
+    formula << "; AAPCs by " << aapc;
   } else {
     const SdpA1Variant variant = method == "a1" ? SdpA1Variant::kA1 : SdpA1Variant::kA1Prime;
     s = sdpA1Schedule(sdp, cls, variant, packet, lanes, name);

@@ -48,6 +48,21 @@ SlotSchedule a2Aapc(const std::string& aapc, size_t dims, u64 m, int lanes, u64 
 
 }  // namespace
 
+bool a2OneAapcSuffices(const Sdp& sdp, const SdpClass& cls) {
+  bool moves = false;
+  for (const Gsh& g : cls.gshs) {
+    if (g.kind == Gsh::Kind::kVirtual) continue;
+    const size_t s = g.dims.size();
+    for (size_t j = 0; j < s; ++j) {
+      if (!sdp.isProcessorDim(g.dims[j])) continue;
+      moves = true;
+      // dims[j - 1] goes to dims[j]: the content processor dimension dims[j] receives.
+      if (sdp.isProcessorDim(g.dims[(j + s - 1) % s])) return false;
+    }
+  }
+  return moves;
+}
+
 SdpSchedule sdpA2Schedule(const Sdp& sdp, const SdpClass& cls, u64 packet, int lanes,
                           const std::string& algo, const std::string& aapc) {
   const int n = sdp.n;
@@ -63,7 +78,10 @@ SdpSchedule sdpA2Schedule(const Sdp& sdp, const SdpClass& cls, u64 packet, int l
   // free, else one GSH after the other (§4.6, Table 5: the same complexity with K >= 2^sigma_max).
   std::vector<std::vector<const Gsh*>> groups(1);
   for (const Gsh& g : cls.gshs) groups[0].push_back(&g);
-  if (free_storage.size() < static_cast<size_t>(cls.sigma_p)) {
+  // Every moved processor dimension receiving from a storage dimension (section 4.4's
+  // all-to-all case): the second AAPC alone does it, with no k_j.
+  const bool single = a2OneAapcSuffices(sdp, cls);
+  if (!single && free_storage.size() < static_cast<size_t>(cls.sigma_p)) {
     int most = 0;
     for (const Gsh& g : cls.gshs) most = std::max(most, g.sigma_p);
     if (free_storage.size() < static_cast<size_t>(most)) {
@@ -107,7 +125,7 @@ SdpSchedule sdpA2Schedule(const Sdp& sdp, const SdpClass& cls, u64 packet, int l
     }
     // First AAPC: every moved processor dimension out to its storage dimension, E(k_j, j).
     std::vector<std::pair<int, int>> first;
-    for (size_t i = 0; i < moved.size(); ++i) {
+    for (size_t i = 0; i < moved.size() && !single; ++i) {
       first.push_back({free_storage[i], moved[i]});
       swapHolders(free_storage[i], moved[i]);
     }
@@ -124,6 +142,7 @@ SdpSchedule sdpA2Schedule(const Sdp& sdp, const SdpClass& cls, u64 packet, int l
     }
     for (const auto& [at, p] : second) swapHolders(at, p);
     for (const auto* pairs : {&first, &second}) {
+      if (pairs->empty()) continue;
       // All K elements of a node in one AAPC: the slot bits outside the pairs number the
       // repetitions.
       const std::vector<int> others = otherPositions(sdp, storageOf(*pairs));
@@ -193,10 +212,12 @@ A2Plan planA2NPort(const Sdp& sdp, const SdpClass& cls, bool rotated) {
     from[static_cast<size_t>(sdp.delta[static_cast<size_t>(d)])] = d;
   A2Plan plan;
   plan.free = static_cast<int>(free_storage.size());
+  // One AAPC suffices (section 4.4): no k_j.
+  const bool single = a2OneAapcSuffices(sdp, cls);
   for (const auto& group : members) {
     int moved = 0;
     for (const Gsh* g : group) moved += g->sigma_p;
-    plan.most = std::max(plan.most, moved);
+    if (!single) plan.most = std::max(plan.most, moved);
   }
   if (plan.most > plan.free) return plan;
   plan.label_dims.assign(free_storage.begin() + plan.most, free_storage.end());
@@ -214,7 +235,7 @@ A2Plan planA2NPort(const Sdp& sdp, const SdpClass& cls, bool rotated) {
     auto where = [&holder](int content) {
       return static_cast<int>(std::find(holder.begin(), holder.end(), content) - holder.begin());
     };
-    for (size_t i = 0; i < out.moved.size(); ++i) {
+    for (size_t i = 0; i < out.moved.size() && !single; ++i) {
       out.first.push_back({free_storage[i], out.moved[i]});
       std::swap(holder[static_cast<size_t>(free_storage[i])],
                 holder[static_cast<size_t>(out.moved[i])]);
@@ -287,6 +308,7 @@ SdpSchedule sdpA2NPortSchedule(const Sdp& sdp, const SdpClass& cls, bool rotated
         if (count[p] == 0) continue;
         const A2Group& g = plan.groups[(p + phase) % groups];
         const auto& pairs = second ? g.second : g.first;
+        if (pairs.empty()) continue;
         std::vector<int> used = storageOf(pairs);
         used.insert(used.end(), plan.label_dims.begin(), plan.label_dims.end());
         others[p] = otherPositions(sdp, used);

@@ -27,6 +27,15 @@
 
 namespace hcube {
 
+/// Whether one AAPC does A2's work (§4.4: a non-separable SDP with R^b and R^a disjoint is an
+/// all-to-all personalized communication, and Table 3's A2 entry "should be halved"; §4.6: "for
+/// an SDP containing all mixed GSH's of order 2, one such communication may suffice"): every
+/// moved processor dimension p receives its content from a storage dimension s = delta^-1(p).
+/// Then the second AAPC alone, E(s, p) for every p, brings every processor dimension its
+/// content (sending p's to s's place) and local swaps put the storage dimensions right; no k_j
+/// is needed. Both A2 forms do so whenever it holds.
+bool a2OneAapcSuffices(const Sdp& sdp, const SdpClass& cls);
+
 /// The one-port A2 schedule, its AAPCs by the schedule `aapc` (one-port: "exchange"; packets of
 /// at most `packet` elements). Throws Error naming the shortage when fewer storage dimensions lie
 /// outside J than the largest GSH has processor dimensions, or naming `aapc` when it is not
