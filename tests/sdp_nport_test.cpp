@@ -126,15 +126,13 @@ TEST(SdpNPort, A1PrimeUnevenOrdersAreNotInLockstep) {
 }
 
 // The rotated A2 on GSHs of unequal orders, {4, 2} at K = 128: sigma_max = 4 k_j leave 3 label
-// bits, 8 labels, 4 per part (G = 2), one label carrying 2^(7-3)/2 = 8 elements per link in a
-// routing cycle. Not in lockstep, part p's phase is 2 m_p routing cycles of ceil(4 / m_p) labels:
-// 8 x 1 or 4 x 2 labels, 64 element cycles either way, so the two phases take Table 3's K = 128
-// (in lockstep they took 2 x 8 rounds of the larger sub-part: 256). Start-ups: the phase is cut at
-// every label boundary of the m = 4 part, 8 rounds of 8 elements, one message each with the
-// default B = ceil(K / 2 sigma_p) = 11, 16 in all. Table 3's 2 sigma_p ceil(K / (2 sigma_p B)) =
-// 12 assumes every GSH of the same order: a part's own messages along its path are
-// sum_g 2 m_g ceil(K / (2 beta m_g B)) = 8 + 8 = 16 here (section 4.6's "the resulting complexity
-// remains the same" holds for the element term, not for the start-ups with unequal orders).
+// bits, 8 labels, 4 per part (beta = 2). In each phase part p runs the AAPC of its GSH on its own
+// 64 elements (Algorithm 4 blocked, sw/schedules/sdp_a2.h): 32 steps whatever the GSH's order, so
+// the two phases of two AAPCs take Table 3's K = 128 element cycles. Start-ups: the order-4 part's
+// AAPC has 4 blocks of 8 steps, the order-2 part's 2 blocks of 16, so every AAPC starts messages
+// at steps 0, 8, 16, 24 (the default B = ceil(K / 2 sigma_p) = 11 cuts no block further): 16 in
+// all. Table 3's 2 sigma_p = 12 assumes every GSH of the same order (section 4.6's "the resulting
+// complexity remains the same" holds for the element term, not for the start-ups here).
 TEST(SdpNPort, RotatedA2UnevenOrdersAreNotInLockstep) {
   const BuiltCase c = buildCase(nportCase(6, 128, "a2r", "0,1,2,3/4,5", 5));
   const testing::CheckedRun r = runClean(c, "a2r {4,2}");
