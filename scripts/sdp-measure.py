@@ -135,8 +135,10 @@ def summary(tool, backend, detail_path):
                     c = r["run"]["cycles"] if "run" in r else r["cycles"]
                     label = method
                     if method == "best":
-                        chose = re.search(r"best chose (\w+(?: --gamma \d+)?)", src).group(1)
-                        label = "best → " + chose.replace(" --gamma ", " γ=")
+                        chose = re.search(r"best chose (\w+(?: --inner \w+)?(?: --gamma \d+)?)",
+                                          src).group(1)
+                        label = "best → " + chose.replace(" --gamma ", " γ=").replace(
+                            " --inner ", " ")
                     detail.append(f"| {name} (n={n}, K={k}) | {ports} | {tau} | {label} | {c} | "
                                   f"{m.group(1)} | {m.group(2)} | {m.group(3)} | {bound:g} | "
                                   f"{r.get('verdict', '?')} |")
@@ -271,7 +273,7 @@ def main():
                     else:
                         formula = (f"{float(f.group(1)):g} + {f.group(2)}τ = "
                                    f"{float(f.group(1)) + int(f.group(2)) * tau:g}") if f else "-"
-                    chose = re.search(r"best chose (\w+(?: --gamma \d+)?)", src)
+                    chose = re.search(r"best chose (\w+(?: --inner \w+)?(?: --gamma \d+)?)", src)
                     label = method + (f" → {chose.group(1)}" if chose else "")
                     run_cycles = r["run"]["cycles"] if "run" in r else r["cycles"]
                     print(f"| {name} | {ports} | {label} | {tau} | {run_cycles} | {m.group(1)} | "

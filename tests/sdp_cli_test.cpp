@@ -69,6 +69,19 @@ TEST(SdpCli, BadInputExitsTwoNamingWhy) {
               "virtual dimension, for instance Algorithms A4, A5, or A6\") without a construction");
   expectError(with({"--method", "a4", "--cycles", "0,3/1,4/2,5"}),
               "every storage dimension is in a mixed GSH");
+  // Section 4.4's own-pivot sequences: the paper counts them (m'_s = 3 storage dimensions here,
+  // each followed by a processor dimension) but gives no construction; the refusal says so.
+  expectError(with({"--method", "a4", "--cycles", "0,3/1,4/2,5"}),
+              "Section 4.4 counts m'_s = 3 sequences here that would need no extra storage");
+  expectError(with({"--method", "a6", "--cycles", "0,3,4/1,5,2"}),
+              "Section 4.4 counts m'_s = 2 sequences here");
+  // A stray --aapc (only A2 runs AAPCs) and an unknown one.
+  expectError(with({"--method", "a4", "--cycles", "0,1,2", "--aapc", "jh4"}),
+              "--aapc: algorithm 'sdp' takes no such option");
+  expectError(with({"--method", "a2", "--cycles", "0,1,2", "--aapc", "jh9", "--ports", "all"}),
+              "--aapc 'jh9': unknown AAPC schedule");
+  expectError(with({"--method", "a2", "--cycles", "0,1,2", "--aapc", "edelman", "--ports", "one"}),
+              "the one-port A2 runs its AAPCs by --aapc exchange");
   expectError(with({"--method", "a1", "--cycles", "0,1,2", "--gamma", "3", "--ports", "one"}),
               "gamma");
   expectError(with({"--method", "a1p", "--cycles", "0,3,1"}), "not separable");

@@ -133,5 +133,48 @@ TEST(SdpExtended, BadInputIsNamed) {
   EXPECT_NE(message(s).find("--mp"), std::string::npos);
 }
 
+// --method best on an extended cube weighs §4.5's scheme by the paper's formulas: 2 x the
+// expansion's K(1 - 2^-e) + e tau (one-port; (K/e)(1 - 2^-e) + e tau n-port) plus the best
+// full-cube method's Table 3 time on K' = K / 2^e, against the direct run's. (0 1)(2 3) on 4 of
+// 6 dimensions, K = 64 (e = 2, K' = 16): one-port at tau = 0 the scheme around A1 (2 x 48 + 48 =
+// 144 against A1's 192 direct), at tau = 10 around A1' (2 x 68 + 104 = 240 against 252), at
+// tau = 100 the direct A1' (656 against 960: the 2e extra start-ups, as §4.5 says); n-port at
+// tau = 0 the direct A3 (33 against 2 x 24 + 9). The measured cycles equal the chosen formula.
+TEST(SdpExtended, BestWeighsTheSchemeBySection45) {
+  struct Case {
+    bool one_port;
+    u64 tau;
+    const char* chose;
+    const char* weighed;
+    u64 cycles;
+  };
+  for (const Case& cs : {
+           Case{true, 0, "best chose extended --inner a1 ",
+                " extended (section 4.5: 2 x 48 + inner a1 48 on K' = 16) 144", 144},
+           Case{true, 10, "best chose extended --inner a1p ",
+                " extended (section 4.5: 2 x 68 + inner a1p 104 on K' = 16) 240", 240},
+           Case{true, 100, "best chose a1p ",
+                " extended (section 4.5: 2 x 248 + inner a1p 464 on K' = 16) 960", 656},
+           Case{false, 0, "best chose a3 ",
+                " extended (section 4.5: 2 x 24 + inner a3 9 on K' = 16) 57", 33},
+       }) {
+    CaseSpec s = sdpCase(6, 64, cs.one_port, "best", "0,1/2,3", cs.tau);
+    s.params["mp"] = "4";
+    const BuiltCase c = buildCase(s);
+    EXPECT_NE(c.bound_source.find(cs.chose), std::string::npos) << c.bound_source;
+    EXPECT_NE(c.bound_source.find(cs.weighed), std::string::npos) << c.bound_source;
+    const testing::CheckedRun r = runClean(c, cs.chose);
+    EXPECT_EQ(r.run.cycles, cs.cycles) << cs.chose << " tau " << cs.tau;
+  }
+  // Where the scheme cannot run (no free storage dimension to spread with) best says so and runs
+  // the direct method: (0 6 1 7)(2 3) on 4 of 6, K = 4 has both storage dimensions in J.
+  CaseSpec s = sdpCase(6, 4, true, "best", "0,6,1,7/2,3", 0);
+  s.params["mp"] = "4";
+  const BuiltCase c = buildCase(s);
+  EXPECT_NE(c.bound_source.find(" extended: does not apply ("), std::string::npos)
+      << c.bound_source;
+  runClean(c, "best, no spread dimension");
+}
+
 }  // namespace
 }  // namespace hcube

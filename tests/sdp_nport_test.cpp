@@ -9,6 +9,7 @@
 #include <random>
 
 #include "error.h"
+#include "schedules/aapc_family.h"
 #include "schedules/sdp_a1.h"
 #include "schedules/sdp_a2.h"
 #include "sdp.h"
@@ -125,15 +126,13 @@ TEST(SdpNPort, A1PrimeUnevenOrdersAreNotInLockstep) {
 }
 
 // The rotated A2 on GSHs of unequal orders, {4, 2} at K = 128: sigma_max = 4 k_j leave 3 label
-// bits, 8 labels, 4 per part (G = 2), one label carrying 2^(7-3)/2 = 8 elements per link in a
-// routing cycle. Not in lockstep, part p's phase is 2 m_p routing cycles of ceil(4 / m_p) labels:
-// 8 x 1 or 4 x 2 labels, 64 element cycles either way, so the two phases take Table 3's K = 128
-// (in lockstep they took 2 x 8 rounds of the larger sub-part: 256). Start-ups: the phase is cut at
-// every label boundary of the m = 4 part, 8 rounds of 8 elements, one message each with the
-// default B = ceil(K / 2 sigma_p) = 11, 16 in all. Table 3's 2 sigma_p ceil(K / (2 sigma_p B)) =
-// 12 assumes every GSH of the same order: a part's own messages along its path are
-// sum_g 2 m_g ceil(K / (2 beta m_g B)) = 8 + 8 = 16 here (section 4.6's "the resulting complexity
-// remains the same" holds for the element term, not for the start-ups with unequal orders).
+// bits, 8 labels, 4 per part (beta = 2). In each phase part p runs the AAPC of its GSH on its own
+// 64 elements (Algorithm 4 blocked, sw/schedules/sdp_a2.h): 32 steps whatever the GSH's order, so
+// the two phases of two AAPCs take Table 3's K = 128 element cycles. Start-ups: the order-4 part's
+// AAPC has 4 blocks of 8 steps, the order-2 part's 2 blocks of 16, so every AAPC starts messages
+// at steps 0, 8, 16, 24 (the default B = ceil(K / 2 sigma_p) = 11 cuts no block further): 16 in
+// all. Table 3's 2 sigma_p = 12 assumes every GSH of the same order (section 4.6's "the resulting
+// complexity remains the same" holds for the element term, not for the start-ups here).
 TEST(SdpNPort, RotatedA2UnevenOrdersAreNotInLockstep) {
   const BuiltCase c = buildCase(nportCase(6, 128, "a2r", "0,1,2,3/4,5", 5));
   const testing::CheckedRun r = runClean(c, "a2r {4,2}");
@@ -144,14 +143,17 @@ TEST(SdpNPort, RotatedA2UnevenOrdersAreNotInLockstep) {
   EXPECT_GE(static_cast<double>(r.run.cycles), sdpLowerBounds(sdp, classify(sdp), 5).n_port);
 }
 
-// With fewer label bits the sub-parts are not all there and the AAPCs take longer, but every
-// element still arrives (and mixed GSHs go through A2 as in the one-port form, §4.4): K = 16 for
-// (0 1)(2 3) leaves no label bit, the four exchanges of each AAPC then run one after the other.
+// The plain n-port A2 needs no label bit: K = 16 for (0 1)(2 3) leaves none, and its AAPCs (the
+// project's Algorithm 4, blocked) still take Table 3's K = 16 element cycles in 2 sigma_p = 8
+// messages (before they were built of the exchanges of each AAPC one after the other: 4 x 16).
+// Mixed GSHs go through A2 as in the one-port form (section 4.4), every element checked.
 TEST(SdpNPort, A2WithFewLabelBitsAndMixedGshs) {
   {
     const BuiltCase c = buildCase(nportCase(4, 16, "a2", "0,1/2,3", 0));
     const testing::CheckedRun r = runClean(c, "a2 K=16");
-    EXPECT_EQ(r.run.transfer_cycles, 4U * 16U);  // 2 sigma_p exchanges of K/2
+    EXPECT_EQ(r.run.transfer_cycles, 16U);
+    EXPECT_NE(c.bound_source.find("schedule: 8 start-ups, 16 element cycles"), std::string::npos)
+        << c.bound_source;
   }
   for (const char* method : {"a2", "a2r"}) {
     for (const char* cycles : {"0,4,1/2,3", "0,5/1,2,3", "0,4/1,5/2,3"}) {
@@ -187,11 +189,12 @@ TEST(SdpNPort, BadInputIsNamed) {
 }
 
 // Random SDPs (n <= 6, half of them separable): the n-port A1', A2 and rotated A2 wherever they
-// apply, every element checked, never below Theorem 1's n-port bound.
+// apply (A2's AAPCs by a random schedule of the family), every element checked, never below
+// Theorem 1's n-port bound.
 TEST(SdpNPort, RandomSdpsNeverBeatTheLowerBound) {
   std::mt19937 rng(617);
   int runs = 0;
-  for (int trial = 0; trial < 40; ++trial) {
+  for (int trial = 0; trial < 60; ++trial) {
     const int n = 2 + static_cast<int>(rng() % 5);
     const int k = 1 + static_cast<int>(rng() % 5);
     std::vector<int> delta(static_cast<size_t>(n + k));
@@ -212,6 +215,9 @@ TEST(SdpNPort, RandomSdpsNeverBeatTheLowerBound) {
       const u64 tau = rng() % 10;
       CaseSpec s = nportCase(n, u64{1} << k, method, "", tau, 1 + rng() % 4);
       s.params["delta"] = text;
+      // A2's AAPCs by any schedule of the project's family (sw/schedules/aapc_family.h).
+      const std::string aapc = aapcScheduleNames()[rng() % aapcScheduleNames().size()];
+      if (std::string(method) != "a1p") s.params["aapc"] = aapc;
       BuiltCase c;
       try {
         c = buildCase(s);
@@ -222,7 +228,8 @@ TEST(SdpNPort, RandomSdpsNeverBeatTheLowerBound) {
             << method << " delta " << text << ": " << w;
         continue;
       }
-      const testing::CheckedRun r = runClean(c, std::string(method) + " delta " + text);
+      const testing::CheckedRun r =
+          runClean(c, std::string(method) + " --aapc " + aapc + " delta " + text);
       EXPECT_GE(static_cast<double>(r.run.cycles), sdpLowerBounds(sdp, cls, tau).n_port)
           << method << " delta " << text;
       ++runs;

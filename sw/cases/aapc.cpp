@@ -6,12 +6,8 @@
 
 #include "error.h"
 #include "families.h"
-#include "schedules/blocking.h"
+#include "schedules/aapc_family.h"
 #include "schedules/edelman.h"
-#include "schedules/exchange.h"
-#include "schedules/jh1_packed.h"
-#include "schedules/johnsson_ho.h"
-#include "schedules/sbnt.h"
 
 namespace hcube {
 
@@ -98,7 +94,7 @@ BuiltCase slotCase(const SlotSchedule& s, const PermutationSpec& perm, const Cas
 }
 
 /// Johnsson & Ho 1992 Algorithms 1-4 with --tau, --blocking and --width (§5, §6).
-BuiltCase buildJh(const CaseSpec& spec, RelativeSchedule (*schedule)(int)) {
+BuiltCase buildJh(const CaseSpec& spec) {
   CaseParams params(spec);
   const u64 startup = startupParam(params);
   const bool blocked = switchParam(params, "blocking");
@@ -110,13 +106,11 @@ BuiltCase buildJh(const CaseSpec& spec, RelativeSchedule (*schedule)(int)) {
                 "exchange");
   }
   const u64 k = perm.slots();
-  // jh1 packs the complement pairs of all repetitions (d * ceil(K/2d) steps); the others repeat
-  // their 2^d-address schedule m times.
-  const SlotSchedule plain =
-      spec.algo == "jh1" ? jhAlgorithm1Packed(spec.n, k) : repeatRelative(schedule(spec.n), k);
-  const SlotSchedule s = (spec.lanes == 1 && !blocked)
-                             ? plain
-                             : blockedSchedule(plain, blockingTable(plain), spec.lanes, blocked);
+  // The shared AAPC family (sw/schedules/aapc_family.h, also what SDP Algorithm A2 runs).
+  AapcScheduleOptions options;
+  options.lanes = spec.lanes;
+  options.blocking = blocked;
+  const SlotSchedule s = aapcSlotSchedule(spec.algo, spec.n, k, options);
   const u64 b = static_cast<u64>(spec.lanes);
   std::string source = "K/2, Johnsson & Ho 1992 section 1 (all-port AAPC)";
   u64 bound = k / 2;
@@ -144,7 +138,10 @@ BuiltCase buildExchange(const CaseSpec& spec) {
   const u64 packet = static_cast<u64>(
       params.integer("packet", static_cast<long long>(k / 2), 1, static_cast<long long>(k)));
   params.finish();
-  const SlotSchedule s = exchangeSchedule(spec.n, k, spec.lanes, packet);
+  AapcScheduleOptions options;
+  options.lanes = spec.lanes;
+  options.packet = packet;
+  const SlotSchedule s = aapcSlotSchedule("exchange", spec.n, k, options);
   const u64 d = static_cast<u64>(spec.n);
   const u64 b = static_cast<u64>(spec.lanes);
   std::string source;
@@ -195,9 +192,10 @@ BuiltCase buildSbnt(const CaseSpec& spec) {
                 ": sbnt uses one word per port and cycle");
   }
   const PermutationSpec perm = aapcFor(spec);
-  const SlotSchedule s = sbntSchedule(
-      spec.n, perm.slots(), mode == "rounds" ? SbntScheduling::kRounds : SbntScheduling::kGreedy,
-      tree == "sbnt" ? SbntTree::kBalanced : SbntTree::kRotatedBinomial);
+  AapcScheduleOptions options;
+  options.sbnt_scheduling = mode == "rounds" ? SbntScheduling::kRounds : SbntScheduling::kGreedy;
+  options.sbnt_tree = tree == "sbnt" ? SbntTree::kBalanced : SbntTree::kRotatedBinomial;
+  const SlotSchedule s = aapcSlotSchedule("sbnt", spec.n, perm.slots(), options);
   std::string source =
       "K/2, SBnT routing T_min = K/2 t_c + n tau, Johnsson & Ho 1987 section 3.2 (all-port AAPC "
       "bound, Edelman 1991 Theorem 3.1)";
@@ -220,24 +218,24 @@ std::vector<AlgorithmEntry> aapcAlgorithms() {
         "--width)",
         "Johnsson & Ho 1992, section 3.1, Algorithm 1; blocking section 5, wide channels section "
         "6"},
-       [](const CaseSpec& s) { return buildJh(s, jhAlgorithm1); }},
+       buildJh},
       {{"jh2",
         "AAPC, pair u in dimension r in step (u+r) mod 2^(n-1): optimal K/2 steps, span 2^(n-1)",
         "Johnsson & Ho 1992, section 3.2, Algorithm 2; blocking section 5, wide channels section "
         "6"},
-       [](const CaseSpec& s) { return buildJh(s, jhAlgorithm2); }},
+       buildJh},
       {{"jh3",
         "AAPC, Algorithm 2 on n + (2^(n-1) mod n) pairs, Algorithm 1 on the rest: optimal K/2 "
         "steps",
         "Johnsson & Ho 1992, section 3.3, Algorithm 3; blocking section 5, wide channels section "
         "6"},
-       [](const CaseSpec& s) { return buildJh(s, jhAlgorithm3); }},
+       buildJh},
       {{"jh4",
         "AAPC by necklaces and cyclic complement pairs: optimal K/2 steps and optimal span n; "
         "--blocking on: n block transfers (--tau T), --width b: Lemma 5",
         "Johnsson & Ho 1992, section 3.5, Algorithm 4 (Theorem 1); blocking section 5 (Lemma 4), "
         "wide channels section 6 (Lemma 5)"},
-       [](const CaseSpec& s) { return buildJh(s, [](int d) { return jhAlgorithm4(d); }); }},
+       buildJh},
       {{"exchange",
         "AAPC by the standard exchange algorithm: n exchanges of K/2 elements, one port at a time "
         "(--tau T, --packet B)",

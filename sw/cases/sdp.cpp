@@ -13,6 +13,7 @@
 
 #include "error.h"
 #include "families.h"
+#include "schedules/aapc_family.h"
 #include "schedules/sdp_a1.h"
 #include "schedules/sdp_a2.h"
 #include "schedules/sdp_a3.h"
@@ -85,17 +86,28 @@ int ceilLog2(int x) {
   return l;
 }
 
+/// What `--method best` chose on one cube: the method, its cost by the paper's formulas, A5's
+/// gamma, and every cost it weighed.
+struct BestChoice {
+  std::string method;
+  std::string label;  ///< the method with its parameters ("a5 --gamma 3")
+  double cost = 0;
+  int gamma = 0;
+  std::string costs;  ///< " a1 384 a1p 576 ..."
+};
+
 /// Table 3's time (t_c = 1) of the implemented methods that apply, each with its optimal
 /// packet (A3 and A5 with the packet they run with by default); `--method best` takes the least
 /// (ties: the first listed). A5 is costed for every gamma in 2 .. sigma_max its K allows
 /// (K >= 2^mu) and `gamma` is set to the best one.
-std::string bestMethod(const Sdp& sdp, const SdpClass& cls, bool one_port, u64 tau, int& gamma,
-                       std::string& why) {
+BestChoice bestMethod(const Sdp& sdp, const SdpClass& cls, bool one_port, u64 tau) {
+  int gamma = 0;
   const double kk = static_cast<double>(u64{1} << sdp.k);
   const double t = static_cast<double>(tau);
   const double sp = cls.sigma_p;
   const double b = cls.beta;
   std::vector<std::pair<std::string, double>> cost;
+  const bool a2_single = sdp.k >= 1 && a2OneAapcSuffices(sdp, cls);
   bool free_storage = true;
   {
     int in_j_storage = 0;
@@ -115,7 +127,12 @@ std::string bestMethod(const Sdp& sdp, const SdpClass& cls, bool one_port, u64 t
       if (g.kind == Gsh::Kind::kMixed) a1p += g.sigma_p * (kk / 2 + t);
     }
     cost.push_back({"a1p", a1p});
-    if (free_storage && sdp.k >= 1) cost.push_back({"a2", sp * kk + 2 * sp * t});
+    // A2: Table 3, halved where one AAPC suffices (section 4.4; it needs no free storage then).
+    if (a2_single) {
+      cost.push_back({"a2", sp * kk / 2 + sp * t});
+    } else if (free_storage && sdp.k >= 1) {
+      cost.push_back({"a2", sp * kk + 2 * sp * t});
+    }
     // A3 (section 4.3.2), B = K: ceil(log2 sigma_max)(sigma_p K + sigma_p tau); Table 3 states it
     // for separable SDPs, so a non-separable one is costed by the schedule's exact count.
     if (cls.separable) {
@@ -175,15 +192,18 @@ std::string bestMethod(const Sdp& sdp, const SdpClass& cls, bool one_port, u64 t
     cost.push_back({"a1p", kk + cls.beta_real * cls.sigma_max * t});
   }
   if (!one_port) {
-    // n-port A2 and its rotated form (sections 4.3.2, 4.6), B = K/(2 sigma_p): K + 2 sigma_p tau,
-    // where the label bits give every sub-part its share.
+    // n-port A2 and its rotated form (sections 4.3.2, 4.6), B = K/(2 sigma_p): K + 2 sigma_p tau.
+    // Its AAPCs are Algorithm 4 blocked (sw/schedules/sdp_a2.h), K_p/2 steps in sigma block
+    // transfers each: the plain form takes it whenever sigma_p storage dimensions are free, the
+    // rotated one where every GSH has the same order and the labels split evenly into beta parts.
     for (const bool rotated : {false, true}) {
-      int want = 0;
-      const int bits = a2NPortLabelBits(sdp, cls, rotated, &want);
-      if (rotated && !equal_orders) continue;
-      if (bits >= 0 && bits < 30 && want > 0 && (1 << bits) % want == 0) {
-        cost.push_back({rotated ? "a2r" : "a2", kk + 2 * sp * t});
+      int parts = 0;
+      const int bits = a2NPortLabelBits(sdp, cls, rotated, &parts);
+      if (bits < 0) continue;
+      if (rotated && (!equal_orders || bits >= 30 || parts == 0 || (1 << bits) % parts != 0)) {
+        continue;
       }
+      cost.push_back({rotated ? "a2r" : "a2", a2_single ? kk / 2 + sp * t : kk + 2 * sp * t});
     }
   }
   if (!one_port) {
@@ -200,11 +220,15 @@ std::string bestMethod(const Sdp& sdp, const SdpClass& cls, bool one_port, u64 t
   }
   const auto best = std::min_element(
       cost.begin(), cost.end(), [](const auto& x, const auto& y) { return x.second < y.second; });
+  BestChoice out;
+  out.method = best->first.substr(0, best->first.find(' '));
+  out.label = best->first;
+  out.cost = best->second;
+  out.gamma = out.method == "a5" ? gamma : 0;
   std::ostringstream o;
-  o << "--method best chose " << best->first << " by Table 3 / Theorem 2 (tau = " << tau << "):";
   for (const auto& [m, c] : cost) o << " " << m << " " << c;
-  why = o.str();
-  return best->first.substr(0, best->first.find(' '));
+  out.costs = o.str();
+  return out;
 }
 
 bool isMethod(const std::string& m) {
@@ -245,12 +269,16 @@ u64 defaultPacket(const std::string& method, bool one_port, bool n_port, u64 slo
 }
 
 /// The cheaper for `tau` of a schedule whose parts run at their own pace and the same in lockstep
-/// (the first on a tie), noted in `note`.
-SdpSchedule cheaper(SdpSchedule own_pace, SdpSchedule lockstep, u64 tau, std::ostringstream& note) {
+/// (on a tie the first, or with `fewer_startups_on_tie` the one with fewer start-ups), noted in
+/// `note`.
+SdpSchedule cheaper(SdpSchedule own_pace, SdpSchedule lockstep, u64 tau, std::ostringstream& note,
+                    bool fewer_startups_on_tie = false) {
   const auto cost = [tau](const SdpSchedule& x) {
     return x.transfer_cycles + x.local_cycles + x.startups * tau;
   };
-  if (cost(lockstep) < cost(own_pace)) {
+  const bool tie_won = fewer_startups_on_tie && cost(lockstep) == cost(own_pace) &&
+                       lockstep.startups < own_pace.startups;
+  if (cost(lockstep) < cost(own_pace) || tie_won) {
     note << "parts in lockstep (fewer start-ups for tau = " << tau << "); ";
     return lockstep;
   }
@@ -264,8 +292,8 @@ struct MethodRun {
 
 /// The schedule of one full-cube method (or the direct run on an extended cube's subcube).
 MethodRun runMethod(const std::string& method, const Sdp& sdp, const SdpClass& cls, bool one_port,
-                    bool n_port, u64 packet, int gamma, int lanes, u64 tau,
-                    const std::string& name) {
+                    bool n_port, u64 packet, int gamma, int lanes, u64 tau, const std::string& name,
+                    const std::string& aapc) {
   const u64 slots = u64{1} << sdp.k;
   MethodRun out;
   SdpSchedule& s = out.s;
@@ -300,16 +328,26 @@ MethodRun runMethod(const std::string& method, const Sdp& sdp, const SdpClass& c
             << f.transfer_cycles << " + " << f.startups << " tau = " << f.cycles(tau);
   } else if ((method == "a2" || method == "a2r") && n_port) {
     const bool rotated = method == "a2r";
-    s = cheaper(sdpA2NPortSchedule(sdp, cls, rotated, packet, lanes, name),
-                sdpA2NPortSchedule(sdp, cls, rotated, packet, lanes, name, true), tau, formula);
+    s = cheaper(sdpA2NPortSchedule(sdp, cls, rotated, packet, lanes, name, aapc, true),
+                sdpA2NPortSchedule(sdp, cls, rotated, packet, lanes, name, aapc, true, true), tau,
+                formula, true);
     const u64 sp = static_cast<u64>(cls.sigma_p);
-    const u64 starts = 2 * sp * ((slots + 2 * sp * packet - 1) / (2 * sp * packet));
-    int want = 0;
-    const int bits = a2NPortLabelBits(sdp, cls, rotated, &want);
-    formula << (rotated ? "A2 rotated n-port (section 4.6)" : "A2 n-port (section 4.3.2)")
-            << ", Table 3: K + 2 sigma_p ceil(K/(2 sigma_p B)) tau = " << slots << " + " << starts
-            << " tau = " << slots + starts * tau << " (" << (u64{1} << bits) << " labels for "
-            << want << " sub-parts)";
+    int parts = 0;
+    const int bits = a2NPortLabelBits(sdp, cls, rotated, &parts);
+    formula << (rotated ? "A2 rotated n-port (section 4.6)" : "A2 n-port (section 4.3.2)");
+    if (a2OneAapcSuffices(sdp, cls)) {
+      // Section 4.4: an all-to-all SDP, one AAPC; Table 3's entry halved.
+      const u64 starts = sp * ((slots + 2 * sp * packet - 1) / (2 * sp * packet));
+      formula << ", one AAPC (section 4.4: Table 3 halved): K/2 + sigma_p ceil(K/(2 sigma_p B)) "
+                 "tau = "
+              << slots / 2 << " + " << starts << " tau = " << slots / 2 + starts * tau;
+    } else {
+      const u64 starts = 2 * sp * ((slots + 2 * sp * packet - 1) / (2 * sp * packet));
+      formula << ", Table 3: K + 2 sigma_p ceil(K/(2 sigma_p B)) tau = " << slots << " + " << starts
+              << " tau = " << slots + starts * tau;
+    }
+    formula << "; AAPCs by " << aapc << " with section 5 blocking";
+    if (rotated) formula << " (" << (u64{1} << bits) << " labels for " << parts << " parts)";
   } else if (method == "a4") {
     s = sdpA4Schedule(sdp, cls, packet, lanes, name);
     const SdpA4Formula f = sdpA4Formula(sdp, cls, packet);
@@ -337,12 +375,20 @@ MethodRun runMethod(const std::string& method, const Sdp& sdp, const SdpClass& c
               << transfer << " + " << root.cycles << " tau";
     }
   } else if (method == "a2") {
-    s = sdpA2Schedule(sdp, cls, packet, lanes, name);
+    s = sdpA2Schedule(sdp, cls, packet, lanes, name, aapc);
     const u64 half = slots / 2;
     const u64 sp = static_cast<u64>(cls.sigma_p);
-    const u64 starts = 2 * sp * ((half + packet - 1) / packet);
-    formula << "A2 one-port, Table 3: sigma_p K + 2 sigma_p ceil(K/2B) tau = " << sp * slots
-            << " + " << starts << " tau = " << sp * slots + starts * tau;
+    if (a2OneAapcSuffices(sdp, cls)) {
+      const u64 starts = sp * ((half + packet - 1) / packet);
+      formula << "A2 one-port, one AAPC (section 4.4: Table 3 halved): sigma_p K/2 + sigma_p "
+                 "ceil(K/2B) tau = "
+              << sp * half << " + " << starts << " tau = " << sp * half + starts * tau;
+    } else {
+      const u64 starts = 2 * sp * ((half + packet - 1) / packet);
+      formula << "A2 one-port, Table 3: sigma_p K + 2 sigma_p ceil(K/2B) tau = " << sp * slots
+              << " + " << starts << " tau = " << sp * slots + starts * tau;
+    }
+    formula << "; AAPCs by " << aapc;
   } else {
     const SdpA1Variant variant = method == "a1" ? SdpA1Variant::kA1 : SdpA1Variant::kA1Prime;
     s = sdpA1Schedule(sdp, cls, variant, packet, lanes, name);
@@ -375,9 +421,9 @@ BuiltCase buildSdp(const CaseSpec& spec) {
   const SdpInput in = readSdp(spec, params, k, mp);
   const u64 tau = static_cast<u64>(params.integer("tau", 0, 0, 1000000));
   const SdpClass cls = classify(in.sdp, in.cycles);
-  const bool extended = asked == "extended";
+  bool extended = asked == "extended";
   // --inner: the full-cube method of the extended scheme's second phase (section 4.5).
-  const std::string inner = extended ? params.text("inner").value_or("a1") : "";
+  std::string inner = extended ? params.text("inner").value_or("a1") : "";
   if (extended && !isMethod(inner)) {
     throw Error("--inner '" + inner +
                 "': the extended scheme's full-cube phase runs one of a1, a1p, a2, a2r, a3, a4, "
@@ -390,10 +436,42 @@ BuiltCase buildSdp(const CaseSpec& spec) {
   }
   std::string chosen_by;
   int best_gamma = 0;
-  const std::string method =
-      extended          ? inner
-      : asked == "best" ? bestMethod(in.sdp, cls, spec.one_port, tau, best_gamma, chosen_by)
-                        : asked;
+  std::string method = extended ? inner : asked;
+  bool best_extended = false;  // --method best chose the extended scheme
+  std::string best_inner;
+  if (asked == "best") {
+    const BestChoice direct = bestMethod(in.sdp, cls, spec.one_port, tau);
+    method = direct.method;
+    best_gamma = direct.gamma;
+    std::string best_label = direct.label;
+    std::ostringstream o;
+    o << "--method best chose %s by Table 3 / Theorem 2 (tau = " << tau << "):" << direct.costs;
+    if (mp < spec.n) {
+      // Section 4.5 on an extended cube: expansion and compression (its formula) around the best
+      // full-cube method on K' = K / 2^e, weighed against the direct run on the data's subcube.
+      try {
+        const std::vector<int> sd = extendedSpreadDims(in.sdp, cls);
+        const Sdp inner_sdp = extendedInnerSdp(in.sdp, sd);
+        const BestChoice in_best = bestMethod(inner_sdp, classify(inner_sdp), spec.one_port, tau);
+        const SpreadFormula f = extendedSpreadFormula(in.sdp, spec.one_port);
+        const double spread_cost = f.transfer_cycles + static_cast<double>(f.startups * tau);
+        const double total = 2 * spread_cost + in_best.cost;
+        o << " extended (section 4.5: 2 x " << spread_cost << " + inner " << in_best.label << " "
+          << in_best.cost << " on K' = " << (u64{1} << inner_sdp.k) << ") " << total;
+        if (total < direct.cost) {
+          best_extended = true;
+          best_inner = in_best.method;
+          best_gamma = in_best.gamma;
+          best_label = "extended --inner " + in_best.label;
+        }
+      } catch (const Error& e) {
+        o << " extended: does not apply (" << e.what() << ")";
+      }
+    }
+    chosen_by = o.str();
+    chosen_by.replace(chosen_by.find("%s"), 2, best_label);
+    if (best_extended) method = best_inner;
+  }
   // --gamma is A5's block order (section 4.3.3); other methods (and best, which picks gamma) leave
   // it unread, so params.finish() names a stray --gamma.
   const int gamma = asked == "best" ? best_gamma
@@ -418,11 +496,15 @@ BuiltCase buildSdp(const CaseSpec& spec) {
         "communicate; give --delta or --cycles with a processor dimension 0.." +
         std::to_string(mp - 1));
   }
-  const std::string name = "sdp-" + (extended ? asked : method);
+  const std::string name = "sdp-" + (extended || best_extended ? asked : method);
   // The extended scheme: the inner method on the reduced full-cube SDP.
   std::vector<int> spread;
   Sdp run_sdp = in.sdp;
   SdpClass run_cls = cls;
+  if (best_extended) {
+    extended = true;
+    inner = best_inner;
+  }
   if (extended) {
     spread = extendedSpreadDims(in.sdp, cls);
     run_sdp = extendedInnerSdp(in.sdp, spread);
@@ -444,11 +526,23 @@ BuiltCase buildSdp(const CaseSpec& spec) {
   const u64 packet = given > 0
                          ? static_cast<u64>(given)
                          : defaultPacket(method, spec.one_port, n_port, run_slots, run_cls, tau);
+  // --aapc: the AAPC schedule of A2's two AAPCs (sw/schedules/aapc_family.h); other methods leave
+  // it unread, so params.finish() names a stray --aapc.
+  std::string aapc;
+  if (method == "a2" || method == "a2r") {
+    aapc = params.text("aapc").value_or(n_port ? kA2NPortAapc : "exchange");
+    const auto& names = aapcScheduleNames();
+    if (std::find(names.begin(), names.end(), aapc) == names.end()) {
+      std::string known;
+      for (const std::string& a : names) known += (known.empty() ? "" : ", ") + a;
+      throw Error("--aapc '" + aapc + "': unknown AAPC schedule (known: " + known + ")");
+    }
+  }
   params.finish();
   MethodRun m;
   try {
     m = runMethod(method, run_sdp, run_cls, spec.one_port, n_port, packet, gamma, spec.lanes, tau,
-                  name);
+                  name, aapc);
   } catch (const Error& e) {
     if (!extended) throw;
     // The inner method's refusal speaks of its own K' (e.g. "--k 1"): say where K' comes from.

@@ -1,14 +1,70 @@
-// hcube: Algorithm A2, one-port (Ho & Johnsson 1988 §4.3.2 and §4.6; see sdp_a2.h).
+// hcube: Algorithm A2 (Ho & Johnsson 1988 §4.3.2 and §4.6; see sdp_a2.h): two AAPCs by the
+// project's AAPC schedules (sw/schedules/aapc_family.h).
 #include "schedules/sdp_a2.h"
 
 #include <algorithm>
 
 #include "error.h"
+#include "schedules/aapc_family.h"
 
 namespace hcube {
 
+namespace {
+
+/// Slot bit positions of the storage dimensions not in `used` (paper numbering), increasing.
+std::vector<int> otherPositions(const Sdp& sdp, const std::vector<int>& used) {
+  std::vector<bool> skip(static_cast<size_t>(sdp.k), false);
+  for (const int d : used) skip[static_cast<size_t>(sdp.position(d))] = true;
+  std::vector<int> out;
+  for (int b = 0; b < sdp.k; ++b) {
+    if (!skip[static_cast<size_t>(b)]) out.push_back(b);
+  }
+  return out;
+}
+
+/// The bits of `slot` at `positions`, packed in order.
+u64 packBits(u32 slot, const std::vector<int>& positions) {
+  u64 v = 0;
+  for (size_t i = 0; i < positions.size(); ++i) v |= u64{bitOf(slot, positions[i])} << i;
+  return v;
+}
+
+/// The storage dimensions of the pairs (storage, processor).
+std::vector<int> storageOf(const std::vector<std::pair<int, int>>& pairs) {
+  std::vector<int> out;
+  for (const auto& pr : pairs) out.push_back(pr.first);
+  return out;
+}
+
+/// One AAPC of A2 with m repetitions on the pairs, by the family's schedule `aapc`.
+SlotSchedule a2Aapc(const std::string& aapc, size_t dims, u64 m, int lanes, u64 packet,
+                    bool blocking) {
+  AapcScheduleOptions options;
+  options.lanes = lanes;
+  options.packet = packet;
+  options.blocking = blocking;
+  return aapcSlotSchedule(aapc, static_cast<int>(dims), m << dims, options);
+}
+
+}  // namespace
+
+bool a2OneAapcSuffices(const Sdp& sdp, const SdpClass& cls) {
+  bool moves = false;
+  for (const Gsh& g : cls.gshs) {
+    if (g.kind == Gsh::Kind::kVirtual) continue;
+    const size_t s = g.dims.size();
+    for (size_t j = 0; j < s; ++j) {
+      if (!sdp.isProcessorDim(g.dims[j])) continue;
+      moves = true;
+      // dims[j - 1] goes to dims[j]: the content processor dimension dims[j] receives.
+      if (sdp.isProcessorDim(g.dims[(j + s - 1) % s])) return false;
+    }
+  }
+  return moves;
+}
+
 SdpSchedule sdpA2Schedule(const Sdp& sdp, const SdpClass& cls, u64 packet, int lanes,
-                          const std::string& algo) {
+                          const std::string& algo, const std::string& aapc) {
   const int n = sdp.n;
   std::vector<bool> in_j(static_cast<size_t>(sdp.q()), false);
   for (const Gsh& g : cls.gshs) {
@@ -22,7 +78,10 @@ SdpSchedule sdpA2Schedule(const Sdp& sdp, const SdpClass& cls, u64 packet, int l
   // free, else one GSH after the other (§4.6, Table 5: the same complexity with K >= 2^sigma_max).
   std::vector<std::vector<const Gsh*>> groups(1);
   for (const Gsh& g : cls.gshs) groups[0].push_back(&g);
-  if (free_storage.size() < static_cast<size_t>(cls.sigma_p)) {
+  // Every moved processor dimension receiving from a storage dimension (section 4.4's
+  // all-to-all case): the second AAPC alone does it, with no k_j.
+  const bool single = a2OneAapcSuffices(sdp, cls);
+  if (!single && free_storage.size() < static_cast<size_t>(cls.sigma_p)) {
     int most = 0;
     for (const Gsh& g : cls.gshs) most = std::max(most, g.sigma_p);
     if (free_storage.size() < static_cast<size_t>(most)) {
@@ -49,6 +108,11 @@ SdpSchedule sdpA2Schedule(const Sdp& sdp, const SdpClass& cls, u64 packet, int l
   std::vector<int> from(static_cast<size_t>(sdp.q()));
   for (int d = 0; d < sdp.q(); ++d)
     from[static_cast<size_t>(sdp.delta[static_cast<size_t>(d)])] = d;
+  if (!aapcScheduleIsOnePort(aapc)) {
+    throw Error("--aapc " + aapc +
+                ": that AAPC schedule sends on every port in every step; the one-port A2 runs its "
+                "AAPCs by --aapc exchange (Johnsson & Ho 1987 section 3.2)");
+  }
   SdpRouter r(sdp, false, true, lanes, algo);
   for (const auto& group : groups) {
     std::vector<bool> in_group(static_cast<size_t>(sdp.q()), false);
@@ -59,20 +123,38 @@ SdpSchedule sdpA2Schedule(const Sdp& sdp, const SdpClass& cls, u64 packet, int l
     for (int d = 0; d < n; ++d) {
       if (in_group[static_cast<size_t>(d)]) moved.push_back(d);
     }
-    // First AAPC: every moved processor dimension out to its storage dimension.
-    for (size_t i = 0; i < moved.size(); ++i) {
-      r.exchange(free_storage[i], moved[i], packet);
+    // First AAPC: every moved processor dimension out to its storage dimension, E(k_j, j).
+    std::vector<std::pair<int, int>> first;
+    for (size_t i = 0; i < moved.size() && !single; ++i) {
+      first.push_back({free_storage[i], moved[i]});
       swapHolders(free_storage[i], moved[i]);
     }
-    // Second AAPC: every moved processor dimension p receives the content delta sends to it.
+    // Second AAPC: every moved processor dimension p receives the content delta sends to it,
+    // E(delta(j), k_j). The pairs are disjoint, so all are known before it runs.
+    std::vector<std::pair<int, int>> second;
     for (const int p : moved) {
       const int want = from[static_cast<size_t>(p)];
       const int at =
           static_cast<int>(std::find(holder.begin(), holder.end(), want) - holder.begin());
       if (at < n)
         throw Error("sdp: internal error in A2, a content wanted on the node field is there");
-      r.exchange(at, p, packet);
-      swapHolders(at, p);
+      second.push_back({at, p});
+    }
+    for (const auto& [at, p] : second) swapHolders(at, p);
+    for (const auto* pairs : {&first, &second}) {
+      if (pairs->empty()) continue;
+      // All K elements of a node in one AAPC: the slot bits outside the pairs number the
+      // repetitions.
+      const std::vector<int> others = otherPositions(sdp, storageOf(*pairs));
+      const SlotSchedule s =
+          a2Aapc(aapc, pairs->size(), u64{1} << others.size(), lanes, packet, false);
+      SdpRouter::AapcPart part;
+      part.schedule = &s;
+      part.pairs = *pairs;
+      part.repetition = [&others](u64, u32 slot) {
+        return static_cast<long long>(packBits(slot, others));
+      };
+      r.aapcPhase({part}, packet);
     }
     // Local swaps restore the free storage dimensions and the group's own (selection by
     // transpositions); a later group's storage dimensions are not touched yet.
@@ -130,10 +212,12 @@ A2Plan planA2NPort(const Sdp& sdp, const SdpClass& cls, bool rotated) {
     from[static_cast<size_t>(sdp.delta[static_cast<size_t>(d)])] = d;
   A2Plan plan;
   plan.free = static_cast<int>(free_storage.size());
+  // One AAPC suffices (section 4.4): no k_j.
+  const bool single = a2OneAapcSuffices(sdp, cls);
   for (const auto& group : members) {
     int moved = 0;
     for (const Gsh* g : group) moved += g->sigma_p;
-    plan.most = std::max(plan.most, moved);
+    if (!single) plan.most = std::max(plan.most, moved);
   }
   if (plan.most > plan.free) return plan;
   plan.label_dims.assign(free_storage.begin() + plan.most, free_storage.end());
@@ -151,7 +235,7 @@ A2Plan planA2NPort(const Sdp& sdp, const SdpClass& cls, bool rotated) {
     auto where = [&holder](int content) {
       return static_cast<int>(std::find(holder.begin(), holder.end(), content) - holder.begin());
     };
-    for (size_t i = 0; i < out.moved.size(); ++i) {
+    for (size_t i = 0; i < out.moved.size() && !single; ++i) {
       out.first.push_back({free_storage[i], out.moved[i]});
       std::swap(holder[static_cast<size_t>(free_storage[i])],
                 holder[static_cast<size_t>(out.moved[i])]);
@@ -178,17 +262,16 @@ A2Plan planA2NPort(const Sdp& sdp, const SdpClass& cls, bool rotated) {
 
 }  // namespace
 
-int a2NPortLabelBits(const Sdp& sdp, const SdpClass& cls, bool rotated, int* sub_parts) {
+int a2NPortLabelBits(const Sdp& sdp, const SdpClass& cls, bool rotated, int* parts) {
   const A2Plan plan = planA2NPort(sdp, cls, rotated);
-  if (sub_parts != nullptr) {
-    *sub_parts = static_cast<int>(plan.groups.size()) * plan.most;
-  }
+  if (parts != nullptr) *parts = static_cast<int>(plan.groups.size());
   if (plan.most > plan.free) return -1;
   return static_cast<int>(plan.label_dims.size());
 }
 
 SdpSchedule sdpA2NPortSchedule(const Sdp& sdp, const SdpClass& cls, bool rotated, u64 packet,
-                               int lanes, const std::string& algo, bool lockstep) {
+                               int lanes, const std::string& algo, const std::string& aapc,
+                               bool blocking, bool lockstep) {
   const A2Plan plan = planA2NPort(sdp, cls, rotated);
   const std::string method = rotated ? "--method a2r" : "--method a2 --ports all";
   if (plan.most > plan.free) {
@@ -202,73 +285,54 @@ SdpSchedule sdpA2NPortSchedule(const Sdp& sdp, const SdpClass& cls, bool rotated
                 std::to_string(plan.most + (sdp.k - plan.free)) +
                 (rotated ? "" : " or --method a2r (the rotated form needs sigma_max)"));
   }
-  const u64 slots = u64{1} << sdp.k;
   std::vector<int> label_bits;
   for (const int d : plan.label_dims) label_bits.push_back(sdp.position(d));
-  // The label of every element: its first slot's label bits, in order.
-  std::vector<u64> label(static_cast<size_t>(slots));
-  for (u64 s = 0; s < slots; ++s) {
-    u64 l = 0;
-    for (size_t i = 0; i < label_bits.size(); ++i) l |= u64{bitOf(s, label_bits[i])} << i;
-    label[static_cast<size_t>(s)] = l;
-  }
   const u64 groups = plan.groups.size();
   SdpRouter r(sdp, false, false, lanes, algo);
-  // Part p holds the labels l with l mod G = p; for a group of m moved dimensions its sub-part j
-  // the ones with (l / G) mod m = j, w = (l / G) / m the label's place in it.
+  // Part p holds the labels l with l mod G = p (G = beta rotated, 1 plain), count_p of them.
   const u64 labels = u64{1} << label_bits.size();
   std::vector<u64> count(groups);
   for (u64 p = 0; p < groups; ++p) count[p] = labels > p ? (labels - p + groups - 1) / groups : 0;
+  // In lockstep every part's AAPC is built for the largest part's labels (its missing
+  // repetitions empty), so parts whose GSHs have the same order share their block transfers.
+  const u64 most_labels = *std::max_element(count.begin(), count.end());
   for (u64 phase = 0; phase < groups; ++phase) {
-    // Not in lockstep (section 4.6 rotates the parts through the GSHs; each runs at its own
-    // pace): part p's routing cycle u moves its sub-parts' label w at time u W_p + w, W_p =
-    // ceil(count_p / m), every label the same load on a link. The phase is cut into link rounds
-    // at every part's cycle boundary u W_p, so a part whose group has fewer moved dimensions
-    // sends larger sub-parts in fewer cycles while the others send theirs (the phase lasts
-    // max_p 2 m_p W_p label times, not 2 sigma_max rounds of the largest sub-part). An
-    // exchange's two elements share a label, so they cross in the same round.
-    // In lockstep every part's cycle is as long as the largest sub-part of the phase.
-    std::vector<u64> width(groups);
-    for (u64 p = 0; p < groups; ++p) {
-      const u64 m = plan.groups[(p + phase) % groups].moved.size();
-      width[p] = (count[p] + m - 1) / m;
-    }
-    const u64 widest = *std::max_element(width.begin(), width.end());
-    std::vector<u64> cuts{0};
-    for (u64 p = 0; p < groups; ++p) {
-      if (lockstep) width[p] = widest;
-      const u64 m = plan.groups[(p + phase) % groups].moved.size();
-      for (u64 u = 1; u <= 2 * m; ++u) cuts.push_back(u * width[p]);
-    }
-    std::sort(cuts.begin(), cuts.end());
-    cuts.erase(std::unique(cuts.begin(), cuts.end()), cuts.end());
-    for (size_t c = 0; c + 1 < cuts.size(); ++c) {
-      const u64 t0 = cuts[c];
-      const u64 t1 = cuts[c + 1];
-      r.linkRound(
-          [&plan, &label, &sdp, &width, groups, phase, slots, t0, t1](u64 e, u64 node, u32 slot) {
-            const u64 l = label[static_cast<size_t>(e % slots)];
-            const u64 p = l % groups;
-            const A2Group& g = plan.groups[(p + phase) % groups];
-            const u64 m = g.moved.size();
-            const u64 u = t0 / width[p];
-            const u64 at = u * width[p] + (l / groups) / m;
-            if (u >= 2 * m || at < t0 || at >= t1) return SdpRouter::Step{-1, slot};
-            const u64 j = (l / groups) % m;
-            const auto& pairs = u < m ? g.first : g.second;
-            const auto [storage, real] = pairs[(j + u % m) % m];
-            const int v = sdp.position(storage);
-            if (bitOf(node, real) == bitOf(slot, v)) return SdpRouter::Step{-1, slot};
-            return SdpRouter::Step{real, slot ^ (u32{1} << v)};
-          },
-          packet);
+    for (const bool second : {false, true}) {
+      // Part p runs the AAPC of group (p + phase) mod G on its own data: repetition h = its
+      // label's place among the part's labels, then the slot bits outside the pairs and labels.
+      std::vector<SlotSchedule> schedules;
+      std::vector<std::vector<int>> others(groups);
+      schedules.reserve(groups);
+      std::vector<SdpRouter::AapcPart> parts;
+      for (u64 p = 0; p < groups; ++p) {
+        if (count[p] == 0) continue;
+        const A2Group& g = plan.groups[(p + phase) % groups];
+        const auto& pairs = second ? g.second : g.first;
+        if (pairs.empty()) continue;
+        std::vector<int> used = storageOf(pairs);
+        used.insert(used.end(), plan.label_dims.begin(), plan.label_dims.end());
+        others[p] = otherPositions(sdp, used);
+        const u64 m = (lockstep ? most_labels : count[p]) << others[p].size();
+        schedules.push_back(a2Aapc(aapc, pairs.size(), m, lanes, packet, blocking));
+        SdpRouter::AapcPart part;
+        part.schedule = &schedules.back();
+        part.pairs = pairs;
+        const std::vector<int>& rest = others[p];
+        part.repetition = [&label_bits, &rest, groups, p](u64, u32 slot) -> long long {
+          const u64 l = packBits(slot, label_bits);
+          if (l % groups != p) return -1;
+          return static_cast<long long>(((l / groups) << rest.size()) | packBits(slot, rest));
+        };
+        parts.push_back(std::move(part));
+      }
+      r.aapcPhase(parts, packet);
     }
     // Each part restores the storage dimensions of the group it has just done.
     for (u64 part = 0; part < groups; ++part) {
       const A2Group& g = plan.groups[(part + phase) % groups];
       for (const auto& [a, b] : g.restore) {
-        r.localSwap(a, b, [&label, groups, part, slots](u64 e) {
-          return label[static_cast<size_t>(e % slots)] % groups == part;
+        r.localSwap(a, b, [&label_bits, groups, part, &r](u64 e) {
+          return packBits(r.slots()[e], label_bits) % groups == part;
         });
       }
     }

@@ -134,9 +134,24 @@ SdpSchedule sdpConcurrentSequences(const Sdp& sdp, const SdpClass& cls,
     if (!in_mixed[static_cast<size_t>(b)]) v_bit = b;
   }
   if (v_bit < 0) {
+    // Section 4.4's m'_s: the storage dimensions of the index set followed (delta) by a processor
+    // dimension. The paper counts them and the sequences they could pivot, and stops there.
+    int m_s = 0;
+    for (int d = sdp.n; d < sdp.q(); ++d) {
+      if (in_mixed[static_cast<size_t>(d - sdp.n)] &&
+          sdp.isProcessorDim(sdp.delta[static_cast<size_t>(d)])) {
+        ++m_s;
+      }
+    }
     throw Error(algo + ": every storage dimension is in a mixed GSH; on a non-separable SDP " +
                 "(section 4.4) the n-port sequences exchange with a storage dimension v outside " +
-                "them (Algorithm A1's E(v, d)); give K a storage dimension more");
+                "them (Algorithm A1's E(v, d)); give K a storage dimension more. Section 4.4 " +
+                "counts m'_s = " + std::to_string(m_s) +
+                " sequences here that would need no extra storage (\"The number of exchange "
+                "sequences that can be run concurrently without any extra storage requirement "
+                "(extra virtual dimensions) is m'_s\") but gives no construction of them (which "
+                "data each carries, how they share the storage dimensions they pivot on), so "
+                "they are not built");
   }
   const int v = sdp.n + v_bit;
   const u64 parts = seqs.size();

@@ -19,8 +19,12 @@
 // sequences are built over each GSH's processor dimensions (sigma_p + beta routing cycles, beta
 // counting the real and the mixed GSHs), and a mixed GSH's storage dimensions are exchanged with
 // v locally between them (sdp_a4.cpp). v is then the lowest storage dimension in no mixed GSH.
-// The paper's m'_s sequences that could pivot on a mixed GSH's own storage dimension (no v) are
-// not used: v is a storage dimension the data already has, so no memory is added either way.
+// Section 4.4 also counts m'_s, "the number of virtual dimensions that have a succeeding real
+// dimension in the index set", as the number of sequences that "can be run concurrently without
+// any extra storage requirement", but constructs none of them (which data each carries, how they
+// share the storage dimensions they pivot on). They are not built: v is a storage dimension the
+// data already has, so no memory is added, and with no such v (every storage dimension in a
+// mixed GSH) A4, A6 and the n-port A1 are refused with m'_s in the message.
 #pragma once
 
 #include <map>

@@ -63,34 +63,8 @@ void SdpRouter::linkRound(const Rule& rule, u64 packet) {
     slot_[e] = s.slot;
     ++out_.element_transfers;
   }
-  // Each link sends in the order of the destination slots. In an exchange the partner sends
-  // the same pairs in the order of its source slots, so the two words of a swapped pair cross in
-  // the same cycle and no slot is written before its old content left (checked below).
-  size_t longest = 0;
-  for (auto& l : per_link) {
-    std::sort(l.begin(), l.end(),
-              [](const Move& a, const Move& b) { return a.to_slot < b.to_slot; });
-    longest = std::max(longest, l.size());
-  }
+  const size_t longest = orderLinkMoves(per_link);
   const u64 lanes = static_cast<u64>(lanes_);
-  {
-    std::vector<u64> leaves(nodes << (sdp_.k + 1), ~u64{0});  // (node, slot) -> send cycle
-    const u64 words = u64{1} << (sdp_.k + 1);
-    for (const auto& l : per_link) {
-      for (size_t i = 0; i < l.size(); ++i) leaves[l[i].node * words + l[i].slot] = i / lanes;
-    }
-    for (const auto& l : per_link) {
-      for (size_t i = 0; i < l.size(); ++i) {
-        const u64 at = neighbour(l[i].node, l[i].dim) * words + l[i].to_slot;
-        if (leaves[at] != ~u64{0} && leaves[at] > i / lanes) {
-          throw Error("sdp: internal error in " + out_.moves.algo + ": slot " +
-                      std::to_string(l[i].to_slot) + " of node " +
-                      std::to_string(neighbour(l[i].node, l[i].dim)) +
-                      " would be written before its element leaves");
-        }
-      }
-    }
-  }
   const u64 cycles = (longest + lanes - 1) / lanes;
   const u64 b = std::max<u64>(packet, 1);
   for (u64 c = 0; c < cycles; ++c) {
@@ -107,6 +81,143 @@ void SdpRouter::linkRound(const Rule& rule, u64 packet) {
     if (c % per_message == 0) ++out_.startups;
   }
   out_.transfer_cycles += cycles;
+}
+
+size_t SdpRouter::orderLinkMoves(std::vector<std::vector<Move>>& per_link) const {
+  // Each link sends in the order of the destination slots. In an exchange the partner sends
+  // the same pairs in the order of its source slots, so the two words of a swapped pair cross in
+  // the same cycle and no slot is written before its old content left (checked below).
+  const u64 nodes = u64{1} << sdp_.n;
+  size_t longest = 0;
+  for (auto& l : per_link) {
+    std::sort(l.begin(), l.end(),
+              [](const Move& a, const Move& b) { return a.to_slot < b.to_slot; });
+    longest = std::max(longest, l.size());
+  }
+  const u64 lanes = static_cast<u64>(lanes_);
+  std::vector<u64> leaves(nodes << (sdp_.k + 1), ~u64{0});  // (node, slot) -> send cycle
+  const u64 words = u64{1} << (sdp_.k + 1);
+  for (const auto& l : per_link) {
+    for (size_t i = 0; i < l.size(); ++i) leaves[l[i].node * words + l[i].slot] = i / lanes;
+  }
+  for (const auto& l : per_link) {
+    for (size_t i = 0; i < l.size(); ++i) {
+      const u64 at = neighbour(l[i].node, l[i].dim) * words + l[i].to_slot;
+      if (leaves[at] != ~u64{0} && leaves[at] > i / lanes) {
+        throw Error("sdp: internal error in " + out_.moves.algo + ": slot " +
+                    std::to_string(l[i].to_slot) + " of node " +
+                    std::to_string(neighbour(l[i].node, l[i].dim)) +
+                    " would be written before its element leaves");
+      }
+    }
+  }
+  return longest;
+}
+
+void SdpRouter::aapcPhase(const std::vector<AapcPart>& parts, u64 packet) {
+  const int n = sdp_.n;
+  const u64 nodes = u64{1} << n;
+  const u64 lanes = static_cast<u64>(lanes_);
+  // Per part: the elements by relative slot (h << d) | a. An element keeps its relative slot
+  // through the phase (crossing dimension pairs[i].second flips node bit and slot bit i alike).
+  std::vector<std::vector<std::vector<u64>>> by_slot(parts.size());
+  std::vector<bool> taken(node_.size(), false);
+  u64 steps = 0;
+  std::vector<u64> cuts;  // steps where some part starts a block transfer
+  std::vector<bool> port_used(static_cast<size_t>(n), false);
+  for (size_t p = 0; p < parts.size(); ++p) {
+    const AapcPart& part = parts[p];
+    const SlotSchedule& s = *part.schedule;
+    const size_t d = part.pairs.size();
+    if (s.dims != static_cast<int>(d) || s.lanes != lanes_ || d == 0) {
+      throw Error("sdp: internal error in " + out_.moves.algo +
+                  ", an AAPC schedule does not fit its dimensions or lanes");
+    }
+    std::vector<int> bit(d);
+    for (size_t i = 0; i < d; ++i) {
+      const int real = part.pairs[i].second;
+      if (real < 0 || real >= n || port_used[static_cast<size_t>(real)]) {
+        throw Error("sdp: internal error in " + out_.moves.algo +
+                    ", concurrent AAPCs share a processor dimension");
+      }
+      port_used[static_cast<size_t>(real)] = true;
+      bit[i] = sdp_.position(part.pairs[i].first);
+    }
+    by_slot[p].resize(static_cast<size_t>(s.slots));
+    for (u64 e = 0; e < node_.size(); ++e) {
+      if (!live_[e]) continue;
+      const long long h = part.repetition(e, slot_[e]);
+      if (h < 0) continue;
+      if (taken[e]) {
+        throw Error("sdp: internal error in " + out_.moves.algo + ", an element in two AAPCs");
+      }
+      taken[e] = true;
+      u64 w = static_cast<u64>(h) << d;
+      for (size_t i = 0; i < d; ++i) {
+        w |= u64{bitOf(node_[e], part.pairs[i].second) ^ bitOf(slot_[e], bit[i])} << i;
+      }
+      if (w >= s.slots) {
+        throw Error("sdp: internal error in " + out_.moves.algo + ", repetition " +
+                    std::to_string(h) + " outside an AAPC of " + std::to_string(s.slots) +
+                    " slots");
+      }
+      by_slot[p][static_cast<size_t>(w)].push_back(e);
+    }
+    steps = std::max<u64>(steps, s.steps.size());
+    for (u64 t = 0; t < s.steps.size(); ++t) {
+      if (s.block_starts[static_cast<size_t>(t)]) cuts.push_back(t);
+    }
+  }
+  std::sort(cuts.begin(), cuts.end());
+  const u64 per_message = (std::max<u64>(packet, 1) + lanes - 1) / lanes;
+  u64 since = 0;  // steps since the last message start
+  size_t next_cut = 0;
+  for (u64 t = 0; t < steps; ++t) {
+    std::vector<std::vector<Move>> per_link(nodes * static_cast<u64>(n));
+    std::vector<int> port_of(one_port_ ? nodes : 0, -1);
+    for (size_t p = 0; p < parts.size(); ++p) {
+      const SlotSchedule& s = *parts[p].schedule;
+      if (t >= s.steps.size()) continue;
+      const std::vector<u32>& row = s.steps[static_cast<size_t>(t)];
+      for (size_t c = 0; c < row.size(); ++c) {
+        if (row[c] == SlotSchedule::kIdle) continue;
+        const auto [storage, real] = parts[p].pairs[c / lanes];
+        const int v = sdp_.position(storage);
+        for (const u64 e : by_slot[p][row[c]]) {
+          if (one_port_) {
+            if (port_of[node_[e]] >= 0 && port_of[node_[e]] != real) {
+              throw Error("sdp: internal error, node " + std::to_string(node_[e]) +
+                          " would send on two ports in a one-port step");
+            }
+            port_of[node_[e]] = real;
+          }
+          const u32 to = slot_[e] ^ (u32{1} << v);
+          per_link[node_[e] * static_cast<u64>(n) + static_cast<u64>(real)].push_back(
+              {node_[e], slot_[e], real, to});
+          node_[e] = neighbour(node_[e], real);
+          slot_[e] = to;
+          ++out_.element_transfers;
+        }
+      }
+    }
+    if (orderLinkMoves(per_link) > lanes) {
+      throw Error("sdp: internal error in " + out_.moves.algo +
+                  ", an AAPC step carries more words on a link than it has lanes");
+    }
+    std::vector<Move> step;
+    for (const auto& l : per_link) step.insert(step.end(), l.begin(), l.end());
+    out_.moves.steps.push_back(std::move(step));
+    bool start = since % per_message == 0;
+    if (next_cut < cuts.size() && cuts[next_cut] == t) {
+      start = true;
+      while (next_cut < cuts.size() && cuts[next_cut] == t) ++next_cut;
+    }
+    if (start) since = 0;
+    ++since;
+    out_.message_start.push_back(start);
+    if (start) ++out_.startups;
+    ++out_.transfer_cycles;
+  }
 }
 
 void SdpRouter::exchange(int storage, int real, u64 packet) {

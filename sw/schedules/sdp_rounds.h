@@ -59,6 +59,25 @@ class SdpRouter {
   /// Exchange of processor dimension `real` with storage dimension `storage` (E(v, a) of §4.2):
   /// every element whose node bit differs from its slot bit crosses and flips the slot bit.
   void exchange(int storage, int real, u64 packet);
+  /// One part of an AAPC phase (aapcPhase): the slot schedule of one of the project's AAPCs
+  /// (sw/schedules/aapc_family.h) on d = pairs.size() dimensions; AAPC dimension i is processor
+  /// dimension pairs[i].second, and the aligned address bit i of an element is its node bit there
+  /// XOR its slot bit at storage dimension pairs[i].first (paper numbering). `repetition` gives
+  /// an element's repetition h (from its element id and slot at the start of the phase; bits
+  /// outside the pairs' storage dimensions only), or -1 when the element is not in this part.
+  struct AapcPart {
+    const SlotSchedule* schedule = nullptr;
+    std::vector<std::pair<int, int>> pairs;  ///< (storage, processor) per AAPC dimension
+    std::function<long long(u64 element, u32 slot)> repetition;
+  };
+  /// AAPCs run concurrently, step by step, on disjoint processor dimensions: in step t every
+  /// element whose relative slot (h << d) | a part p's schedule sends on port i crosses processor
+  /// dimension pairs[i].second and flips its slot bit at pairs[i].first, so it keeps its relative
+  /// slot (the schedules' homogeneity, Johnsson & Ho 1992 §2.1) and at the end every pair's node
+  /// and slot bits are exchanged: E(storage, processor) for every pair. Every step is one cycle;
+  /// a message (start-up) begins where any part's schedule starts a block transfer, and again
+  /// every `packet` elements within one.
+  void aapcPhase(const std::vector<AapcPart>& parts, u64 packet);
   /// Exchange of two storage dimensions: a local swap of slot bits (PERMUTE cycles). With
   /// `only`, just the elements it accepts (by element id) swap; it must accept both elements of
   /// every swapped pair or neither (an internal error otherwise).
@@ -79,6 +98,9 @@ class SdpRouter {
   SdpSchedule finish();
 
  private:
+  /// Sorts every link's moves by destination slot and checks that no slot is written before
+  /// its element leaves; returns the most moves on one link.
+  size_t orderLinkMoves(std::vector<std::vector<Move>>& per_link) const;
   Sdp sdp_;
   PermutationSpec perm_;
   int channels_;
