@@ -41,6 +41,9 @@ module hc_cube
   /// One-port mode: at most one port sends and one receives per node and cycle; sampled at
   /// start_i.
   input  logic                               one_port_i,
+  /// MAC overlap mode (docs/hardware.md §2.4): MACs run beside the next instructions; sampled
+  /// at start_i.
+  input  logic                               mac_overlap_i,
 
   /// Table load port: write one table word this cycle.
   input  logic                               tbl_we_i,
@@ -212,6 +215,7 @@ module hc_cube
       .rst_ni      (rst_ni),
       .node_id_i   (Dim'(x)),
       .one_port_i  (one_port_i),
+      .mac_overlap_i (mac_overlap_i),
       .tbl_we_i    (tbl_we),
       .tbl_addr_i  (tbl_addr_i),
       .tbl_wdata_i (tbl_wdata),
@@ -566,6 +570,10 @@ module hc_cube
                                   !first_err[hc_pkg::ErrDropped])
     else $error("node %0d (of %0d nodes): a PASS word was not forwarded (dropped)",
                 first_err_node[hc_pkg::ErrDropped], first_err_nodes[hc_pkg::ErrDropped]);
+  MacOverlap_A: assert property (@(posedge clk_i) disable iff (!rst_ni)
+                                 !first_err[hc_pkg::ErrOverlap])
+    else $error("node %0d (of %0d nodes): a MAC or a channel meets the running MAC (overlap)",
+                first_err_node[hc_pkg::ErrOverlap], first_err_nodes[hc_pkg::ErrOverlap]);
 
 `endif  // SYNTHESIS
 
