@@ -6,7 +6,8 @@
 // adding one product a(i,l) b(l,j) of the chunk l = l0 .. l0 + MacUnits - 1 (units past k idle),
 // so a MAC takes m * p * ceil(k / MacUnits) cycles; elements in row-major order, chunks in
 // order. The memory is read as at the start of the cycle and c(i,j) is written at its end
-// (W-bit wrap-around) through a write port of the MAC's own in hc_node.
+// (W-bit wrap-around) through the memory scan port's write port in hc_node (idle during a run;
+// a channel writing the same slot in the same cycle is suppressed, so the MAC's word is kept).
 //
 // A MAC is issued (issue_i, with its fields on field_i) in the cycle its instruction executes
 // and the units work on it in that cycle; from the next cycle on they run it from the fields

@@ -473,8 +473,8 @@ module hc_node
 
   // ---------------------------------------------------------------------------
   // Block multiply-accumulate (issue 13, docs/hardware.md §2.3, §2.4): rtl/hc_mac.sv. Its reads
-  // have multiplexers of their own and its write a memory write port of its own (mac_write), so
-  // that in overlap mode the channels keep theirs.
+  // have multiplexers of their own; it writes through the scan port's write port (mem_write),
+  // which the testbench uses only between runs, so that in overlap mode the channels keep theirs.
   // ---------------------------------------------------------------------------
 
   hc_mac #(
@@ -721,18 +721,17 @@ module hc_node
                        add_slot[Chan] ? mem_q[wr_slot_addr] + in_data : in_data;
       // ---- end issue 13 ----
 
+      // A channel writing the slot the MAC writes in the same cycle (MAC overlap mode only: an
+      // `overlap` error, docs/hardware.md §2.4) is suppressed: the MAC's word is kept.
+      logic mac_same;
+      assign mac_same = mac_we && wr_slot_addr == mac_wr_addr;
+
       // One memory write port per channel; they follow mem_write, so the scan port loses to a
       // channel and a higher channel wins over a lower one (a conflict is an error anyway).
       always_ff @(posedge clk_i) begin : chan_write
-        if (wr_en[Chan]) mem_q[wr_slot_addr] <= wr_data;
+        if (wr_en[Chan] && !mac_same) mem_q[wr_slot_addr] <= wr_data;
       end
     end
-  end
-
-  // The MAC's write port, after the channels' (docs/hardware.md §2.4: of a MAC and a channel
-  // writing one slot in one cycle, an `overlap` error, the MAC's word is kept).
-  always_ff @(posedge clk_i) begin : mac_write
-    if (mac_we) mem_q[mac_wr_addr] <= mac_wr_data;
   end
 
   // ---------------------------------------------------------------------------
@@ -845,9 +844,15 @@ module hc_node
   // ---------------------------------------------------------------------------
 
   // Data memory: the scan port's write port here, one write port per channel in g_lane; the
-  // reads are combinational (decode, scan port), so it is built from flip-flops.
+  // reads are combinational (decode, scan port), so it is built from flip-flops. The scan port
+  // writes between runs; during a run its write port is the MAC's (§2.3: c(i,j) at the end of
+  // the cycle), which the channels' ports never override (g_lane.mac_same).
   always_ff @(posedge clk_i) begin : mem_write
-    if (mem_we_i && 32'(mem_addr_i) < NumSlots) mem_q[mem_addr_i] <= mem_wdata_i;
+    if (mem_we_i) begin
+      if (32'(mem_addr_i) < NumSlots) mem_q[mem_addr_i] <= mem_wdata_i;
+    end else if (mac_we) begin
+      mem_q[mac_wr_addr] <= mac_wr_data;
+    end
   end
 
   // Table memory: one write port (the load port) and one registered read port, so that it maps

@@ -59,8 +59,8 @@ struct MacCycle {
 
 /// Cycle `t` (0 .. macCycles(f, units) - 1) of MAC `f` on a memory of `words` words, read
 /// through `read(slot)` as the memory is at the start of the cycle. The caller writes
-/// `word` into `slot` at the end of the cycle, after the channels' writes (the MAC's write port
-/// is the node's last, so it keeps a slot a channel also writes: an `overlap` error, §2.4).
+/// `word` into `slot` at the end of the cycle, after the channels' writes: of the MAC and a
+/// channel writing one slot in one cycle (an `overlap` error, §2.4) the MAC's word is kept.
 template <typename Read>
 MacCycle macStep(const MacField& f, u32 units, u64 t, u64 words, Read&& read) {
   const u64 chunks = (u64{f.k} + units - 1) / units;

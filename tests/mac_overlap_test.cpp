@@ -161,6 +161,31 @@ TEST(MacOverlap, ASecondMacNeedsTheUnitsIdle) {
   for (u64 y = 0; y < 4; ++y) expectMemory(r, y, afterMac(y, kF));
 }
 
+// The units finish inside a WAIT (the executor and the TLM step every cycle while they are busy
+// and skip the rest of the wait), and a table without END overruns when its last word, the
+// WAIT, ends: 1 + 20 cycles, the MAC in cycles 0..7. The table that ends with the MAC overruns
+// in the MAC's issue cycle and drains like END: 8 cycles.
+TEST(MacOverlap, WaitsAndOverrunsBesideTheUnits) {
+  const TableSet waits = handMade({{Instruction::macBlock(kF), Instruction::waitFor(20)}}, true);
+  EXPECT_EQ(waits.cycles(), 21U);
+  const RunResult r = onAllThree(waits);
+  EXPECT_EQ(r.cycles, 21U);
+  EXPECT_EQ(r.mac_cycles, 8U);
+  const std::vector<NodeErrorCount> overruns = {{0, HwError::kOverrun, 1},
+                                                {1, HwError::kOverrun, 1},
+                                                {2, HwError::kOverrun, 1},
+                                                {3, HwError::kOverrun, 1}};
+  EXPECT_EQ(r.errors, overruns) << errorList(r.errors);
+  for (u64 y = 0; y < 4; ++y) expectMemory(r, y, afterMac(y, kF));
+  const TableSet last = handMade({{Instruction::macBlock(kF)}}, true);
+  EXPECT_EQ(last.cycles(), 8U);
+  const RunResult e = onAllThree(last);
+  EXPECT_EQ(e.cycles, 8U);
+  EXPECT_EQ(e.mac_cycles, 8U);
+  EXPECT_EQ(e.errors, overruns) << errorList(e.errors);
+  for (u64 y = 0; y < 4; ++y) expectMemory(e, y, afterMac(y, kF));
+}
+
 /// The four conflicts of §2.4, one per node, all in cycle 1 beside MAC f (issued in cycle 0):
 /// node 0 sends a slot of C (8) to node 1, which receives it into a slot of B (4); node 2 issues
 /// a second MAC; node 3 copies slot 14 into slot 8 with a PERMUTE, in the cycle in which the MAC
