@@ -416,5 +416,19 @@ TEST(MacOverlap, Cannon64CubedOnTheSixCube) {
   testing::expectSameRun("tlm", runOnTlm(over.tables, TlmOptions{}), a);
 }
 
+// The same on the RTL (a model n = 6, M = 512 of its own; label long): the overlapped and the
+// plain schedule, both exactly as on the table executor.
+TEST(MacOverlap, LongCannon64CubedOnTheRtl) {
+  for (const bool overlap : {true, false}) {
+    SCOPED_TRACE(overlap ? "overlap" : "no overlap");
+    const BuiltCase c = cannon(6, "64x64x64", overlap);
+    const RunResult a = testing::onTable(c.tables);
+    EXPECT_EQ(a.cycles, overlap ? 4544U : 4992U);
+    RtlOptions opt;
+    opt.progress = &std::cerr;
+    testing::expectSameRun("rtl", runOnRtl(c.tables, opt), a);
+  }
+}
+
 }  // namespace
 }  // namespace hcube
