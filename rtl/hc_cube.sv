@@ -42,6 +42,9 @@ module hc_cube
   /// One-port mode: at most one port sends and one receives per node and cycle; sampled at
   /// start_i.
   input  logic                               one_port_i,
+  /// MAC overlap mode (docs/hardware.md §2.4): MACs run beside the next instructions; sampled
+  /// at start_i.
+  input  logic                               mac_overlap_i,
 
   /// Table load port: write one table word this cycle.
   input  logic                               tbl_we_i,
@@ -212,6 +215,7 @@ module hc_cube
       .rst_ni      (rst_ni),
       .node_id_i   (Dim'(x)),
       .one_port_i  (one_port_i),
+      .mac_overlap_i (mac_overlap_i),
       .tbl_we_i    (tbl_we),
       .tbl_addr_i  (tbl_addr_i),
       .tbl_wdata_i (tbl_wdata),

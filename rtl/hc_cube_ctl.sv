@@ -355,6 +355,10 @@ module hc_cube_ctl
                                   !first_err[hc_pkg::ErrDropped])
     else $error("node %0d (of %0d nodes): a PASS word was not forwarded (dropped)",
                 first_err_node[hc_pkg::ErrDropped], first_err_nodes[hc_pkg::ErrDropped]);
+  MacOverlap_A: assert property (@(posedge clk_i) disable iff (!rst_ni)
+                                 !first_err[hc_pkg::ErrOverlap])
+    else $error("node %0d (of %0d nodes): a MAC or a channel meets the running MAC (overlap)",
+                first_err_node[hc_pkg::ErrOverlap], first_err_nodes[hc_pkg::ErrOverlap]);
 `endif  // SYNTHESIS
 
 endmodule

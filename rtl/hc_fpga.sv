@@ -15,7 +15,7 @@
 //   op 5 STATUS   rdata_q <- addr 0 cycles, 1 transfer cycles, 2 words, 3 local cycles,
 //                 4 err_any, 5 + k node's error counter of kind k (hc_pkg::Err*),
 //                 5 + NumErrKinds MAC cycles; else 0
-//   op 6 START    start pulse, one-port mode = data[0]
+//   op 6 START    start pulse, one-port mode = data[0], MAC overlap mode = data[1]
 //   op 0, 7       nothing
 // The answer of READ and STATUS is in rdata_q from the cycle after exec_i; sdo_o is its bit 0.
 
@@ -130,6 +130,7 @@ module hc_fpga #(
     .clk_i          (clk_i),
     .rst_ni         (rst_ni),
     .one_port_i     (data[0]),
+    .mac_overlap_i  (data[1]),
     .tbl_we_i       (exec_i && (op == OpTable || op == OpTableAll)),
     .tbl_bcast_i    (op == OpTableAll),
     .tbl_node_i     (node),

@@ -6,8 +6,15 @@
 // adding one product a(i,l) b(l,j) of the chunk l = l0 .. l0 + MacUnits - 1 (units past k idle),
 // so a MAC takes m * p * ceil(k / MacUnits) cycles; elements in row-major order, chunks in
 // order. The memory is read as at the start of the cycle and c(i,j) is written at its end
-// (W-bit wrap-around) through a write port hc_node shares with channel 0, which is free: a MAC
-// does not overlap transfers (the node's channels are idle while it runs).
+// (W-bit wrap-around) through the memory scan port's write port in hc_node (idle during a run;
+// a channel writing the same slot in the same cycle is suppressed, so the MAC's word is kept).
+//
+// A MAC is issued (issue_i, with its fields on field_i) in the cycle its instruction executes
+// and the units work on it in that cycle; from the next cycle on they run it from the fields
+// they latched (busy_o) until its last cycle. Without overlap hc_node's sequencer stays on the
+// MAC instruction meanwhile; in MAC overlap mode (docs/hardware.md §2.4) it moves on and the
+// unit runs in the background, and hc_node checks the channels against the block bounds
+// blk_base_o / blk_end_o of the running MAC (the `overlap` error).
 //
 // The unit keeps its position (i, j, l0) and the running offsets i*k, l0*p, i*p + j in
 // registers, all zero whenever no MAC is in progress, so the first cycle of every MAC starts at
@@ -37,12 +44,21 @@ module hc_mac
   input  logic                            clk_i,
   /// Active-low synchronous reset.
   input  logic                            rst_ni,
-  /// The node executes a MAC this cycle.
-  input  logic                            active_i,
-  /// The start pulse: the next cycle begins a new run, so the position returns to (0, 0).
+  /// Issue the MAC of field_i this cycle (its instruction executes and the unit is idle).
+  input  logic                            issue_i,
+  /// The start pulse: the next cycle begins a new run, so the unit stops and its position
+  /// returns to (0, 0).
   input  logic                            clear_i,
   /// The MAC's fields, least significant first: a, b, c, m-1, k-1, p-1 (SlotBits each).
   input  logic [6*SlotBits-1:0]           field_i,
+  /// A MAC issued in an earlier cycle runs this cycle.
+  output logic                            busy_o,
+  /// The unit works this cycle (issue_i or busy_o).
+  output logic                            work_o,
+  /// The blocks of the MAC worked on, A, B, C at [0], [1], [2] (AddrBits each): first slot ...
+  output logic [3*AddrBits-1:0]           blk_base_o,
+  /// ... and one past the last.
+  output logic [3*AddrBits-1:0]           blk_end_o,
   /// Per unit: the slot of a(i,l) to read (unit u at [u*AddrBits +: AddrBits]).
   output logic [MacUnits*AddrBits-1:0]    a_addr_o,
   /// Per unit: the slot of b(l,j) to read.
@@ -66,16 +82,27 @@ module hc_mac
   output logic                            conflict_o
 );
 
+  // The MAC in progress: its fields latched at issue, and whether it runs on.
+  logic                  busy_q, busy_d;
+  logic [6*SlotBits-1:0] field_q;
+  logic                  active;  // the unit works this cycle
+  logic [6*SlotBits-1:0] field;   // on the fields of the instruction (issue) or the latched ones
+
+  assign active = issue_i || busy_q;
+  assign field  = busy_q ? field_q : field_i;
+  assign busy_o = busy_q;
+  assign work_o = active;
+
   // Fields.
   logic [AddrBits-1:0] a_base, b_base, c_base;
   logic [AddrBits-1:0] m, k, p;
 
-  assign a_base = AddrBits'(field_i[0*SlotBits +: SlotBits]);
-  assign b_base = AddrBits'(field_i[1*SlotBits +: SlotBits]);
-  assign c_base = AddrBits'(field_i[2*SlotBits +: SlotBits]);
-  assign m      = AddrBits'(field_i[3*SlotBits +: SlotBits]) + AddrBits'(1);
-  assign k      = AddrBits'(field_i[4*SlotBits +: SlotBits]) + AddrBits'(1);
-  assign p      = AddrBits'(field_i[5*SlotBits +: SlotBits]) + AddrBits'(1);
+  assign a_base = AddrBits'(field[0*SlotBits +: SlotBits]);
+  assign b_base = AddrBits'(field[1*SlotBits +: SlotBits]);
+  assign c_base = AddrBits'(field[2*SlotBits +: SlotBits]);
+  assign m      = AddrBits'(field[3*SlotBits +: SlotBits]) + AddrBits'(1);
+  assign k      = AddrBits'(field[4*SlotBits +: SlotBits]) + AddrBits'(1);
+  assign p      = AddrBits'(field[5*SlotBits +: SlotBits]) + AddrBits'(1);
 
   // Position: element (i, j), chunk l0; offsets i*k (A row), l0*p (B row), i*p + j (C element).
   logic [AddrBits-1:0] i_q, j_q, l0_q, arow_q, brow_q, coff_q;
@@ -127,20 +154,22 @@ module hc_mac
   logic c_ok;
   assign c_addr_o  = c_base + coff_q;
   assign c_ok      = 32'(c_addr_o) < NumSlots;
-  assign we_o      = active_i && c_ok;
+  assign we_o      = active && c_ok;
   assign wr_addr_o = c_addr_o[SlotBits-1:0];
   assign wr_data_o = c_data_i + sum;
   assign last_o    = last;
-  assign slot_err_o = active_i && (read_err || !c_ok);
+  assign slot_err_o = active && (read_err || !c_ok);
 
   // Overlap of C with A or B: intervals [x, x + len) meet when each starts before the other ends.
-  logic [2*AddrBits-1:0] a_end, b_end, c_end;
-  assign a_end = (2*AddrBits)'(a_base) + (2*AddrBits)'(m) * (2*AddrBits)'(k);
-  assign b_end = (2*AddrBits)'(b_base) + (2*AddrBits)'(k) * (2*AddrBits)'(p);
-  assign c_end = (2*AddrBits)'(c_base) + (2*AddrBits)'(m) * (2*AddrBits)'(p);
-  assign conflict_o = active_i &&
-      (((2*AddrBits)'(c_base) < a_end && (2*AddrBits)'(a_base) < c_end) ||
-       ((2*AddrBits)'(c_base) < b_end && (2*AddrBits)'(b_base) < c_end));
+  // A block ends below 2^SlotBits + 2^(2 SlotBits) < 2^AddrBits.
+  logic [AddrBits-1:0] a_end, b_end, c_end;
+  assign a_end = a_base + m * k;
+  assign b_end = b_base + k * p;
+  assign c_end = c_base + m * p;
+  assign conflict_o = active && ((c_base < a_end && a_base < c_end) ||
+                                 (c_base < b_end && b_base < c_end));
+  assign blk_base_o = {c_base, b_base, a_base};
+  assign blk_end_o  = {c_end, b_end, a_end};
 
   always_comb begin : next_position
     i_d    = '0;
@@ -149,7 +178,7 @@ module hc_mac
     arow_d = '0;
     brow_d = '0;
     coff_d = '0;
-    if (active_i && !last && !clear_i) begin
+    if (active && !last && !clear_i) begin
       i_d    = i_q;
       j_d    = j_q;
       arow_d = arow_q;
@@ -170,8 +199,16 @@ module hc_mac
     end
   end
 
+  assign busy_d = active && !last && !clear_i;
+
+  // The fields of a MAC issued this cycle, for its later cycles (no reset: read only while busy).
+  always_ff @(posedge clk_i) begin : field_reg
+    if (issue_i) field_q <= field_i;
+  end
+
   always_ff @(posedge clk_i) begin : regs
     if (!rst_ni) begin
+      busy_q <= 1'b0;
       i_q    <= '0;
       j_q    <= '0;
       l0_q   <= '0;
@@ -179,6 +216,7 @@ module hc_mac
       brow_q <= '0;
       coff_q <= '0;
     end else begin
+      busy_q <= busy_d;
       i_q    <= i_d;
       j_q    <= j_d;
       l0_q   <= l0_d;

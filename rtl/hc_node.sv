@@ -74,6 +74,9 @@ module hc_node
   input  logic [Dim-1:0]                      node_id_i /* verilator public_flat_rd */,
   /// One-port mode: at most one port sends and one port receives per cycle; sampled at start_i.
   input  logic                                one_port_i,
+  /// MAC overlap mode (docs/hardware.md §2.4): a MAC occupies the sequencer for one cycle and
+  /// the MAC units run on beside the next instructions; sampled at start_i.
+  input  logic                                mac_overlap_i,
 
   /// Table load port: write tbl_wdata_i at tbl_addr_i.
   input  logic                                tbl_we_i /* verilator public_flat_rd */,
@@ -110,7 +113,7 @@ module hc_node
   output logic [NumChans-1:0]                 store_o,
   /// The node executes a PERMUTE this cycle (the cube counts these cycles as local cycles).
   output logic                                permute_o,
-  /// The node's MAC units are busy this cycle (a MAC instruction; the cube counts MAC cycles).
+  /// The node's MAC units are busy this cycle (the cube counts MAC cycles).
   output logic                                mac_o,
 
   /// Per error kind: the condition holds this cycle (hc_cube's assertions check it).
@@ -179,6 +182,7 @@ module hc_node
 
   logic                             active_q;      // started since reset
   logic                             one_port_q;    // one_port_i at the last start
+  logic                             mac_overlap_q; // mac_overlap_i at the last start
   logic [PcBits-1:0]                pc_q;          // program counter
   logic [WaitBits-1:0]              wait_cnt_q;    // cycles of the current WAIT done
   logic [NumChans-1:0]              pass_valid_q;  // a PASS word is held
@@ -218,7 +222,10 @@ module hc_node
   logic                  advance;     // pc moves on at the end of the cycle
   logic                  overrun;     // pc moves past the loaded table
   logic                  mac;         // the instruction is a MAC (opcode 0, sub-opcode 1, §2.3)
-  logic                  mac_last;    // last cycle of the MAC
+  logic                  mac_last;    // the MAC units work on the last cycle of a MAC
+  logic                  mac_busy;    // the MAC units run a MAC issued in an earlier cycle
+  logic                  mac_issue;   // the instruction issues its MAC to the (idle) units
+  logic                  mac_work;    // the MAC units work this cycle
 
   // In routed mode (HasRouter) the sequencer sees no table: END, nothing executes.
   assign halted     = pc_q >= tbl_len_q || routed;
@@ -233,10 +240,39 @@ module hc_node
   assign wait_len   = instr[hc_pkg::OpcodeBits +: WaitBits];
   // WAIT 0 is illegal and takes one cycle, like WAIT 1.
   assign wait_last  = wait_cnt_q + WaitBits'(1) >= wait_len;
-  assign advance    = executing && (opcode != hc_pkg::OpWait || wait_last) && (!mac || mac_last);
+  // A MAC: without overlap the sequencer stays on it until the units' last cycle; in overlap
+  // mode (§2.4) it moves on after one cycle (a MAC met while the units are busy is refused).
+  assign mac_issue  = mac && !mac_busy;
+  assign advance    = executing && (opcode != hc_pkg::OpWait || wait_last) &&
+                      (!mac || mac_overlap_q || mac_last);
   assign overrun    = advance && pc_q + PcBits'(1) >= tbl_len_q;
-  assign done       = active_q && opcode == hc_pkg::OpEnd && !mac;
-  assign mac_o      = mac;
+  assign done       = active_q && opcode == hc_pkg::OpEnd && !mac && !mac_busy;
+  assign mac_o      = mac_work;
+
+  // The MAC units' signals (hc_mac, below), declared here for the channels' overlap check.
+  localparam int unsigned MacAddrBits = 2 * SlotBits + 2;  // derived: hc_mac's AddrBits
+  // derived: the width in which a channel's slot is compared with the MAC's block bounds
+  localparam int unsigned MacCmpBits = hc_pkg::hc_max(MacAddrBits, AddrBits);
+
+  logic [MacUnits*MacAddrBits-1:0] mac_a_addr, mac_b_addr;
+  logic [MacUnits*WordWidth-1:0]   mac_a_data, mac_b_data;
+  logic [MacAddrBits-1:0]          mac_c_addr;
+  logic [WordWidth-1:0]            mac_c_data;
+  logic                            mac_we;
+  logic [SlotBits-1:0]             mac_wr_addr;
+  logic [WordWidth-1:0]            mac_wr_data;
+  logic                            mac_slot_err;
+  logic                            mac_conflict;
+  logic [3*MacAddrBits-1:0]        mac_base_flat, mac_end_flat;
+  // The blocks of the MAC worked on: A, B, C from slot *_lo up to (not including) *_hi.
+  logic [MacCmpBits-1:0]           mac_a_lo, mac_a_hi, mac_b_lo, mac_b_hi, mac_c_lo, mac_c_hi;
+
+  assign mac_a_lo = MacCmpBits'(mac_base_flat[0*MacAddrBits +: MacAddrBits]);
+  assign mac_b_lo = MacCmpBits'(mac_base_flat[1*MacAddrBits +: MacAddrBits]);
+  assign mac_c_lo = MacCmpBits'(mac_base_flat[2*MacAddrBits +: MacAddrBits]);
+  assign mac_a_hi = MacCmpBits'(mac_end_flat[0*MacAddrBits +: MacAddrBits]);
+  assign mac_b_hi = MacCmpBits'(mac_end_flat[1*MacAddrBits +: MacAddrBits]);
+  assign mac_c_hi = MacCmpBits'(mac_end_flat[2*MacAddrBits +: MacAddrBits]);
 
   // ---------------------------------------------------------------------------
   // Channel decode and output side (from the instruction and the state only)
@@ -274,6 +310,7 @@ module hc_node
   logic [NumChans-1:0]          ch_sends;      // XFER: the output side is not IDLE
   logic [NumChans-1:0]          ch_recvs;      // XFER: the input side is not IDLE
   logic [NumChans-1:0]          wr_any;        // the channel writes its slot (a store or a copy)
+  logic [NumChans-1:0]          ch_overlap;    // the channel touches the running MAC's blocks (§2.4)
   // fwd_sel[t*NumChans + c]: channel c forwards PASS register t.
   logic [NumChans*NumChans-1:0] fwd_sel;
   // pair_conflict[a*NumChans + b], a < b: channels a and b both write the same slot.
@@ -299,6 +336,8 @@ module hc_node
     logic                   cp;
     logic                   wr;
     logic                   expect_in;
+    logic                   rd_mem;     // XFER MEM send or PERMUTE copy: reads out_addr
+    logic                   wr_mem;     // XFER MEM/ADD receive or PERMUTE copy: writes in_addr
 
     assign field       = chan_field[c*ChanBits +: ChanBits];
     assign out_op      = field[1:0];
@@ -322,6 +361,8 @@ module hc_node
       cp        = 1'b0;
       wr        = 1'b0;
       expect_in = 1'b0;
+      rd_mem    = 1'b0;
+      wr_mem    = 1'b0;
       if (permute) begin
         // PERMUTE: MEM/MEM copies (an out-of-range read copies the word 0, an out-of-range write
         // is dropped), IDLE/IDLE does nothing, anything else is illegal and is neither range-
@@ -330,6 +371,8 @@ module hc_node
         // chan_out_data with chan_out_valid low, so the neighbour ignores it. out_addr is the
         // slot copied from, in_addr the slot copied to.
         if (out_op == hc_pkg::OutMem && in_op == hc_pkg::InMem) begin
+          rd_mem = 1'b1;
+          wr_mem = 1'b1;
           if (out_addr_ok) begin
             out_data = mem_q[out_addr[SlotBits-1:0]];
           end else begin
@@ -349,6 +392,7 @@ module hc_node
         case (out_op)
           hc_pkg::OutMem: begin
             out_valid = 1'b1;
+            rd_mem    = 1'b1;
             if (out_addr_ok) begin
               out_data = mem_q[out_addr[SlotBits-1:0]];
             end else begin
@@ -370,7 +414,8 @@ module hc_node
         if ((in_op == hc_pkg::InMem || in_op == hc_pkg::InAdd) && !in_addr_ok) slot_err = 1'b1;
         // Input side as the instruction describes it (the arriving words are checked below).
         expect_in = in_op != hc_pkg::InIdle;
-        wr        = (in_op == hc_pkg::InMem || in_op == hc_pkg::InAdd) && in_addr_ok;
+        wr_mem    = in_op == hc_pkg::InMem || in_op == hc_pkg::InAdd;
+        wr        = wr_mem && in_addr_ok;
       end
     end
 
@@ -390,6 +435,21 @@ module hc_node
     assign ch_sends[c]    = chan_instr && !permute && out_op != hc_pkg::OutIdle;
     assign ch_recvs[c]    = expect_in;
     assign wr_any[c]      = wr || cp;
+
+    // ---- issue 13: MAC overlap mode (docs/hardware.md §2.4) ----
+    // Beside a running MAC (mac_busy, issued in an earlier cycle) the channel may not read the
+    // MAC's C block nor write its A, B or C block: checks on the instruction, on the slots after
+    // the relative XOR (in range or not).
+    logic [MacCmpBits-1:0] rd_at, wr_at;
+    logic                  rd_hit, wr_hit;
+    assign rd_at  = MacCmpBits'(out_addr);
+    assign wr_at  = MacCmpBits'(in_addr);
+    assign rd_hit = rd_at >= mac_c_lo && rd_at < mac_c_hi;
+    assign wr_hit = (wr_at >= mac_a_lo && wr_at < mac_a_hi) ||
+                    (wr_at >= mac_b_lo && wr_at < mac_b_hi) ||
+                    (wr_at >= mac_c_lo && wr_at < mac_c_hi);
+    assign ch_overlap[c] = mac_busy && ((rd_mem && rd_hit) || (wr_mem && wr_hit));
+    // ---- end issue 13 ----
     for (genvar t = 0; t < NumChans; t++) begin : g_fwd
       assign fwd_sel[t*NumChans + c] = fwd && 32'(fwd_src) == t;
     end
@@ -425,21 +485,10 @@ module hc_node
   assign conflict     = |pair_conflict;
 
   // ---------------------------------------------------------------------------
-  // Block multiply-accumulate (issue 13, docs/hardware.md §2.3): rtl/hc_mac.sv. Its reads have
-  // multiplexers of their own; its write shares channel 0's write port, idle during a MAC.
+  // Block multiply-accumulate (issue 13, docs/hardware.md §2.3, §2.4): rtl/hc_mac.sv. Its reads
+  // have multiplexers of their own; it writes through the scan port's write port (mem_write),
+  // which the testbench uses only between runs, so that in overlap mode the channels keep theirs.
   // ---------------------------------------------------------------------------
-
-  localparam int unsigned MacAddrBits = 2 * SlotBits + 2;  // derived: hc_mac's AddrBits
-
-  logic [MacUnits*MacAddrBits-1:0] mac_a_addr, mac_b_addr;
-  logic [MacUnits*WordWidth-1:0]   mac_a_data, mac_b_data;
-  logic [MacAddrBits-1:0]          mac_c_addr;
-  logic [WordWidth-1:0]            mac_c_data;
-  logic                            mac_we;
-  logic [SlotBits-1:0]             mac_wr_addr;
-  logic [WordWidth-1:0]            mac_wr_data;
-  logic                            mac_slot_err;
-  logic                            mac_conflict;
 
   hc_mac #(
     .NumSlots (NumSlots),
@@ -448,9 +497,13 @@ module hc_node
   ) u_mac (
     .clk_i     (clk_i),
     .rst_ni    (rst_ni),
-    .active_i  (mac),
+    .issue_i   (mac_issue),
     .clear_i   (start_i),
     .field_i   (instr[hc_pkg::MacFieldsAt +: 6 * SlotBits]),
+    .busy_o    (mac_busy),
+    .work_o    (mac_work),
+    .blk_base_o(mac_base_flat),
+    .blk_end_o (mac_end_flat),
     .a_addr_o  (mac_a_addr),
     .b_addr_o  (mac_b_addr),
     .a_data_i  (mac_a_data),
@@ -621,10 +674,10 @@ module hc_node
 
   if (HasRouter != 0) begin : g_rt_lanes
     // In routed mode lane 0 of port j carries the router's traffic and its write port stores
-    // the router's deliveries from port j. The MAC writes through channel 0's port (table mode).
+    // the router's deliveries from port j.
     always_comb begin : rt_lanes
       store = wr_slot & in_valid_i;
-      wr_en = store | copy | NumChans'(mac_we);
+      wr_en = store | copy;
       if (routed) begin
         store = '0;
         wr_en = '0;
@@ -636,7 +689,7 @@ module hc_node
     end
   end else begin : g_tbl_lanes
     assign store = wr_slot & in_valid_i;
-    assign wr_en = store | copy | NumChans'(mac_we);  // the MAC writes through channel 0's port
+    assign wr_en = store | copy;
   end
 
   for (genvar j = 0; j < Dim; j++) begin : g_port
@@ -670,23 +723,26 @@ module hc_node
       assign in_data           = in_data_i[Chan*WordWidth +: WordWidth];
       assign pass_now[Chan]    = pass_slot[Chan] && in_valid;
       assign wr_slot_addr      = (routed && l == 0) ? rt_wr_addr[j*SlotBits +: SlotBits] :
-                                 (Chan == 0 && mac_we) ? mac_wr_addr :
-                                                         wr_addr[Chan*SlotBits +: SlotBits];
+                                                      wr_addr[Chan*SlotBits +: SlotBits];
 
       // ---- issue 13: combining receive (docs/hardware.md §2.2) ----
       // An ADD writes the slot as it is at the start of the cycle plus the arriving word
       // (W-bit wrap-around): one more memory read and one adder per channel.
       logic [WordWidth-1:0] wr_data;
       assign wr_data = (routed && l == 0) ? rt_wr_data[j*WordWidth +: WordWidth] :
-                       (Chan == 0 && mac_we) ? mac_wr_data :
                        copy[Chan] ? out_data :
                        add_slot[Chan] ? mem_q[wr_slot_addr] + in_data : in_data;
       // ---- end issue 13 ----
 
+      // A channel writing the slot the MAC writes in the same cycle (MAC overlap mode only: an
+      // `overlap` error, docs/hardware.md §2.4) is suppressed: the MAC's word is kept.
+      logic mac_same;
+      assign mac_same = mac_we && wr_slot_addr == mac_wr_addr;
+
       // One memory write port per channel; they follow mem_write, so the scan port loses to a
       // channel and a higher channel wins over a lower one (a conflict is an error anyway).
       always_ff @(posedge clk_i) begin : chan_write
-        if (wr_en[Chan]) mem_q[wr_slot_addr] <= wr_data;
+        if (wr_en[Chan] && !mac_same) mem_q[wr_slot_addr] <= wr_data;
       end
     end
   end
@@ -710,6 +766,7 @@ module hc_node
                                      (executing && opcode == hc_pkg::OpWait && wait_len == '0);
     err_event[hc_pkg::ErrConflict] = conflict || mac_conflict;
     err_event[hc_pkg::ErrDropped]  = |(pass_valid_q & ~fwd_used);
+    err_event[hc_pkg::ErrOverlap]  = (mac && mac_busy && mac_overlap_q) || |ch_overlap;
     if (routed) begin  // the router's FIFO overflow and double writes (the table is idle)
       err_event[hc_pkg::ErrLost]     = rt_overflow;
       err_event[hc_pkg::ErrConflict] = rt_conflict;
@@ -722,6 +779,7 @@ module hc_node
 
   logic                           active_d;
   logic                           one_port_d;
+  logic                           mac_overlap_d;
   logic [PcBits-1:0]              pc_d, pc_run;
   logic [WaitBits-1:0]            wait_cnt_d, wait_cnt_run;
   logic [NumChans-1:0]            pass_valid_d;
@@ -759,6 +817,7 @@ module hc_node
   always_comb begin : next_state
     active_d     = active_q || start_i;
     one_port_d   = start_i ? one_port_i : one_port_q;
+    mac_overlap_d = start_i ? mac_overlap_i : mac_overlap_q;
     pc_d         = start_i ? '0 : pc_run;
     wait_cnt_d   = start_i ? '0 : wait_cnt_run;
     pass_valid_d = start_i ? '0 : pass_now;
@@ -776,6 +835,7 @@ module hc_node
     if (!rst_ni) begin
       active_q     <= 1'b0;
       one_port_q   <= 1'b0;
+      mac_overlap_q <= 1'b0;
       pc_q         <= '0;
       wait_cnt_q   <= '0;
       tbl_len_q    <= '0;
@@ -783,6 +843,7 @@ module hc_node
     end else begin
       active_q     <= active_d;
       one_port_q   <= one_port_d;
+      mac_overlap_q <= mac_overlap_d;
       pc_q         <= pc_d;
       wait_cnt_q   <= wait_cnt_d;
       tbl_len_q    <= tbl_len_d;
@@ -800,9 +861,15 @@ module hc_node
   // ---------------------------------------------------------------------------
 
   // Data memory: the scan port's write port here, one write port per channel in g_lane; the
-  // reads are combinational (decode, scan port), so it is built from flip-flops.
+  // reads are combinational (decode, scan port), so it is built from flip-flops. The scan port
+  // writes between runs; during a run its write port is the MAC's (§2.3: c(i,j) at the end of
+  // the cycle), which the channels' ports never override (g_lane.mac_same).
   always_ff @(posedge clk_i) begin : mem_write
-    if (mem_we_i && 32'(mem_addr_i) < NumSlots) mem_q[mem_addr_i] <= mem_wdata_i;
+    if (mem_we_i) begin
+      if (32'(mem_addr_i) < NumSlots) mem_q[mem_addr_i] <= mem_wdata_i;
+    end else if (mac_we) begin
+      mem_q[mac_wr_addr] <= mac_wr_data;
+    end
   end
 
   // Table memory: one write port (the load port) and one registered read port, so that it maps

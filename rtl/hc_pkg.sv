@@ -92,8 +92,11 @@ package hc_pkg;
   localparam int unsigned ErrConflict = 7;
   /// A PASS word is not forwarded by the next cycle's instruction.
   localparam int unsigned ErrDropped = 8;
+  /// MAC overlap mode (docs/hardware.md §2.4): a MAC issued while the MAC units are busy, or an
+  /// XFER / PERMUTE channel reading the running MAC's C block or writing its A, B or C block.
+  localparam int unsigned ErrOverlap = 9;
   /// Number of error kinds.
-  localparam int unsigned NumErrKinds = 9;
+  localparam int unsigned NumErrKinds = 10;
   /// Width of one sticky saturating error counter.
   localparam int unsigned ErrCountBits = 16;
 

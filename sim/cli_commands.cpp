@@ -97,6 +97,9 @@ const std::vector<OptionInfo>& optionCatalogue() {
       {"--delta", "D", "the dimension permutation, comma-separated images of 0..n+log2(K)-1"},
       {"--mp", "M", "processor dimensions the data occupies (extended cube when M < n)"},
       {"--tau", "T", "start-up cycles per message"},
+      // Arithmetic.
+      {"--mac-overlap", "",
+       "matmul: MAC overlap mode, the MACs run beside the transfers (cannon, square grids)"},
   };
   return options;
 }

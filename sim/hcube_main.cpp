@@ -265,6 +265,7 @@ RunReport reportFor(const BuiltCase& c) {
   report.lower_bound = c.lower_bound;
   report.bound_source = c.bound_source;
   report.mac_units = c.tables.header.mac_units;
+  report.mac_overlap = c.tables.header.mac_overlap;
   return report;
 }
 

@@ -81,7 +81,6 @@ class Decoder {
         s.mac = index(p_.macs.size());
         p_.macs.push_back(ins.mac);
         s.mac_cycles = ins.cycles(h_.mac_units);
-        s.mac_overlap = macOverlap(ins.mac);
         return s;
     }
     throw Error("executor: unknown opcode");

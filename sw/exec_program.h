@@ -100,9 +100,8 @@ struct ExecStep {
   bool staged = false;  ///< lockstep: some move writes a row another move reads (read all first)
   ExecRange moves;      ///< lockstep: into ExecProgram::moves, by channel
   // ---- issue 13: block multiply-accumulate (docs/hardware.md §2.3, sw/mac.h) ----
-  u32 mac = 0;               ///< MAC: index into ExecProgram::macs
-  u64 mac_cycles = 0;        ///< MAC: cycles on the header's multiply-add units
-  bool mac_overlap = false;  ///< MAC: C overlaps A or B (a `conflict` in every cycle)
+  u32 mac = 0;         ///< MAC: index into ExecProgram::macs
+  u64 mac_cycles = 0;  ///< MAC: cycles on the header's multiply-add units
 };
 
 /// The decoded tables of a set: one run of steps per distinct table, each closed by an END.

@@ -31,7 +31,9 @@ class Engine {
         mem_(loadMemory(initial)),
         pc_(nodes_),
         wait_left_(nodes_, 0),
-        mac_done_(nodes_, 0),
+        mac_of_(nodes_, 0),
+        mac_t_(nodes_, 0),
+        mac_left_(nodes_, 0),
         arrivals_(nodes_, 0),
         pass_held_(nodes_, 0),
         inbox_(nodes_ * channels_),
@@ -64,12 +66,12 @@ class Engine {
 
   RunResult run() {
     u64 cycle = 0;
-    while (active_ > 0) {
+    while (active_ > 0 || mac_busy_ > 0) {
       if (cycle >= opt_.max_cycles) {
         r_.timeout = true;
         break;
       }
-      if (acting_ == 0 && held_ == 0) {
+      if (acting_ == 0 && held_ == 0 && mac_busy_ == 0) {
         cycle += skipWaits(cycle);
         continue;
       }
@@ -77,7 +79,7 @@ class Engine {
       // cycle as the two sweeps. The traffic log and fault injection take their own copy of
       // the send sweep, so that a plain run pays nothing for them.
       const ExecStep& s = p_.steps[pc_[0]];
-      if (lockstep_ && s.lockstep && held_ == 0) {
+      if (lockstep_ && s.lockstep && held_ == 0 && mac_busy_ == 0) {
         if (carried_) {
           lockstepCycle<true>(s, cycle);
         } else {
@@ -241,18 +243,27 @@ class Engine {
   }
 
   /// One cycle of node x's sequencer (docs/hardware.md §2): XFER and PERMUTE take one cycle,
-  /// WAIT c takes c, END stays. Running past a table without END is an overrun.
+  /// WAIT c takes c, END stays. Running past a table without END is an overrun. A MAC issues
+  /// to the node's MAC units (sw/sequencer.h): without overlap the sequencer stays on it until
+  /// the units are done, in overlap mode (§2.4) it moves on after one cycle. (`cycles` > 1 only
+  /// in a WAIT skip, when no MAC units are busy.)
   void advance(u64 x, u64 cycles = 1) {
     const ExecStep& s = p_.steps[pc_[x]];
+    if (mac_left_[x] > 0) {
+      ++mac_t_[x];
+      if (--mac_left_[x] == 0) --mac_busy_;
+    } else if (s.kind == Kind::kMac && s.mac_cycles > 1) {
+      mac_of_[x] = s.mac;
+      mac_t_[x] = 1;
+      mac_left_[x] = s.mac_cycles - 1;
+      ++mac_busy_;
+    }
     if (s.kind == Kind::kEnd) return;
     if (s.kind == Kind::kWait) {
       wait_left_[x] -= static_cast<u32>(cycles);
       if (wait_left_[x] != 0) return;
     }
-    if (s.kind == Kind::kMac) {
-      if (++mac_done_[x] < s.mac_cycles) return;
-      mac_done_[x] = 0;
-    }
+    if (s.kind == Kind::kMac && !h_.mac_overlap && mac_left_[x] > 0) return;
     --active_;
     ++pc_[x];
     if (p_.steps[pc_[x]].overrun) raise(x, HwError::kOverrun);
@@ -535,15 +546,23 @@ class Engine {
     for (u64 y = 0; y < nodes_; ++y) {
       if (!relative_ && y + kNodesAhead < nodes_) prefetchReceives(y + kNodesAhead);
       const ExecStep& s = p_.steps[pc_[y]];
+      // ---- issue 13: the MAC units' cycle (docs/hardware.md §2.3, §2.4): formed from the
+      // memory as it is at the start of the cycle, written after the channels' writes. ----
+      const bool busy = mac_left_[y] > 0;
+      const MacField* mac = busy                   ? &p_.macs[mac_of_[y]]
+                            : s.kind == Kind::kMac ? &p_.macs[s.mac]
+                                                   : nullptr;
+      MacCycle work;
+      if (mac != nullptr) work = multiplyAccumulate(y, *mac, busy ? mac_t_[y] : 0);
+      if (busy) checkOverlap(y, s, *mac);
+      // ---- end issue 13 ----
       u32 consumed = 0;
       if (s.kind == Kind::kXfer) {
         consumed = receive(y, s, cycle);
       } else if (s.kind == Kind::kPermute) {
         copy(y, s);
-      } else if (s.kind == Kind::kMac) {
-        multiplyAccumulate(y, s);
-        mac_ = true;
       }
+      if (work.writes) mem_[at(y, work.slot)] = work.word;
       if (arrivals_[y] != consumed) {
         // Words on a channel whose input side is IDLE (or at a node not in an XFER) are lost.
         raise(y, HwError::kLost);
@@ -646,15 +665,41 @@ class Engine {
     }
   }
 
-  /// One cycle of a MAC at node y (docs/hardware.md §2.3, sw/mac.h). The node uses no port:
-  /// words arriving are lost and a held PASS word is dropped, as in a PERMUTE.
-  void multiplyAccumulate(u64 y, const ExecStep& s) {
-    const bool out_of_range = macStep(
-        p_.macs[s.mac], h_.mac_units, mac_done_[y], words_,
-        [&](u64 slot) { return mem_[at(y, slot)]; },
-        [&](u64 slot, u32 word) { mem_[at(y, slot)] = word; });
-    if (out_of_range) raise(y, HwError::kSlot);
-    if (s.mac_overlap) raise(y, HwError::kConflict);
+  /// Cycle t of MAC f at node y (docs/hardware.md §2.3, sw/mac.h): the write it makes at the
+  /// end of the cycle. A node executing a MAC instruction uses no port: words arriving are lost
+  /// and a held PASS word is dropped, as in a PERMUTE (in overlap mode, in its issue cycle).
+  MacCycle multiplyAccumulate(u64 y, const MacField& f, u64 t) {
+    const MacCycle work =
+        macStep(f, h_.mac_units, t, words_, [&](u64 slot) { return mem_[at(y, slot)]; });
+    if (work.out_of_range) raise(y, HwError::kSlot);
+    if (macOverlap(f)) raise(y, HwError::kConflict);
+    mac_ = true;
+    return work;
+  }
+
+  /// MAC overlap mode (docs/hardware.md §2.4): node y's units run MAC f, issued in an earlier
+  /// cycle, beside step s. A MAC issued now is refused; an XFER or PERMUTE may not read f's C
+  /// block nor write any of its blocks (checks on the instruction, like the receive slots').
+  void checkOverlap(u64 y, const ExecStep& s, const MacField& f) {
+    bool hazard = false;
+    if (s.kind == Kind::kMac) {
+      hazard = h_.mac_overlap;  // without overlap it is the running MAC's own instruction
+    } else if (s.kind == Kind::kXfer) {
+      for (u32 i = s.sends.begin; i < s.sends.end && !hazard; ++i) {
+        const ExecSend& op = p_.sends[i];
+        hazard = !op.fwd && macReadHazard(f, op.from.at(y));
+      }
+      for (u32 i = s.receives.begin; i < s.receives.end && !hazard; ++i) {
+        const ExecReceive& op = p_.receives[i];
+        hazard = !op.pass && macWriteHazard(f, op.to.at(y));
+      }
+    } else if (s.kind == Kind::kPermute) {
+      for (u32 i = s.copies.begin; i < s.copies.end && !hazard; ++i) {
+        const ExecCopy& op = p_.copies[i];
+        hazard = macReadHazard(f, op.from.at(y)) || macWriteHazard(f, op.to.at(y));
+      }
+    }
+    if (hazard) raise(y, HwError::kOverlap);
   }
 
   const TableHeader& h_;
@@ -669,7 +714,9 @@ class Engine {
   // Per node.
   std::vector<u32> pc_;         ///< current step (index into p_.steps)
   std::vector<u32> wait_left_;  ///< cycles left in the current WAIT
-  std::vector<u64> mac_done_;   ///< cycles of the current MAC done
+  std::vector<u32> mac_of_;     ///< the MAC its units run (index into p_.macs), if busy
+  std::vector<u64> mac_t_;      ///< that MAC's cycle in the coming cycle
+  std::vector<u64> mac_left_;   ///< its busy cycles left, the coming one included (0: idle)
   std::vector<u32> arrivals_;   ///< words put in its input registers this cycle
   std::vector<u32> pass_held_;  ///< PASS registers filled in the previous cycle
   // Per node and channel.
@@ -696,6 +743,7 @@ class Engine {
   u64 active_ = 0;               ///< nodes not at END
   u64 acting_ = 0;               ///< nodes whose coming step is neither WAIT nor END
   u64 held_ = 0;                 ///< nodes holding PASS words
+  u64 mac_busy_ = 0;             ///< nodes whose MAC units are busy (mac_left_ > 0)
   u64 shortest_wait_ = ~u64{0};  ///< the shortest wait left of a waiting node
   bool local_ = false;           ///< some node executes a PERMUTE in this cycle
   bool mac_ = false;             ///< some node executes a MAC in this cycle

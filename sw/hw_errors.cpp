@@ -7,7 +7,8 @@
 namespace hcube {
 namespace {
 constexpr std::array<const char*, kHwErrorKinds> kNames = {
-    "lost", "nodata", "fwd", "slot", "overrun", "oneport", "illegal", "conflict", "dropped"};
+    "lost",    "nodata",  "fwd",      "slot",    "overrun",
+    "oneport", "illegal", "conflict", "dropped", "overlap"};
 }
 
 const char* hwErrorName(HwError e) { return kNames.at(static_cast<size_t>(e)); }

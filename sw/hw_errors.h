@@ -23,8 +23,11 @@ enum class HwError : int {
   kIllegal = 6,   ///< reserved field value, WAIT 0, or a PERMUTE channel not IDLE/IDLE, MEM/MEM
   kConflict = 7,  ///< two channels write the same slot in one cycle
   kDropped = 8,   ///< a PASS word was not forwarded in the next cycle
+  /// MAC overlap mode (docs/hardware.md §2.4): a transfer or PERMUTE touches the blocks of the
+  /// MAC running in the background, or a MAC is issued while one runs
+  kOverlap = 9,
 };
-constexpr int kHwErrorKinds = 9;
+constexpr int kHwErrorKinds = 10;
 
 const char* hwErrorName(HwError e);
 /// Parses a name written by hwErrorName; throws Error for an unknown name.

@@ -14,6 +14,10 @@
 // cycle is outside the memory (the read gives 0, the write is dropped); `conflict` in every
 // cycle if the C block overlaps the A or the B block (a check on the instruction: the result
 // then depends on the order of the products, which no schedule should rely on).
+//
+// MAC overlap mode (docs/hardware.md §2.4): the units run on in the background while the
+// sequencer executes the next instructions; macReadHazard / macWriteHazard say which slots a
+// transfer or PERMUTE must then leave alone (an `overlap` error otherwise).
 #pragma once
 
 #include "table.h"
@@ -27,20 +31,47 @@ inline bool macOverlap(const MacField& f) {
   return meet(f.c, c_len, f.a, u64{f.m} * f.k) || meet(f.c, c_len, f.b, u64{f.k} * f.p);
 }
 
-/// Runs cycle `t` (0 .. macCycles(f, units) - 1) of MAC `f` on a memory of `words` words:
-/// `read(slot)` gives a word, `write(slot, word)` stores one. Returns whether a slot outside the
+/// Whether `slot` lies in the block of `len` slots from `base`.
+inline bool inBlock(u64 slot, u64 base, u64 len) { return slot >= base && slot - base < len; }
+
+/// MAC overlap mode (docs/hardware.md §2.4): whether a channel that reads `slot` (an XFER's MEM
+/// send, a PERMUTE's copy source) conflicts with MAC `f` running in the background: it reads the
+/// C block, which the MAC is accumulating.
+inline bool macReadHazard(const MacField& f, u64 slot) {
+  return inBlock(slot, f.c, u64{f.m} * f.p);
+}
+/// ... and whether a channel that writes `slot` (an XFER's MEM or ADD receive, a PERMUTE's copy
+/// destination) does: it writes into the A, B or C block.
+inline bool macWriteHazard(const MacField& f, u64 slot) {
+  return inBlock(slot, f.a, u64{f.m} * f.k) || inBlock(slot, f.b, u64{f.k} * f.p) ||
+         inBlock(slot, f.c, u64{f.m} * f.p);
+}
+
+/// The work of one MAC cycle: the word written into c(i,j) at the end of the cycle (`writes`
+/// false: C's slot is outside the memory, nothing is written) and whether a slot outside the
 /// memory was named (the `slot` error of the cycle).
-template <typename Read, typename Write>
-bool macStep(const MacField& f, u32 units, u64 t, u64 words, Read&& read, Write&& write) {
+struct MacCycle {
+  bool writes = false;
+  u64 slot = 0;
+  u32 word = 0;
+  bool out_of_range = false;
+};
+
+/// Cycle `t` (0 .. macCycles(f, units) - 1) of MAC `f` on a memory of `words` words, read
+/// through `read(slot)` as the memory is at the start of the cycle. The caller writes
+/// `word` into `slot` at the end of the cycle, after the channels' writes: of the MAC and a
+/// channel writing one slot in one cycle (an `overlap` error, §2.4) the MAC's word is kept.
+template <typename Read>
+MacCycle macStep(const MacField& f, u32 units, u64 t, u64 words, Read&& read) {
   const u64 chunks = (u64{f.k} + units - 1) / units;
   const u64 e = t / chunks;
   const u64 l0 = (t % chunks) * units;
   const u64 i = e / f.p;
   const u64 j = e % f.p;
-  bool out_of_range = false;
+  MacCycle r;
   auto load = [&](u64 slot) -> u32 {
     if (slot < words) return read(slot);
-    out_of_range = true;
+    r.out_of_range = true;
     return 0;
   };
   u32 sum = 0;
@@ -49,11 +80,13 @@ bool macStep(const MacField& f, u32 units, u64 t, u64 words, Read&& read, Write&
   }
   const u64 c = f.c + i * f.p + j;
   if (c < words) {
-    write(c, read(c) + sum);
+    r.writes = true;
+    r.slot = c;
+    r.word = read(c) + sum;
   } else {
-    out_of_range = true;
+    r.out_of_range = true;
   }
-  return out_of_range;
+  return r;
 }
 
 }  // namespace hcube

@@ -86,6 +86,7 @@ std::string formatReportText(const RunReport& r) {
       o << "; TR-623 Table 5: PQR/N multiply-adds on U = " << r.mac_units << " units, "
         << table5MacCycles(r) << " cycles";
     }
+    if (r.mac_overlap) o << "; MAC overlap mode";
     o << ")\n";
   }
   o << "  lower bound      " << r.lower_bound << " (" << r.bound_source << ")\n";
@@ -141,6 +142,7 @@ nlohmann::ordered_json reportJson(const RunReport& r) {
     j["mac_cycles"] = r.run.mac_cycles;
     j["mac_units"] = r.mac_units;
     j["table5_mac_cycles"] = table5MacCycles(r);
+    j["mac_overlap"] = r.mac_overlap;
   }
   j["lower_bound"] = r.lower_bound;
   j["bound_source"] = r.bound_source;

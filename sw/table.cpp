@@ -18,11 +18,18 @@ u64 TableSet::cycles() const {
   u64 best = 0;
   for (const Table& t : tables) {
     u64 c = 0;
+    u64 mac_end = 0;  // overlap mode: the MAC units are busy before this cycle
     for (const Instruction& i : t) {
       if (i.op == Opcode::kEnd) break;
+      if (header.mac_overlap && i.op == Opcode::kMac) {
+        // Issued if the units are idle (else an `overlap` error: not started); one cycle.
+        if (c >= mac_end) mac_end = c + i.cycles(header.mac_units);
+        c += 1;
+        continue;
+      }
       c += i.cycles(header.mac_units);
     }
-    best = std::max(best, c);
+    best = std::max({best, c, mac_end});
   }
   return best;
 }

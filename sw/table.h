@@ -114,6 +114,9 @@ struct TableHeader {
   int lanes = 1;          ///< b, words per port and direction per cycle
   bool one_port = false;  ///< at most one sending and one receiving port per node per cycle
   u32 mac_units = 1;      ///< U, multiply-add units per node (MAC, docs/hardware.md §2.3)
+  /// MAC overlap mode (docs/hardware.md §2.4): a MAC occupies the sequencer for one cycle and
+  /// its units run on in the background while the next instructions execute. Off by default.
+  bool mac_overlap = false;
 
   u64 nodes() const { return u64{1} << n; }
   u64 memoryWords() const { return slots + scratch; }
@@ -121,7 +124,7 @@ struct TableHeader {
   friend bool operator==(const TableHeader& a, const TableHeader& b) {
     return a.algo == b.algo && a.perm.str() == b.perm.str() && a.n == b.n && a.slots == b.slots &&
            a.scratch == b.scratch && a.lanes == b.lanes && a.one_port == b.one_port &&
-           a.mac_units == b.mac_units;
+           a.mac_units == b.mac_units && a.mac_overlap == b.mac_overlap;
   }
 };
 
@@ -132,7 +135,9 @@ struct TableSet {
   std::vector<Table> tables;  ///< size 1 if shared, else 2^n
 
   const Table& tableOf(u64 node) const { return shared ? tables.at(0) : tables.at(node); }
-  /// Cycles of the longest table (XFER = 1, WAIT c = c), i.e. what a run must measure.
+  /// Cycles of the longest table (XFER = 1, WAIT c = c, MAC its macCycles; in MAC overlap mode
+  /// a MAC takes one cycle of the sequencer and the node is done when both its sequencer has
+  /// reached END and its MAC units are idle), i.e. what a run must measure.
   u64 cycles() const;
   /// Longest table in instructions, END included.
   size_t depth() const;

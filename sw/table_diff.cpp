@@ -94,6 +94,7 @@ TableDiff diffTables(const TableSet& a, const TableSet& b, const std::string& na
   d.field("lanes", std::to_string(x.lanes), std::to_string(y.lanes));
   d.field("ports", x.one_port ? "one" : "all", y.one_port ? "one" : "all");
   d.field("mac-units", std::to_string(x.mac_units), std::to_string(y.mac_units));
+  d.field("mac-overlap", x.mac_overlap ? "1" : "0", y.mac_overlap ? "1" : "0");
   // Tables of different cubes or widths are not compared instruction by instruction.
   if (x.n != y.n || x.lanes != y.lanes) return d.result();
   if (a.shared && b.shared) {

@@ -176,6 +176,7 @@ void writeImage(std::ostream& out, const TableSet& set, const ImageLayout& l) {
   out << "table-width " << width << '\n';
   // Written only where it is not the default, so that images without MACs read as before.
   if (set.header.mac_units != 1) out << "mac-units " << set.header.mac_units << '\n';
+  if (set.header.mac_overlap) out << "mac-overlap 1\n";  // docs/hardware.md §2.4
   for (size_t t = 0; t < set.tables.size(); ++t) {
     out << "table " << (set.shared ? std::string("*") : std::to_string(t)) << ' '
         << set.tables[t].size() << '\n';
@@ -242,8 +243,9 @@ TableSet readImage(std::istream& in, const std::string& source, HeaderOrigin* or
     if (!next(tok)) fail("unexpected end of input in the header");
     if (tok[0] == "table" || tok[0] == "end") break;
     const std::string& key = tok[0];
-    static const char* const kKeys[] = {"algo",  "perm",     "dim",         "slots",    "memory",
-                                        "lanes", "one-port", "table-width", "mac-units"};
+    static const char* const kKeys[] = {"algo",      "perm",       "dim",      "slots",
+                                        "memory",    "lanes",      "one-port", "table-width",
+                                        "mac-units", "mac-overlap"};
     if (std::find(std::begin(kKeys), std::end(kKeys), key) == std::end(kKeys)) {
       fail("unknown header field '" + key + "'");
     }
@@ -269,6 +271,8 @@ TableSet readImage(std::istream& in, const std::string& source, HeaderOrigin* or
       h.one_port = number(tok[1], "one-port", 0, 1) == 1;
     } else if (key == "mac-units") {
       h.mac_units = static_cast<u32>(number(tok[1], "mac-units", 1, 64));
+    } else if (key == "mac-overlap") {
+      h.mac_overlap = number(tok[1], "mac-overlap", 0, 1) == 1;
     } else {
       width = number(tok[1], "table-width", 1, u64{1} << 20);
     }

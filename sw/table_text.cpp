@@ -104,17 +104,18 @@ class Parser {
     if (tok.size() != 2 || tok[0] != kMagic) fail("expected '" + std::string(kMagic) + " 1'");
     if (number(tok[1], "version") != kVersion) fail("unsupported version " + tok[1]);
 
-    // The first seven are required; mac-units (issue 13, default 1) is optional.
-    bool have[8] = {};
-    const char* keys[8] = {"algo",    "perm",  "dim",   "slots",
-                           "scratch", "lanes", "ports", "mac-units"};
+    // The first seven are required; mac-units (issue 13, default 1) and mac-overlap (default
+    // 0, docs/hardware.md §2.4) are optional.
+    bool have[9] = {};
+    const char* keys[9] = {"algo",  "perm",  "dim",       "slots",      "scratch",
+                           "lanes", "ports", "mac-units", "mac-overlap"};
     std::string perm_text;
     int perm_line = 0;
     while (true) {
       if (!next(tok)) fail("unexpected end of input in the header");
       if (tok[0] == "table") break;
       int key = -1;
-      for (int i = 0; i < 8; ++i) {
+      for (int i = 0; i < 9; ++i) {
         if (tok[0] == keys[i]) key = i;
       }
       if (key < 0) fail("unknown header field '" + tok[0] + "'");
@@ -150,6 +151,9 @@ class Parser {
           break;
         case 7:
           h.mac_units = static_cast<u32>(number(tok[1], "mac-units", 1, 64));
+          break;
+        case 8:
+          h.mac_overlap = number(tok[1], "mac-overlap", 0, 1) == 1;
           break;
         default:
           break;
@@ -412,6 +416,7 @@ void writeTableText(std::ostream& out, const TableSet& set) {
   out << "lanes " << h.lanes << '\n';
   out << "ports " << (h.one_port ? "one" : "all") << '\n';
   if (h.mac_units != 1) out << "mac-units " << h.mac_units << '\n';
+  if (h.mac_overlap) out << "mac-overlap 1\n";
   out << "# X: one cell OUT>IN per channel (channel = port * lanes + lane)\n";
   std::string line;
   for (size_t t = 0; t < set.tables.size(); ++t) {

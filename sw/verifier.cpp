@@ -46,7 +46,10 @@ class SymbolicRun {
       }
     }
     seq_.clear();
-    for (u64 x = 0; x < nodes_; ++x) seq_.emplace_back(&set_.tableOf(x), h_.mac_units);
+    for (u64 x = 0; x < nodes_; ++x) {
+      seq_.emplace_back(&set_.tableOf(x), h_.mac_units, h_.mac_overlap);
+    }
+    mac_issued_.assign(nodes_, 0);
     out_.assign(nodes_ * channels_, {});
     pass_prev_.assign(nodes_ * channels_, {});
     pass_next_.assign(nodes_ * channels_, {});
@@ -63,7 +66,8 @@ class SymbolicRun {
         if (s.current().op == Opcode::kXfer || s.current().op == Opcode::kPermute) {
           any_xfer = true;
         }
-        skip = std::min(skip, s.waitLeft());
+        // A node at END whose MAC units still run (overlap mode) waits for them.
+        skip = std::min(skip, s.current().op == Opcode::kEnd ? s.macLeft() : s.waitLeft());
       }
       if (!busy) break;
       const bool pending_pass =
@@ -155,7 +159,11 @@ class SymbolicRun {
     // Sends read the state at the start of the cycle.
     for (u64 x = 0; x < nodes_; ++x) {
       const Instruction& ins = seq_[x].current();
-      if (ins.op == Opcode::kMac && seq_[x].macCycle() == 0) mac(cycle, x, ins.mac);
+      if (seq_[x].macIssues()) {
+        mac(cycle, x, ins.mac);
+        mac_issued_[x] = cycle;
+      }
+      if (seq_[x].macBusy()) checkOverlap(cycle, x, ins, *seq_[x].macWork());
       Held* o = &out_[x * channels_];
       std::fill(o, o + channels_, Held{});
       Held* cp = &copy_[x * channels_];
@@ -347,13 +355,15 @@ class SymbolicRun {
   }
 
   // ---- issue 13: block multiply-accumulate (docs/hardware.md §2.3) ----
-  // The whole MAC is applied in its first cycle: the node sends nothing and takes no word while
-  // it runs (a word arriving meanwhile is reported lost by the receive check), so no other node
-  // can see the difference. Each element c(i,j) becomes the sum of its old value and the product
-  // terms a(i,l) * b(l,j), each a pair of element identities; a scratch slot that was never
-  // written holds 0 (the executors clear scratch). Reported: a block outside the memory, C
-  // overlapping A or B (the hardware's `conflict`), an operand slot that holds no element or
-  // holds a sum (products of sums are not tracked), and a data slot with no element as C.
+  // The whole MAC is applied in its first cycle: without overlap the node sends nothing and
+  // takes no word while it runs (a word arriving meanwhile is reported lost by the receive
+  // check), so no other node can see the difference; in overlap mode (§2.4) the node's
+  // transfers meanwhile may not touch its blocks (checkOverlap reports those that do). Each element
+  // c(i,j) becomes the sum of its old value and the product terms a(i,l) * b(l,j), each a pair of
+  // element identities; a scratch slot that was never written holds 0 (the executors clear
+  // scratch). Reported: a block outside the memory, C overlapping A or B (the hardware's
+  // `conflict`), an operand slot that holds no element or holds a sum (products of sums are not
+  // tracked), and a data slot with no element as C.
   void mac(u64 cycle, u64 x, const MacField& f) {
     const std::string where = "cycle " + std::to_string(cycle) + ", node " + std::to_string(x) +
                               ", MAC " + std::to_string(f.a) + " " + std::to_string(f.b) + " " +
@@ -392,6 +402,46 @@ class SymbolicRun {
           terms.push_back(productTerm(a, b));
         }
         mem[c] = intern(std::move(terms));
+      }
+    }
+  }
+
+  // MAC overlap mode (docs/hardware.md §2.4): node x's units run MAC f, issued in cycle
+  // mac_issued_[x], beside `ins`. Applying f in its issue cycle is exact as long as nothing else
+  // touches its blocks meanwhile, which is what the hardware's `overlap` error checks: another
+  // MAC, an XFER send of a C slot or receive into an A, B or C slot, a PERMUTE copy from C or
+  // into A, B or C.
+  void checkOverlap(u64 cycle, u64 x, const Instruction& ins, const MacField& f) {
+    const std::string running =
+        "the MAC " + std::to_string(f.a) + " " + std::to_string(f.b) + " " + std::to_string(f.c) +
+        " " + std::to_string(f.m) + "x" + std::to_string(f.k) + "x" + std::to_string(f.p) +
+        " issued in cycle " + std::to_string(mac_issued_[x]) + " still runs";
+    if (ins.op == Opcode::kMac) {
+      if (!seq_[x].macRefused()) return;  // without overlap: the running MAC's own instruction
+      error("cycle " + std::to_string(cycle) + ", node " + std::to_string(x) +
+            ": a MAC is issued while " + running + " (overlap: it is not started)");
+      return;
+    }
+    if (ins.op != Opcode::kXfer && ins.op != Opcode::kPermute) return;
+    const bool permute = ins.op == Opcode::kPermute;
+    for (size_t c = 0; c < channels_; ++c) {
+      const Channel& ch = ins.channels[c];
+      if (permute && (ch.out.op != OutOp::kMem || ch.in.op != InOp::kMem)) continue;
+      if (ch.out.op == OutOp::kMem) {
+        const u64 slot = resolve(x, ch.out.idx, ch.out.rel);
+        if (macReadHazard(f, slot)) {
+          error(at(cycle, x, c) + ", slot " + std::to_string(slot) + ": " +
+                (permute ? "PERMUTE copies from" : "sends") + " a slot of the C block while " +
+                running + " (overlap)");
+        }
+      }
+      if (ch.in.writes()) {
+        const u64 slot = resolve(x, ch.in.slot, ch.in.rel);
+        if (macWriteHazard(f, slot)) {
+          error(at(cycle, x, c) + ", slot " + std::to_string(slot) + ": " +
+                (permute ? "PERMUTE copies into" : "receives into") +
+                " a slot of the A, B or C block while " + running + " (overlap)");
+        }
       }
     }
   }
@@ -513,6 +563,7 @@ class SymbolicRun {
   std::vector<u32> mem_;
   std::vector<u32> copies_;
   std::vector<Sequencer> seq_;
+  std::vector<u64> mac_issued_;  ///< per node: the cycle its running MAC was issued
   std::vector<Held> out_;
   std::vector<Held> pass_prev_;
   std::vector<Held> pass_next_;

@@ -113,6 +113,7 @@ void CubeTb::Tick() {
 
 void CubeTb::Reset(int cycles) {
   top_->one_port_i = 0;
+  top_->mac_overlap_i = 0;
   top_->tbl_we_i = 0;
   top_->tbl_bcast_i = 0;
   ClearBits(top_->tbl_node_i);
@@ -277,8 +278,9 @@ std::vector<std::vector<uint32_t>> CubeTb::ReadMemories() {
   return mem;
 }
 
-void CubeTb::Start(bool one_port) {
+void CubeTb::Start(bool one_port, bool mac_overlap) {
   top_->one_port_i = one_port ? 1 : 0;
+  top_->mac_overlap_i = mac_overlap ? 1 : 0;
   top_->start_i = 1;
   Tick();
   top_->start_i = 0;

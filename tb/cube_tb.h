@@ -24,11 +24,12 @@ namespace hcube::tb {
 class CubeTop;  // tb/cube_top.h: the flat or the node-array model of hc_cube
 
 /// Names of the error kinds, in counter order (docs/hardware.md §4).
-inline constexpr std::array<const char*, 9> kErrorKindNames = {
-    "lost", "nodata", "fwd", "slot", "overrun", "oneport", "illegal", "conflict", "dropped"};
+inline constexpr std::array<const char*, 10> kErrorKindNames = {
+    "lost",    "nodata",  "fwd",      "slot",    "overrun",
+    "oneport", "illegal", "conflict", "dropped", "overlap"};
 inline constexpr int kNumErrorKinds = static_cast<int>(kErrorKindNames.size());
 
-/// The nine error counters of one node, indexed like kErrorKindNames.
+/// The error counters of one node, indexed like kErrorKindNames.
 using ErrorCounters = std::array<uint16_t, kNumErrorKinds>;
 
 /// Counters of one run as hc_cube reports them.
@@ -131,8 +132,8 @@ class CubeTb {
   /// Every node's memory, [node][slot].
   std::vector<std::vector<uint32_t>> ReadMemories();
 
-  /// Pulses start_i for one cycle with one_port_i set as given.
-  void Start(bool one_port);
+  /// Pulses start_i for one cycle with one_port_i and mac_overlap_i set as given.
+  void Start(bool one_port, bool mac_overlap = false);
   /// Ticks until done_o or max_cycles cycles after the start pulse, calling each_cycle (if
   /// given) in every cycle of the run; then one more edge so that the error counters include
   /// the last cycle's events (docs/hardware.md §5), calling after_done (if given) before it

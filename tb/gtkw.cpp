@@ -66,7 +66,7 @@ void WriteGtkwSave(const std::string& gtkw_path, const std::string& fst_path,
   f << kDec
     << "\nTOP.cycles_o[31:0]\nTOP.xfer_cycles_o[31:0]\nTOP.local_cycles_o[31:0]\n"
        "TOP.words_o[31:0]\n";
-  f << kBin << "\nTOP.err_any_o[8:0]\n";
+  f << kBin << "\nTOP.err_any_o[9:0]\n";
 
   for (int x = 0; x < nodes; ++x) {
     const bool open = x < kOpenNodes;

@@ -94,8 +94,8 @@ class Reader {
       if (header_done_) Fail("header line '" + tok[0] + "' after the first table");
       return;
     }
-    static const char* const kKeys[] = {"dim",      "slots",       "memory",   "lanes",
-                                        "one-port", "table-width", "mac-units"};
+    static const char* const kKeys[] = {"dim",      "slots",       "memory",    "lanes",
+                                        "one-port", "table-width", "mac-units", "mac-overlap"};
     if (std::find(std::begin(kKeys), std::end(kKeys), tok[0]) == std::end(kKeys)) {
       Fail("unknown header line '" + tok[0] + "'");
     }
@@ -145,6 +145,11 @@ class Reader {
     image_.table_width = config_.TableWidth();
     image_.slots = static_cast<int>(slots.value);
     image_.one_port = one_port.value == 1;
+    if (header_.count("mac-overlap")) {  // optional, default 0 (docs/hardware.md §2.4)
+      const Field& overlap = header_["mac-overlap"];
+      if (overlap.value > 1) FailAt(overlap.line, "mac-overlap must be 0 or 1");
+      image_.mac_overlap = overlap.value == 1;
+    }
     header_done_ = true;
   }
 

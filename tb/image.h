@@ -28,6 +28,7 @@ struct Image {
   int memory = 0;  ///< M: memory words per node (<= the build's NumSlots)
   int lanes = 0;
   bool one_port = false;
+  bool mac_overlap = false;  ///< MAC overlap mode (docs/hardware.md §2.4), optional line
   int table_width = 0;
   /// true: tables[0] is loaded into every node; false: tables[x] is node x's table.
   bool broadcast = true;

@@ -6,6 +6,7 @@
 #include <string>
 #include <thread>
 
+#include "cube_tb.h"
 #include "vl_bits.h"
 
 namespace hcube::tb {
@@ -93,7 +94,7 @@ class Packer {
 constexpr CubeConfig kCfg = NodeArrayCube::kBuild;
 constexpr int kChans = kCfg.NumChans();
 constexpr int kLanes = kCfg.lanes;
-constexpr int kErrKinds = 9;
+constexpr int kErrKinds = kNumErrorKinds;  // cube_tb.h, hc_pkg::NumErrKinds
 // hc_pkg::hc_pkt_bits: the router's link packet (docs/hardware.md §8.1).
 constexpr int kPktBits =
     32 + kCfg.dim + kCfg.SlotBits() + kCfg.RouteBits() + kCfg.dim + kCfg.DepthBits() + 1;
@@ -196,13 +197,15 @@ void NodeArrayCube::ApplyPins() {
   {
     const Vhc_node& n0 = node(0);
     const bool shared = n0.rst_ni != rst_ni || n0.one_port_i != one_port_i ||
-                        n0.tbl_addr_i != tbl_addr_i || n0.mem_we_i != mem_we_i ||
-                        n0.mem_addr_i != mem_addr_i || n0.start_i != start_i;
+                        n0.mac_overlap_i != mac_overlap_i || n0.tbl_addr_i != tbl_addr_i ||
+                        n0.mem_we_i != mem_we_i || n0.mem_addr_i != mem_addr_i ||
+                        n0.start_i != start_i;
     if (shared) {
       for (int x = 0; x < kNodes; ++x) {
         Vhc_node& n = node(x);
         n.rst_ni = rst_ni;
         n.one_port_i = one_port_i;
+        n.mac_overlap_i = mac_overlap_i;
         n.tbl_addr_i = tbl_addr_i;
         n.mem_we_i = mem_we_i;
         n.mem_addr_i = mem_addr_i;

@@ -65,6 +65,7 @@ class NodeArrayCube {
   CData clk_i = 0;
   CData rst_ni = 0;
   CData one_port_i = 0;
+  CData mac_overlap_i = 0;
   CData tbl_we_i = 0;
   CData tbl_bcast_i = 0;
   VlPin<kDim> tbl_node_i{};

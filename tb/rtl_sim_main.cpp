@@ -246,7 +246,7 @@ int Run(const Options& opt) {
   };
   const uint64_t run_begin = 10 * tb.tick_count();  // trace time of the start pulse
   drive_fault(0);  // latched by the start pulse's edge, which begins cycle 0
-  tb.Start(image.one_port);
+  tb.Start(image.one_port, image.mac_overlap);
   const hcube::tb::RunResult r = tb.RunToDone(max_cycles, each_cycle, false, log_errors);
   const uint64_t run_end = 10 * tb.tick_count();
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

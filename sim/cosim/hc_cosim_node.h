@@ -113,6 +113,7 @@ class HcCosimNode final : public HcCubeNode {
         m_rtl_clk("rtl_clk", false),
         m_rst_n("rst_n", false),
         m_one_port("one_port", context.config.one_port),
+        m_mac_overlap("mac_overlap", context.config.mac_overlap),
         m_tbl_we("tbl_we", false),
         m_mem_we("mem_we", false),
         m_done_o("done_o"),
@@ -130,6 +131,7 @@ class HcCosimNode final : public HcCubeNode {
     m_rtl.rst_ni(m_rst_n);
     m_rtl.node_id_i(m_node_id);
     m_rtl.one_port_i(m_one_port);
+    m_rtl.mac_overlap_i(m_mac_overlap);
     m_rtl.tbl_we_i(m_tbl_we);
     m_rtl.tbl_addr_i(m_tbl_addr);
     m_rtl.tbl_wdata_i(m_tbl_wdata);
@@ -403,6 +405,7 @@ class HcCosimNode final : public HcCubeNode {
   sc_core::sc_signal<bool, sc_core::SC_MANY_WRITERS> m_rtl_clk;
   sc_core::sc_signal<bool> m_rst_n;
   sc_core::sc_signal<bool> m_one_port;
+  sc_core::sc_signal<bool> m_mac_overlap;
   Signal<decltype(VNode::node_id_i)> m_node_id;
   sc_core::sc_signal<bool> m_tbl_we;
   Signal<decltype(VNode::tbl_addr_i)> m_tbl_addr;

@@ -58,6 +58,7 @@ inline bool coversWholeItems(const HcLoadAccess& access, unsigned unit, u64 item
 
 /// The status region: the error counters in HwError order, then done (1 or 0).
 using HcNodeStatus = std::array<u32, kHwErrorKinds + 1>;
+static_assert(hc_tlm_map::kStatusDone == 4 * kHwErrorKinds, "the done flag follows the counters");
 
 /// Reads `status` into the access; false (error response set) for a write or a range outside it.
 inline bool readStatus(tlm::tlm_generic_payload& trans, const HcLoadAccess& access,

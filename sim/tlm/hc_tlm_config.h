@@ -13,13 +13,14 @@ namespace hcube {
 
 /// Sizes of a cube, fixed at elaboration like the RTL parameters.
 struct HcTlmConfig {
-  int n = 1;                ///< Dim: 2^n nodes, port j of node x links to x ^ (1 << j)
-  int lanes = 1;            ///< Lanes b per port and direction
-  u64 memory_words = 2;     ///< NumSlots M
-  size_t table_depth = 2;   ///< TableDepth D (table words per node)
-  bool one_port = false;    ///< one-port mode (the RTL's one_port_i)
-  u32 mac_units = 1;        ///< MacUnits U: multiply-add units per node (MAC, §2.3)
-  u64 tagged_elements = 0;  ///< traffic monitor: words below this are tags (span)
+  int n = 1;                 ///< Dim: 2^n nodes, port j of node x links to x ^ (1 << j)
+  int lanes = 1;             ///< Lanes b per port and direction
+  u64 memory_words = 2;      ///< NumSlots M
+  size_t table_depth = 2;    ///< TableDepth D (table words per node)
+  bool one_port = false;     ///< one-port mode (the RTL's one_port_i)
+  u32 mac_units = 1;         ///< MacUnits U: multiply-add units per node (MAC, §2.3)
+  bool mac_overlap = false;  ///< MAC overlap mode (§2.4; the RTL's mac_overlap_i)
+  u64 tagged_elements = 0;   ///< traffic monitor: words below this are tags (span)
 
   u64 nodes() const { return u64{1} << n; }
   size_t channels() const { return static_cast<size_t>(n) * static_cast<size_t>(lanes); }
@@ -53,7 +54,7 @@ constexpr u64 kRegionMemory = 1;
 /// Read only, u32 words: error counter of kind k (docs/hardware.md §4) at offset 4 * k, then
 /// the done flag at offset kStatusDone.
 constexpr u64 kRegionStatus = 2;
-constexpr u64 kStatusDone = 4 * 9;
+constexpr u64 kStatusDone = 4 * 10;  // 4 * kHwErrorKinds
 /// Cube registers (u64, 8-byte accesses), not routed to a node:
 constexpr u64 kRegionCube = 0xF;
 constexpr u64 kCubeStart = 0x00;        ///< W: 1 starts a run at the next rising clock edge

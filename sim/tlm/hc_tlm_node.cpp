@@ -66,7 +66,7 @@ void HcTlmNode::startRun() {
   const HcTlmDecoder::Decoded& decoded = m_decoder.decode(m_table_bits, m_table_length);
   m_table = &decoded.table;
   m_distinct_writes = decoded.distinct_writes.data();
-  m_seq = Sequencer(m_table, m_config.mac_units);
+  m_seq = Sequencer(m_table, m_config.mac_units, m_config.mac_overlap);
   m_errors = {};
   m_events = 0;
   m_events_cycle = 0;
@@ -91,6 +91,7 @@ void HcTlmNode::sendPhase() {
     return;
   }
   const Instruction& ins = m_seq.current();
+  if (m_seq.macWork() != nullptr) m_probe.mac();  // the MAC units are busy (§2.3, §2.4)
   switch (ins.op) {
     case Opcode::kXfer:
       sendXfer(ins);
@@ -105,8 +106,8 @@ void HcTlmNode::sendPhase() {
       if (ins.wait == 0) raise(HwError::kIllegal);
       return;
     case Opcode::kMac:  // no port is used: a held PASS word is dropped
+    case Opcode::kEnd:  // END while the MAC units drain (overlap mode): likewise
       if (m_pass_held) checkDropped(nullptr);
-      m_probe.mac();
       return;
     default:  // a table word the decoder rejected: a one-cycle illegal instruction
       raise(HwError::kIllegal);
@@ -121,28 +122,37 @@ void HcTlmNode::receivePhase() {
     return;
   }
   const Instruction& ins = m_seq.current();
+  // ---- issue 13: the MAC units' cycle (docs/hardware.md §2.3, §2.4), formed from the memory as
+  // it is at the start of the cycle and written after the channels' writes ----
+  MacCycle work;
+  if (const MacField* mac = m_seq.macWork()) {
+    work = multiplyAccumulate(*mac, m_seq.macCycle());
+    if (m_seq.macBusy()) checkOverlap(ins, *mac);
+  }
+  // ---- end issue 13 ----
   if (ins.op == Opcode::kXfer) {
     receiveXfer(ins);
   } else {
     if (ins.op == Opcode::kPermute) writeCopies(ins);
-    if (ins.op == Opcode::kMac) multiplyAccumulate(ins.mac);
     discardArrivals();  // only an XFER has input registers
   }
+  if (work.writes) m_memory[work.slot] = work.word;
   const size_t pc_before = m_seq.pc();
   m_seq.advance();
   // Running off a table that has no END is an overrun (then the sequencer reads END).
   if (m_seq.pc() != pc_before) {
     if (m_seq.pc() >= m_table->size()) raise(HwError::kOverrun);
-    m_done = m_seq.done();
     m_trace_pc = static_cast<u32>(m_seq.pc());
-    m_trace_done = m_done;
   }
+  m_done = m_seq.done();  // END reached and the MAC units idle
+  m_trace_done = m_done;
 }
 
 u64 HcTlmNode::idleCycles() const {
   if (m_pass_held) return 0;  // its next cycle drops PASS words
   if (m_done) return ~u64{0};
-  return m_seq.waitLeft();  // 0 unless in a WAIT
+  if (m_seq.macBusy()) return 0;  // its MAC units work in every cycle
+  return m_seq.waitLeft();        // 0 unless in a WAIT
 }
 
 void HcTlmNode::skipIdle(u64 cycles, u64 last_cycle) {
@@ -240,12 +250,29 @@ void HcTlmNode::sendXfer(const Instruction& ins) {
 }
 
 // ---- issue 13: block multiply-accumulate (docs/hardware.md §2.3, sw/mac.h) ----
-void HcTlmNode::multiplyAccumulate(const MacField& mac) {
-  const bool out_of_range = macStep(
-      mac, m_config.mac_units, m_seq.macCycle(), m_config.memory_words,
-      [&](u64 slot) { return m_memory[slot]; }, [&](u64 slot, u32 word) { m_memory[slot] = word; });
-  if (out_of_range) raise(HwError::kSlot);
+MacCycle HcTlmNode::multiplyAccumulate(const MacField& mac, u64 t) {
+  const MacCycle work = macStep(mac, m_config.mac_units, t, m_config.memory_words,
+                                [&](u64 slot) { return m_memory[slot]; });
+  if (work.out_of_range) raise(HwError::kSlot);
   if (macOverlap(mac)) raise(HwError::kConflict);
+  return work;
+}
+
+void HcTlmNode::checkOverlap(const Instruction& ins, const MacField& mac) {
+  // MAC overlap mode (§2.4): the units run `mac`, issued in an earlier cycle, beside `ins`.
+  bool hazard = m_seq.macRefused();  // a second MAC (not the running one's own instruction)
+  if (ins.op == Opcode::kXfer || ins.op == Opcode::kPermute) {
+    const bool permute = ins.op == Opcode::kPermute;
+    for (const Channel& ch : ins.channels) {
+      // An illegal PERMUTE channel copies nothing and is not checked.
+      if (permute && (ch.out.op != OutOp::kMem || ch.in.op != InOp::kMem)) continue;
+      if (ch.out.op == OutOp::kMem && macReadHazard(mac, resolve(ch.out.idx, ch.out.rel))) {
+        hazard = true;
+      }
+      if (ch.in.writes() && macWriteHazard(mac, resolve(ch.in.slot, ch.in.rel))) hazard = true;
+    }
+  }
+  if (hazard) raise(HwError::kOverlap);
 }
 // ---- end issue 13 ----
 

@@ -30,6 +30,7 @@
 #include "hc_tlm_decoder.h"
 #include "hc_tlm_probe.h"
 #include "hw_errors.h"
+#include "mac.h"
 #include "sequencer.h"
 #include "table.h"
 
@@ -61,8 +62,10 @@ class HcTlmNode final : public HcCubeNode {
   void readCopies(const Instruction& ins);
   void receiveXfer(const Instruction& ins);
   void writeCopies(const Instruction& ins);
-  /// One cycle of a MAC (docs/hardware.md §2.3): the cycle the sequencer is in.
-  void multiplyAccumulate(const MacField& mac);
+  /// Cycle t of a MAC (docs/hardware.md §2.3): the write it makes at the end of the cycle.
+  MacCycle multiplyAccumulate(const MacField& mac, u64 t);
+  /// MAC overlap mode (§2.4): the `overlap` checks of `ins` against the MAC running beside it.
+  void checkOverlap(const Instruction& ins, const MacField& mac);
   /// Receive-slot checks on the instruction (range, two channels naming one slot), for the
   /// channels whose input side writes memory.
   void checkWriteSlots(const Instruction& ins, bool permute);

@@ -213,6 +213,7 @@ class TlmSimulation {
     m_config.table_depth = set.depth() + 1;  // one spare word, as a rounded-up RTL table has
     m_config.one_port = h.one_port;
     m_config.mac_units = h.mac_units;
+    m_config.mac_overlap = h.mac_overlap;
     m_config.tagged_elements = h.perm.elements();
     m_initial =
         options.initial != nullptr ? *options.initial : taggedMemory(h.perm, h.memoryWords());

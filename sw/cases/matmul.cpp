@@ -2,7 +2,7 @@
 //   hcube run --algo matmul --method rotation|exchange|a113|a114|cannon|broadcast|a122..a125|a131
 //             --n N --shape PxQxR
 //             [--grid N1xN2|auto] [--tau T] [--packet B] [--units U] [--ports one|all]
-//             [--tree sbt|nrsbt]
+//             [--tree sbt|nrsbt] [--mac-overlap]
 // Tables from sw/schedules/matmul.h; the check is A += C x D on every element of A
 // (sw/reference.h, matmulExpected). The bound is the paper's element transfers (Table 6 for the
 // rotation, the rotations of Cannon's algorithm plus its alignment) plus start-ups times tau;
@@ -149,6 +149,7 @@ BuiltCase buildMatmul(const CaseSpec& spec) {
   o.tau = static_cast<u32>(params.integer("tau", 0, 0, 1LL << 20));
   o.packet = static_cast<u64>(params.integer("packet", 0, 0, 1LL << 30));
   o.mac_units = static_cast<u32>(params.integer("units", 1, 1, 64));
+  o.mac_overlap = params.text("mac-overlap").has_value();  // a flag (docs/hardware.md §2.4)
   const auto tree = params.text("tree");
   params.finish();
   o.one_port = spec.one_port;
@@ -177,6 +178,7 @@ BuiltCase buildMatmul(const CaseSpec& spec) {
   if (counts.alignment_transfers != 0) {
     src << "; of the transfers " << counts.alignment_transfers << " are the initial alignment";
   }
+  if (o.mac_overlap) src << "; MAC overlap mode: the MACs run beside the rotations";
   c.bound_source = src.str();
   return c;
 }
@@ -193,7 +195,8 @@ std::vector<AlgorithmEntry> matmulAlgorithms() {
         "any N1xN2, a124 on N1 <= N2) | a131 "
         "(A(.,3,1) on N1 x N1 x N2/N1, grid N1xN2 with N2 >= N1); --grid "
         "N1xN2|auto (Table 9), "
-        "--tau, --packet, --units (MAC units)",
+        "--tau, --packet, --units (MAC units), --mac-overlap (cannon on a square grid: MACs "
+        "overlapping the rotations, docs/hardware.md 2.4)",
         "Johnsson & Ho 1988 (TR-623), section 3, Tables 5-11"},
        [](const CaseSpec& s) { return buildMatmul(s); }},
   };

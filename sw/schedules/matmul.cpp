@@ -32,7 +32,12 @@ struct Rotation {
   int recv = 0;
   u64 width = 0;
   u64 stride = 0;
+  /// MAC overlap (double buffering): the words are received from slot `dest` on, in the same
+  /// order (kSame: into the slots they are sent from, the in-place rotation).
+  static constexpr u64 kSame = ~u64{0};
+  u64 dest = kSame;
   u64 slot(u64 w) const { return width == 0 ? base + w : base + (w / width) * stride + w % width; }
+  u64 into(u64 w) const { return dest == kSame ? slot(w) : dest + (slot(w) - base); }
 };
 
 /// One channel of one node in one cycle of a communication: send slot `out` on `port`, store the
@@ -85,7 +90,8 @@ class Builder {
               if (!r.active || w >= r.words) continue;
               const u32 slot = static_cast<u32>(r.slot(w));
               ins.channels[static_cast<size_t>(r.send)].out = {OutOp::kMem, false, slot};
-              ins.channels[static_cast<size_t>(r.recv)].in = {InOp::kMem, false, slot};
+              ins.channels[static_cast<size_t>(r.recv)].in = {InOp::kMem, false,
+                                                              static_cast<u32>(r.into(w))};
               any = true;
             }
             tables_[x].push_back(any ? ins : Instruction::waitFor(1));
@@ -156,6 +162,25 @@ class Builder {
 
   void addStartups(u64 s) { counts_.startups += s; }
 
+  // ---- MAC overlap mode (docs/hardware.md §2.4): only cannon() uses these ----
+  /// Cycles every node's table has taken so far (the nodes run in lockstep).
+  u64 elapsed() const {
+    u64 c = 0;
+    for (const Instruction& ins : tables_[0]) {
+      c += o_.mac_overlap && ins.op == Opcode::kMac ? 1 : ins.cycles(o_.mac_units);
+    }
+    return c;
+  }
+  /// Before the next MAC issues: WAIT until the MAC units, whose MAC issued in cycle `issued`
+  /// for `cycles` cycles, are idle again (a MAC issued while they are busy is refused).
+  void waitForMac(u64 issued, u64 cycles) {
+    const u64 now = elapsed();
+    if (issued + cycles <= now) return;
+    for (Table& t : tables_)
+      t.push_back(Instruction::waitFor(static_cast<u32>(issued + cycles - now)));
+  }
+  // ---- end MAC overlap ----
+
   /// emit() of streams whose start-ups are `messages[s]` for stream s (the same on every node):
   /// one after the other on one-port hardware, side by side (the most of them) on all-port.
   void emit(const std::vector<std::vector<Stream>>& streams, const std::vector<u64>& messages) {
@@ -189,6 +214,7 @@ class Builder {
     set.header.scratch = scratch_;
     set.header.one_port = o_.one_port;
     set.header.mac_units = o_.mac_units;
+    set.header.mac_overlap = o_.mac_overlap;
     set.shared = false;
     for (Table& t : tables_) {
       t = mergeWaits(std::move(t));
@@ -279,6 +305,55 @@ TableSet rotation(const MatmulOptions& o, const MatmulLayout& l, MatmulCounts* c
   return b.finish("matmul-rotation");
 }
 
+// ---- MAC overlap mode (docs/hardware.md §2.4) ----
+// Cannon's multiply phase with the MACs overlapping the rotations (square grids, after the
+// alignment): double buffering, C and D in two buffers each, the blocks at c_base and d_base
+// and two scratch blocks after the data slots. In step t every node issues the MAC of the
+// blocks in its current buffers and, while the MAC units run, rotates those blocks to its ring
+// neighbours (reading the MAC's A and B blocks, which overlap mode allows) into the other
+// buffers, then waits for the units before the next step's MAC. A step takes max(MAC cycles,
+// 1 + rotation cycles) instead of their sum; the last MAC drains at END.
+TableSet cannonOverlapped(const MatmulOptions& o, const MatmulLayout& l, Builder& b,
+                          MatmulCounts* counts) {
+  const u64 nodes = u64{1} << l.n;
+  const u64 side = l.gridRows();
+  const u64 c_words = l.c_rows * l.c_cols;
+  const u64 d_words = l.d_rows * l.d_cols;
+  b.setScratch(c_words + d_words);
+  u64 c_at = l.c_base;  // the current buffers
+  u64 d_at = l.d_base;
+  u64 c_other = l.slots;  // the other buffers (scratch)
+  u64 d_other = l.slots + c_words;
+  for (u64 t = 0; t < side; ++t) {
+    MacField f;
+    f.a = static_cast<u32>(c_at);
+    f.b = static_cast<u32>(d_at);
+    f.c = static_cast<u32>(l.a_base);
+    f.m = static_cast<u32>(l.c_rows);
+    f.k = static_cast<u32>(l.c_cols);
+    f.p = static_cast<u32>(l.d_cols);
+    const u64 issued = b.elapsed();
+    b.mac(std::vector<MacField>(nodes, f));
+    if (t + 1 == side) break;
+    std::vector<std::array<Rotation, 2>> rot(nodes);
+    for (u64 x = 0; x < nodes; ++x) {
+      rot[x][0] = rotateC(l, x);
+      rot[x][0].base = c_at;
+      rot[x][0].dest = c_other;
+      rot[x][1] = rotateD(l, x);
+      rot[x][1].base = d_at;
+      rot[x][1].dest = d_other;
+    }
+    b.rotate(rot, false);
+    b.waitForMac(issued, macCycles(f, o.mac_units));
+    std::swap(c_at, c_other);
+    std::swap(d_at, d_other);
+  }
+  if (counts != nullptr) *counts = b.counts();
+  return b.finish("matmul-cannon");
+}
+// ---- end MAC overlap ----
+
 // TR-623 §3.2, "Cannon's Algorithm A(1,2,1)", Gray code encoding. For N1 != N2 the paper's
 // simulation of a square grid: with S = max(N1, N2), C's and D's blocks are cut into strips of
 // Q/S along the inner index, rc = S/N2 column strips (P/N1 x Q/S) of C's block and rd = S/N1 row
@@ -338,6 +413,7 @@ TableSet cannon(const MatmulOptions& o, const MatmulLayout& l, MatmulCounts* cou
     step([&](u64 x) { return l.gridRow(x) * rd >= s; },
          [&](u64 x) { return l.gridCol(x) * rc >= s; }, true);
   }
+  if (o.mac_overlap) return cannonOverlapped(o, l, b, counts);
   for (u64 t = 0; t < side; ++t) {
     // The head strips: one MAC when C's strip is its whole block (rc = 1), else one per row of
     // C (a column strip of a row-major block is not a dense block).
@@ -1231,6 +1307,18 @@ TableSet threeDimensional(const MatmulOptions& o, const MatmulLayout& l, MatmulC
 
 TableSet matmulTables(const MatmulOptions& o, MatmulCounts* counts) {
   const MatmulLayout l = MatmulLayout::of(o.spec);
+  // MAC overlap mode (docs/hardware.md §2.4): an overlapped schedule exists for Cannon's
+  // algorithm on square grids; every other method's tables would run as they are (their MACs
+  // and transfers alternate), so they are refused rather than labelled overlapped.
+  if (o.mac_overlap && o.method != "cannon") {
+    throw Error("--mac-overlap: only --method cannon has an overlapped schedule (got '" + o.method +
+                "')");
+  }
+  if (o.mac_overlap && l.n1 != l.n2) {
+    throw Error("--mac-overlap: the overlapped Cannon schedule needs a square grid (got " +
+                std::to_string(l.gridRows()) + "x" + std::to_string(l.gridCols()) +
+                "; an even --n with --grid auto or N1 = N2)");
+  }
   if (o.method == "rotation") return rotation(o, l, counts);
   if (o.method == "cannon") return cannon(o, l, counts);
   if (o.method == "broadcast") return broadcast(o, l, counts);

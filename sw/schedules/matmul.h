@@ -46,6 +46,9 @@
 // semantics, §2). A message of `packet` words (0: the whole block) is preceded by WAIT tau, its
 // start-up; on all-port hardware the C and D rotations of a step travel together, on one-port
 // hardware one after the other.
+// With `mac_overlap` (docs/hardware.md §2.4, square grids, "cannon" only) the multiply steps of
+// Cannon's algorithm issue their MAC and rotate C and D into a second pair of buffers while the
+// MAC units run: a step costs max(MAC, 1 + rotation) cycles instead of their sum.
 #pragma once
 
 #include <string>
@@ -68,6 +71,9 @@ struct MatmulOptions {
   u32 mac_units = 1;  ///< U, multiply-add units per node
   /// broadcast: nRSBTs (every port of a grid row or column at once) rather than SBTs.
   bool n_port_tree = false;
+  /// MAC overlap mode (docs/hardware.md §2.4): cannon on a square grid only, its MACs
+  /// overlapping the rotations with double-buffered C and D blocks.
+  bool mac_overlap = false;
 };
 
 /// What a matmul schedule costs, counted while it is built (every node does the same).
