@@ -42,26 +42,32 @@ std::vector<u64> dims(const std::string& option, const std::string& text, size_t
   return out;
 }
 
-/// --grid auto: the grid rows n1 (N1 = 2^n1) of TR-623 Table 9 for A(1,2,1), N1 = sqrt(P N / R)
-/// and N2 = sqrt(R N / P), rounded to the nearest power of two within 1 .. N (ties: the smaller
-/// N1), for both forms of A(.,2,1) (Cannon's rotations and the broadcasts); the rotation
-/// A(.,1,1) is 1 x N.
+/// --grid auto: the grid rows n1 (N1 = 2^n1) of TR-623 Table 9, rounded to the nearest power of
+/// two within 1 .. N (ties: the smaller N1): for A(1,2,1) (both forms, Cannon's rotations and the
+/// broadcasts) N1 = sqrt(P N / R), for A(1,2,2) .. A(1,2,5) the table's own N1; the
+/// one-dimensional methods are 1 x N.
 int autoGridRows(const std::string& method, int n, const std::vector<u64>& shape) {
   if (method == "rotation" || method == "exchange" || method == "doubling" || method == "a113" ||
       method == "a114") {
     return 0;
   }
-  // A(.,2,3) and A(.,2,5) are built on square grids only, A(.,2,4) on N1 <= N2: auto takes the
-  // square grid for all four (Table 9's N1 for them, sqrt(QN/R) etc., is not used).
-  if (method.starts_with("a12")) return n / 2;
+  // log2 of sqrt(u N / v), to the nearest integer within 0 .. n (ties: the smaller).
+  auto table9 = [&](u64 u, u64 v) {
+    const double half =
+        (std::log2(static_cast<double>(u)) + n - std::log2(static_cast<double>(v))) / 2;
+    return static_cast<int>(std::clamp(std::ceil(half - 0.5), 0.0, static_cast<double>(n)));
+  };
+  // Table 9: A(1,2,2) N1 = sqrt(QN/R), A(1,2,3) sqrt(QN/P), A(1,2,4) sqrt(PN/Q), A(1,2,5)
+  // sqrt(RN/Q).
+  if (method == "a122") return table9(shape[1], shape[2]);
+  if (method == "a123") return table9(shape[1], shape[0]);
+  if (method == "a124") return table9(shape[0], shape[1]);
+  if (method == "a125") return table9(shape[2], shape[1]);
   // A(.,3,1) on N1 x N1 x N3': N1 = 2^floor(n/3), the cube-like grid of §3.3 (no table of
   // optimum N1', N2', N3' in the paper).
   if (method == "a131") return n / 3;
-  // log2 N1 = (log2 P + n - log2 R) / 2, to the nearest integer.
-  const double half =
-      (std::log2(static_cast<double>(shape[0])) + n - std::log2(static_cast<double>(shape[2]))) / 2;
-  const double rounded = std::ceil(half - 0.5);
-  return static_cast<int>(std::clamp(rounded, 0.0, static_cast<double>(n)));
+  // A(1,2,1): N1 = sqrt(PN/R).
+  return table9(shape[0], shape[2]);
 }
 
 /// Which of the paper's formulas the bound is.
@@ -88,9 +94,17 @@ std::string boundText(const MatmulOptions& o) {
   }
   if (o.method.starts_with("a12")) {
     const std::string which = "A(1,2," + o.method.substr(3) + ")";
-    return o.one_port ? "Table 8, " + which + ": transpose, broadcast and reduction"
-                      : "section 3.2, " + which.substr(0, 2) + "n" + which.substr(3) +
-                            ": SBT transpose, nRSBT broadcast and reduction";
+    if (o.one_port) return "Table 8, " + which + ": transpose, broadcast and reduction";
+    const std::string kind = o.transpose.empty() ? "spt" : o.transpose;
+    const std::string n_port = which.substr(0, 2) + "n" + which.substr(3);
+    if (kind == "sbt") {
+      return "section 3.2, " + n_port + ": SBT transpose, nRSBT broadcast and reduction";
+    }
+    return (kind == "spt" ? "Table 11, " : "section 3.2, ") + n_port + ": " +
+           (kind == "spt"   ? std::string("SPT")
+            : kind == "dpt" ? "DPT"
+                            : "MPT") +
+           " transpose (Johnsson & Ho 1987 section 6.1), nRSBT broadcast and reduction";
   }
   if (o.method == "cannon") return "section 3.2, Cannon: rotations of C and D";
   if (o.method == "a131") {
@@ -150,6 +164,7 @@ BuiltCase buildMatmul(const CaseSpec& spec) {
   o.packet = static_cast<u64>(params.integer("packet", 0, 0, 1LL << 30));
   o.mac_units = static_cast<u32>(params.integer("units", 1, 1, 64));
   const auto tree = params.text("tree");
+  const auto transpose = params.text("transpose");
   params.finish();
   o.one_port = spec.one_port;
   if (tree && o.method != "broadcast" && o.method != "doubling") {
@@ -158,6 +173,23 @@ BuiltCase buildMatmul(const CaseSpec& spec) {
   if (tree && *tree != "sbt" && *tree != "nrsbt") {
     throw Error("--tree '" + *tree + "': must be sbt (one-port) or nrsbt (n-port)");
   }
+  if (transpose && !o.method.starts_with("a12")) {
+    throw Error(
+        "--transpose: only --method a122 .. a125 transpose a block-partitioned matrix "
+        "(sbt, spt, dpt, mpt)");
+  }
+  if (transpose && *transpose != "sbt" && *transpose != "spt" && *transpose != "dpt" &&
+      *transpose != "mpt") {
+    throw Error("--transpose '" + *transpose +
+                "': must be sbt (TR-623 section 2.2, one port at a time) or spt, dpt, mpt "
+                "(Johnsson & Ho 1987 section 6.1, all ports)");
+  }
+  if (transpose && *transpose != "sbt" && spec.one_port) {
+    throw Error("--transpose " + *transpose +
+                ": the packet transposes use every port at once, not one-port hardware "
+                "(--ports one takes --transpose sbt)");
+  }
+  if (transpose) o.transpose = *transpose;
   o.n_port_tree = tree ? *tree == "nrsbt" : !spec.one_port;
   if (o.one_port && o.n_port_tree) {
     throw Error("--tree nrsbt: uses every port at once, not one-port hardware (--ports one)");

@@ -68,6 +68,12 @@ struct MatmulOptions {
   u32 mac_units = 1;  ///< U, multiply-add units per node
   /// broadcast: nRSBTs (every port of a grid row or column at once) rather than SBTs.
   bool n_port_tree = false;
+  /// A(.,2,2) .. A(.,2,5): how the square part of a transpose moves blocks. "sbt": §2.2's SBT
+  /// transpose (TR-623 Table 8, one-port); "spt", "dpt", "mpt": the Single, Dual and Multiple
+  /// Paths transposes of Johnsson & Ho 1987 §6.1 in packets of `packet` words (0: the size that
+  /// makes the transpose fastest), all-port hardware only; "spt" is what TR-623 Table 11 charges.
+  /// Empty: "spt" on all-port hardware, "sbt" on one-port.
+  std::string transpose;
 };
 
 /// What a matmul schedule costs, counted while it is built (every node does the same).
@@ -76,6 +82,7 @@ struct MatmulCounts {
   u64 transfer_cycles = 0;      ///< XFER cycles (element transfers in sequence)
   u64 startups = 0;             ///< messages in sequence (WAIT tau each)
   u64 alignment_transfers = 0;  ///< of transfer_cycles: Cannon's initial alignment
+  u64 local_cycles = 0;         ///< PERMUTE cycles (local copies, A(.,2,5) with N1 > N2)
 };
 
 /// The tables (one per node) and their counts; throws Error naming what does not fit (the
