@@ -8,6 +8,7 @@
 
 #include <gtest/gtest.h>
 
+#include <bit>
 #include <cmath>
 #include <iostream>
 #include <map>
@@ -45,6 +46,7 @@ struct MatmulCase {
   u64 seed = 0;                ///< seeded values (sw/seeded_words.h) when non-zero, else tags
   std::string tree = "";       ///< --tree (broadcast)
   std::string transpose = "";  ///< --transpose (A(.,2,2) .. A(.,2,5))
+  std::string grid3 = "";      ///< --grid3 (A(.,3,1))
 };
 
 BuiltCase build(const MatmulCase& m) {
@@ -57,6 +59,7 @@ BuiltCase build(const MatmulCase& m) {
   if (!m.grid.empty()) params["grid"] = m.grid;
   if (!m.tree.empty()) params["tree"] = m.tree;
   if (!m.transpose.empty()) params["transpose"] = m.transpose;
+  if (!m.grid3.empty()) params["grid3"] = m.grid3;
   return buildCase(testing::caseSpec("matmul", m.n, 0, 1, m.one_port, params));
 }
 
@@ -176,19 +179,25 @@ void expectMatmul(const MatmulCase& m) {
   auto ceilDiv = [](u64 a, u64 b) { return (a + b - 1) / b; };
   const std::string method = m.method;
   if (method == "a131") {
-    // TR-623 §3.3 on N1 x N1 x T (T = N2/N1): the exchange of D's sub-strips (Q/N2 x R/N2)
-    // within the fibers (n3' dimensions), C's blocks broadcast over the N2' direction and D's
-    // over the N1' direction (side by side on all ports), the reduction of T partial blocks of
-    // A within the fibers. Each stream as its cycles: a step's messages of `packet` words,
-    // each after tau idle cycles; parts = the subcube's dimensions on all-port hardware.
+    // TR-623 §3.3 on N1' x N2' x N3' with N1' = N1, N2' N3' = N2 (default N2' = N1, else
+    // --grid3): the exchange of D's strips (N2'/N1 sub-strips of Q/N2 x R/N2 for each fiber
+    // position) within the fibers (n3' dimensions), C's blocks broadcast over the N2' direction
+    // and D's over the N1' direction (side by side on all ports), the reduction of N3' partial
+    // blocks of A within the fibers. Each stream as its cycles: a step's messages of `packet`
+    // words, each after tau idle cycles; parts = the subcube's dimensions on all-port hardware.
     const int h = c.perm.gridRowDims();
-    const int d3 = m.n - 2 * h;
+    int d3 = m.n - 2 * h;
+    if (!m.grid3.empty()) {
+      d3 = std::countr_zero(std::stoull(m.grid3.substr(m.grid3.rfind('x') + 1)));
+    }
+    const int h2 = m.n - h - d3;
     const u64 side = u64{1} << h;
+    const u64 lines = u64{1} << h2;  // N2'
     const u64 depth = u64{1} << d3;
-    const u64 cb = (m.p / side) * (m.q / (side * depth));
-    const u64 db = (m.q / side) * (m.r / (side * depth));
-    const u64 ab = (m.p / side) * (m.r / (side * depth));
-    const u64 sub = (m.q / (side * depth)) * (m.r / (side * depth));
+    const u64 cols = lines * depth;  // N2
+    const u64 cb = (m.p / side) * (m.q / cols);
+    const u64 db = (m.q / side) * (m.r / cols);
+    const u64 ab = (m.p / side) * (m.r / cols);
     using Timeline = std::vector<bool>;  // true: a cycle that moves words
     auto steps = [&](Timeline& tl, int dims, u64 words, int kind) {
       const u64 parts = m.one_port || dims == 0 ? 1 : static_cast<u64>(dims);
@@ -206,9 +215,9 @@ void expectMatmul(const MatmulCase& m) {
       return static_cast<u64>(std::count(tl.begin(), tl.end(), true));
     };
     Timeline xch, bc, bd, red;
-    steps(xch, d3, sub, 0);
+    steps(xch, d3, db / depth, 0);
     const u64 before = messages;
-    steps(bc, h, cb, 1);
+    steps(bc, h2, cb, 1);
     const u64 c_msgs = messages - before;
     steps(bd, h, db, 1);
     const u64 d_msgs = messages - before - c_msgs;
@@ -228,19 +237,22 @@ void expectMatmul(const MatmulCase& m) {
     if (m.packet == 0) {
       const u64 n3 = static_cast<u64>(d3);
       const u64 s1 = side - 1;
+      const u64 s2 = lines - 1;
       if (m.one_port) {
         // The broadcasts: Table 8's A(1,2,1) on the N1' x N2' grid with Q/N3' for Q; the
-        // reduction: §3.3's sum over i = 1 .. n3' of P/N1' R/N2' / 2^i = (T-1) P/N1 R/N2; the
+        // reduction: §3.3's sum over i = 1 .. n3' of P/N1' R/N2' / 2^i = (N3'-1) P/N1 R/N2; the
         // transformation into ld3: Table 4's n3' M/2 with M = Q/N1 R/N2 per node.
-        EXPECT_EQ(busy(bc) + busy(bd), s1 * cb + s1 * db) << "Table 8 with Q/N3'";
+        EXPECT_EQ(busy(bc) + busy(bd), s2 * cb + s1 * db) << "Table 8 with Q/N3'";
         EXPECT_EQ(busy(red), (depth - 1) * ab) << "section 3.3 reduction";
         EXPECT_EQ(busy(xch), n3 * db / 2) << "Table 4";
         EXPECT_EQ(messages, static_cast<u64>(m.n) + n3);
-      } else if (h > 0 && cb % h == 0 && db % h == 0 &&
-                 (d3 == 0 || (ab % d3 == 0 && sub % d3 == 0))) {
+      } else if (h > 0 && h2 > 0 && cb % static_cast<u64>(h2) == 0 && db % h == 0 &&
+                 (d3 == 0 || (ab % d3 == 0 && (db / depth) % d3 == 0))) {
         // Table 11's A(n,2,1) transfer terms with Q/N3' and the n-port reduction and exchange.
         const u64 hh = static_cast<u64>(h);
-        EXPECT_EQ(std::max(busy(bc), busy(bd)), std::max(s1 * cb / hh, s1 * db / hh)) << "Table 11";
+        const u64 hh2 = static_cast<u64>(h2);
+        EXPECT_EQ(std::max(busy(bc), busy(bd)), std::max(s2 * cb / hh2, s1 * db / hh))
+            << "Table 11";
         if (d3 > 0) {
           EXPECT_EQ(busy(red), (depth - 1) * ab / n3) << "Table 3, n-port";
           EXPECT_EQ(busy(xch), db / 2) << "Table 4, n-port";
@@ -563,6 +575,30 @@ TEST(Matmul, ThreeDimensionalA131) {
   expectMatmul(seeded);
 }
 
+TEST(Matmul, ThreeDimensionalA131WithN1PrimeNotN2Prime) {
+  // TR-623 §3.3 with N1' != N2' (--grid3 N1'xN2'xN3', N1' = N1, N2' N3' = N2, N2' >= N1'): each
+  // fiber position takes N2'/N1' sub-strips of every D block in the exchange.
+  auto g3 = [](int n, u64 p, u64 q, u64 r, bool one_port, u32 tau, u64 packet, std::string grid3,
+               bool rtl, u64 seed = 0) {
+    MatmulCase m{"a131", n, p, q, r, one_port, tau, packet, 1, rtl};
+    m.grid3 = std::move(grid3);
+    m.seed = seed;
+    return m;
+  };
+  expectMatmul(g3(3, 2, 8, 8, true, 0, 0, "1x4x2", true));  // w = 4
+  expectMatmul(g3(3, 2, 8, 8, false, 1, 0, "1x4x2", true, 31));
+  expectMatmul(g3(3, 4, 8, 8, true, 0, 0, "1x8x1", false));  // A(.,2,1) on 1 x 8
+  expectMatmul(g3(4, 4, 16, 8, true, 1, 0, "2x4x2", true));
+  expectMatmul(g3(4, 4, 16, 8, false, 0, 0, "2x4x2", true, 41));
+  expectMatmul(g3(4, 8, 16, 16, false, 2, 3, "1x4x4", false));  // packets
+  expectMatmul(g3(5, 8, 32, 16, true, 0, 0, "2x8x2", false));
+  expectMatmul(g3(5, 8, 32, 16, false, 0, 0, "2x4x4", false));
+  expectMatmul(g3(6, 16, 64, 32, true, 1, 0, "2x8x4", false));
+  expectMatmul(g3(6, 16, 64, 32, false, 0, 0, "2x16x2", false));
+  expectMatmul(g3(6, 8, 64, 32, false, 1, 0, "4x8x2", false, 61));
+  expectMatmul(g3(6, 16, 64, 32, false, 0, 0, "4x4x4", false));  // N1' = N2', the default's
+}
+
 TEST(Matmul, A122AndA124OnGridsThatAreNotSquare) {
   // TR-623 §3.2 with N1 != N2: the transposes combine the one-dimensional exchange with the
   // square transpose (§2); A(.,2,2) on N1 < N2 and N1 > N2, A(.,2,4) on N1 < N2.
@@ -861,8 +897,23 @@ TEST(Matmul, BadInputIsNamed) {
             "--method 'strassen': unknown matmul method (rotation, exchange, doubling, a113, a114, "
             "cannon, broadcast, a122, a123, a124, a125, a131)");
   EXPECT_EQ(err({{"method", "a131"}, {"shape", "8x8x8"}, {"grid", "4x2"}}, 3),
-            "--method a131: A(.,3,1) is built for N1' = N2' = N1 and N3' = N2/N1 on the grid "
-            "N1 x N2, which needs N2 >= N1 (got 4x2)");
+            "--method a131: A(.,3,1) is built for N1' = N1 and N2' N3' = N2 with N2' >= N1' on "
+            "the grid N1 x N2 (the fiber within the column bits; with N2' < N1' D's sub-strips "
+            "would leave their fiber) (got 4x2)");
+  EXPECT_EQ(err({{"method", "a131"}, {"shape", "8x8x8"}, {"grid3", "4x1x2"}}, 3),
+            "--method a131: A(.,3,1) is built for N1' = N1 and N2' N3' = N2 with N2' >= N1' on "
+            "the grid N1 x N2 (the fiber within the column bits; with N2' < N1' D's sub-strips "
+            "would leave their fiber) (got 4x1x2)");
+  EXPECT_EQ(err({{"method", "a131"}, {"shape", "8x8x8"}, {"grid3", "2x2x4"}}, 3),
+            "--grid3 2x2x4: N1' x N2' x N3' must be the 8 processors of the 3-cube, powers of "
+            "two");
+  EXPECT_EQ(err({{"method", "a131"}, {"shape", "8x8x8"}, {"grid3", "2x2"}}, 3),
+            "--grid3 '2x2': expected N1'xN2'xN3' (positive integers)");
+  EXPECT_EQ(err({{"method", "a131"}, {"shape", "8x8x8"}, {"grid3", "1x4x2"}, {"grid", "2x4"}}, 3),
+            "--grid3 1x4x2 with --grid 2x4: A(.,3,1) is built on the grid N1' x N2' N3' (N1 = "
+            "N1')");
+  EXPECT_EQ(err({{"method", "cannon"}, {"shape", "8x8x8"}, {"grid3", "2x2x2"}}, 3),
+            "--grid3: only --method a131 has a three-dimensional grid");
   EXPECT_EQ(err({{"method", "a131"}, {"shape", "8x2x8"}}, 3),
             "matmul: Q = 2 does not divide over the 4 grid columns (grid 2x4)");
   EXPECT_EQ(err({{"method", "a114"}, {"shape", "4x4x4"}, {"grid", "2x2"}}),

@@ -46,6 +46,25 @@ std::vector<u64> dims(const std::string& option, const std::string& text, size_t
 /// two within 1 .. N (ties: the smaller N1): for A(1,2,1) (both forms, Cannon's rotations and the
 /// broadcasts) N1 = sqrt(P N / R), for A(1,2,2) .. A(1,2,5) the table's own N1; the
 /// one-dimensional methods are 1 x N.
+/// --grid3 "N1'xN2'xN3'" into its numbers.
+std::vector<u64> dims3(const std::string& text) {
+  std::istringstream in(text);
+  std::string item;
+  std::vector<u64> out;
+  while (std::getline(in, item, 'x')) {
+    if (item.empty() || item.find_first_not_of("0123456789") != std::string::npos ||
+        item.size() > 9) {
+      out.clear();
+      break;
+    }
+    out.push_back(std::stoull(item));
+  }
+  if (out.size() != 3 || std::find(out.begin(), out.end(), 0U) != out.end()) {
+    throw Error("--grid3 '" + text + "': expected N1'xN2'xN3' (positive integers)");
+  }
+  return out;
+}
+
 int autoGridRows(const std::string& method, int n, const std::vector<u64>& shape) {
   if (method == "rotation" || method == "exchange" || method == "doubling" || method == "a113" ||
       method == "a114") {
@@ -165,6 +184,7 @@ BuiltCase buildMatmul(const CaseSpec& spec) {
   o.mac_units = static_cast<u32>(params.integer("units", 1, 1, 64));
   const auto tree = params.text("tree");
   const auto transpose = params.text("transpose");
+  const auto grid3 = params.text("grid3");
   params.finish();
   o.one_port = spec.one_port;
   if (tree && o.method != "broadcast" && o.method != "doubling") {
@@ -190,6 +210,23 @@ BuiltCase buildMatmul(const CaseSpec& spec) {
                 "(--ports one takes --transpose sbt)");
   }
   if (transpose) o.transpose = *transpose;
+  if (grid3) {
+    // TR-623 §3.3: N1' x N2' x N3' on the layout grid N1 x N2 = N1' x N2' N3'.
+    if (o.method != "a131") throw Error("--grid3: only --method a131 has a three-dimensional grid");
+    const std::vector<u64> g = dims3(*grid3);
+    const u64 n2 = g[1] * g[2];
+    if (g[0] * n2 != nodes || (g[0] & (g[0] - 1)) != 0 || (g[1] & (g[1] - 1)) != 0 ||
+        (g[2] & (g[2] - 1)) != 0) {
+      throw Error("--grid3 " + *grid3 + ": N1' x N2' x N3' must be the " + std::to_string(nodes) +
+                  " processors of the " + std::to_string(spec.n) + "-cube, powers of two");
+    }
+    if (grid && *grid != "auto" && (u64{1} << n1) != g[0]) {
+      throw Error("--grid3 " + *grid3 + " with --grid " + *grid +
+                  ": A(.,3,1) is built on the grid N1' x N2' N3' (N1 = N1')");
+    }
+    n1 = std::countr_zero(g[0]);
+    o.fiber_dims = std::countr_zero(g[2]);
+  }
   o.n_port_tree = tree ? *tree == "nrsbt" : !spec.one_port;
   if (o.one_port && o.n_port_tree) {
     throw Error("--tree nrsbt: uses every port at once, not one-port hardware (--ports one)");
@@ -221,11 +258,10 @@ std::vector<AlgorithmEntry> matmulAlgorithms() {
         "A += C x D (--shape PxQxR): --method rotation | exchange (A(.,1,1), grid 1xN) | a113 "
         "(A(.,1,3), grid 1xN) | a114 (A(.,1,4), grid 1xN) | cannon (A(.,2,1), any N1xN2) | "
         "broadcast (A(.,2,1) on SBTs / nRSBTs, --tree sbt|nrsbt) | doubling (A(.,1,1) by "
-        "broadcasting C, grid 1xN) | a122 .. a125 (A(.,2,2) .. A(.,2,5), square grids; a122 on "
-        "any N1xN2, a124 on N1 <= N2) | a131 "
-        "(A(.,3,1) on N1 x N1 x N2/N1, grid N1xN2 with N2 >= N1); --grid "
-        "N1xN2|auto (Table 9), "
-        "--tau, --packet, --units (MAC units)",
+        "broadcasting C, grid 1xN) | a122 .. a125 (A(.,2,2) .. A(.,2,5), any N1xN2; --transpose "
+        "sbt|spt|dpt|mpt) | a131 (A(.,3,1) on N1 x N1 x N2/N1, grid N1xN2 with N2 >= N1, or "
+        "--grid3 N1'xN2'xN3' with N2' >= N1'); --grid N1xN2|auto (Table 9), --tau, --packet, "
+        "--units (MAC units)",
         "Johnsson & Ho 1988 (TR-623), section 3, Tables 5-11"},
        [](const CaseSpec& s) { return buildMatmul(s); }},
   };

@@ -560,6 +560,24 @@ u64 subcubeExchange(Stream& st, u64 x, const std::vector<int>& dims, u64 words, 
   });
 }
 
+/// subcubeExchange with strips that are not contiguous: word w of the strip for (or, in the end,
+/// from) member i is in slot(i, w). No landing: every strip ends in place.
+u64 subcubeExchange(Stream& st, u64 x, const std::vector<int>& dims, u64 words, bool n_port,
+                    u32 tau, u64 packet, const std::function<u64(u64, u64)>& slot) {
+  const std::vector<u64> members = subcubeOf(x, dims);
+  return subcubeSteps(st, dims, n_port, tau, packet, [&](Stream& step, const PartStep& p) {
+    const u64 bit = u64{1} << p.dim;
+    size_t c = 0;
+    for (u64 i : members) {
+      if (((i ^ x) & bit) == 0) continue;
+      for (u64 w = p.part; w < words; w += p.parts, ++c) {
+        const u32 at = static_cast<u32>(slot(i, w));
+        put(step, c, {p.dim, at, at});
+      }
+    }
+  });
+}
+
 /// TR-623 §2.1's la_red1 (Table 3): all-to-all reduction within the subcube of x spanned by
 /// `dims`, node x's part. Every node holds a partial block of `words` words for every node y of
 /// its subcube at at(y) (its own, at(x), is where the sum ends); in the end node y's block holds
@@ -1742,70 +1760,83 @@ TableSet twoDimensionalNotSquare(const MatmulOptions& o, const MatmulLayout& l, 
 }
 
 // TR-623 §3.3, "Algorithm A(.,3,1)", three-dimensional partitioning on N1' x N2' x N3'
-// processors, Gray code encoding, built for N1' = N2' = N1 and N3' = T = N2/N1 on the layout grid
-// N1 x N2 (the paper's final allocation la2: A stays N1 x N2 partitioned, each N1' x N2' cell
-// of the three-dimensional grid split over the N3' processors of its fiber). Node bits: the row
-// field (n1) is the N1' direction, the high n1 bits of the column field the N2' direction, its
-// low n3' = n2 - n1 bits the N3' direction; a fiber (fixed N1', N2' coordinates) is the subcube
-// of those low bits and holds N3' = T consecutive block columns of the N1 x N2 grid.
+// processors, Gray code encoding, on the layout grid N1 x N2 with N1' = N1, N2' N3' = N2 and
+// N2' >= N1 (default N2' = N1). The paper's final allocation la2 keeps A N1 x N2 partitioned,
+// each N1' x N2' cell of the three-dimensional grid split over the N3' processors of its fiber.
+// Node bits: the row field (n1) is the N1' direction, the high n2' bits of the column field the
+// N2' direction, its low n3' = n2 - n2' bits the N3' direction; a fiber (fixed N1', N2'
+// coordinates) is the subcube of those low bits and holds N3' consecutive block columns.
 // The slice of Q that fiber position sigma (the low bits) multiplies, S(sigma), is the set of C
-// block columns held by the nodes with low bits sigma, one in every group of T (the paper's
-// lc3: C partitioned N1' x N2' N3', so C does not move). D's block row a1 (Q/N1 = T Q/N2 rows)
-// meets S(sigma) in one sub-strip of Q/N2 rows, so the paper's transformation into ld3 (D
-// partitioned N1' N3' x N2') is an all-to-all personalized exchange of sub-strips within each
-// fiber (subcubeExchange, n3' M/2 one-port with M = Q/N1 R/N2, Table 4). Then, as in the paper,
-// C is broadcast all-to-all in the N2' direction and D in the N1' direction (both at once on
-// all-port hardware), every node multiplies its gathered P/N1 x Q/N3' slice of C by the
-// matching Q/N3' x R/N1 slice of D into T partial blocks of A (P/N1 x R/N2 each, its own one
-// straight into A), and the partial blocks are reduced all-to-all within the fiber
-// (subcubeReduce), leaving node (a1, a2) with A's block (a1, a2). Element transfers, one-port:
-// the broadcasts are Table 8's A(1,2,1) on the N1' x N2' grid with Q replaced by Q/N3',
-// (N1-1) P/N1 Q/N2 + (N1-1) Q/N1 R/N2; the reduction §3.3's sum over i = 1 .. n3' of
-// P/N1' R/N2' / 2^i = (T-1) P/N1 R/N2; the transformation n3' Q/N1 R/N2 / 2; start-ups
-// n3' + 2 n1 + n3'. All-port: nRSBTs and n-port exchange and reduction (ceil per part).
-// Arithmetic: N1 T MACs of P/N1 x Q/N2 x R/N2, PQR/N multiply-adds (Table 5's 2PQR/N
-// operations); the reduction's additions are in the combining receives.
+// block columns held by the nodes with low bits sigma, N2' of them (the paper's lc3: C
+// partitioned N1' x N2' N3', so C does not move). D's block row a1 (Q/N1 rows) holds N2/N1
+// sub-strips of Q/N2 rows, one for each block column of C, of which the w = N2'/N1 in S(sigma)
+// go to fiber position sigma: the paper's transformation into ld3 (D partitioned N1' N3' x N2')
+// is an all-to-all personalized exchange within each fiber (subcubeExchange, n3' M/2 one-port
+// with M = Q/N1 R/N2, Table 4). (With N2' < N1, or with the fiber in the row bits as well, a
+// sub-strip would not stay within one fiber: the transformation becomes a dimension permutation
+// across fibers, which is not built.) Then, as in the paper, C is broadcast all-to-all in the N2'
+// direction and D in the N1' direction (both at once on all-port hardware), every node
+// multiplies its gathered P/N1 x Q/N3' slice of C by the matching Q/N3' x R/N2' slice of D
+// into N3' partial blocks of A (P/N1 x R/N2 each, its own one straight into A), and the partial
+// blocks are reduced all-to-all within the fiber (subcubeReduce), leaving node (a1, a2) with A's
+// block (a1, a2). Element transfers, one-port: the broadcasts are Table 8's A(1,2,1) on the
+// N1' x N2' grid with Q replaced by Q/N3', (N2'-1) P/N1 Q/N2 + (N1-1) Q/N1 R/N2; the reduction
+// §3.3's sum over i = 1 .. n3' of P/N1' R/N2' / 2^i = (N3'-1) P/N1 R/N2; the transformation
+// n3' Q/N1 R/N2 / 2; start-ups n3' + n2' + n1 + n3'. All-port: nRSBTs and n-port exchange and
+// reduction (ceil per part). Arithmetic: N2 MACs of P/N1 x Q/N2 x R/N2, PQR/N multiply-adds
+// (Table 5's 2PQR/N operations); the reduction's additions are in the combining receives.
 TableSet threeDimensional(const MatmulOptions& o, const MatmulLayout& l, MatmulCounts* counts) {
-  if (l.n2 < l.n1) {
+  const std::string got =
+      "(got " + std::to_string(l.gridRows()) + "x" + std::to_string(l.gridCols()) + ")";
+  const int d3 = o.fiber_dims < 0 ? l.n2 - l.n1 : o.fiber_dims;  // n3'
+  const int h2 = l.n2 - d3;                                      // n2'
+  if (d3 < 0 || h2 < l.n1) {
+    const std::string three = o.fiber_dims < 0 ? got
+                                               : "(got " + std::to_string(l.gridRows()) + "x" +
+                                                     std::to_string(u64{1} << h2) + "x" +
+                                                     std::to_string(u64{1} << d3) + ")";
     throw Error(
-        "--method a131: A(.,3,1) is built for N1' = N2' = N1 and N3' = N2/N1 on the grid "
-        "N1 x N2, which needs N2 >= N1 (got " +
-        std::to_string(l.gridRows()) + "x" + std::to_string(l.gridCols()) + ")");
+        "--method a131: A(.,3,1) is built for N1' = N1 and N2' N3' = N2 with N2' >= N1' on the "
+        "grid N1 x N2 (the fiber within the column bits; with N2' < N1' D's sub-strips would "
+        "leave their fiber) " +
+        three);
   }
-  const int h = l.n1;          // n1' = n2'
-  const int d3 = l.n2 - l.n1;  // n3'
-  const u64 depth = u64{1} << d3;
-  const u64 low = depth - 1;  // a node's fiber position: its low column bits
-  const u64 side = l.gridRows();
+  const u64 depth = u64{1} << d3;  // N3'
+  const u64 low = depth - 1;       // a node's fiber position: its low column bits
+  const u64 lines = u64{1} << h2;  // N2'
+  const u64 w = lines >> l.n1;     // sub-strips of a D block per fiber position
+  const u64 side = l.gridRows();   // N1' = N1
   const u64 nodes = u64{1} << l.n;
   const u64 cb = l.c_rows * l.c_cols;   // P/N1 x Q/N2
   const u64 db = l.d_rows * l.d_cols;   // Q/N1 x R/N2
   const u64 ab = l.a_rows * l.a_cols;   // P/N1 x R/N2
   const u64 sub = l.c_cols * l.d_cols;  // Q/N2 x R/N2, a sub-strip of D's block
   const bool n_port = !o.one_port;
-  // The sub-strip of D's block row a1 in S(sigma): the block column a1 T + t whose Gray-coded
-  // low bits are sigma.
-  auto subStrip = [&](u64 a1, u64 sigma) { return fiberSlot(a1, sigma, depth); };
-  const u64 c_buf = l.slots;            // gathered C block at position p (N2' direction)
-  const u64 d_buf = c_buf + side * cb;  // gathered D block of grid row b
-  const u64 p_buf = d_buf + side * db;  // partial block for fiber position sigma
+  // The place, within the D block of grid row b, of the sub-strip of C's block column g v + j
+  // (j = fiberSlot(g, sigma)) for the N2' position g: (g mod w) v + j, the block row being g / w.
+  auto place = [&](u64 g, u64 sigma) { return (g % w) * depth + fiberSlot(g, sigma, depth); };
+  const u64 c_buf = l.slots;             // gathered C block at position g (N2' direction)
+  const u64 d_buf = c_buf + lines * cb;  // gathered D block of grid row b
+  const u64 p_buf = d_buf + side * db;   // partial block for fiber position sigma
   auto partial = [&](u64 x, u64 y) { return y == x ? l.a_base : p_buf + (y & low) * ab; };
   Builder b(o, l);
-  b.setScratch(side * (cb + db) + depth * ab);
+  b.setScratch(lines * cb + side * db + depth * ab);
   const std::vector<int> fiber = dimRange(0, d3);
   b.phase([&](u64 x, Stream& st) {
     const u64 a1 = l.gridRow(x);
-    return subcubeExchange(
-        st, x, fiber, sub, n_port, o.tau, o.packet,
-        [&](u64 i) { return l.d_base + subStrip(a1, i & low) * sub; }, nullptr);
+    // The strip for fiber position sigma: the w sub-strips of D's block (a1, .) whose C block
+    // columns lie in S(sigma), k = 0 .. w-1 at N2' position a1 w + k.
+    return subcubeExchange(st, x, fiber, w * sub, n_port, o.tau, o.packet, [&](u64 i, u64 word) {
+      return l.d_base + place(a1 * w + word / sub, i & low) * sub + word % sub;
+    });
   });
   std::vector<std::vector<Stream>> streams(nodes, std::vector<Stream>(2));
   std::vector<u64> messages(2);
   for (u64 x = 0; x < nodes; ++x) {
     const u64 mc =
-        subcubeBroadcast(streams[x][0], x, h, d3, l.c_base, c_buf, cb, n_port, o.tau, o.packet);
-    const u64 md =
-        subcubeBroadcast(streams[x][1], x, h, l.n2, l.d_base, d_buf, db, n_port, o.tau, o.packet);
+        subcubeBroadcast(streams[x][0], x, h2, d3, l.c_base, c_buf, cb, n_port, o.tau, o.packet);
+    const u64 md = subcubeBroadcast(streams[x][1], x, l.n1, l.n2, l.d_base, d_buf, db, n_port,
+                                    o.tau, o.packet);
     if (x == 0) messages = {mc, md};
   }
   b.emit(streams, messages);
@@ -1814,12 +1845,12 @@ TableSet threeDimensional(const MatmulOptions& o, const MatmulLayout& l, MatmulC
     const u64 own = grayInverse((x & (l.gridCols() - 1)) >> d3);  // own N2' position
     std::vector<MacField> out;
     for (u64 y : subcubeOf(x, fiber)) {
-      for (u64 pos = 0; pos < side; ++pos) {
-        // C's block column at N2' position pos meets D's block row pos (Q/N1 = T Q/N2), of
-        // which this fiber position holds sub-strip subStrip(pos, sigma) of every column block
-        // of the fiber; y's is at y's sub-strip slot.
-        const u64 c_at = pos == own ? l.c_base : c_buf + pos * cb;
-        const u64 d_at = (pos == a1 ? l.d_base : d_buf + pos * db) + subStrip(pos, y & low) * sub;
+      for (u64 g = 0; g < lines; ++g) {
+        // C's block column at N2' position g meets the sub-strip of D's block row g / w that
+        // fiber position y holds, at its place for y.
+        const u64 c_at = g == own ? l.c_base : c_buf + g * cb;
+        const u64 row = g / w;
+        const u64 d_at = (row == a1 ? l.d_base : d_buf + row * db) + place(g, y & low) * sub;
         out.push_back(macField(c_at, d_at, partial(x, y), l.c_rows, l.c_cols, l.d_cols));
       }
     }

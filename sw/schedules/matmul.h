@@ -74,6 +74,8 @@ struct MatmulOptions {
   /// makes the transpose fastest), all-port hardware only; "spt" is what TR-623 Table 11 charges.
   /// Empty: "spt" on all-port hardware, "sbt" on one-port.
   std::string transpose;
+  /// A(.,3,1): n3', the fiber's dimensions (N3' = 2^n3', N2' = N2 / N3'); -1: N2' = N1.
+  int fiber_dims = -1;
 };
 
 /// What a matmul schedule costs, counted while it is built (every node does the same).
