@@ -619,7 +619,7 @@ u64 subcubeReduce(Stream& st, u64 x, const std::vector<int>& dims, u64 words, bo
 /// (Table 8's transposes). A processor on the diagonal keeps its block (`land` is not used for
 /// it). Messages of `packet` words after `tau` each. Returns the messages.
 /// With `hi` and `lo` (>= 0) the bit pairs swapped are hi + k and lo + k instead (an h-bit
-/// field of the row field with an h-bit field of the column field, gridTranspose).
+/// field of the row field with an h-bit field of the column field, gridTransposePhases).
 u64 squareTranspose(Stream& st, u64 x, int h, u64 words, u64 home, u64 visit,
                     std::optional<u64> land, u32 tau, u64 packet, int hi = -1, int lo = 0) {
   if (hi < 0) hi = h;
@@ -1194,8 +1194,9 @@ TableSet a113(const MatmulOptions& o, const MatmulLayout& l, MatmulCounts* count
 //   A(1,2,4): Q/S R/S n + R/S Q/S (S-1) + P/S R/S (S-1)              2n
 //   A(1,2,5): Q/S R/S n + P/S Q/S (S-1) + R/S P/S (S-1) + R/S P/S n  3n
 // On all-port hardware the broadcasts and reductions run on nRSBTs (h parts, Table 11's
-// (S-1)/h terms, ceil per part); the transposes stay the one-port SBT transpose (the stable
-// dimension permutation Table 11 assumes is not built). Arithmetic: PQR/N multiply-adds.
+// (S-1)/h terms, ceil per part) and the transposes are packet transposes (squarePhase: the SPT
+// with the optimum packet, Table 11's (sqrt(P/S Q/S) t_c + sqrt((n-1) tau))^2, or the DPT or MPT
+// with --transpose). Arithmetic: PQR/N multiply-adds.
 TableSet twoDimensional(const MatmulOptions& o, const MatmulLayout& l, int which,
                         MatmulCounts* counts) {
   const std::string name = "A(.,2," + std::to_string(which) + ")";
@@ -1268,8 +1269,8 @@ int tallHi(const MatmulLayout& l) { return l.n2 + (l.n1 - l.n2); }
 
 // TR-623 §3.2, Algorithms A(.,2,3) (text) and A(.,2,5) (appendix B) on grids N1 x N2 with
 // N1 < N2 (e = n2 - n1, r = 2^e, h = n1), Gray code encoding. A(.,2,3): the transpose of C into
-// lc_txp (gridTranspose), the all-to-all broadcast of D within grid rows (ld_row), the products
-// la_txp = lc_txp x ld_row, the all-to-all reduction within grid columns into la_txp_red
+// lc_txp (gridTransposePhases), the all-to-all broadcast of D within grid rows (ld_row), the
+// products la_txp = lc_txp x ld_row, the all-to-all reduction within grid columns into la_txp_red
 // (processor (b1, b2) ends with A's rows b2 P/N2 .. and columns b1 R/N1 .., the allocation of A^T),
 // and the transpose of A^T back into la. A(.,2,5): the transpose of D into ld_txp, the broadcast
 // of C within grid columns (lc_col), la_txp = lc_col x ld_txp, the reduction within grid rows
@@ -1459,8 +1460,8 @@ TableSet a124Tall(const MatmulOptions& o, const MatmulLayout& l, MatmulCounts* c
 }
 
 // TR-623 §3.2, Algorithm A(.,2,3) on grids N1 x N2 with N1 > N2 (e = n1 - n2, r = 2^e, h = n2),
-// Gray code encoding: transpose C (gridTranspose; processor (b1, b2) gets C's rows b2 P/N2 ..,
-// columns b1 Q/N1 .., as r column strips P/N1 x Q/N1, each one of C's block rows b2 r + s),
+// Gray code encoding: transpose C (gridTransposePhases; processor (b1, b2) gets C's rows b2 P/N2
+// .., columns b1 Q/N1 .., as r column strips P/N1 x Q/N1, each one of C's block rows b2 r + s),
 // broadcast D within grid rows (ld_row, Table 8's (N2-1) Q/N1 R/N2), multiply, and reduce within
 // grid columns. The reduction is the paper's alternative (§3.2, A(.,2,3): "the accumulation can
 // be made such that P/max(N1, N2) elements for each column are accumulated in a processor
@@ -1659,12 +1660,12 @@ TableSet a125Tall(const MatmulOptions& o, const MatmulLayout& l, MatmulCounts* c
 // TR-623 §3.2, Algorithms A(.,2,2) and A(.,2,4) (Figure 2, appendix B) on grids N1 x N2 with
 // N1 != N2, Gray code encoding: the transpose of C (A(.,2,2)) or D (A(.,2,4)) into the paper's
 // lc_txp allocation (P/N2 x Q/N1 blocks, rows over the grid columns) or its D counterpart
-// (Q/N2 x R/N1), by gridTranspose; the all-to-all broadcast of those blocks within grid rows
+// (Q/N2 x R/N1), by gridTransposePhases; the all-to-all broadcast of those blocks within grid rows
 // (A(.,2,2), N2 of them) or columns (A(.,2,4), N1); the products into partial blocks of A; the
 // all-to-all reduction within grid columns (A(.,2,2), N1 partial blocks of P/N1 x R/N2) or rows
 // (A(.,2,4), N2 of them). One-port element transfers: Table 8's broadcast and reduction terms,
 // (N2-1) Q/N1 P/N2 + (N1-1) P/N1 R/N2 (A(1,2,2)), (N1-1) R/N1 Q/N2 + (N2-1) P/N1 R/N2
-// (A(1,2,4)); the transpose e M/2 + 2h M (gridTranspose; Table 8 charges n M); 2n start-ups.
+// (A(1,2,4)); the transpose e M/2 + 2h M (gridTransposePhases; Table 8 charges n M); 2n start-ups.
 // The products: A(.,2,2), N1 < N2: one MAC per transposed piece (P/N2 x Q/N2 x R/N2); N1 > N2:
 // the pieces are column strips, one MAC per row of a piece (1 x Q/N1 x R/N2). A(.,2,4), N1 < N2:
 // one MAC per piece (P/N1 x Q/N2 x R/N2). PQR/N multiply-adds in every case.
