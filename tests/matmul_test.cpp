@@ -179,26 +179,36 @@ void expectMatmul(const MatmulCase& m) {
   auto ceilDiv = [](u64 a, u64 b) { return (a + b - 1) / b; };
   const std::string method = m.method;
   if (method == "a131") {
-    // TR-623 §3.3 on N1' x N2' x N3' with N1' = N1, N2' N3' = N2 (default N2' = N1, else
-    // --grid3): the exchange of D's strips (N2'/N1 sub-strips of Q/N2 x R/N2 for each fiber
-    // position) within the fibers (n3' dimensions), C's blocks broadcast over the N2' direction
-    // and D's over the N1' direction (side by side on all ports), the reduction of N3' partial
-    // blocks of A within the fibers. Each stream as its cycles: a step's messages of `packet`
-    // words, each after tau idle cycles; parts = the subcube's dimensions on all-port hardware.
-    const int h = c.perm.gridRowDims();
-    int d3 = m.n - 2 * h;
+    // TR-623 §3.3 on N1' x N2' x N3', the fiber in the column bits (N1' = N1, N2' N3' = N2,
+    // N2' >= N1') or in the row bits (N1' N3' = N1, N2' = N2, N1' > N2'); default N2' = N1 when
+    // N2 >= N1, else N1' = N2; --grid3 names it. The exchange of D's (column fiber) or C's (row
+    // fiber) strips within the fibers (n3' dimensions), C's blocks broadcast over the N2'
+    // direction and D's over the N1' direction (side by side on all ports), the reduction of
+    // N3' partial blocks of A within the fibers. Each stream as its cycles: a step's messages of
+    // `packet` words, each after tau idle cycles; parts = the subcube's dimensions on all-port
+    // hardware.
+    const int n1 = c.perm.gridRowDims();
+    const int n2 = m.n - n1;
+    bool rows_fiber = n1 > n2;
+    int d3 = std::abs(n1 - n2);
     if (!m.grid3.empty()) {
+      const u64 g1 = std::stoull(m.grid3.substr(0, m.grid3.find('x')));
+      const u64 g2 = std::stoull(m.grid3.substr(m.grid3.find('x') + 1));
+      rows_fiber = g1 > g2;
       d3 = std::countr_zero(std::stoull(m.grid3.substr(m.grid3.rfind('x') + 1)));
     }
-    const int h2 = m.n - h - d3;
-    const u64 side = u64{1} << h;
-    const u64 lines = u64{1} << h2;  // N2'
+    const int h = rows_fiber ? n1 - d3 : n1;   // n1'
+    const int h2 = rows_fiber ? n2 : n2 - d3;  // n2'
+    const u64 side = u64{1} << h;              // N1'
+    const u64 lines = u64{1} << h2;            // N2'
     const u64 depth = u64{1} << d3;
-    const u64 cols = lines * depth;  // N2
-    const u64 cb = (m.p / side) * (m.q / cols);
-    const u64 db = (m.q / side) * (m.r / cols);
-    const u64 ab = (m.p / side) * (m.r / cols);
-    using Timeline = std::vector<bool>;  // true: a cycle that moves words
+    const u64 rows = u64{1} << n1;
+    const u64 cols = u64{1} << n2;
+    const u64 cb = (m.p / rows) * (m.q / cols);
+    const u64 db = (m.q / rows) * (m.r / cols);
+    const u64 ab = (m.p / rows) * (m.r / cols);
+    const u64 moved = rows_fiber ? cb : db;  // the block whose strips the exchange moves
+    using Timeline = std::vector<bool>;      // true: a cycle that moves words
     auto steps = [&](Timeline& tl, int dims, u64 words, int kind) {
       const u64 parts = m.one_port || dims == 0 ? 1 : static_cast<u64>(dims);
       for (int t = 0; t < dims; ++t) {
@@ -215,7 +225,7 @@ void expectMatmul(const MatmulCase& m) {
       return static_cast<u64>(std::count(tl.begin(), tl.end(), true));
     };
     Timeline xch, bc, bd, red;
-    steps(xch, d3, db / depth, 0);
+    steps(xch, d3, moved / depth, 0);
     const u64 before = messages;
     steps(bc, h2, cb, 1);
     const u64 c_msgs = messages - before;
@@ -241,13 +251,13 @@ void expectMatmul(const MatmulCase& m) {
       if (m.one_port) {
         // The broadcasts: Table 8's A(1,2,1) on the N1' x N2' grid with Q/N3' for Q; the
         // reduction: §3.3's sum over i = 1 .. n3' of P/N1' R/N2' / 2^i = (N3'-1) P/N1 R/N2; the
-        // transformation into ld3: Table 4's n3' M/2 with M = Q/N1 R/N2 per node.
+        // transformation into ld3 (lc3): Table 4's n3' M/2 with M = Q/N1 R/N2 (P/N1 Q/N2).
         EXPECT_EQ(busy(bc) + busy(bd), s2 * cb + s1 * db) << "Table 8 with Q/N3'";
         EXPECT_EQ(busy(red), (depth - 1) * ab) << "section 3.3 reduction";
-        EXPECT_EQ(busy(xch), n3 * db / 2) << "Table 4";
+        EXPECT_EQ(busy(xch), n3 * moved / 2) << "Table 4";
         EXPECT_EQ(messages, static_cast<u64>(m.n) + n3);
       } else if (h > 0 && h2 > 0 && cb % static_cast<u64>(h2) == 0 && db % h == 0 &&
-                 (d3 == 0 || (ab % d3 == 0 && (db / depth) % d3 == 0))) {
+                 (d3 == 0 || (ab % d3 == 0 && (moved / depth) % d3 == 0))) {
         // Table 11's A(n,2,1) transfer terms with Q/N3' and the n-port reduction and exchange.
         const u64 hh = static_cast<u64>(h);
         const u64 hh2 = static_cast<u64>(h2);
@@ -255,7 +265,7 @@ void expectMatmul(const MatmulCase& m) {
             << "Table 11";
         if (d3 > 0) {
           EXPECT_EQ(busy(red), (depth - 1) * ab / n3) << "Table 3, n-port";
-          EXPECT_EQ(busy(xch), db / 2) << "Table 4, n-port";
+          EXPECT_EQ(busy(xch), moved / 2) << "Table 4, n-port";
         }
       }
     }
@@ -597,6 +607,20 @@ TEST(Matmul, ThreeDimensionalA131WithN1PrimeNotN2Prime) {
   expectMatmul(g3(6, 16, 64, 32, false, 0, 0, "2x16x2", false));
   expectMatmul(g3(6, 8, 64, 32, false, 1, 0, "4x8x2", false, 61));
   expectMatmul(g3(6, 16, 64, 32, false, 0, 0, "4x4x4", false));  // N1' = N2', the default's
+  // N1' > N2': the fiber in the row bits, C's column sub-strips exchanged (grid N1' N3' x N2').
+  expectMatmul(g3(3, 8, 8, 2, true, 0, 0, "4x1x2", true));
+  expectMatmul(g3(3, 8, 8, 2, false, 1, 0, "4x1x2", true, 32));
+  expectMatmul(g3(4, 8, 16, 4, true, 1, 0, "4x2x2", true));
+  expectMatmul(g3(4, 8, 16, 4, false, 0, 0, "4x2x2", true, 42));
+  expectMatmul(g3(4, 16, 16, 8, false, 2, 3, "4x1x4", false));  // packets
+  expectMatmul(g3(5, 16, 32, 8, true, 0, 0, "8x2x2", false));
+  expectMatmul(g3(6, 64, 64, 16, true, 1, 0, "8x2x4", false));
+  expectMatmul(g3(6, 64, 64, 16, false, 0, 0, "16x2x2", false));
+  expectMatmul(g3(6, 64, 64, 16, false, 1, 0, "8x1x8", false, 62));
+  // The default on a grid with N1 > N2: N1' = N2, N3' = N1/N2.
+  MatmulCase tall{"a131", 4, 16, 16, 8, false, 0, 0, 1, false};
+  tall.grid = "8x2";
+  expectMatmul(tall);
 }
 
 TEST(Matmul, A122AndA124OnGridsThatAreNotSquare) {
@@ -896,22 +920,16 @@ TEST(Matmul, BadInputIsNamed) {
   EXPECT_EQ(err({{"method", "strassen"}, {"shape", "4x4x4"}}),
             "--method 'strassen': unknown matmul method (rotation, exchange, doubling, a113, a114, "
             "cannon, broadcast, a122, a123, a124, a125, a131)");
-  EXPECT_EQ(err({{"method", "a131"}, {"shape", "8x8x8"}, {"grid", "4x2"}}, 3),
-            "--method a131: A(.,3,1) is built for N1' = N1 and N2' N3' = N2 with N2' >= N1' on "
-            "the grid N1 x N2 (the fiber within the column bits; with N2' < N1' D's sub-strips "
-            "would leave their fiber) (got 4x2)");
-  EXPECT_EQ(err({{"method", "a131"}, {"shape", "8x8x8"}, {"grid3", "4x1x2"}}, 3),
-            "--method a131: A(.,3,1) is built for N1' = N1 and N2' N3' = N2 with N2' >= N1' on "
-            "the grid N1 x N2 (the fiber within the column bits; with N2' < N1' D's sub-strips "
-            "would leave their fiber) (got 4x1x2)");
+  EXPECT_EQ(err({{"method", "a131"}, {"shape", "8x8x8"}, {"grid3", "2x4x1"}, {"grid", "4x2"}}, 3),
+            "--grid3 2x4x1 with --grid 4x2: A(.,3,1) is built on the grid N1' x N2' N3' when N2' "
+            ">= N1', N1' N3' x N2' otherwise");
+  EXPECT_EQ(err({{"method", "a131"}, {"shape", "8x8x6"}, {"grid3", "2x2x2"}}, 3),
+            "matmul: R = 6 does not divide over the 4 grid columns (grid 2x4)");
   EXPECT_EQ(err({{"method", "a131"}, {"shape", "8x8x8"}, {"grid3", "2x2x4"}}, 3),
             "--grid3 2x2x4: N1' x N2' x N3' must be the 8 processors of the 3-cube, powers of "
             "two");
   EXPECT_EQ(err({{"method", "a131"}, {"shape", "8x8x8"}, {"grid3", "2x2"}}, 3),
             "--grid3 '2x2': expected N1'xN2'xN3' (positive integers)");
-  EXPECT_EQ(err({{"method", "a131"}, {"shape", "8x8x8"}, {"grid3", "1x4x2"}, {"grid", "2x4"}}, 3),
-            "--grid3 1x4x2 with --grid 2x4: A(.,3,1) is built on the grid N1' x N2' N3' (N1 = "
-            "N1')");
   EXPECT_EQ(err({{"method", "cannon"}, {"shape", "8x8x8"}, {"grid3", "2x2x2"}}, 3),
             "--grid3: only --method a131 has a three-dimensional grid");
   EXPECT_EQ(err({{"method", "a131"}, {"shape", "8x2x8"}}, 3),

@@ -214,17 +214,21 @@ BuiltCase buildMatmul(const CaseSpec& spec) {
     // TR-623 §3.3: N1' x N2' x N3' on the layout grid N1 x N2 = N1' x N2' N3'.
     if (o.method != "a131") throw Error("--grid3: only --method a131 has a three-dimensional grid");
     const std::vector<u64> g = dims3(*grid3);
-    const u64 n2 = g[1] * g[2];
-    if (g[0] * n2 != nodes || (g[0] & (g[0] - 1)) != 0 || (g[1] & (g[1] - 1)) != 0 ||
+    if (g[0] * g[1] * g[2] != nodes || (g[0] & (g[0] - 1)) != 0 || (g[1] & (g[1] - 1)) != 0 ||
         (g[2] & (g[2] - 1)) != 0) {
       throw Error("--grid3 " + *grid3 + ": N1' x N2' x N3' must be the " + std::to_string(nodes) +
                   " processors of the " + std::to_string(spec.n) + "-cube, powers of two");
     }
-    if (grid && *grid != "auto" && (u64{1} << n1) != g[0]) {
+    // The fiber lies in the column bits (grid N1' x N2' N3') when N2' >= N1', else in the row
+    // bits (grid N1' N3' x N2').
+    o.fiber_in_rows = g[0] > g[1];
+    const u64 rows = o.fiber_in_rows ? g[0] * g[2] : g[0];
+    if (grid && *grid != "auto" && (u64{1} << n1) != rows) {
       throw Error("--grid3 " + *grid3 + " with --grid " + *grid +
-                  ": A(.,3,1) is built on the grid N1' x N2' N3' (N1 = N1')");
+                  ": A(.,3,1) is built on the grid N1' x N2' N3' when N2' >= N1', N1' N3' x N2' "
+                  "otherwise");
     }
-    n1 = std::countr_zero(g[0]);
+    n1 = std::countr_zero(rows);
     o.fiber_dims = std::countr_zero(g[2]);
   }
   o.n_port_tree = tree ? *tree == "nrsbt" : !spec.one_port;
@@ -260,7 +264,7 @@ std::vector<AlgorithmEntry> matmulAlgorithms() {
         "broadcast (A(.,2,1) on SBTs / nRSBTs, --tree sbt|nrsbt) | doubling (A(.,1,1) by "
         "broadcasting C, grid 1xN) | a122 .. a125 (A(.,2,2) .. A(.,2,5), any N1xN2; --transpose "
         "sbt|spt|dpt|mpt) | a131 (A(.,3,1) on N1 x N1 x N2/N1, grid N1xN2 with N2 >= N1, or "
-        "--grid3 N1'xN2'xN3' with N2' >= N1'); --grid N1xN2|auto (Table 9), --tau, --packet, "
+        "--grid3 N1'xN2'xN3'); --grid N1xN2|auto (Table 9), --tau, --packet, "
         "--units (MAC units)",
         "Johnsson & Ho 1988 (TR-623), section 3, Tables 5-11"},
        [](const CaseSpec& s) { return buildMatmul(s); }},

@@ -1786,7 +1786,102 @@ TableSet twoDimensionalNotSquare(const MatmulOptions& o, const MatmulLayout& l, 
 // n3' Q/N1 R/N2 / 2; start-ups n3' + n2' + n1 + n3'. All-port: nRSBTs and n-port exchange and
 // reduction (ceil per part). Arithmetic: N2 MACs of P/N1 x Q/N2 x R/N2, PQR/N multiply-adds
 // (Table 5's 2PQR/N operations); the reduction's additions are in the combining receives.
+// TR-623 §3.3, "Algorithm A(.,3,1)" with the fiber in the row bits: N1' N3' = N1, N2' = N2 and
+// N1' >= N2' (default N1' = N2), the mirror image of threeDimensional below. Node bits: the low
+// n3' bits of the row field are the fiber (N3' direction), the high n1' bits the N1' direction,
+// the column field the N2' direction. D stays where the layout puts it (the paper's ld3, D
+// partitioned N1' N3' x N2': fiber position sigma holds D's block rows whose Gray-coded low bits
+// are sigma, S(sigma)); C's block column a2 (Q/N2 columns) holds N1/N2 column sub-strips of Q/N1
+// columns, one for each of D's block rows, of which the w = N1'/N2 in S(sigma) go to fiber
+// position sigma: the transformation into lc3 (C partitioned N1' x N2' N3') is an all-to-all
+// personalized exchange within each fiber (subcubeExchange, n3' M/2 one-port with M = P/N1 Q/N2,
+// Table 4), in place, so the sub-strips stay column strips of C's block. Then C is broadcast
+// along N2' and D along N1' (both at once on all-port hardware), every node multiplies, row by
+// row of the C sub-strips (1 x Q/N1 x R/N2 MACs: a column strip is no dense block), into the N3'
+// partial blocks of A (P/N1 x R/N2 each, its own one straight into A), and the partial blocks
+// are reduced all-to-all within the fiber. Element transfers, one-port: Table 8's A(1,2,1) on
+// N1' x N2' with Q/N3', (N2-1) P/N1 Q/N2 + (N1'-1) Q/N1 R/N2; the reduction (N3'-1) P/N1 R/N2;
+// the transformation n3' P/N1 Q/N2 / 2; start-ups n3' + n2 + n1' + n3'. Arithmetic: P MACs per
+// node, PQR/N multiply-adds.
+TableSet threeDimensionalRows(const MatmulOptions& o, const MatmulLayout& l, int d3,
+                              MatmulCounts* counts) {
+  const int h1 = l.n1 - d3;  // n1'
+  if (d3 < 0 || h1 < l.n2) {
+    throw Error("--method a131: A(.,3,1) with the fiber in the row bits needs N1' >= N2' (got " +
+                std::to_string(u64{1} << std::max(h1, 0)) + "x" + std::to_string(l.gridCols()) +
+                "x" + std::to_string(u64{1} << std::max(d3, 0)) + ")");
+  }
+  const u64 depth = u64{1} << d3;  // N3'
+  const u64 low = depth - 1;
+  const u64 lines = u64{1} << h1;  // N1'
+  const u64 w = lines >> l.n2;     // column sub-strips of a C block per fiber position
+  const u64 nodes = u64{1} << l.n;
+  const u64 cb = l.c_rows * l.c_cols;  // P/N1 x Q/N2
+  const u64 db = l.d_rows * l.d_cols;  // Q/N1 x R/N2
+  const u64 ab = l.a_rows * l.a_cols;  // P/N1 x R/N2
+  const u64 width = l.d_rows;          // Q/N1, a column sub-strip of C's block
+  const u64 strip = l.c_rows * width;  // P/N1 x Q/N1
+  const bool n_port = !o.one_port;
+  auto sigma = [&](u64 y) { return (y >> l.n2) & low; };
+  // The place (in units of Q/N1 columns) within C's block column g / w of the sub-strip of D's
+  // block row g depth + fiberSlot(g, s), g its N1' position.
+  auto place = [&](u64 g, u64 s) { return (g % w) * depth + fiberSlot(g, s, depth); };
+  const u64 c_buf = l.slots;                    // gathered C block of grid column b
+  const u64 d_buf = c_buf + l.gridCols() * cb;  // gathered D block at N1' position g
+  const u64 p_buf = d_buf + lines * db;         // partial block for fiber position s
+  auto partial = [&](u64 x, u64 y) { return y == x ? l.a_base : p_buf + sigma(y) * ab; };
+  Builder b(o, l);
+  b.setScratch(l.gridCols() * cb + lines * db + depth * ab);
+  const std::vector<int> fiber = dimRange(l.n2, d3);
+  b.phase([&](u64 x, Stream& st) {
+    const u64 a2 = l.gridCol(x);
+    return subcubeExchange(st, x, fiber, w * strip, n_port, o.tau, o.packet, [&](u64 i, u64 word) {
+      const u64 k = word / strip;
+      const u64 in = word % strip;
+      return l.c_base + (in / width) * l.c_cols + place(a2 * w + k, sigma(i)) * width + in % width;
+    });
+  });
+  std::vector<std::vector<Stream>> streams(nodes, std::vector<Stream>(2));
+  std::vector<u64> messages(2);
+  for (u64 x = 0; x < nodes; ++x) {
+    const u64 mc =
+        subcubeBroadcast(streams[x][0], x, l.n2, 0, l.c_base, c_buf, cb, n_port, o.tau, o.packet);
+    const u64 md = subcubeBroadcast(streams[x][1], x, h1, l.n2 + d3, l.d_base, d_buf, db, n_port,
+                                    o.tau, o.packet);
+    if (x == 0) messages = {mc, md};
+  }
+  b.emit(streams, messages);
+  macsOf(b, nodes, [&](u64 x) {
+    const u64 a2 = l.gridCol(x);
+    const u64 own = l.gridRow(x) >> d3;  // own N1' position
+    std::vector<MacField> out;
+    for (u64 y : subcubeOf(x, fiber)) {
+      for (u64 g = 0; g < lines; ++g) {
+        // D's block row at N1' position g meets C's column sub-strip of fiber position y's rows,
+        // in the C block of grid column g / w at y's place.
+        const u64 col = g / w;
+        const u64 c_at = (col == a2 ? l.c_base : c_buf + col * cb) + place(g, sigma(y)) * width;
+        const u64 d_at = g == own ? l.d_base : d_buf + g * db;
+        for (u64 i = 0; i < l.c_rows; ++i) {
+          out.push_back(macField(c_at + i * l.c_cols, d_at, partial(x, y) + i * l.a_cols, 1, width,
+                                 l.d_cols));
+        }
+      }
+    }
+    return out;
+  });
+  b.phase([&](u64 x, Stream& st) {
+    return subcubeReduce(st, x, fiber, ab, n_port, o.tau, o.packet,
+                         [&](u64 y) { return partial(x, y); });
+  });
+  if (counts != nullptr) *counts = b.counts();
+  return b.finish("matmul-a131");
+}
+
 TableSet threeDimensional(const MatmulOptions& o, const MatmulLayout& l, MatmulCounts* counts) {
+  if (o.fiber_in_rows || (o.fiber_dims < 0 && l.n1 > l.n2)) {
+    return threeDimensionalRows(o, l, o.fiber_dims < 0 ? l.n1 - l.n2 : o.fiber_dims, counts);
+  }
   const std::string got =
       "(got " + std::to_string(l.gridRows()) + "x" + std::to_string(l.gridCols()) + ")";
   const int d3 = o.fiber_dims < 0 ? l.n2 - l.n1 : o.fiber_dims;  // n3'

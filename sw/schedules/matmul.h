@@ -79,6 +79,9 @@ struct MatmulOptions {
   std::string transpose;
   /// A(.,3,1): n3', the fiber's dimensions (N3' = 2^n3', N2' = N2 / N3'); -1: N2' = N1.
   int fiber_dims = -1;
+  /// A(.,3,1): the fiber is the low n3' bits of the row field (N1' = N1 / N3', N2' = N2)
+  /// instead of the column field.
+  bool fiber_in_rows = false;
 };
 
 /// What a matmul schedule costs, counted while it is built (every node does the same).
