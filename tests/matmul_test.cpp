@@ -358,7 +358,7 @@ void expectMatmul(const MatmulCase& m) {
                  : kind == "dpt" ? dptFormulaCycles(sub, words, b, m.tau)
                                  : mptScheduleCycles(sub, words, b, m.tau);
         };
-        u64 b = m.packet;
+        u64 b = std::min(m.packet, words);
         if (b == 0) {
           b = 1;
           for (u64 size = 2; size <= words; ++size) {
@@ -765,6 +765,7 @@ TEST(Matmul, DualAndMultiplePathTransposes) {
     expectMatmul(tp("a122", 2, 4, 4, 4, 1, 0, "", kind, false));
     expectMatmul(tp("a123", 4, 16, 16, 16, 2, 0, "", kind, false));
     expectMatmul(tp("a124", 4, 8, 16, 8, 0, 3, "", kind, false));  // packets of 3
+    expectMatmul(tp("a122", 4, 4, 8, 8, 2, 5, "", kind, false));   // --packet 5 > M = 2
     expectMatmul(tp("a125", 6, 16, 16, 16, 4, 0, "", kind, false));
     expectMatmul(tp("a123", 5, 16, 16, 16, 1, 0, "4x8", kind, false));  // h = 2 of n = 5
     expectMatmul(tp("a124", 6, 16, 16, 32, 2, 0, "16x4", kind, false));

@@ -735,11 +735,12 @@ u64 packetTransposeCycles(SquareKind k, int h, u64 words, u64 packet, u32 tau) {
   }
 }
 
-/// The packet size of a packet transpose of `words` words over 2h dimensions: --packet, or
+/// The packet size of a packet transpose of `words` words over 2h dimensions: --packet (at most
+/// `words`), or
 /// without it the smallest B that minimises packetTransposeCycles (TR-623 Table 11 assumes the
 /// optimum packet size; for the SPT, B = sqrt(M τ / (n - 1)) when that is a divisor of M).
 u64 squarePacket(const MatmulOptions& o, SquareKind k, int h, u64 words) {
-  if (o.packet != 0) return o.packet;
+  if (o.packet != 0) return std::min(o.packet, words);  // a packet no longer than the block
   u64 best = 1;
   u64 best_cycles = packetTransposeCycles(k, h, words, 1, o.tau);
   for (u64 size = 2; size <= words; ++size) {
