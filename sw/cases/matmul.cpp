@@ -211,7 +211,7 @@ BuiltCase buildMatmul(const CaseSpec& spec) {
   }
   if (transpose) o.transpose = *transpose;
   if (grid3) {
-    // TR-623 §3.3: N1' x N2' x N3' on the layout grid N1 x N2 = N1' x N2' N3'.
+    // TR-623 §3.3: N1' x N2' x N3' on the layout grid N1' x N2' N3' or N1' N3' x N2'.
     if (o.method != "a131") throw Error("--grid3: only --method a131 has a three-dimensional grid");
     const std::vector<u64> g = dims3(*grid3);
     if (g[0] * g[1] * g[2] != nodes || (g[0] & (g[0] - 1)) != 0 || (g[1] & (g[1] - 1)) != 0 ||
