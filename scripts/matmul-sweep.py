@@ -38,9 +38,15 @@ MATMUL = [
     ("broadcast", [], "broadcast nRSBT"),
     ("broadcast", ["--ports", "one"], "broadcast one-port"),
     ("a122", [], "a122"),
+    ("a122", ["--ports", "one"], "a122 one-port"),
     ("a123", [], "a123"),
+    ("a123", ["--ports", "one"], "a123 one-port"),
     ("a124", [], "a124"),
+    ("a124", ["--ports", "one"], "a124 one-port"),
     ("a125", [], "a125"),
+    ("a125", ["--ports", "one"], "a125 one-port"),
+    ("a131", [], "a131"),
+    ("a131", ["--ports", "one"], "a131 one-port"),
 ]
 
 # (algo, options as a function of n, label).

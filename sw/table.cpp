@@ -99,31 +99,34 @@ void checkTableShape(const TableSet& set) {
       }
       for (size_t c = 0; c < channels; ++c) {
         const Channel& ch = ins.channels[c];
-        const std::string at = where(set, t, pc) + ", port " + std::to_string(c / h.lanes) +
-                               " lane " + std::to_string(c % h.lanes);
+        // Formed only for a message: every channel of every instruction passes through here.
+        auto at = [&] {
+          return where(set, t, pc) + ", port " + std::to_string(c / h.lanes) + " lane " +
+                 std::to_string(c % h.lanes);
+        };
         // A relative slot is XORed with an n-bit node address: its range is checked against
         // the largest slot it can become.
         const u64 rel_span = (u64{1} << h.n) - 1;
         auto max_slot = [&](u64 slot, bool rel) { return rel ? (slot | rel_span) : slot; };
         if (ch.out.op == OutOp::kMem && max_slot(ch.out.idx, ch.out.rel) >= words) {
-          throw Error(at + ": send slot " + std::to_string(ch.out.idx) +
+          throw Error(at() + ": send slot " + std::to_string(ch.out.idx) +
                       (ch.out.rel ? "^node" : "") + " is out of range (memory has " +
                       std::to_string(words) + " slots)");
         }
         if (ch.out.op == OutOp::kFwd && ch.out.idx >= channels) {
-          throw Error(at + ": forwards from channel " + std::to_string(ch.out.idx) +
+          throw Error(at() + ": forwards from channel " + std::to_string(ch.out.idx) +
                       ", which does not exist (" + std::to_string(channels) + " channels)");
         }
         if (ch.out.op != OutOp::kMem && ch.out.rel) {
-          throw Error(at + ": relative flag on an output that is not MEM");
+          throw Error(at() + ": relative flag on an output that is not MEM");
         }
         if (ch.in.writes() && max_slot(ch.in.slot, ch.in.rel) >= words) {
-          throw Error(at + ": receive slot " + std::to_string(ch.in.slot) +
+          throw Error(at() + ": receive slot " + std::to_string(ch.in.slot) +
                       (ch.in.rel ? "^node" : "") + " is out of range (memory has " +
                       std::to_string(words) + " slots)");
         }
         if (!ch.in.writes() && ch.in.rel) {
-          throw Error(at + ": relative flag on an input that is not MEM or ADD");
+          throw Error(at() + ": relative flag on an input that is not MEM or ADD");
         }
       }
     }

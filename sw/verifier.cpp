@@ -1,7 +1,6 @@
 #include "verifier.h"
 
 #include <algorithm>
-#include <map>
 #include <sstream>
 
 #include "mac.h"
@@ -116,25 +115,31 @@ class SymbolicRun {
   std::string element(u32 e) const {
     if (e == kEmpty) return "no element";
     if (e >= kSumBase) {
-      const std::vector<u64>& terms = sums_.at(e - kSumBase);
-      std::ostringstream o;
-      const bool products =
-          std::any_of(terms.begin(), terms.end(), [](u64 t) { return t >> 32 != 0; });
-      o << "the sum of " << terms.size() << (products ? " terms (" : " elements (");
-      for (size_t i = 0; i < terms.size() && i < 8; ++i) {
-        o << (i ? " + " : "");
-        if (terms[i] >> 32 != 0) {
-          o << (terms[i] >> 32) - 1 << "*" << (terms[i] & 0xFFFFFFFFU);
-        } else {
-          o << terms[i];
-        }
-      }
-      if (terms.size() > 8) o << " + ...";
-      o << ")";
-      return o.str();
+      std::vector<u64> terms = sums_.at(e - kSumBase);
+      std::sort(terms.begin(), terms.end());
+      return describe(terms);
     }
     std::ostringstream o;
     o << "element " << e << " (from node " << e / h_.slots << " slot " << e % h_.slots << ")";
+    return o.str();
+  }
+
+  /// A value given by its sorted terms (more than one, or a product).
+  static std::string describe(const std::vector<u64>& terms) {
+    std::ostringstream o;
+    const bool products =
+        std::any_of(terms.begin(), terms.end(), [](u64 t) { return t >> 32 != 0; });
+    o << "the sum of " << terms.size() << (products ? " terms (" : " elements (");
+    for (size_t i = 0; i < terms.size() && i < 8; ++i) {
+      o << (i ? " + " : "");
+      if (terms[i] >> 32 != 0) {
+        o << (terms[i] >> 32) - 1 << "*" << (terms[i] & 0xFFFFFFFFU);
+      } else {
+        o << terms[i];
+      }
+    }
+    if (terms.size() > 8) o << " + ...";
+    o << ")";
     return o.str();
   }
 
@@ -193,6 +198,7 @@ class SymbolicRun {
                       ": sends a slot that holds no element");
               }
               o[c] = {true, e};
+              hold(e);
             } else if (ch.out.op == OutOp::kFwd) {
               const Held& src = pass_prev_[x * channels_ + ch.out.idx];
               if (!src.valid) {
@@ -202,6 +208,7 @@ class SymbolicRun {
                 continue;
               }
               o[c] = src;
+              hold(src.element);
             }
             sends = sends || o[c].valid;
           }
@@ -239,6 +246,7 @@ class SymbolicRun {
         const u64 x = neighbour(y, port);
         const Held& arriving = out_[x * channels_ + c];
         const InField in = ins.op == Opcode::kXfer ? ins.channels[c].in : InField{};
+        if (pass_next_[y * channels_ + c].valid) release(pass_next_[y * channels_ + c].element);
         pass_next_[y * channels_ + c] = {};
         if (in.op == InOp::kIdle) {
           if (arriving.valid) {
@@ -255,6 +263,7 @@ class SymbolicRun {
         }
         if (in.op == InOp::kPass) {
           pass_next_[y * channels_ + c] = arriving;
+          hold(arriving.element);
           addCopy(arriving.element, +1);
           continue;
         }
@@ -279,11 +288,11 @@ class SymbolicRun {
                   ": ADD combines into a slot that holds no element");
           }
           writes_.push_back({y, c, slot, old, true});
-          mem_[y * words_ + slot] = sum(old, arriving.element);
+          setMem(y * words_ + slot, combine(old, arriving.element));
           continue;
         }
         writes_.push_back({y, c, slot, old});
-        mem_[y * words_ + slot] = arriving.element;
+        setMem(y * words_ + slot, arriving.element);
         addCopy(arriving.element, +1);
       }
       if (ins.op == Opcode::kPermute) writeCopies(cycle, y, ins, written);
@@ -300,6 +309,15 @@ class SymbolicRun {
         copies_[w.old] = kReported;
       }
     }
+    // The words in flight (sent and PERMUTE-read in this cycle) have landed.
+    for (const Held& held : out_) {
+      if (held.valid) release(held.element);
+    }
+    for (const Held& held : copy_) {
+      if (held.valid) release(held.element);
+    }
+    std::fill(out_.begin(), out_.end(), Held{});
+    std::fill(copy_.begin(), copy_.end(), Held{});
     std::swap(pass_prev_, pass_next_);
   }
 
@@ -327,6 +345,7 @@ class SymbolicRun {
               ": PERMUTE copies a slot that holds no element");
       }
       cp[c] = {true, e};
+      hold(e);
     }
   }
 
@@ -349,7 +368,7 @@ class SymbolicRun {
       }
       written.push_back(slot);
       writes_.push_back({y, c, slot, mem_[y * words_ + slot]});
-      mem_[y * words_ + slot] = held.element;
+      setMem(y * words_ + slot, held.element);
       addCopy(held.element, +1);
     }
   }
@@ -389,19 +408,22 @@ class SymbolicRun {
     for (u64 i = 0; i < f.m; ++i) {
       for (u64 j = 0; j < f.p; ++j) {
         const u64 c = f.c + i * f.p + j;
-        std::vector<u64> terms;
         if (mem[c] == kEmpty && c < h_.slots) {
           error(where + ", slot " + std::to_string(c) +
                 ": accumulates into a data slot that holds no element (not known to be 0)");
         }
-        appendTerms(mem[c], terms);
+        // A sum held by this slot alone grows in place; anything else becomes a new sum.
+        const bool own = isSum(mem[c]) && refs_[mem[c] - kSumBase] == 1;
+        std::vector<u64> fresh;
+        std::vector<u64>& terms = own ? sums_[mem[c] - kSumBase] : fresh;
+        if (!own) appendTerms(mem[c], terms);
         for (u64 l = 0; l < f.k; ++l) {
           const u32 a = operand(f.a + i * f.k + l);
           const u32 b = operand(f.b + l * f.p + j);
           if (a == kEmpty || b == kEmpty) continue;
           terms.push_back(productTerm(a, b));
         }
-        mem[c] = intern(std::move(terms));
+        if (!own) setMem(x * words_ + c, newSum(std::move(fresh)));
       }
     }
   }
@@ -459,7 +481,7 @@ class SymbolicRun {
 
   /// Matrix multiplication (TR-623 §3): A's initial element plus the product of every C and D
   /// element pair of its inner product, as terms.
-  u32 expectedMatmul(u64 y, u64 slot) {
+  std::vector<u64> expectedMatmul(u64 y, u64 slot) {
     const MatmulLayout l = MatmulLayout::of(h_.perm);
     const u64 a1 = l.gridRow(y);
     const u64 a2 = l.gridCol(y);
@@ -468,7 +490,7 @@ class SymbolicRun {
     auto id = [&](GlobalAddress g) { return elementAt(g.node, g.slot); };
     std::vector<u64> terms = {elementAt(y, slot)};
     for (u64 j = 0; j < l.q; ++j) terms.push_back(productTerm(id(l.cAt(i, j)), id(l.dAt(j, k))));
-    return intern(std::move(terms));
+    return terms;
   }
 
   void checkFinal() {
@@ -476,12 +498,13 @@ class SymbolicRun {
       for (u64 y = 0; y < nodes_; ++y) {
         for (u64 l = 0; l < h_.slots; ++l) {
           if (!h_.perm.checkedAtEnd(y, l)) continue;
-          const u32 expected = expectedMatmul(y, l);
+          std::vector<u64> expected = expectedMatmul(y, l);
           const u32 got = mem_[y * words_ + l];
-          if (got == expected) continue;
+          if (holdsTerms(got, expected)) continue;
+          std::sort(expected.begin(), expected.end());
           error("final state, node " + std::to_string(y) + ", slot " + std::to_string(l) +
                 ": holds " + element(got) + ", the reference '" + h_.perm.str() + "' expects " +
-                element(expected));
+                describe(expected));
         }
       }
       return;
@@ -497,8 +520,15 @@ class SymbolicRun {
           // All-to-all reduction (TR-623 §2): the sum of the elements every node started with in
           // this slot; broadcast: the element the reference names (its word is its identity).
           if (h_.perm.reduction()) {
-            expected = kEmpty;
-            for (u64 x = 0; x < nodes_; ++x) expected = sum(expected, elementAt(x, l));
+            std::vector<u64> terms;
+            for (u64 x = 0; x < nodes_; ++x) terms.push_back(elementAt(x, l));
+            if (holdsTerms(got, terms)) continue;
+            ++wrong;
+            std::sort(terms.begin(), terms.end());
+            error("final state, node " + std::to_string(y) + ", slot " + std::to_string(l) +
+                  ": holds " + element(got) + ", the reference '" + h_.perm.str() + "' expects " +
+                  (terms.size() == 1 ? element(static_cast<u32>(terms[0])) : describe(terms)));
+            continue;
           }
         } else if (!h_.perm.participates(unpackAddress(expected, h_.slots))) {
           continue;
@@ -521,14 +551,21 @@ class SymbolicRun {
     bool combined = false;  ///< an ADD: the old value lives on in the sum
   };
 
-  /// The value a combining receive forms from `a` and `b` (elements or sums): the multiset of
-  /// their elements, interned so that equal sums have one identity. An empty operand adds
-  /// nothing (its error is reported where it is read).
-  u32 sum(u32 a, u32 b) {
+  static bool isSum(u32 v) { return v != kEmpty && v >= kSumBase; }
+
+  /// The value a combining receive forms from `old` (the slot's) and `add` (elements or sums):
+  /// the multiset of their terms. A sum that only this slot holds grows in place (so that a
+  /// block accumulated term by term costs its length, not its length squared); otherwise a new
+  /// sum is made. An empty operand adds nothing (its error is reported where it is read).
+  u32 combine(u32 old, u32 add) {
+    if (isSum(old) && old != add && refs_[old - kSumBase] == 1) {
+      appendTerms(add, sums_[old - kSumBase]);
+      return old;
+    }
     std::vector<u64> terms;
-    appendTerms(a, terms);
-    appendTerms(b, terms);
-    return intern(std::move(terms));
+    appendTerms(old, terms);
+    appendTerms(add, terms);
+    return newSum(std::move(terms));
   }
 
   /// Appends the terms of value v (an element, a sum, or nothing) to `terms`.
@@ -542,14 +579,52 @@ class SymbolicRun {
     }
   }
 
-  /// The value whose terms are `terms`: nothing, an element, or an interned sum.
-  u32 intern(std::vector<u64> terms) {
+  /// The value whose terms are `terms`: nothing, an element, or a new sum (held by no one yet).
+  u32 newSum(std::vector<u64> terms) {
     if (terms.empty()) return kEmpty;
     if (terms.size() == 1 && terms[0] >> 32 == 0) return static_cast<u32>(terms[0]);
-    std::sort(terms.begin(), terms.end());
-    const auto [it, inserted] = sum_ids_.try_emplace(terms, kSumBase + sums_.size());
-    if (inserted) sums_.push_back(terms);
-    return it->second;
+    u32 id;
+    if (!free_.empty()) {
+      id = free_.back();
+      free_.pop_back();
+      sums_[id - kSumBase] = std::move(terms);
+    } else {
+      id = static_cast<u32>(kSumBase + sums_.size());
+      sums_.push_back(std::move(terms));
+      refs_.push_back(0);
+    }
+    return id;
+  }
+
+  /// Whether value v has exactly the terms `want` (as a multiset).
+  bool holdsTerms(u32 v, std::vector<u64> want) const {
+    std::vector<u64> got;
+    appendTerms(v, got);
+    if (got.size() != want.size()) return false;
+    std::sort(got.begin(), got.end());
+    std::sort(want.begin(), want.end());
+    return got == want;
+  }
+
+  /// Reference counts of sums: memory slots, PASS registers and the words in flight in a cycle
+  /// hold them; a sum no one holds is freed and its identity reused.
+  void hold(u32 v) {
+    if (isSum(v)) ++refs_[v - kSumBase];
+  }
+  void release(u32 v) {
+    if (!isSum(v)) return;
+    if (--refs_[v - kSumBase] == 0) {
+      std::vector<u64>().swap(sums_[v - kSumBase]);
+      free_.push_back(v);
+    }
+  }
+  /// Writes memory word `index` (node * words + slot), keeping the counts.
+  void setMem(u64 index, u32 v) {
+    u32& m = mem_[index];
+    if (m == v) return;
+    hold(v);
+    release(m);
+    m = v;
   }
 
   static constexpr u32 kReported = 0x80000000U;
@@ -569,10 +644,12 @@ class SymbolicRun {
   std::vector<Held> pass_next_;
   std::vector<Held> copy_;  ///< per node and channel: the element a PERMUTE copy read
   std::vector<Write> writes_;
-  /// Sum kSumBase + i: its terms, sorted; a term is an element identity e, or a product of
-  /// elements a <= b as ((a + 1) << 32) | b (MAC).
+  /// Sum kSumBase + i: its terms, in no order; a term is an element identity e, or a product of
+  /// elements a <= b as ((a + 1) << 32) | b (MAC). Sums are not shared between values that are
+  /// only equal: the final check compares terms.
   std::vector<std::vector<u64>> sums_;
-  std::map<std::vector<u64>, u32> sum_ids_;  ///< the identity of each sum formed so far
+  std::vector<u32> refs_;  ///< holders of each sum (memory slots, PASS registers, words in flight)
+  std::vector<u32> free_;  ///< identities of freed sums
 };
 
 }  // namespace

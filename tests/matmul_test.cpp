@@ -8,6 +8,8 @@
 
 #include <gtest/gtest.h>
 
+#include <bit>
+#include <cmath>
 #include <iostream>
 #include <map>
 #include <string>
@@ -20,6 +22,7 @@
 #include "reference.h"
 #include "rtl_backend.h"
 #include "run_compare.h"
+#include "schedules/transpose2d.h"
 #include "seeded_words.h"
 #include "test_util.h"
 #include "tlm_backend.h"
@@ -38,10 +41,12 @@ struct MatmulCase {
   u32 tau = 0;
   u64 packet = 0;
   u32 units = 1;
-  bool rtl = false;       ///< also on the RTL (a CI model must hold it: n <= 4, K <= 4 * 2^n)
-  std::string grid = "";  ///< --grid (empty: the method's default)
-  u64 seed = 0;           ///< seeded values (sw/seeded_words.h) when non-zero, else tags
-  std::string tree = "";  ///< --tree (broadcast)
+  bool rtl = false;            ///< also on the RTL (a CI model must hold it: n <= 4, K <= 4 * 2^n)
+  std::string grid = "";       ///< --grid (empty: the method's default)
+  u64 seed = 0;                ///< seeded values (sw/seeded_words.h) when non-zero, else tags
+  std::string tree = "";       ///< --tree (broadcast)
+  std::string transpose = "";  ///< --transpose (A(.,2,2) .. A(.,2,5))
+  std::string grid3 = "";      ///< --grid3 (A(.,3,1))
 };
 
 BuiltCase build(const MatmulCase& m) {
@@ -53,7 +58,16 @@ BuiltCase build(const MatmulCase& m) {
       {"units", std::to_string(m.units)}};
   if (!m.grid.empty()) params["grid"] = m.grid;
   if (!m.tree.empty()) params["tree"] = m.tree;
+  if (!m.transpose.empty()) params["transpose"] = m.transpose;
+  if (!m.grid3.empty()) params["grid3"] = m.grid3;
   return buildCase(testing::caseSpec("matmul", m.n, 0, 1, m.one_port, params));
+}
+
+/// The case on the table executor from tags.
+RunResult runTable(const BuiltCase& c) {
+  ExecOptions exec;
+  exec.max_cycles = c.tables.cycles() + 1000;
+  return executeTables(c.tables, taggedMemory(c.perm, c.tables.header.memoryWords()), exec);
 }
 
 void expectMatmul(const MatmulCase& m) {
@@ -75,6 +89,12 @@ void expectMatmul(const MatmulCase& m) {
   tlm.initial = &init;
   testing::expectSameRun("tlm", runOnTlm(c.tables, tlm), table);
   if (m.rtl) {
+    // A CI model must hold the case (tests/build_models.cmake: 4 * 2^n memory words, table depth
+    // 16, 16, 64, 128 at n = 1 .. 4), or the run would build a model of its own.
+    const size_t ci_depth[] = {0, 16, 16, 64, 128};
+    ASSERT_LE(m.n, 4);
+    EXPECT_LE(c.tables.header.memoryWords(), u64{4} << m.n);
+    EXPECT_LE(c.tables.depth(), ci_depth[m.n]);
     RtlOptions opt;
     opt.progress = &std::cerr;
     opt.initial = &init;
@@ -105,6 +125,7 @@ void expectMatmul(const MatmulCase& m) {
   const bool rotation = std::string(m.method) == "rotation";
   u64 transfers = 0;
   u64 messages = 0;
+  u64 local = 0;  // PERMUTE cycles
   if (std::string(m.method) == "broadcast" || std::string(m.method) == "doubling") {
     // TR-623 §3.2, A(.,2,1) by broadcasting on the grid N1 x N2 the case chose: C's blocks
     // (P/N1 x Q/N2) all-to-all within rows, D's (Q/N1 x R/N2) within columns. Table 8
@@ -158,20 +179,36 @@ void expectMatmul(const MatmulCase& m) {
   auto ceilDiv = [](u64 a, u64 b) { return (a + b - 1) / b; };
   const std::string method = m.method;
   if (method == "a131") {
-    // TR-623 §3.3 on N1 x N1 x T (T = N2/N1): the exchange of D's sub-strips (Q/N2 x R/N2)
-    // within the fibers (n3' dimensions), C's blocks broadcast over the N2' direction and D's
-    // over the N1' direction (side by side on all ports), the reduction of T partial blocks of
-    // A within the fibers. Each stream as its cycles: a step's messages of `packet` words,
-    // each after tau idle cycles; parts = the subcube's dimensions on all-port hardware.
-    const int h = c.perm.gridRowDims();
-    const int d3 = m.n - 2 * h;
-    const u64 side = u64{1} << h;
+    // TR-623 §3.3 on N1' x N2' x N3', the fiber in the column bits (N1' = N1, N2' N3' = N2,
+    // N2' >= N1') or in the row bits (N1' N3' = N1, N2' = N2, N1' > N2'); default N2' = N1 when
+    // N2 >= N1, else N1' = N2; --grid3 names it. The exchange of D's (column fiber) or C's (row
+    // fiber) strips within the fibers (n3' dimensions), C's blocks broadcast over the N2'
+    // direction and D's over the N1' direction (side by side on all ports), the reduction of
+    // N3' partial blocks of A within the fibers. Each stream as its cycles: a step's messages of
+    // `packet` words, each after tau idle cycles; parts = the subcube's dimensions on all-port
+    // hardware.
+    const int n1 = c.perm.gridRowDims();
+    const int n2 = m.n - n1;
+    bool rows_fiber = n1 > n2;
+    int d3 = std::abs(n1 - n2);
+    if (!m.grid3.empty()) {
+      const u64 g1 = std::stoull(m.grid3.substr(0, m.grid3.find('x')));
+      const u64 g2 = std::stoull(m.grid3.substr(m.grid3.find('x') + 1));
+      rows_fiber = g1 > g2;
+      d3 = std::countr_zero(std::stoull(m.grid3.substr(m.grid3.rfind('x') + 1)));
+    }
+    const int h = rows_fiber ? n1 - d3 : n1;   // n1'
+    const int h2 = rows_fiber ? n2 : n2 - d3;  // n2'
+    const u64 side = u64{1} << h;              // N1'
+    const u64 lines = u64{1} << h2;            // N2'
     const u64 depth = u64{1} << d3;
-    const u64 cb = (m.p / side) * (m.q / (side * depth));
-    const u64 db = (m.q / side) * (m.r / (side * depth));
-    const u64 ab = (m.p / side) * (m.r / (side * depth));
-    const u64 sub = (m.q / (side * depth)) * (m.r / (side * depth));
-    using Timeline = std::vector<bool>;  // true: a cycle that moves words
+    const u64 rows = u64{1} << n1;
+    const u64 cols = u64{1} << n2;
+    const u64 cb = (m.p / rows) * (m.q / cols);
+    const u64 db = (m.q / rows) * (m.r / cols);
+    const u64 ab = (m.p / rows) * (m.r / cols);
+    const u64 moved = rows_fiber ? cb : db;  // the block whose strips the exchange moves
+    using Timeline = std::vector<bool>;      // true: a cycle that moves words
     auto steps = [&](Timeline& tl, int dims, u64 words, int kind) {
       const u64 parts = m.one_port || dims == 0 ? 1 : static_cast<u64>(dims);
       for (int t = 0; t < dims; ++t) {
@@ -188,9 +225,9 @@ void expectMatmul(const MatmulCase& m) {
       return static_cast<u64>(std::count(tl.begin(), tl.end(), true));
     };
     Timeline xch, bc, bd, red;
-    steps(xch, d3, sub, 0);
+    steps(xch, d3, moved / depth, 0);
     const u64 before = messages;
-    steps(bc, h, cb, 1);
+    steps(bc, h2, cb, 1);
     const u64 c_msgs = messages - before;
     steps(bd, h, db, 1);
     const u64 d_msgs = messages - before - c_msgs;
@@ -210,22 +247,25 @@ void expectMatmul(const MatmulCase& m) {
     if (m.packet == 0) {
       const u64 n3 = static_cast<u64>(d3);
       const u64 s1 = side - 1;
+      const u64 s2 = lines - 1;
       if (m.one_port) {
         // The broadcasts: Table 8's A(1,2,1) on the N1' x N2' grid with Q/N3' for Q; the
-        // reduction: §3.3's sum over i = 1 .. n3' of P/N1' R/N2' / 2^i = (T-1) P/N1 R/N2; the
-        // transformation into ld3: Table 4's n3' M/2 with M = Q/N1 R/N2 per node.
-        EXPECT_EQ(busy(bc) + busy(bd), s1 * cb + s1 * db) << "Table 8 with Q/N3'";
+        // reduction: §3.3's sum over i = 1 .. n3' of P/N1' R/N2' / 2^i = (N3'-1) P/N1 R/N2; the
+        // transformation into ld3 (lc3): Table 4's n3' M/2 with M = Q/N1 R/N2 (P/N1 Q/N2).
+        EXPECT_EQ(busy(bc) + busy(bd), s2 * cb + s1 * db) << "Table 8 with Q/N3'";
         EXPECT_EQ(busy(red), (depth - 1) * ab) << "section 3.3 reduction";
-        EXPECT_EQ(busy(xch), n3 * db / 2) << "Table 4";
+        EXPECT_EQ(busy(xch), n3 * moved / 2) << "Table 4";
         EXPECT_EQ(messages, static_cast<u64>(m.n) + n3);
-      } else if (h > 0 && cb % h == 0 && db % h == 0 &&
-                 (d3 == 0 || (ab % d3 == 0 && sub % d3 == 0))) {
+      } else if (h > 0 && h2 > 0 && cb % static_cast<u64>(h2) == 0 && db % h == 0 &&
+                 (d3 == 0 || (ab % d3 == 0 && (moved / depth) % d3 == 0))) {
         // Table 11's A(n,2,1) transfer terms with Q/N3' and the n-port reduction and exchange.
         const u64 hh = static_cast<u64>(h);
-        EXPECT_EQ(std::max(busy(bc), busy(bd)), std::max(s1 * cb / hh, s1 * db / hh)) << "Table 11";
+        const u64 hh2 = static_cast<u64>(h2);
+        EXPECT_EQ(std::max(busy(bc), busy(bd)), std::max(s2 * cb / hh2, s1 * db / hh))
+            << "Table 11";
         if (d3 > 0) {
           EXPECT_EQ(busy(red), (depth - 1) * ab / n3) << "Table 3, n-port";
-          EXPECT_EQ(busy(xch), db / 2) << "Table 4, n-port";
+          EXPECT_EQ(busy(xch), moved / 2) << "Table 4, n-port";
         }
       }
     }
@@ -277,9 +317,11 @@ void expectMatmul(const MatmulCase& m) {
                                (m.p / 2) * (m.q / nodes);
       table_startups = 3 * n;
     } else {
-      // Table 8 on the grid N1 x N2 the case chose. The transpose (gridTranspose): an exchange
-      // of 2^e pieces within e = |n1 - n2| dimensions, then the square transpose of
-      // h = min(n1, n2) bit pairs, 2h steps of the whole block (n steps when N1 = N2).
+      // Table 8 on the grid N1 x N2 the case chose. A transpose of M words on N1 != N2
+      // (gridTranspose): an exchange of 2^e pieces within e = |n1 - n2| dimensions and the
+      // square transpose of h = min(n1, n2) bit pairs, 2h steps of the whole block (n steps when
+      // N1 = N2). With N1 > N2, A(.,2,4) and A(.,2,5) move D by whole blocks and A(.,2,3) and
+      // A(.,2,5) move A by whole blocks: the square transpose alone.
       const u64 n1 = static_cast<u64>(c.perm.gridRowDims());
       const u64 n2 = n - n1;
       const u64 e = n1 > n2 ? n1 - n2 : n2 - n1;
@@ -293,27 +335,100 @@ void expectMatmul(const MatmulCase& m) {
       const bool tc = which == '2' || which == '3';
       const bool ta = which == '3' || which == '5';
       const bool gc = which == '2' || which == '5';
-      auto transpose = [&](u64 words) {
-        exchange(e, words >> e);
-        for (u64 t = 0; t < 2 * h; ++t) step(words);
+      const bool tall = n1 > n2;
+      u64 txp_steps = 0;  // start-ups of the transposes
+      u64 txp_words = 0;  // their element transfers
+      // The square part: §2.2's SBT transpose (one-port default), 2h steps of the whole block,
+      // or a packet transpose of Johnsson & Ho 1987 §6.1 on the 2h dimensions (all-port
+      // default: SPT, TR-623 Table 11), in packets of --packet or of the size that minimises the
+      // §6.1 time; its start-ups are its packet steps, its transfers the longest packet moving
+      // in each step (the planner's routes, transpose2dNodeRoutes).
+      const std::string kind = !m.transpose.empty() ? m.transpose : m.one_port ? "sbt" : "spt";
+      auto square = [&](u64 words) {
+        if (h == 0) return;
+        if (kind == "sbt") {
+          for (u64 t = 0; t < 2 * h; ++t) step(words);
+          txp_steps += 2 * h;
+          txp_words += 2 * h * words;
+          return;
+        }
+        const int sub = static_cast<int>(2 * h);
+        auto time = [&](u64 b) {
+          return kind == "spt"   ? sptFormulaCycles(sub, words, b, m.tau)
+                 : kind == "dpt" ? dptFormulaCycles(sub, words, b, m.tau)
+                                 : mptScheduleCycles(sub, words, b, m.tau);
+        };
+        u64 b = std::min(m.packet, words);
+        if (b == 0) {
+          b = 1;
+          for (u64 size = 2; size <= words; ++size) {
+            if (time(size) < time(b)) b = size;
+          }
+        }
+        Transpose2dOptions to;
+        to.algo = kind == "spt"   ? Transpose2dAlgo::kSpt
+                  : kind == "dpt" ? Transpose2dAlgo::kDpt
+                                  : Transpose2dAlgo::kMpt;
+        to.packet = b;
+        to.tau = m.tau;
+        std::map<u64, u64> longest;  // packet step -> the longest packet crossing a link
+        for (u64 x = 0; x < (u64{1} << sub); ++x) {
+          for (const PacketRoute& r : transpose2dNodeRoutes(sub, x, words, b, to)) {
+            for (u64 st : r.steps) longest[st] = std::max<u64>(longest[st], r.slots.size());
+          }
+        }
+        const u64 steps = longest.rbegin()->first + 1;
+        EXPECT_EQ(longest.size(), steps) << "a packet moves in every step";
+        u64 busy = 0;
+        for (const auto& [st, len] : longest) busy += len;
+        transfers += busy;
+        messages += steps;
+        txp_steps += steps;
+        txp_words += busy;
+        if (words % b == 0) {
+          EXPECT_EQ(steps * (b + m.tau), time(b)) << "Johnsson & Ho 1987 section 6.1";
+        }
       };
-      transpose(tc ? cb : db);
+      auto transpose = [&](u64 words, bool whole_blocks) {
+        if (!whole_blocks) {
+          exchange(e, words >> e);
+          txp_steps += e;
+          txp_words += e * (words >> e) * (u64{1} << e) / 2;
+        }
+        square(words);
+      };
+      transpose(tc ? cb : db, tall && which == '4');
+      if (tall && which == '5') {
+        // The strip of D a node keeps, Q/N1 x R/N1, copied into the dense D^T by PERMUTE, one
+        // word per port and cycle.
+        local = ((m.q / rows) * (m.r / rows) + n - 1) / n;
+      }
       broadcast(tc ? n2 : n1, gc ? cb : db);  // in grid rows (A(.,2,2), A(.,2,3)) or columns
       reduce(tc ? n1 : n2, ab);
-      if (ta) transpose(ab);
-      // A(1,2,2): P/N1 Q/N2 n + Q/N1 P/N2 (N2-1) + P/N1 R/N2 (N1-1), 2n start-ups; A(1,2,3):
-      // P/N1 Q/N2 n + Q/N1 R/N2 (N2-1) + R/N1 P/N2 (N1-1) + R/N1 P/N2 n, 3n; A(1,2,4): Q/N1 R/N2 n
-      // + R/N1 Q/N2 (N1-1) + P/N1 R/N2 (N2-1), 2n; A(1,2,5): Q/N1 R/N2 n + P/N1 Q/N2 (N1-1) +
-      // R/N1 P/N2 (N2-1) + R/N1 P/N2 n, 3n. The transposes cost e M/2 + 2h M here against the
-      // table's n M (the same when N1 = N2).
+      if (ta) transpose(ab, tall && which == '3');
+      // Table 8's broadcast and reduction terms: A(1,2,2): Q/N1 P/N2 (N2-1) + P/N1 R/N2 (N1-1);
+      // A(1,2,3): Q/N1 R/N2 (N2-1) + R/N1 P/N2 (N1-1); A(1,2,4): R/N1 Q/N2 (N1-1) + P/N1 R/N2
+      // (N2-1); A(1,2,5): P/N1 Q/N2 (N1-1) + R/N1 P/N2 (N2-1). Its transposes: n M each, 2n
+      // start-ups (A(1,2,2), A(1,2,4)) or 3n (A(1,2,3), A(1,2,5)); ours, counted above, equal
+      // those on square grids.
       const u64 r1 = rows - 1;
       const u64 r2 = cols - 1;
-      auto txp = [&](u64 words) { return words * n - (e * words - e * words / 2); };
-      table = which == '2'   ? txp(cb) + cb * r2 + ab * r1
-              : which == '3' ? txp(cb) + db * r2 + ab * r1 + txp(ab)
-              : which == '4' ? txp(db) + db * r1 + ab * r2
-                             : txp(db) + cb * r1 + ab * r2 + txp(ab);
-      table_startups = ta ? 3 * n : 2 * n;
+      const u64 terms = which == '2'   ? cb * r2 + ab * r1
+                        : which == '3' ? db * r2 + ab * r1
+                        : which == '4' ? db * r1 + ab * r2
+                                       : cb * r1 + ab * r2;
+      const u64 table8_txp =
+          which == '2' || which == '3' ? n * cb + (ta ? n * ab : 0) : n * db + (ta ? n * ab : 0);
+      if (n1 == n2 && kind == "sbt") {
+        EXPECT_EQ(txp_words, table8_txp) << "Table 8's transposes on a square grid";
+        EXPECT_EQ(txp_steps, ta ? 2 * n : n);
+      }
+      table = terms + txp_words;
+      table_startups = txp_steps + n1 + n2;
+      if (n1 == n2 && kind == "sbt") {
+        EXPECT_EQ(table, terms + table8_txp);
+        EXPECT_EQ(table_startups, ta ? 3 * n : 2 * n) << "Table 8";
+      }
     }
     if (m.one_port && m.packet == 0) {
       EXPECT_EQ(transfers, table) << "Table 6 / Table 8";
@@ -360,7 +475,8 @@ void expectMatmul(const MatmulCase& m) {
   }
   EXPECT_EQ(c.lower_bound, transfers);
   EXPECT_EQ(table.transfer_cycles, transfers);
-  EXPECT_EQ(table.cycles, arithmetic + transfers + messages * m.tau);
+  EXPECT_EQ(table.local_cycles, local);
+  EXPECT_EQ(table.cycles, arithmetic + transfers + messages * m.tau + local);
 }
 
 TEST(Matmul, RotationA111MatchesTables5And6) {
@@ -469,6 +585,44 @@ TEST(Matmul, ThreeDimensionalA131) {
   expectMatmul(seeded);
 }
 
+TEST(Matmul, ThreeDimensionalA131WithN1PrimeNotN2Prime) {
+  // TR-623 §3.3 with N1' != N2' (--grid3 N1'xN2'xN3', N1' = N1, N2' N3' = N2, N2' >= N1'): each
+  // fiber position takes N2'/N1' sub-strips of every D block in the exchange.
+  auto g3 = [](int n, u64 p, u64 q, u64 r, bool one_port, u32 tau, u64 packet, std::string grid3,
+               bool rtl, u64 seed = 0) {
+    MatmulCase m{"a131", n, p, q, r, one_port, tau, packet, 1, rtl};
+    m.grid3 = std::move(grid3);
+    m.seed = seed;
+    return m;
+  };
+  expectMatmul(g3(3, 2, 8, 8, true, 0, 0, "1x4x2", true));  // w = 4
+  expectMatmul(g3(3, 2, 8, 8, false, 1, 0, "1x4x2", true, 31));
+  expectMatmul(g3(3, 4, 8, 8, true, 0, 0, "1x8x1", false));  // A(.,2,1) on 1 x 8
+  expectMatmul(g3(4, 4, 16, 8, true, 1, 0, "2x4x2", true));
+  expectMatmul(g3(4, 4, 16, 8, false, 0, 0, "2x4x2", true, 41));
+  expectMatmul(g3(4, 8, 16, 16, false, 2, 3, "1x4x4", false));  // packets
+  expectMatmul(g3(5, 8, 32, 16, true, 0, 0, "2x8x2", false));
+  expectMatmul(g3(5, 8, 32, 16, false, 0, 0, "2x4x4", false));
+  expectMatmul(g3(6, 16, 64, 32, true, 1, 0, "2x8x4", false));
+  expectMatmul(g3(6, 16, 64, 32, false, 0, 0, "2x16x2", false));
+  expectMatmul(g3(6, 8, 64, 32, false, 1, 0, "4x8x2", false, 61));
+  expectMatmul(g3(6, 16, 64, 32, false, 0, 0, "4x4x4", false));  // N1' = N2', the default's
+  // N1' > N2': the fiber in the row bits, C's column sub-strips exchanged (grid N1' N3' x N2').
+  expectMatmul(g3(3, 8, 8, 2, true, 0, 0, "4x1x2", true));
+  expectMatmul(g3(3, 8, 8, 2, false, 1, 0, "4x1x2", true, 32));
+  expectMatmul(g3(4, 8, 16, 4, true, 1, 0, "4x2x2", true));
+  expectMatmul(g3(4, 8, 16, 4, false, 0, 0, "4x2x2", true, 42));
+  expectMatmul(g3(4, 16, 16, 8, false, 2, 3, "4x1x4", false));  // packets
+  expectMatmul(g3(5, 16, 32, 8, true, 0, 0, "8x2x2", false));
+  expectMatmul(g3(6, 64, 64, 16, true, 1, 0, "8x2x4", false));
+  expectMatmul(g3(6, 64, 64, 16, false, 0, 0, "16x2x2", false));
+  expectMatmul(g3(6, 64, 64, 16, false, 1, 0, "8x1x8", false, 62));
+  // The default on a grid with N1 > N2: N1' = N2, N3' = N1/N2.
+  MatmulCase tall{"a131", 4, 16, 16, 8, false, 0, 0, 1, false};
+  tall.grid = "8x2";
+  expectMatmul(tall);
+}
+
 TEST(Matmul, A122AndA124OnGridsThatAreNotSquare) {
   // TR-623 §3.2 with N1 != N2: the transposes combine the one-dimensional exchange with the
   // square transpose (§2); A(.,2,2) on N1 < N2 and N1 > N2, A(.,2,4) on N1 < N2.
@@ -499,6 +653,131 @@ TEST(Matmul, A122AndA124OnGridsThatAreNotSquare) {
   MatmulCase seeded4 = ns("a124", 4, 4, 8, 8, false, 0, 3, "2x8", true);
   seeded4.seed = 124;
   expectMatmul(seeded4);
+}
+
+TEST(Matmul, A123A124A125OnGridsThatAreNotSquare) {
+  // TR-623 §3.2 with N1 != N2. N1 < N2: A(.,2,3) and A(.,2,5) transpose C or D as A(.,2,2) and
+  // A(.,2,4) do, reduce A^T in P/N2 x R/N2 pieces and transpose it back (the exchange within the
+  // e extra dimensions, then the square transpose). N1 > N2: A(.,2,4) moves D by whole blocks
+  // (the square transpose alone), A(.,2,3) reduces whole blocks of A (the paper's alternative
+  // accumulation) and moves them home by the square transpose.
+  auto ns = [](const char* method, int n, u64 p, u64 q, u64 r, bool one_port, u32 tau, u64 packet,
+               std::string grid, bool rtl, u64 seed = 0) {
+    MatmulCase m{method, n, p, q, r, one_port, tau, packet, 1, rtl};
+    m.grid = std::move(grid);
+    m.seed = seed;
+    return m;
+  };
+  expectMatmul(ns("a123", 1, 2, 2, 2, true, 0, 0, "1x2", false));  // e = 1, h = 0
+  expectMatmul(ns("a123", 1, 2, 2, 2, false, 1, 0, "2x1", false));
+  expectMatmul(ns("a125", 1, 2, 2, 2, true, 0, 0, "1x2", false));
+  expectMatmul(ns("a124", 1, 2, 2, 2, true, 0, 0, "2x1", false));
+  expectMatmul(ns("a123", 3, 4, 4, 4, true, 0, 0, "", true));  // 2 x 4
+  expectMatmul(ns("a123", 3, 4, 4, 4, false, 2, 0, "4x2", true));
+  expectMatmul(ns("a125", 3, 4, 4, 4, true, 1, 0, "2x4", true));
+  expectMatmul(ns("a125", 3, 4, 8, 4, false, 0, 0, "2x4", false));
+  expectMatmul(ns("a124", 3, 4, 4, 4, true, 0, 0, "4x2", true));
+  expectMatmul(ns("a124", 3, 4, 8, 4, false, 1, 0, "4x2", false));
+  expectMatmul(ns("a123", 4, 8, 8, 8, true, 0, 0, "2x8", false));  // e = 2
+  expectMatmul(ns("a123", 4, 8, 8, 8, true, 0, 0, "8x2", false));
+  expectMatmul(ns("a125", 4, 8, 8, 8, true, 0, 0, "2x8", false));
+  expectMatmul(ns("a124", 4, 8, 8, 8, true, 0, 0, "8x2", false));
+  expectMatmul(ns("a123", 4, 8, 16, 8, false, 3, 2, "8x2", false));  // packets
+  expectMatmul(ns("a125", 4, 16, 8, 8, false, 2, 3, "2x8", false));
+  expectMatmul(ns("a124", 4, 8, 16, 16, false, 1, 5, "8x2", false));
+  expectMatmul(ns("a123", 5, 16, 16, 8, false, 0, 0, "", false));  // 4 x 8
+  expectMatmul(ns("a125", 5, 8, 16, 16, true, 0, 0, "4x8", false));
+  expectMatmul(ns("a124", 5, 16, 16, 32, true, 0, 0, "8x4", false));
+  expectMatmul(ns("a123", 5, 16, 8, 16, false, 1, 0, "8x4", false));
+  expectMatmul(ns("a123", 6, 32, 32, 32, true, 0, 0, "2x32", false));  // e = 4
+  expectMatmul(ns("a125", 6, 64, 64, 64, false, 0, 0, "1x64", false));
+  expectMatmul(ns("a124", 6, 32, 32, 32, false, 0, 0, "32x2", false));
+  expectMatmul(ns("a123", 6, 32, 64, 32, true, 0, 0, "16x4", false));
+  expectMatmul(ns("a123", 4, 8, 8, 8, false, 1, 0, "2x8", true, 123));
+  expectMatmul(ns("a125", 4, 8, 8, 8, true, 0, 3, "2x8", true, 125));
+  expectMatmul(ns("a124", 4, 8, 8, 8, true, 2, 0, "8x2", false, 124));
+  expectMatmul(ns("a123", 4, 8, 8, 8, false, 0, 0, "8x2", true, 1123));
+  // A(.,2,5) with N1 > N2: D's strips stacked dense, A^T's pieces landing as column strips.
+  expectMatmul(ns("a125", 1, 2, 2, 2, true, 0, 0, "2x1", false));  // e = 1, h = 0
+  expectMatmul(ns("a125", 3, 4, 4, 4, true, 0, 0, "4x2", true));
+  expectMatmul(ns("a125", 3, 8, 4, 8, false, 1, 0, "4x2", false));
+  expectMatmul(ns("a125", 4, 16, 16, 16, true, 1, 0, "8x2", false));
+  expectMatmul(ns("a125", 4, 16, 16, 16, false, 2, 0, "16x1", false));
+  expectMatmul(ns("a125", 4, 8, 16, 16, false, 1, 3, "8x2", false));  // packets
+  expectMatmul(ns("a125", 5, 16, 16, 32, true, 0, 0, "8x4", false));
+  expectMatmul(ns("a125", 6, 32, 64, 32, false, 1, 0, "32x2", false));
+  expectMatmul(ns("a125", 6, 32, 32, 64, false, 0, 0, "16x4", false));
+  expectMatmul(ns("a125", 4, 8, 8, 8, true, 1, 0, "8x2", true, 2125));
+  expectMatmul(ns("a125", 3, 4, 4, 4, false, 1, 0, "4x2", true, 3125));
+}
+
+TEST(Matmul, NPortTransposesMatchTable11) {
+  // TR-623 Table 11 on the square grid 4 x 4 (n = 4, n1 = n2 = 2), P = Q = R = 32, tau = 3: every
+  // block is M = 64 words. A(n,2,2), A(n,2,4): n tau + (sqrt(M) + sqrt((n-1) tau))^2 + (M (N2-1)/n2
+  // + M (N1-1)/n1); A(n,2,3), A(n,2,5) one more transpose term. The SPT transpose (Johnsson & Ho
+  // 1987 §6.1.1) with the optimum packet B = sqrt(M tau / (n-1)) = 8, a divisor of M, takes
+  // (M/B + n - 1)(B + tau) = 11 * 11 = 121 cycles, Table 11's term exactly; the nRSBT broadcast
+  // and reduction 2 steps of 32 and 64 words, one start-up each.
+  const u64 m_words = 64;
+  const double n = 4;
+  const double tau = 3;
+  const double txp =
+      std::pow(std::sqrt(static_cast<double>(m_words)) + std::sqrt((n - 1) * tau), 2);
+  const double terms = 64.0 * 3 / 2 + 64.0 * 3 / 2;
+  ASSERT_EQ(txp, 121.0);
+  for (const char* method : {"a122", "a123", "a124", "a125"}) {
+    SCOPED_TRACE(method);
+    const bool two = std::string(method) == "a123" || std::string(method) == "a125";
+    const MatmulCase m{method, 4, 32, 32, 32, false, 3, 0, 1, false};
+    expectMatmul(m);
+    const BuiltCase c = build(m);
+    const RunResult r = runTable(c);
+    const u64 table11 = static_cast<u64>(n * tau + (two ? 2 : 1) * txp + terms);
+    EXPECT_EQ(table11, two ? 446U : 325U);
+    EXPECT_EQ(r.cycles - r.mac_cycles, table11) << "Table 11";
+    EXPECT_EQ(r.mac_cycles, 32U * 32 * 32 / 16) << "Table 5";
+    // Element transfers: 11 packet steps of 8 words per transpose, 32 + 64 per tree.
+    EXPECT_EQ(r.transfer_cycles, (two ? 2 : 1) * 88U + 96U + 96U);
+    EXPECT_NE(c.bound_source.find(two ? "26 start-ups" : "15 start-ups"), std::string::npos)
+        << c.bound_source;
+  }
+  // With tau = 0 the best packet is one word: M + n - 1 = 67 cycles for the transpose (Table 11's
+  // continuous optimum, sqrt(M)^2 = 64, leaves out the pipeline's fill, n - 1 steps).
+  const BuiltCase c0 = build({"a122", 4, 32, 32, 32, false, 0, 0, 1, false});
+  const RunResult r0 = runTable(c0);
+  EXPECT_EQ(r0.cycles - r0.mac_cycles, 67U + 96U + 96U);
+}
+
+TEST(Matmul, DualAndMultiplePathTransposes) {
+  // The DPT and MPT transposes (Johnsson & Ho 1987 §6.1.2, §6.1.3) in place of Table 11's SPT:
+  // the harness checks every packet step against the §6.1 time formulas.
+  auto tp = [](const char* method, int n, u64 p, u64 q, u64 r, u32 tau, u64 packet,
+               std::string grid, const char* kind, bool rtl, u64 seed = 0) {
+    MatmulCase m{method, n, p, q, r, false, tau, packet, 1, rtl};
+    m.grid = std::move(grid);
+    m.transpose = kind;
+    m.seed = seed;
+    return m;
+  };
+  for (const char* kind : {"spt", "dpt", "mpt", "sbt"}) {
+    SCOPED_TRACE(kind);
+    expectMatmul(tp("a122", 2, 2, 2, 2, 1, 0, "", kind, true));
+    expectMatmul(tp("a122", 2, 4, 4, 4, 1, 0, "", kind, false));
+    expectMatmul(tp("a123", 4, 16, 16, 16, 2, 0, "", kind, false));
+    expectMatmul(tp("a124", 4, 8, 16, 8, 0, 3, "", kind, false));  // packets of 3
+    expectMatmul(tp("a122", 4, 4, 8, 8, 2, 5, "", kind, false));   // --packet 5 > M = 2
+    expectMatmul(tp("a125", 6, 16, 16, 16, 4, 0, "", kind, false));
+    expectMatmul(tp("a123", 5, 16, 16, 16, 1, 0, "4x8", kind, false));  // h = 2 of n = 5
+    expectMatmul(tp("a124", 6, 16, 16, 32, 2, 0, "16x4", kind, false));
+    expectMatmul(tp("a125", 6, 32, 32, 32, 1, 0, "16x4", kind, false));
+    expectMatmul(tp("a125", 4, 8, 8, 8, 1, 0, "", kind, false, 11));
+  }
+  // The MPT beats the SPT as §6.1 says: 8 x 8 grid, M = 64, tau = 2.
+  const BuiltCase spt = build(tp("a122", 6, 64, 64, 64, 2, 0, "", "spt", false));
+  const BuiltCase mpt = build(tp("a122", 6, 64, 64, 64, 2, 0, "", "mpt", false));
+  const RunResult rs = runTable(spt);
+  const RunResult rm = runTable(mpt);
+  EXPECT_LT(rm.cycles, rs.cycles);
 }
 
 TEST(Matmul, BroadcastWithPackets) {
@@ -605,7 +884,10 @@ TEST(Matmul, GridAutoIsTable9) {
   EXPECT_EQ(grid("cannon", 4, "8x8x32"), 1);       // sqrt(8 * 16 / 32) = 2: 2 x 8
   EXPECT_EQ(grid("rotation", 3, "8x8x8"), 0);
   EXPECT_EQ(grid("a113", 4, "16x16x16"), 0);
-  EXPECT_EQ(grid("a124", 4, "64x16x4"), 2);   // square grids only: 4 x 4
+  EXPECT_EQ(grid("a124", 4, "64x16x4"), 3);   // A(1,2,4): sqrt(P N / Q) = 8: 8 x 2
+  EXPECT_EQ(grid("a122", 4, "16x16x64"), 1);  // A(1,2,2): sqrt(Q N / R) = 2: 2 x 8
+  EXPECT_EQ(grid("a123", 6, "16x64x16"), 4);  // A(1,2,3): sqrt(Q N / P) = 16: 16 x 4
+  EXPECT_EQ(grid("a125", 4, "8x8x32"), 3);    // A(1,2,5): sqrt(R N / Q) = 8: 8 x 2
   EXPECT_EQ(grid("a131", 6, "16x16x16"), 2);  // 4 x 16: N1 x N1 x N3' = 4 x 4 x 4
 }
 
@@ -639,9 +921,18 @@ TEST(Matmul, BadInputIsNamed) {
   EXPECT_EQ(err({{"method", "strassen"}, {"shape", "4x4x4"}}),
             "--method 'strassen': unknown matmul method (rotation, exchange, doubling, a113, a114, "
             "cannon, broadcast, a122, a123, a124, a125, a131)");
-  EXPECT_EQ(err({{"method", "a131"}, {"shape", "8x8x8"}, {"grid", "4x2"}}, 3),
-            "--method a131: A(.,3,1) is built for N1' = N2' = N1 and N3' = N2/N1 on the grid "
-            "N1 x N2, which needs N2 >= N1 (got 4x2)");
+  EXPECT_EQ(err({{"method", "a131"}, {"shape", "8x8x8"}, {"grid3", "2x4x1"}, {"grid", "4x2"}}, 3),
+            "--grid3 2x4x1 with --grid 4x2: A(.,3,1) is built on the grid N1' x N2' N3' when N2' "
+            ">= N1', N1' N3' x N2' otherwise");
+  EXPECT_EQ(err({{"method", "a131"}, {"shape", "8x8x6"}, {"grid3", "2x2x2"}}, 3),
+            "matmul: R = 6 does not divide over the 4 grid columns (grid 2x4)");
+  EXPECT_EQ(err({{"method", "a131"}, {"shape", "8x8x8"}, {"grid3", "2x2x4"}}, 3),
+            "--grid3 2x2x4: N1' x N2' x N3' must be the 8 processors of the 3-cube, powers of "
+            "two");
+  EXPECT_EQ(err({{"method", "a131"}, {"shape", "8x8x8"}, {"grid3", "2x2"}}, 3),
+            "--grid3 '2x2': expected N1'xN2'xN3' (positive integers)");
+  EXPECT_EQ(err({{"method", "cannon"}, {"shape", "8x8x8"}, {"grid3", "2x2x2"}}, 3),
+            "--grid3: only --method a131 has a three-dimensional grid");
   EXPECT_EQ(err({{"method", "a131"}, {"shape", "8x2x8"}}, 3),
             "matmul: Q = 2 does not divide over the 4 grid columns (grid 2x4)");
   EXPECT_EQ(err({{"method", "a114"}, {"shape", "4x4x4"}, {"grid", "2x2"}}),
@@ -653,18 +944,35 @@ TEST(Matmul, BadInputIsNamed) {
   EXPECT_EQ(err({{"method", "a113"}, {"shape", "4x4x4"}, {"grid", "2x2"}}),
             "--method a113: A(.,1,3) is the one-dimensional column partitioning, grid 1x4 (got "
             "2x2)");
-  EXPECT_EQ(err({{"method", "a123"}, {"shape", "8x8x8"}}, 3),
-            "--method a123: A(.,2,3) is built for square grids N1 = N2 only: its transpose of A^T "
-            "back into the N1 x N2 allocation is not built for N1 != N2 (got 2x4)");
-  EXPECT_EQ(err({{"method", "a125"}, {"shape", "8x8x8"}, {"grid", "8x1"}}, 3),
-            "--method a125: A(.,2,5) is built for square grids N1 = N2 only: its transpose of A^T "
-            "back into the N1 x N2 allocation is not built for N1 != N2 (got 8x1)");
-  EXPECT_EQ(err({{"method", "a124"}, {"shape", "8x8x8"}, {"grid", "4x2"}}, 3),
-            "--method a124: A(.,2,4) is built for N1 <= N2 only: with N1 > N2 the transposed D^T "
-            "pieces are column strips, which the MAC cannot read as its B block (got 4x2)");
+  EXPECT_EQ(err({{"method", "a123"}, {"shape", "2x8x8"}}, 3),
+            "--method a123: P = 2 does not divide over the 4 grid columns (A(.,2,3) reduces A^T "
+            "into P/N2 x R/N1 blocks)");
+  EXPECT_EQ(err({{"method", "a125"}, {"shape", "4x8x8"}, {"grid", "1x8"}}, 3),
+            "--method a125: P = 4 does not divide over the 8 grid columns (A(.,2,5) reduces A^T "
+            "into P/N2 x R/N1 blocks)");
+  EXPECT_EQ(err({{"method", "a125"}, {"shape", "8x8x2"}, {"grid", "4x2"}}, 3),
+            "--method a125: R = 2 does not divide over the 4 grid rows (A(.,2,5) transposes D "
+            "into Q/N2 x R/N1 blocks)");
+  EXPECT_EQ(err({{"method", "a124"}, {"shape", "8x8x8"}, {"grid", "2x2"}}, 3),
+            "--grid 2x2: N1 x N2 must be the 8 processors of the 3-cube, powers of two");
+  EXPECT_EQ(err({{"method", "a123"}, {"shape", "8x4x8"}, {"grid", "8x1"}}, 3),
+            "matmul: Q = 4 does not divide over the 8 grid rows (grid 8x1)");
   EXPECT_EQ(err({{"method", "a122"}, {"shape", "2x8x8"}}, 3),
             "--method a122: P = 2 does not divide over the 4 grid columns (A(.,2,2) transposes C "
             "into P/N2 x Q/N1 blocks)");
+  EXPECT_EQ(err({{"method", "a122"}, {"shape", "4x4x4"}, {"transpose", "fast"}}),
+            "--transpose 'fast': must be sbt (TR-623 section 2.2, one port at a time) or spt, "
+            "dpt, mpt (Johnsson & Ho 1987 section 6.1, all ports)");
+  EXPECT_EQ(err({{"method", "cannon"}, {"shape", "4x4x4"}, {"transpose", "spt"}}),
+            "--transpose: only --method a122 .. a125 transpose a block-partitioned matrix (sbt, "
+            "spt, dpt, mpt)");
+  EXPECT_EQ(testing::errorOf([] {
+              buildCase(testing::caseSpec(
+                  "matmul", 2, 0, 1, true,
+                  {{"method", "a123"}, {"shape", "4x4x4"}, {"transpose", "mpt"}}));
+            }),
+            "--transpose mpt: the packet transposes use every port at once, not one-port "
+            "hardware (--ports one takes --transpose sbt)");
   EXPECT_EQ(err({{"method", "broadcast"}, {"shape", "4x4x4"}, {"tree", "fat"}}),
             "--tree 'fat': must be sbt (one-port) or nrsbt (n-port)");
   EXPECT_EQ(err({{"method", "cannon"}, {"shape", "4x4x4"}, {"tree", "sbt"}}),

@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <fstream>
 #include <functional>
 #include <map>
@@ -74,6 +75,61 @@ struct CatalogueCase {
   std::string name;  ///< "<algo> n = <n>"
   BuiltCase built;
 };
+
+/// Johnsson & Ho 1988 (TR-623) §3 matrix products (`matmul`, tau = 1, tags), the forms of issue
+/// 13's last round, each sized to fit the CI models (4 * 2^n memory words, table depth 16, 16,
+/// 64, 128, 256, 1024 at n = 1..6): A(.,2,3) and A(.,2,5) on N1 < N2 (one-port), A(.,2,3),
+/// A(.,2,4), A(.,2,5) on N1 > N2 (all-port; A(.,2,5) one-port at n = 4, whose all-port scratch
+/// does not fit), on square grids A(.,2,2) .. A(.,2,5) with Table 11's SPT transposes and one MPT
+/// and one DPT, and A(.,3,1) with N1' != N2' both ways (the fiber in the column and in the row
+/// bits). None at n = 1 and no N1 != N2 at n = 2 (their scratch exceeds 8 and 16 words). Names
+/// "matmul <method> <grid>[ one-port][ <transpose>] n = <n>".
+inline std::vector<std::pair<std::string, CaseSpec>> matmulCatalogueSpecs(int n) {
+  std::vector<std::pair<std::string, CaseSpec>> specs;
+  const std::string at = " n = " + std::to_string(n);
+  auto add = [&](const std::string& method, const std::string& grid, const std::string& shape,
+                 bool one_port, const std::string& transpose = "") {
+    std::map<std::string, std::string> params = {
+        {"method", method}, {"shape", shape}, {"tau", "1"}};
+    const bool three = std::count(grid.begin(), grid.end(), 'x') == 2;
+    params[three ? "grid3" : "grid"] = grid;
+    if (!transpose.empty()) params["transpose"] = transpose;
+    specs.push_back({"matmul " + method + " " + grid + (one_port ? " one-port" : "") +
+                         (transpose.empty() ? "" : " " + transpose) + at,
+                     caseSpec("matmul", n, 0, 1, one_port, params)});
+  };
+  if (n < 2) return specs;
+  if (n % 2 == 0) {
+    const std::string g = std::to_string(1 << (n / 2));
+    const std::string square = g + "x" + g;
+    const std::string shape = g + "x" + g + "x" + g;
+    for (const char* m : {"a122", "a123", "a124", "a125"}) add(m, square, shape, false);
+    add("a122", square, shape, false, "mpt");
+    add("a123", square, shape, false, "dpt");
+  }
+  if (n < 3) return specs;
+  // N1 < N2 and its mirror N1 > N2: 2^floor(n/2) x 2^ceil(n/2), or one more row bit apart when n
+  // is even; P = Q = R = the longer side.
+  const int lo = n % 2 == 0 ? n / 2 - 1 : n / 2;
+  const std::string w1 = std::to_string(1 << lo);
+  const std::string w2 = std::to_string(1 << (n - lo));
+  const std::string side = w2 + "x" + w2 + "x" + w2;
+  for (const char* m : {"a123", "a125"}) add(m, w1 + "x" + w2, side, true);
+  add("a123", w2 + "x" + w1, side, false);
+  add("a124", w2 + "x" + w1, side, false);
+  add("a125", w2 + "x" + w1, side, n == 4);
+  // A(.,3,1), N1' != N2': the column fiber and its mirror, the row fiber.
+  const std::map<int, std::vector<std::pair<std::string, std::string>>> three = {
+      {3, {{"1x4x2", "2x8x8"}, {"4x1x2", "8x8x2"}}},
+      {4, {{"2x4x2", "4x16x8"}, {"4x2x2", "8x16x4"}}},
+      {5, {{"2x4x4", "8x16x16"}, {"4x2x4", "16x16x8"}}},
+      {6, {{"2x8x4", "16x32x32"}, {"8x2x4", "32x32x16"}}}};
+  if (three.count(n) != 0) {
+    add("a131", three.at(n)[0].first, three.at(n)[0].second, false);
+    add("a131", three.at(n)[1].first, three.at(n)[1].second, true);
+  }
+  return specs;
+}
 
 /// Ho & Johnsson 1988 SDPs (`sdp`, a1/a1p/a2/a3 one-port, tau = 2 so the start-up WAITs run too):
 /// every implemented --method on its default SDP (real GSHs; a4, a5 (gamma 2), a6, "a1 n-port",
@@ -153,6 +209,7 @@ inline std::vector<CatalogueCase> catalogueCases(int n, std::vector<std::string>
     std::vector<std::pair<std::string, CaseSpec>> specs{
         {algo.name + " n = " + std::to_string(n), spec}};
     if (algo.name == "sdp") specs = sdpCatalogueSpecs(n);
+    if (algo.name == "matmul") specs = matmulCatalogueSpecs(n);
     for (const auto& [name, s] : specs) {
       try {
         cases.push_back({name, buildCase(s)});
@@ -190,6 +247,7 @@ inline std::vector<std::string> requiredCatalogueCases(int first, int last) {
       names.push_back("sdp extended n-port n = " + std::to_string(n));
     }
     if (n >= 5) names.push_back("sdp a1p n-port uneven n = " + std::to_string(n));
+    for (const auto& [name, spec] : matmulCatalogueSpecs(n)) names.push_back(name);
     if (n % 2 != 0) continue;
     for (const char* algo : {"spt", "dpt", "mpt", "transpose-gray", "transpose-assign1"}) {
       names.push_back(std::string(algo) + " n = " + std::to_string(n));

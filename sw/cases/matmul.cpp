@@ -42,26 +42,51 @@ std::vector<u64> dims(const std::string& option, const std::string& text, size_t
   return out;
 }
 
-/// --grid auto: the grid rows n1 (N1 = 2^n1) of TR-623 Table 9 for A(1,2,1), N1 = sqrt(P N / R)
-/// and N2 = sqrt(R N / P), rounded to the nearest power of two within 1 .. N (ties: the smaller
-/// N1), for both forms of A(.,2,1) (Cannon's rotations and the broadcasts); the rotation
-/// A(.,1,1) is 1 x N.
+/// --grid auto: the grid rows n1 (N1 = 2^n1) of TR-623 Table 9, rounded to the nearest power of
+/// two within 1 .. N (ties: the smaller N1): for A(1,2,1) (both forms, Cannon's rotations and the
+/// broadcasts) N1 = sqrt(P N / R), for A(1,2,2) .. A(1,2,5) the table's own N1; the
+/// one-dimensional methods are 1 x N.
+/// --grid3 "N1'xN2'xN3'" into its numbers.
+std::vector<u64> dims3(const std::string& text) {
+  std::istringstream in(text);
+  std::string item;
+  std::vector<u64> out;
+  while (std::getline(in, item, 'x')) {
+    if (item.empty() || item.find_first_not_of("0123456789") != std::string::npos ||
+        item.size() > 9) {
+      out.clear();
+      break;
+    }
+    out.push_back(std::stoull(item));
+  }
+  if (out.size() != 3 || std::find(out.begin(), out.end(), 0U) != out.end()) {
+    throw Error("--grid3 '" + text + "': expected N1'xN2'xN3' (positive integers)");
+  }
+  return out;
+}
+
 int autoGridRows(const std::string& method, int n, const std::vector<u64>& shape) {
   if (method == "rotation" || method == "exchange" || method == "doubling" || method == "a113" ||
       method == "a114") {
     return 0;
   }
-  // A(.,2,3) and A(.,2,5) are built on square grids only, A(.,2,4) on N1 <= N2: auto takes the
-  // square grid for all four (Table 9's N1 for them, sqrt(QN/R) etc., is not used).
-  if (method.starts_with("a12")) return n / 2;
+  // log2 of sqrt(u N / v), to the nearest integer within 0 .. n (ties: the smaller).
+  auto table9 = [&](u64 u, u64 v) {
+    const double half =
+        (std::log2(static_cast<double>(u)) + n - std::log2(static_cast<double>(v))) / 2;
+    return static_cast<int>(std::clamp(std::ceil(half - 0.5), 0.0, static_cast<double>(n)));
+  };
+  // Table 9: A(1,2,2) N1 = sqrt(QN/R), A(1,2,3) sqrt(QN/P), A(1,2,4) sqrt(PN/Q), A(1,2,5)
+  // sqrt(RN/Q).
+  if (method == "a122") return table9(shape[1], shape[2]);
+  if (method == "a123") return table9(shape[1], shape[0]);
+  if (method == "a124") return table9(shape[0], shape[1]);
+  if (method == "a125") return table9(shape[2], shape[1]);
   // A(.,3,1) on N1 x N1 x N3': N1 = 2^floor(n/3), the cube-like grid of §3.3 (no table of
   // optimum N1', N2', N3' in the paper).
   if (method == "a131") return n / 3;
-  // log2 N1 = (log2 P + n - log2 R) / 2, to the nearest integer.
-  const double half =
-      (std::log2(static_cast<double>(shape[0])) + n - std::log2(static_cast<double>(shape[2]))) / 2;
-  const double rounded = std::ceil(half - 0.5);
-  return static_cast<int>(std::clamp(rounded, 0.0, static_cast<double>(n)));
+  // A(1,2,1): N1 = sqrt(PN/R).
+  return table9(shape[0], shape[2]);
 }
 
 /// Which of the paper's formulas the bound is.
@@ -88,9 +113,17 @@ std::string boundText(const MatmulOptions& o) {
   }
   if (o.method.starts_with("a12")) {
     const std::string which = "A(1,2," + o.method.substr(3) + ")";
-    return o.one_port ? "Table 8, " + which + ": transpose, broadcast and reduction"
-                      : "section 3.2, " + which.substr(0, 2) + "n" + which.substr(3) +
-                            ": SBT transpose, nRSBT broadcast and reduction";
+    if (o.one_port) return "Table 8, " + which + ": transpose, broadcast and reduction";
+    const std::string kind = o.transpose.empty() ? "spt" : o.transpose;
+    const std::string n_port = which.substr(0, 2) + "n" + which.substr(3);
+    if (kind == "sbt") {
+      return "section 3.2, " + n_port + ": SBT transpose, nRSBT broadcast and reduction";
+    }
+    return (kind == "spt" ? "Table 11, " : "section 3.2, ") + n_port + ": " +
+           (kind == "spt"   ? std::string("SPT")
+            : kind == "dpt" ? "DPT"
+                            : "MPT") +
+           " transpose (Johnsson & Ho 1987 section 6.1), nRSBT broadcast and reduction";
   }
   if (o.method == "cannon") return "section 3.2, Cannon: rotations of C and D";
   if (o.method == "a131") {
@@ -151,6 +184,8 @@ BuiltCase buildMatmul(const CaseSpec& spec) {
   o.mac_units = static_cast<u32>(params.integer("units", 1, 1, 64));
   o.mac_overlap = params.text("mac-overlap").has_value();  // a flag (docs/hardware.md §2.4)
   const auto tree = params.text("tree");
+  const auto transpose = params.text("transpose");
+  const auto grid3 = params.text("grid3");
   params.finish();
   o.one_port = spec.one_port;
   if (tree && o.method != "broadcast" && o.method != "doubling") {
@@ -158,6 +193,44 @@ BuiltCase buildMatmul(const CaseSpec& spec) {
   }
   if (tree && *tree != "sbt" && *tree != "nrsbt") {
     throw Error("--tree '" + *tree + "': must be sbt (one-port) or nrsbt (n-port)");
+  }
+  if (transpose && !o.method.starts_with("a12")) {
+    throw Error(
+        "--transpose: only --method a122 .. a125 transpose a block-partitioned matrix "
+        "(sbt, spt, dpt, mpt)");
+  }
+  if (transpose && *transpose != "sbt" && *transpose != "spt" && *transpose != "dpt" &&
+      *transpose != "mpt") {
+    throw Error("--transpose '" + *transpose +
+                "': must be sbt (TR-623 section 2.2, one port at a time) or spt, dpt, mpt "
+                "(Johnsson & Ho 1987 section 6.1, all ports)");
+  }
+  if (transpose && *transpose != "sbt" && spec.one_port) {
+    throw Error("--transpose " + *transpose +
+                ": the packet transposes use every port at once, not one-port hardware "
+                "(--ports one takes --transpose sbt)");
+  }
+  if (transpose) o.transpose = *transpose;
+  if (grid3) {
+    // TR-623 §3.3: N1' x N2' x N3' on the layout grid N1' x N2' N3' or N1' N3' x N2'.
+    if (o.method != "a131") throw Error("--grid3: only --method a131 has a three-dimensional grid");
+    const std::vector<u64> g = dims3(*grid3);
+    if (g[0] * g[1] * g[2] != nodes || (g[0] & (g[0] - 1)) != 0 || (g[1] & (g[1] - 1)) != 0 ||
+        (g[2] & (g[2] - 1)) != 0) {
+      throw Error("--grid3 " + *grid3 + ": N1' x N2' x N3' must be the " + std::to_string(nodes) +
+                  " processors of the " + std::to_string(spec.n) + "-cube, powers of two");
+    }
+    // The fiber lies in the column bits (grid N1' x N2' N3') when N2' >= N1', else in the row
+    // bits (grid N1' N3' x N2').
+    o.fiber_in_rows = g[0] > g[1];
+    const u64 rows = o.fiber_in_rows ? g[0] * g[2] : g[0];
+    if (grid && *grid != "auto" && (u64{1} << n1) != rows) {
+      throw Error("--grid3 " + *grid3 + " with --grid " + *grid +
+                  ": A(.,3,1) is built on the grid N1' x N2' N3' when N2' >= N1', N1' N3' x N2' "
+                  "otherwise");
+    }
+    n1 = std::countr_zero(rows);
+    o.fiber_dims = std::countr_zero(g[2]);
   }
   o.n_port_tree = tree ? *tree == "nrsbt" : !spec.one_port;
   if (o.one_port && o.n_port_tree) {
@@ -191,12 +264,11 @@ std::vector<AlgorithmEntry> matmulAlgorithms() {
         "A += C x D (--shape PxQxR): --method rotation | exchange (A(.,1,1), grid 1xN) | a113 "
         "(A(.,1,3), grid 1xN) | a114 (A(.,1,4), grid 1xN) | cannon (A(.,2,1), any N1xN2) | "
         "broadcast (A(.,2,1) on SBTs / nRSBTs, --tree sbt|nrsbt) | doubling (A(.,1,1) by "
-        "broadcasting C, grid 1xN) | a122 .. a125 (A(.,2,2) .. A(.,2,5), square grids; a122 on "
-        "any N1xN2, a124 on N1 <= N2) | a131 "
-        "(A(.,3,1) on N1 x N1 x N2/N1, grid N1xN2 with N2 >= N1); --grid "
-        "N1xN2|auto (Table 9), "
-        "--tau, --packet, --units (MAC units), --mac-overlap (cannon on a square grid: MACs "
-        "overlapping the rotations, docs/hardware.md 2.4)",
+        "broadcasting C, grid 1xN) | a122 .. a125 (A(.,2,2) .. A(.,2,5), any N1xN2; --transpose "
+        "sbt|spt|dpt|mpt) | a131 (A(.,3,1) on N1 x N1 x N2/N1, grid N1xN2 with N2 >= N1, or "
+        "--grid3 N1'xN2'xN3'); --grid N1xN2|auto (Table 9), --tau, --packet, "
+        "--units (MAC units), --mac-overlap (cannon on a square grid: MACs overlapping the "
+        "rotations, docs/hardware.md 2.4)",
         "Johnsson & Ho 1988 (TR-623), section 3, Tables 5-11"},
        [](const CaseSpec& s) { return buildMatmul(s); }},
   };

@@ -22,16 +22,19 @@
 //  * "a113", A(.,1,3) (§3.1): transpose of C, all-to-all broadcast of D, N^2 block products
 //    into A^T, transpose of A^T adding into A (combining receives); (N-1) Q R/N + n P/2 R/N +
 //    n P/2 Q/N element transfers, 3n start-ups (Table 6, A^c(1,1,3)); all-port: A^c(n,1,3).
-//  * "a122" .. "a125", A(.,2,2) .. A(.,2,5) (§3.2, Figure 2, appendix B) on square grids:
-//    transposes of C, D or A (§2.2's SBT transpose), broadcasts within grid rows or columns and
-//    all-to-all reductions within grid columns or rows; Table 8's element transfers and
-//    start-ups (one-port), nRSBT broadcasts and reductions on all-port hardware. On N1 != N2:
-//    "a122" (any N1 x N2) and "a124" (N1 < N2), the transpose an exchange within |n1 - n2|
-//    dimensions followed by a square transpose (§2's combination for N1 x N2 blocks).
-//  * "a131", A(.,3,1) (§3.3): three-dimensional partitioning N1 x N1 x N3' on the layout grid
-//    N1 x N2 (N3' = N2/N1): D's sub-strips exchanged within the N3' fibers (the paper's ld3
-//    transformation; C's lc3 is the layout itself), C broadcast along N2', D along N1', one
-//    product per fiber position, all-to-all reduction of A within the fibers.
+//  * "a122" .. "a125", A(.,2,2) .. A(.,2,5) (§3.2, Figure 2, appendix B) on any N1 x N2 grid:
+//    transposes of C, D or A, broadcasts within grid rows or columns and all-to-all reductions
+//    within grid columns or rows; Table 8's element transfers and start-ups (one-port), nRSBT
+//    broadcasts and reductions on all-port hardware. The square part of a transpose is §2.2's
+//    SBT transpose (one-port) or, on all-port hardware, the SPT (Table 11), DPT or MPT of
+//    Johnsson & Ho 1987 §6.1 in packets; on N1 != N2 it follows an exchange within the |n1 - n2|
+//    extra dimensions (§2's combination for N1 x N2 blocks), or stands alone where whole blocks
+//    move (A(.,2,4)'s D and A(.,2,3)'s A with N1 > N2).
+//  * "a131", A(.,3,1) (§3.3): three-dimensional partitioning N1 x N2' x N3' on the layout grid
+//    N1 x N2 (N2' N3' = N2, N2' >= N1; default N2' = N1): D's sub-strips exchanged within the
+//    N3' fibers (the paper's ld3 transformation; C's lc3 is the layout itself), C broadcast along
+//    N2', D along N1', one product per fiber position, all-to-all reduction of A within the
+//    fibers.
 //  * "cannon", A(.,2,1) realised by rotations, which is Cannon's algorithm (§3.2, "Cannon's
 //    Algorithm A(1,2,1)", N1 = N2 = sqrt(N), Gray code encoding): the initial alignment rotates
 //    row a1 of C left by a1 and column a2 of D up by a2 (sqrt(N) - 1 steps of one-processor
@@ -74,6 +77,17 @@ struct MatmulOptions {
   /// MAC overlap mode (docs/hardware.md §2.4): cannon on a square grid only, its MACs
   /// overlapping the rotations with double-buffered C and D blocks.
   bool mac_overlap = false;
+  /// A(.,2,2) .. A(.,2,5): how the square part of a transpose moves blocks. "sbt": §2.2's SBT
+  /// transpose (TR-623 Table 8, one-port); "spt", "dpt", "mpt": the Single, Dual and Multiple
+  /// Paths transposes of Johnsson & Ho 1987 §6.1 in packets of `packet` words (0: the size that
+  /// makes the transpose fastest), all-port hardware only; "spt" is what TR-623 Table 11 charges.
+  /// Empty: "spt" on all-port hardware, "sbt" on one-port.
+  std::string transpose;
+  /// A(.,3,1): n3', the fiber's dimensions (N3' = 2^n3', N2' = N2 / N3'); -1: N2' = N1.
+  int fiber_dims = -1;
+  /// A(.,3,1): the fiber is the low n3' bits of the row field (N1' = N1 / N3', N2' = N2)
+  /// instead of the column field.
+  bool fiber_in_rows = false;
 };
 
 /// What a matmul schedule costs, counted while it is built (every node does the same).
@@ -82,6 +96,7 @@ struct MatmulCounts {
   u64 transfer_cycles = 0;      ///< XFER cycles (element transfers in sequence)
   u64 startups = 0;             ///< messages in sequence (WAIT tau each)
   u64 alignment_transfers = 0;  ///< of transfer_cycles: Cannon's initial alignment
+  u64 local_cycles = 0;         ///< PERMUTE cycles (local copies, A(.,2,5) with N1 > N2)
 };
 
 /// The tables (one per node) and their counts; throws Error naming what does not fit (the

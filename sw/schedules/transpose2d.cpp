@@ -469,40 +469,51 @@ Transpose2dPlan planTranspose2d(const PermutationSpec& perm, const Transpose2dOp
     std::vector<u32> order = sendingOrder(localMap(perm, x));
     std::erase_if(order, [&](u32 l) { return !perm.participates({x, l}); });
     plan.virtual_slots += perm.slots() - order.size();
-    const auto paths = mptPaths(n, x);
-    const u64 size = size_for[static_cast<size_t>(hx)];
-    const u64 count = order.size();
-    const u64 packets = ceilDiv(count, size);
-    for (u64 j = 0; j < packets; ++j) {
-      PacketRoute r;
-      r.source = x;
-      r.step_cycles = o.tau + packetCycles(size, o.lanes);
-      for (u64 i = j * size; i < std::min(count, (j + 1) * size); ++i) {
-        r.slots.push_back(order[i]);
-      }
-      switch (o.algo) {
-        case Transpose2dAlgo::kSpt:
-          setRoute(r, n, j, false, o.synchronous, paths[0]);
-          break;
-        case Transpose2dAlgo::kDpt: {
-          const bool second = j % 2 == 1;
-          setRoute(r, n, j / 2, second, o.synchronous, paths[second ? hx : 0]);
-          break;
-        }
-        case Transpose2dAlgo::kMpt: {
-          const u64 two_h = 2 * static_cast<u64>(hx);
-          const u64 round = j / (2 * two_h);
-          const u64 within = j % (2 * two_h);
-          const u64 phase = within / two_h;
-          setRoute(r, n, round * two_h + phase, false, false, paths[within % two_h]);
-          break;
-        }
-      }
+    for (PacketRoute& r :
+         transpose2dNodeRoutes(n, x, order.size(), size_for[static_cast<size_t>(hx)], o)) {
+      for (u32& slot : r.slots) slot = order[slot];
       plan.steps = std::max(plan.steps, r.steps.back() + 1);
       plan.packets.push_back(std::move(r));
     }
   }
   return plan;
+}
+
+std::vector<PacketRoute> transpose2dNodeRoutes(int n, u64 x, u64 count, u64 size,
+                                               const Transpose2dOptions& o) {
+  std::vector<PacketRoute> out;
+  const int hx = transposeHalfDistance(n, x);
+  if (hx == 0 || count == 0) return out;
+  const auto paths = mptPaths(n, x);
+  const u64 packets = ceilDiv(count, size);
+  for (u64 j = 0; j < packets; ++j) {
+    PacketRoute r;
+    r.source = x;
+    r.step_cycles = o.tau + packetCycles(size, o.lanes);
+    for (u64 i = j * size; i < std::min(count, (j + 1) * size); ++i) {
+      r.slots.push_back(static_cast<u32>(i));
+    }
+    switch (o.algo) {
+      case Transpose2dAlgo::kSpt:
+        setRoute(r, n, j, false, o.synchronous, paths[0]);
+        break;
+      case Transpose2dAlgo::kDpt: {
+        const bool second = j % 2 == 1;
+        setRoute(r, n, j / 2, second, o.synchronous, paths[second ? hx : 0]);
+        break;
+      }
+      case Transpose2dAlgo::kMpt: {
+        const u64 two_h = 2 * static_cast<u64>(hx);
+        const u64 round = j / (2 * two_h);
+        const u64 within = j % (2 * two_h);
+        const u64 phase = within / two_h;
+        setRoute(r, n, round * two_h + phase, false, false, paths[within % two_h]);
+        break;
+      }
+    }
+    out.push_back(std::move(r));
+  }
+  return out;
 }
 
 // ---------------------------------------------------------------------------------------------

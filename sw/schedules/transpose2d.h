@@ -127,6 +127,15 @@ struct Transpose2dPlan {
 /// --packet, --forward, --route) or the permutation when it does not fit.
 Transpose2dPlan planTranspose2d(const PermutationSpec& perm, const Transpose2dOptions& options);
 
+/// The packets node x of an n-cube sends to tr(x) under `o` (o.packet and o.algo; SPT, DPT or
+/// MPT, as planTranspose2d routes them), `count` elements in packets of `size`: packet j carries
+/// positions j size .. (j+1) size - 1 (r.slots holds the positions, not slots) and starts its
+/// route in the step the algorithm launches it. Empty for H(x) = 0. planTranspose2d maps the
+/// positions to the node's sending order; the matrix multiplications of TR-623 §3.2 move whole
+/// blocks with it (sw/schedules/matmul.cpp).
+std::vector<PacketRoute> transpose2dNodeRoutes(int n, u64 x, u64 count, u64 size,
+                                               const Transpose2dOptions& o);
+
 /// Tables of a plan and what lowering them needed.
 struct Transpose2dTables {
   TableSet tables;
