@@ -171,6 +171,10 @@ module hc_mac
   assign blk_base_o = {c_base, b_base, a_base};
   assign blk_end_o  = {c_end, b_end, a_end};
 
+  // The next position while the MAC runs; the start pulse (clear_i) clears the registers in the
+  // register block instead of here, so that this block does not read an input of the node
+  // (Verilator re-evaluates logic that reads a top-level input on every eval(); the node-array
+  // model, docs/hardware.md §6.1, verilates the node alone).
   always_comb begin : next_position
     i_d    = '0;
     j_d    = '0;
@@ -178,7 +182,7 @@ module hc_mac
     arow_d = '0;
     brow_d = '0;
     coff_d = '0;
-    if (active && !last && !clear_i) begin
+    if (active && !last) begin
       i_d    = i_q;
       j_d    = j_q;
       arow_d = arow_q;
@@ -199,7 +203,7 @@ module hc_mac
     end
   end
 
-  assign busy_d = active && !last && !clear_i;
+  assign busy_d = active && !last;  // cleared by clear_i in regs
 
   // The fields of a MAC issued this cycle, for its later cycles (no reset: read only while busy).
   always_ff @(posedge clk_i) begin : field_reg
@@ -207,7 +211,7 @@ module hc_mac
   end
 
   always_ff @(posedge clk_i) begin : regs
-    if (!rst_ni) begin
+    if (!rst_ni || clear_i) begin
       busy_q <= 1'b0;
       i_q    <= '0;
       j_q    <= '0;

@@ -753,20 +753,30 @@ module hc_node
 
   logic [NumErrKinds-1:0] err_event;  // the condition of each error kind holds this cycle
 
+  // Two blocks: the kinds the instruction and the state decide, and the two that depend on what
+  // arrives (lost, nodata). Verilator evaluates a block as a whole, and re-evaluates logic that
+  // reads a top-level input on every eval(): kept apart, only the small second block is
+  // re-evaluated when the node-array model (docs/hardware.md §6.1) changes a node's inputs.
+  logic [NumErrKinds-1:0] err_state;  // err_event but for lost and nodata
+
+  always_comb begin : checks_state
+    err_state                      = '0;
+    err_state[hc_pkg::ErrFwd]      = any_fwd_err;
+    err_state[hc_pkg::ErrSlot]     = any_slot_err || mac_slot_err;
+    err_state[hc_pkg::ErrOverrun]  = overrun;
+    err_state[hc_pkg::ErrOneport]  = one_port_q && ($countones(port_sends) > 1 ||
+                                                    $countones(port_recvs) > 1);
+    err_state[hc_pkg::ErrIllegal]  = any_illegal ||
+                                     (executing && opcode == hc_pkg::OpWait && wait_len == '0);
+    err_state[hc_pkg::ErrConflict] = conflict || mac_conflict;
+    err_state[hc_pkg::ErrDropped]  = |(pass_valid_q & ~fwd_used);
+    err_state[hc_pkg::ErrOverlap]  = (mac && mac_busy && mac_overlap_q) || |ch_overlap;
+  end
+
   always_comb begin : checks
-    err_event                      = '0;
+    err_event                      = err_state;
     err_event[hc_pkg::ErrLost]     = active_q && |(in_valid_i & ~in_not_idle);
     err_event[hc_pkg::ErrNodata]   = |(expect_word & ~in_valid_i);
-    err_event[hc_pkg::ErrFwd]      = any_fwd_err;
-    err_event[hc_pkg::ErrSlot]     = any_slot_err || mac_slot_err;
-    err_event[hc_pkg::ErrOverrun]  = overrun;
-    err_event[hc_pkg::ErrOneport]  = one_port_q && ($countones(port_sends) > 1 ||
-                                                    $countones(port_recvs) > 1);
-    err_event[hc_pkg::ErrIllegal]  = any_illegal ||
-                                     (executing && opcode == hc_pkg::OpWait && wait_len == '0);
-    err_event[hc_pkg::ErrConflict] = conflict || mac_conflict;
-    err_event[hc_pkg::ErrDropped]  = |(pass_valid_q & ~fwd_used);
-    err_event[hc_pkg::ErrOverlap]  = (mac && mac_busy && mac_overlap_q) || |ch_overlap;
     if (routed) begin  // the router's FIFO overflow and double writes (the table is idle)
       err_event[hc_pkg::ErrLost]     = rt_overflow;
       err_event[hc_pkg::ErrConflict] = rt_conflict;

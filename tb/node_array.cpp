@@ -110,6 +110,18 @@ constexpr int kStallBits = CubeConfig::Bits(kCfg.dim * (kCfg.dim + 1) + 1);
 struct NodeArrayCube::Worker {
   static constexpr int kSpins = 1 << 14;
 
+  // One poll of a spin wait: a pause (which leaves the core's resources to a thread sharing it),
+  // or after kSpins polls a yield.
+  static void Relax(int spins) {
+    if (spins > kSpins) {
+      std::this_thread::yield();
+    } else {
+#if defined(__x86_64__) || defined(__i386__)
+      __builtin_ia32_pause();
+#endif
+    }
+  }
+
   explicit Worker(int threads) : count(threads) {
     for (int t = 1; t < threads; ++t) {
       pool.emplace_back([this, t] { Loop(t); });
@@ -131,7 +143,7 @@ struct NodeArrayCube::Worker {
     generation.fetch_add(1, std::memory_order_acq_rel);
     Range(0, total, fn);
     for (int spins = 0; pending.load(std::memory_order_acquire) != 0; ++spins) {
-      if (spins > kSpins) std::this_thread::yield();
+      Relax(spins);
     }
   }
   void Range(int t, int total, const std::function<void(int, int)>& fn) const {
@@ -147,7 +159,7 @@ struct NodeArrayCube::Worker {
     for (;;) {
       uint64_t g;
       for (int spins = 0; (g = generation.load(std::memory_order_acquire)) == seen; ++spins) {
-        if (spins > kSpins) std::this_thread::yield();
+        Relax(spins);
       }
       seen = g;
       if (stop.load(std::memory_order_acquire)) return;
