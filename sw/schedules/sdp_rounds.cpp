@@ -154,7 +154,7 @@ void SdpRouter::aapcPhase(const std::vector<AapcPart>& parts, u64 packet) {
       taken[e] = true;
       u64 w = static_cast<u64>(h) << d;
       for (size_t i = 0; i < d; ++i) {
-        w |= u64{bitOf(node_[e], part.pairs[i].second) ^ bitOf(slot_[e], bit[i])} << i;
+        w |= static_cast<u64>(bitOf(node_[e], part.pairs[i].second) ^ bitOf(slot_[e], bit[i])) << i;
       }
       if (w >= s.slots) {
         throw Error("sdp: internal error in " + out_.moves.algo + ", repetition " +
