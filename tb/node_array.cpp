@@ -1,6 +1,7 @@
 // hcube testbench: the node-array model of hc_cube (see node_array.h).
 #include "node_array.h"
 
+#include <algorithm>
 #include <atomic>
 #include <functional>
 #include <string>
@@ -184,7 +185,7 @@ void NodeArrayCube::ParallelFor(Fn&& fn) {
 }
 
 NodeArrayCube::NodeArrayCube(VerilatedContext* context, int threads)
-    : dirty_(kNodes, 1), clk_low_(kNodes, 0) {
+    : dirty_(kNodes, 1), evaluated_(kNodes, 1), clk_low_(kNodes, 0) {
   if (threads < 1) threads = 1;
   load_width_ = kCfg.LoadWidth();
   nodes_.reserve(kNodes);
@@ -281,9 +282,13 @@ void NodeArrayCube::ApplyPins() {
 
 void NodeArrayCube::EvalDirty(int lo, int hi) {
   for (int x = lo; x < hi; ++x) {
-    if (dirty_[x] == 0) continue;
+    if (dirty_[x] == 0) {
+      evaluated_[x] = 0;
+      continue;
+    }
     nodes_[x]->eval();
     dirty_[x] = 0;
+    evaluated_[x] = 1;
     clk_low_[x] = 1;
   }
 }
@@ -334,6 +339,10 @@ void NodeArrayCube::Propagate(int lo, int hi) {
   const Vhc_cube_ctl& c = *ctl_;
   using ValidT = std::remove_reference_t<decltype(Vhc_node::in_valid_i)>;
   for (int x = lo; x < hi; ++x) {
+    // Only a neighbour evaluated since the last propagation can have new outputs for x.
+    bool near = ctl_outputs_changed_;
+    for (int d = 0; d < kDim && !near; ++d) near = evaluated_[x ^ (1 << d)] != 0;
+    if (!near) continue;
     Vhc_node& n = node(x);
     bool changed = false;
     // The links (hc_cube `links`): port d's lanes from the neighbour across dimension d.
@@ -352,6 +361,7 @@ void NodeArrayCube::Propagate(int lo, int hi) {
       }
     }
     for (int d = 0; d < kDim; ++d) {
+      if (evaluated_[x ^ (1 << d)] == 0) continue;  // its outputs are what x has already
       const Vhc_node& m = node(x ^ (1 << d));
       for (int l = 0; l < kLanes; ++l) {
         const int ch = d * kLanes + l;
@@ -401,6 +411,8 @@ void NodeArrayCube::Settle() {
       ParallelFor([this](int lo, int hi) { EvalDirty(lo, hi); });
       any_dirty_ = false;
       ctl_dirty_ = true;
+    } else {
+      std::fill(evaluated_.begin(), evaluated_.end(), 0);  // no node has new outputs
     }
     PackSummaries();
     ctl_->eval();
@@ -433,6 +445,7 @@ void NodeArrayCube::ClockEdge() {
       // edge's) sees it; the registers hold until the next rising edge.
       n.clk_i = 0;
       clk_low_[x] = 0;
+      evaluated_[x] = 1;
     }
   });
   ctl_->clk_i = 1;
