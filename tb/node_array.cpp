@@ -7,6 +7,9 @@
 #include <string>
 #include <thread>
 
+#include <pthread.h>
+#include <sched.h>
+
 #include "cube_tb.h"
 #include "vl_bits.h"
 
@@ -127,6 +130,21 @@ struct NodeArrayCube::Worker {
     for (int t = 1; t < threads; ++t) {
       pool.emplace_back([this, t] { Loop(t); });
     }
+    if (threads > 1) {
+      // One thread per core (as many as there are): two spinning threads that the scheduler
+      // leaves on one core take turns instead of running side by side.
+      const int cores = static_cast<int>(std::thread::hardware_concurrency());
+      if (cores > 1) {
+        Pin(pthread_self(), 0 % cores);
+        for (int t = 1; t < threads; ++t) Pin(pool[t - 1].native_handle(), t % cores);
+      }
+    }
+  }
+  static void Pin(pthread_t thread, int core) {
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    CPU_SET(core, &set);
+    pthread_setaffinity_np(thread, sizeof set, &set);  // best effort: unpinned if refused
   }
   ~Worker() {
     stop.store(true, std::memory_order_release);
@@ -280,15 +298,33 @@ void NodeArrayCube::ApplyPins() {
   if (changed) ctl_dirty_ = true;
 }
 
+// What a node gives its neighbours (hc_cube's links and router links): whether an evaluation
+// changed it decides whether the neighbours' inputs need refreshing.
+struct NodeArrayCube::LinkOutputs {
+  std::remove_reference_t<decltype(Vhc_node::out_valid_o)> valid;
+  std::remove_reference_t<decltype(Vhc_node::out_data_o)> data;
+  std::remove_reference_t<decltype(Vhc_node::rt_pkt_o)> pkt;
+  std::remove_reference_t<decltype(Vhc_node::rt_credit_o)> credit;
+
+  explicit LinkOutputs(const Vhc_node& n)
+      : valid(n.out_valid_o), data(n.out_data_o), pkt(n.rt_pkt_o), credit(n.rt_credit_o) {}
+  bool Same(const Vhc_node& n) const {  // (VlWide has != only)
+    return !(valid != n.out_valid_o) && !(data != n.out_data_o) && !(pkt != n.rt_pkt_o) &&
+           !(credit != n.rt_credit_o);
+  }
+};
+
 void NodeArrayCube::EvalDirty(int lo, int hi) {
   for (int x = lo; x < hi; ++x) {
     if (dirty_[x] == 0) {
       evaluated_[x] = 0;
       continue;
     }
-    nodes_[x]->eval();
+    Vhc_node& n = *nodes_[x];
+    const LinkOutputs before(n);
+    n.eval();
     dirty_[x] = 0;
-    evaluated_[x] = 1;
+    evaluated_[x] = before.Same(n) ? 0 : 1;
     clk_low_[x] = 1;
   }
 }
@@ -339,7 +375,8 @@ void NodeArrayCube::Propagate(int lo, int hi) {
   const Vhc_cube_ctl& c = *ctl_;
   using ValidT = std::remove_reference_t<decltype(Vhc_node::in_valid_i)>;
   for (int x = lo; x < hi; ++x) {
-    // Only a neighbour evaluated since the last propagation can have new outputs for x.
+    // Only a neighbour whose link outputs an evaluation changed since the last propagation has
+    // anything new for x.
     bool near = ctl_outputs_changed_;
     for (int d = 0; d < kDim && !near; ++d) near = evaluated_[x ^ (1 << d)] != 0;
     if (!near) continue;
@@ -361,7 +398,7 @@ void NodeArrayCube::Propagate(int lo, int hi) {
       }
     }
     for (int d = 0; d < kDim; ++d) {
-      if (evaluated_[x ^ (1 << d)] == 0) continue;  // its outputs are what x has already
+      if (evaluated_[x ^ (1 << d)] == 0) continue;  // x has its link outputs already
       const Vhc_node& m = node(x ^ (1 << d));
       for (int l = 0; l < kLanes; ++l) {
         const int ch = d * kLanes + l;
@@ -432,6 +469,8 @@ void NodeArrayCube::ClockEdge() {
       any_dirty_ = true;
     }
   }
+  // Settle propagated every change it made; what is flagged from here on is new.
+  std::fill(evaluated_.begin(), evaluated_.end(), 0);
   if (any_dirty_) {
     ParallelFor([this](int lo, int hi) { EvalDirty(lo, hi); });
     any_dirty_ = false;
@@ -439,13 +478,14 @@ void NodeArrayCube::ClockEdge() {
   ParallelFor([this](int lo, int hi) {
     for (int x = lo; x < hi; ++x) {
       Vhc_node& n = *nodes_[x];
+      const LinkOutputs before(n);
       n.clk_i = 1;
       n.eval();
       // Low again without an evaluation: the next evaluation (the settling below, or the next
       // edge's) sees it; the registers hold until the next rising edge.
       n.clk_i = 0;
       clk_low_[x] = 0;
-      evaluated_[x] = 1;
+      if (!before.Same(n)) evaluated_[x] = 1;  // (or flagged by the low evaluation above)
     }
   });
   ctl_->clk_i = 1;

@@ -109,6 +109,7 @@ class NodeArrayCube {
 
  private:
   struct Worker;
+  struct LinkOutputs;
 
   void ApplyPins();
   void Settle();
@@ -126,7 +127,8 @@ class NodeArrayCube {
   std::vector<std::unique_ptr<Vhc_node>> nodes_;
   std::unique_ptr<Vhc_cube_ctl> ctl_;
   std::vector<uint8_t> dirty_;    // node x must be evaluated: an input changed
-  std::vector<uint8_t> evaluated_;  // node x was evaluated since its outputs were last propagated
+  std::vector<uint8_t> evaluated_;  // an evaluation changed node x's link outputs since they were
+                                    // last propagated
   std::vector<uint8_t> clk_low_;  // node x was evaluated with clk_i = 0 since its last edge
   bool ctl_dirty_ = true;
   bool ctl_outputs_changed_ = true;  // the controller's outputs differ from the nodes' inputs
