@@ -328,6 +328,10 @@ void CubeTb::ForEachWord(const SentFn& sent, const StoredFn& stored) {
   for (const CycleTraffic::Stored& e : t.stored) stored(e.node, e.chan, e.word);
 }
 
+void CubeTb::RunAside(std::function<bool()> step) { top_->RunAside(std::move(step)); }
+
+void CubeTb::WaitAside() { top_->WaitAside(); }
+
 void CubeTb::CollectWords(CycleTraffic& out) {
   out.sent.clear();
   out.stored.clear();

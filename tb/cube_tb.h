@@ -148,6 +148,13 @@ class CubeTb {
   /// reports, without a call per word.
   void CollectWords(CycleTraffic& out);
 
+  /// Testbench work that touches no model (the traffic monitor's bookkeeping), done beside the
+  /// cube's evaluation by a node-array model's worker threads, else at once: `step` does a
+  /// bounded piece and returns true when the job is finished (tb/node_array.h RunAside).
+  /// WaitAside returns once it is finished; a new job waits for the previous one.
+  void RunAside(std::function<bool()> step);
+  void WaitAside();
+
   /// An error event of this cycle: kind `kind` (kErrorKindNames) holds at `node`.
   struct ErrorEvent {
     int node;

@@ -6,8 +6,11 @@
 //     verilated apart and wired in C++ as hc_cube.sv wires them; its build does not grow with
 //     the cube, and it runs faster.
 // Both give CubeTop: hc_cube's pins under their own names, and the per-node signals that the
-// flat model exposes as hc_cube's public arrays (node_out_valid, node_store, ...).
+// flat model exposes as hc_cube's public arrays (node_out_valid, node_store, ...), and
+// RunAside / WaitAside: testbench work done beside the cube's evaluation where threads allow.
 #pragma once
+
+#include <functional>
 
 #ifndef HC_NODE_ARRAY
 #define HC_NODE_ARRAY 0
@@ -47,6 +50,12 @@ class CubeTop : public Vhc_cube {
  public:
   /// `threads` is the flat model's own (Verilator --threads, fixed when it was built).
   CubeTop(VerilatedContext* context, int /*threads*/) : Vhc_cube(context, "TOP") {}
+  /// No worker threads here: the job runs to its end at once (NodeArrayCube::RunAside).
+  void RunAside(const std::function<bool()>& step) {
+    while (!step()) {
+    }
+  }
+  void WaitAside() {}
   const auto& OutValid(int x) const { return rootp->hc_cube__DOT__node_out_valid[x]; }
   const auto& OutData(int x) const { return rootp->hc_cube__DOT__node_out_data[x]; }
   const auto& Store(int x) const { return rootp->hc_cube__DOT__node_store[x]; }

@@ -25,6 +25,7 @@
 #include <verilated.h>
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <type_traits>
 #include <vector>
@@ -106,6 +107,15 @@ class NodeArrayCube {
   /// Node x's model (its output ports are what hc_cube's per-node arrays hold).
   Vhc_node& node(int x) { return *nodes_[static_cast<size_t>(x)]; }
   const Vhc_node& node(int x) const { return *nodes_[static_cast<size_t>(x)]; }
+
+  /// A job aside from the cube: work that touches none of the models (the testbench's traffic
+  /// monitor), done by the worker threads in the time they would otherwise wait for the caller's
+  /// serial part of a cycle. `step` does a bounded piece of the job and returns true once the
+  /// job is finished; it is called from one thread at a time. With one thread the job runs to
+  /// its end here. One job at a time: RunAside waits for the previous one first.
+  void RunAside(std::function<bool()> step);
+  /// Returns once the aside job (if any) is finished, helping with it meanwhile.
+  void WaitAside();
 
  private:
   struct Worker;

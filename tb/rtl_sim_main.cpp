@@ -11,6 +11,7 @@
 // (errors and timeouts are reported in the file), 2 on bad arguments or a malformed image.
 // Runs print "progress: cycle N of at most M" lines on stdout, a few times a second (the
 // backend draws them as a progress bar, sim/rtl_backend.cpp).
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstdlib>
@@ -223,17 +224,42 @@ int Run(const Options& opt) {
       tb.ClearFault();
     }
   };
-  auto each_cycle = [&](uint64_t cycle) {
-    tb.CollectWords(traffic);
-    // The monitor's bookkeeping is a random access per word: ask a few words ahead.
+  // The monitor takes a cycle's words aside from the cube (CubeTop::RunAside): on a node-array
+  // model with worker threads, while the cube evaluates the next cycle; `traffic` is refilled
+  // only once it is done with them.
+  size_t sent_done = 0;
+  size_t stored_done = 0;
+  uint64_t monitor_cycle = 0;
+  auto monitor_step = [&]() {
+    // The bookkeeping is a random access per word: ask a few words ahead.
     constexpr size_t kAhead = 8;
+    constexpr size_t kStep = 512;  // words per step: the worker looks for cube work in between
     const auto& sent = traffic.sent;
-    for (size_t i = 0; i < sent.size(); ++i) {
+    const size_t sent_end = std::min(sent.size(), sent_done + kStep);
+    for (size_t i = sent_done; i < sent_end; ++i) {
       if (i + kAhead < sent.size()) monitor.prefetch(sent[i + kAhead].word);
       monitor.send(static_cast<uint64_t>(sent[i].node), sent[i].chan / config.lanes, sent[i].word,
-                   cycle, sent[i].chan % config.lanes);
+                   monitor_cycle, sent[i].chan % config.lanes);
     }
-    for (const hcube::tb::CycleTraffic::Stored& e : traffic.stored) monitor.store(e.word, cycle);
+    sent_done = sent_end;
+    if (sent_done < sent.size()) return false;
+    const auto& stored = traffic.stored;
+    const size_t stored_end = std::min(stored.size(), stored_done + kStep);
+    for (size_t i = stored_done; i < stored_end; ++i) monitor.store(stored[i].word, monitor_cycle);
+    stored_done = stored_end;
+    return stored_done == stored.size();
+  };
+  struct AsideDone {  // however the run ends, the job aside is over before what it uses goes
+    hcube::tb::CubeTb& tb;
+    ~AsideDone() { tb.WaitAside(); }
+  } aside_done{tb};
+  auto each_cycle = [&](uint64_t cycle) {
+    tb.WaitAside();
+    tb.CollectWords(traffic);
+    sent_done = 0;
+    stored_done = 0;
+    monitor_cycle = cycle;
+    tb.RunAside(monitor_step);
     log_errors(cycle);
     drive_fault(cycle + 1);
     if ((cycle & 255) == 255) {
@@ -248,6 +274,7 @@ int Run(const Options& opt) {
   drive_fault(0);  // latched by the start pulse's edge, which begins cycle 0
   tb.Start(image.one_port, image.mac_overlap);
   const hcube::tb::RunResult r = tb.RunToDone(max_cycles, each_cycle, false, log_errors);
+  tb.WaitAside();  // the monitor has every cycle's words
   const uint64_t run_end = 10 * tb.tick_count();
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   if (r.timed_out) {
