@@ -11,8 +11,9 @@
 #include <chrono>
 #include <fstream>
 #include <iostream>
-#include <map>
 #include <stdexcept>
+#include <string>
+#include <vector>
 
 #include "cube_tb.h"
 #include "cube_top.h"
@@ -34,11 +35,19 @@ int RunRouted(const RoutedRunOptions& opt) {
   const int n = config.dim;
   uint64_t messages = 0;
   uint64_t last_release = 0;
+  // Each message's release cycle and start flag, read out of the image once (a delivery looks
+  // them up by its tag: a million times in an n = 10 AAPC).
+  std::vector<std::vector<uint64_t>> release(static_cast<size_t>(nodes));
+  std::vector<std::vector<uint8_t>> starts(static_cast<size_t>(nodes));
   for (int x = 0; x < nodes; ++x) {
     const RoutedNode& node = image.nodes[static_cast<size_t>(x)];
     messages += node.messages.size();
+    release[x].resize(node.messages.size());
+    starts[x].resize(node.messages.size());
     for (size_t i = 0; i < node.messages.size(); ++i) {
-      last_release = std::max(last_release, image.Release(config, x, i));
+      release[x][i] = image.Release(config, x, i);
+      starts[x][i] = image.Starts(config, x, i) ? 1 : 0;
+      last_release = std::max(last_release, release[x][i]);
     }
   }
   // Every message needs at most (hops + waits) cycles, plus its start-up tau (bits [41:32] of
@@ -72,7 +81,7 @@ int RunRouted(const RoutedRunOptions& opt) {
   const CubeTop& top = tb.top();
   const int tag_bits = config.TagBits();
   const int depth_bits = config.DepthBits();
-  std::map<uint64_t, uint64_t> latency;  // latency -> count
+  std::vector<uint64_t> latency;  // [l]: messages delivered with latency l
   uint64_t delivered = 0;
   uint64_t startups = 0;  // delivered first words of messages that paid tau
   struct Delivery {
@@ -95,9 +104,24 @@ int RunRouted(const RoutedRunOptions& opt) {
         const uint64_t tag = GetBits(top.RtDlvTag(x), k * tag_bits, tag_bits);
         const int src = static_cast<int>(tag >> depth_bits);
         const uint64_t index = tag & ((uint64_t{1} << depth_bits) - 1);
-        ++latency[cycle + 1 - image.Release(config, src, index)];
+        if (src >= nodes || index >= release[src].size()) {
+          throw std::runtime_error(opt.image + ": cycle " + std::to_string(cycle) + ", node " +
+                                   std::to_string(x) + " delivered a packet tagged with message " +
+                                   std::to_string(index) + " of node " + std::to_string(src) +
+                                   ", which the image does not have");
+        }
+        if (release[src][index] > cycle) {
+          throw std::runtime_error(opt.image + ": cycle " + std::to_string(cycle) + ", node " +
+                                   std::to_string(x) + " delivered message " +
+                                   std::to_string(index) + " of node " + std::to_string(src) +
+                                   " before its release cycle " +
+                                   std::to_string(release[src][index]));
+        }
+        const uint64_t l = cycle + 1 - release[src][index];
+        if (l >= latency.size()) latency.resize(l + 1, 0);
+        ++latency[l];
         ++delivered;
-        if (image.Starts(config, src, index)) ++startups;
+        if (starts[src][index] != 0) ++startups;
         if (image.deliveries) deliveries.push_back({src, index, cycle});
         if (k == n) {
           monitor.store(static_cast<uint32_t>(GetBits(top.RtCopyWord(x), 0, 32)),
@@ -131,7 +155,9 @@ int RunRouted(const RoutedRunOptions& opt) {
           << "\n";
     }
   }
-  for (const auto& [l, count] : latency) out << "latency " << l << " " << count << "\n";
+  for (size_t l = 0; l < latency.size(); ++l) {
+    if (latency[l] != 0) out << "latency " << l << " " << latency[l] << "\n";
+  }
   for (const Delivery& d : deliveries) {
     out << "delivery " << d.node << " " << d.index << " " << d.cycle << "\n";
   }
