@@ -60,6 +60,29 @@ bool SetField(T& port, int lsb, int width, uint64_t value) {
   return true;
 }
 
+// Copies bits [lsb +: width] of src into the same bits of dst, a word at a time; returns
+// whether dst changed (the router's link packets: port d's field sits at the same place in the
+// sender's output and the receiver's input).
+template <std::size_t N>
+bool CopySameBits(VlWide<N>& dst, const VlWide<N>& src, int lsb, int width) {
+  bool changed = false;
+  const int end = lsb + width;
+  for (int word = lsb / 32; word * 32 < end; ++word) {
+    const int lo = std::max(lsb, word * 32) - word * 32;
+    const int hi = std::min(end, word * 32 + 32) - word * 32;  // bits [lo, hi) of this word
+    const uint32_t mask = static_cast<uint32_t>(LowMask(hi - lo) << lo);
+    uint32_t& d = dst[static_cast<std::size_t>(word)];
+    const uint32_t now = (d & ~mask) | (src[static_cast<std::size_t>(word)] & mask);
+    changed |= now != d;
+    d = now;
+  }
+  return changed;
+}
+template <typename T, std::enable_if_t<std::is_integral_v<T>, int> = 0>
+bool CopySameBits(T& dst, const T& src, int lsb, int width) {
+  return SetField(dst, lsb, width, GetBits(src, lsb, width));
+}
+
 // Copies bits [src_lsb +: width] of src into dst starting at bit 0, 32 bits at a time.
 template <typename D, typename S>
 void CopyBits(D& dst, const S& src, int src_lsb, int width) {
@@ -458,11 +481,7 @@ void NodeArrayCube::Propagate(int lo, int hi) {
       }
       if constexpr (kCfg.has_router) {
         // g_rt_link: router port d's packet and credit.
-        for (int done = 0; done < kPktBits; done += 32) {
-          const int w = std::min(32, kPktBits - done);
-          changed |= SetField(n.rt_pkt_i, d * kPktBits + done, w,
-                              GetBits(m.rt_pkt_o, d * kPktBits + done, w));
-        }
+        changed |= CopySameBits(n.rt_pkt_i, m.rt_pkt_o, d * kPktBits, kPktBits);
         changed |= SetField(n.rt_credit_i, d, 1, GetBits(m.rt_credit_o, d, 1));
       }
     }
