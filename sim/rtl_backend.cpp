@@ -35,7 +35,23 @@ u64 pow2Ceil(u64 x) {
   return p;
 }
 
-// FNV-1a over the files the model is built from, so an edit forces a rebuild.
+// The host CPU as /proc/cpuinfo names it (model and feature flags of the first processor):
+// node-array models are compiled for it (-march=native, tb/model HC_NATIVE), so the cache key
+// includes it and a cache moved to another CPU builds anew. Empty if it cannot be read (the
+// model is then compiled for the generic target).
+std::string hostCpu() {
+  std::ifstream in("/proc/cpuinfo");
+  std::string line;
+  std::string model;
+  std::string flags;
+  while ((model.empty() || flags.empty()) && std::getline(in, line)) {
+    if (model.empty() && line.rfind("model name", 0) == 0) model = line;
+    if (flags.empty() && line.rfind("flags", 0) == 0) flags = line;
+  }
+  return flags.empty() ? std::string() : model + "\n" + flags;
+}
+
+// FNV-1a over the files the model is built from, so an edit forces a rebuild, and the host CPU.
 std::string sourceHash() {
   const fs::path root = HCUBE_SOURCE_DIR;
   std::vector<fs::path> files;
@@ -60,6 +76,7 @@ std::string sourceHash() {
       for (std::streamsize i = 0; i < in.gcount(); ++i) mix(static_cast<unsigned char>(buf[i]));
     }
   }
+  for (char c : hostCpu()) mix(static_cast<unsigned char>(c));
   std::ostringstream o;
   o << std::hex << h;
   return o.str().substr(0, 12);
@@ -234,7 +251,8 @@ RtlModel ensureRtlModel(const RtlModelConfig& config, const RtlOptions& options)
         "-DHC_THREADS=" + std::to_string(config.threads),
         std::string("-DHC_TRACE=") + (config.trace ? "ON" : "OFF"),
         std::string("-DHC_ROUTER=") + (config.router ? "1" : "0"),
-        std::string("-DHC_ARRAY=") + (config.array ? "ON" : "OFF")},
+        std::string("-DHC_ARRAY=") + (config.array ? "ON" : "OFF"),
+        std::string("-DHC_NATIVE=") + (hostCpu().empty() ? "OFF" : "ON")},
        "configure");
   step({cmake, "--build", dir.string(), "-j", "2"}, "build");
   if (!fs::exists(runner)) throw Error("building the RTL model produced no " + runner.string());
