@@ -1,14 +1,14 @@
 // hcube testbench: the node-array model of hc_cube (see node_array.h).
 #include "node_array.h"
 
+#include <pthread.h>
+#include <sched.h>
+
 #include <algorithm>
 #include <atomic>
 #include <functional>
 #include <string>
 #include <thread>
-
-#include <pthread.h>
-#include <sched.h>
 
 #include "cube_tb.h"
 #include "vl_bits.h"
@@ -320,9 +320,9 @@ void NodeArrayCube::ApplyPins() {
   // before the evaluations do.)
   for (int x = 0; x < kNodes; ++x) {
     Vhc_node& n = node(x);
-    const bool we =
-        tbl_we_i != 0 && (tbl_wide_i != 0 ? GetBits(tbl_nodes_i, x, 1) != 0
-                                          : (tbl_bcast_i != 0 || node_sel == static_cast<uint64_t>(x)));
+    const bool we = tbl_we_i != 0 &&
+                    (tbl_wide_i != 0 ? GetBits(tbl_nodes_i, x, 1) != 0
+                                     : (tbl_bcast_i != 0 || node_sel == static_cast<uint64_t>(x)));
     bool changed = Assign(n.tbl_we_i, static_cast<CData>(we ? 1 : 0));
     if (we) {
       std::remove_reference_t<decltype(n.tbl_wdata_i)> w{};
@@ -468,8 +468,8 @@ void NodeArrayCube::Propagate(int lo, int hi) {
     } else {
       for (int d = 0; d < kDim; ++d) {
         const Vhc_node& m = node(x ^ (1 << d));
-        changed |= SetField(n.in_valid_i, d * kLanes, kLanes, GetBits(m.out_valid_o, d * kLanes,
-                                                                       kLanes));
+        changed |=
+            SetField(n.in_valid_i, d * kLanes, kLanes, GetBits(m.out_valid_o, d * kLanes, kLanes));
       }
     }
     for (int d = 0; d < kDim; ++d) {

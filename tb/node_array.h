@@ -31,8 +31,8 @@
 #include <vector>
 
 #include "Vhc_cube_ctl.h"
-#include "cube_config.h"
 #include "Vhc_node.h"
+#include "cube_config.h"
 
 namespace hcube::tb {
 
@@ -40,10 +40,10 @@ namespace hcube::tb {
 template <int bits>
 using VlPin = std::conditional_t<
     (bits <= 8), CData,
-    std::conditional_t<(bits <= 16), SData,
-                       std::conditional_t<(bits <= 32), IData,
-                                          std::conditional_t<(bits <= 64), QData,
-                                                             VlWide<(bits + 31) / 32>>>>>;
+    std::conditional_t<
+        (bits <= 16), SData,
+        std::conditional_t<(bits <= 32), IData,
+                           std::conditional_t<(bits <= 64), QData, VlWide<(bits + 31) / 32>>>>>;
 
 /// Bits of a Verilator port type (its storage, a multiple of 8 or 32).
 template <typename T>
@@ -136,10 +136,10 @@ class NodeArrayCube {
   std::vector<std::unique_ptr<VerilatedContext>> contexts_;
   std::vector<std::unique_ptr<Vhc_node>> nodes_;
   std::unique_ptr<Vhc_cube_ctl> ctl_;
-  std::vector<uint8_t> dirty_;    // node x must be evaluated: an input changed
+  std::vector<uint8_t> dirty_;      // node x must be evaluated: an input changed
   std::vector<uint8_t> evaluated_;  // an evaluation changed node x's link outputs since they were
                                     // last propagated
-  std::vector<uint8_t> clk_low_;  // node x was evaluated with clk_i = 0 since its last edge
+  std::vector<uint8_t> clk_low_;    // node x was evaluated with clk_i = 0 since its last edge
   bool ctl_dirty_ = true;
   bool ctl_outputs_changed_ = true;  // the controller's outputs differ from the nodes' inputs
   bool any_dirty_ = true;

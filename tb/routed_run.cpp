@@ -111,11 +111,10 @@ int RunRouted(const RoutedRunOptions& opt) {
                                    ", which the image does not have");
         }
         if (release[src][index] > cycle) {
-          throw std::runtime_error(opt.image + ": cycle " + std::to_string(cycle) + ", node " +
-                                   std::to_string(x) + " delivered message " +
-                                   std::to_string(index) + " of node " + std::to_string(src) +
-                                   " before its release cycle " +
-                                   std::to_string(release[src][index]));
+          throw std::runtime_error(
+              opt.image + ": cycle " + std::to_string(cycle) + ", node " + std::to_string(x) +
+              " delivered message " + std::to_string(index) + " of node " + std::to_string(src) +
+              " before its release cycle " + std::to_string(release[src][index]));
         }
         const uint64_t l = cycle + 1 - release[src][index];
         if (l >= latency.size()) latency.resize(l + 1, 0);
@@ -124,8 +123,7 @@ int RunRouted(const RoutedRunOptions& opt) {
         if (starts[src][index] != 0) ++startups;
         if (image.deliveries) deliveries.push_back({src, index, cycle});
         if (k == n) {
-          monitor.store(static_cast<uint32_t>(GetBits(top.RtCopyWord(x), 0, 32)),
-                        cycle);
+          monitor.store(static_cast<uint32_t>(GetBits(top.RtCopyWord(x), 0, 32)), cycle);
         }
       }
     }
@@ -151,8 +149,7 @@ int RunRouted(const RoutedRunOptions& opt) {
   for (int x = 0; x < nodes; ++x) {
     for (int j = 0; j < n; ++j) {
       out << "max-fifo " << x << " " << j << " "
-          << GetBits(top.RtOccMax(x), j * config.OccBits(), config.OccBits())
-          << "\n";
+          << GetBits(top.RtOccMax(x), j * config.OccBits(), config.OccBits()) << "\n";
     }
   }
   for (size_t l = 0; l < latency.size(); ++l) {
@@ -171,9 +168,8 @@ int RunRouted(const RoutedRunOptions& opt) {
       for (int k = 0; k < 2 * n; ++k) {
         if (((valid >> k) & 1U) == 0) continue;
         out << "blocked " << x << " " << (k >= n ? 1 : 0) << " " << (k % n) << " "
-            << GetBits(top.RtHeadDst(x), k * n, n) << " "
-            << GetBits(top.RtHeadOut(x), k * pb, pb) << " "
-            << ((nocred >> k) & 1U) << "\n";
+            << GetBits(top.RtHeadDst(x), k * n, n) << " " << GetBits(top.RtHeadOut(x), k * pb, pb)
+            << " " << ((nocred >> k) & 1U) << "\n";
       }
     }
   }

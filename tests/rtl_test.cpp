@@ -515,7 +515,7 @@ TEST(RtlThreads, NodeArrayOnSeveralThreadsMatchesTheExecutor) {
   TableSet broken = sets.front();
   broken.tables.assign(broken.header.nodes(), broken.tables.at(0));
   broken.shared = false;
-  broken.tables[9][0].channels[0].in = {};   // lost at node 9
+  broken.tables[9][0].channels[0].in = {};    // lost at node 9
   broken.tables[40][3].channels[2].out = {};  // nodata at node 44
   sets.push_back(broken);
   for (size_t i = 0; i < sets.size(); ++i) {
@@ -563,15 +563,14 @@ TEST(RtlFlatModel, BrokenTablesAndFaultsAgreeWithTheExecutor) {
     TableSet broken = c.tables;
     broken.tables.assign(8, broken.tables.at(0));
     broken.shared = false;
-    broken.tables[0][0].channels[0].in = {};   // lost
-    broken.tables[0][2].channels[2].out = {};  // nodata at the neighbour
+    broken.tables[0][0].channels[0].in = {};                       // lost
+    broken.tables[0][2].channels[2].out = {};                      // nodata at the neighbour
     broken.tables[5][1].channels[1].in = {InOp::kPass, false, 0};  // dropped
     const RunResult table = onTable(broken);
     ASSERT_FALSE(table.errors.empty());
     expectSameRun(onFlatRtl(broken), table);
   }
-  for (const char* spec :
-       {"flip:5:2:0:1:7", "stuck:2:1:0:0:4:1", "dead:3:0:0:2", "drop:7:1:0:1"}) {
+  for (const char* spec : {"flip:5:2:0:1:7", "stuck:2:1:0:0:4:1", "dead:3:0:0:2", "drop:7:1:0:1"}) {
     SCOPED_TRACE(spec);
     const Fault fault = parseFault(spec, c.tables);
     ExecOptions opt;
