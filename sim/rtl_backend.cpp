@@ -38,17 +38,20 @@ u64 pow2Ceil(u64 x) {
 // The host CPU as /proc/cpuinfo names it (model and feature flags of the first processor):
 // node-array models are compiled for it (-march=native, tb/model HC_NATIVE), so the cache key
 // includes it and a cache moved to another CPU builds anew. Empty if it cannot be read (the
-// model is then compiled for the generic target).
-std::string hostCpu() {
-  std::ifstream in("/proc/cpuinfo");
-  std::string line;
-  std::string model;
-  std::string flags;
-  while ((model.empty() || flags.empty()) && std::getline(in, line)) {
-    if (model.empty() && line.rfind("model name", 0) == 0) model = line;
-    if (flags.empty() && line.rfind("flags", 0) == 0) flags = line;
-  }
-  return flags.empty() ? std::string() : model + "\n" + flags;
+// model is then compiled for the generic target). Read once per process.
+const std::string& hostCpu() {
+  static const std::string cpu = [] {
+    std::ifstream in("/proc/cpuinfo");
+    std::string line;
+    std::string model;
+    std::string flags;
+    while ((model.empty() || flags.empty()) && std::getline(in, line)) {
+      if (model.empty() && line.rfind("model name", 0) == 0) model = line;
+      if (flags.empty() && line.rfind("flags", 0) == 0) flags = line;
+    }
+    return flags.empty() ? std::string() : model + "\n" + flags;
+  }();
+  return cpu;
 }
 
 // FNV-1a over the files the model is built from, so an edit forces a rebuild, and the host CPU.
@@ -214,8 +217,7 @@ RtlModel ensureRtlModel(const RtlModelConfig& config, const RtlOptions& options)
          << (config.array ? ", node-array model" : ", flat model")
          << (config.array ? "" : ", " + std::to_string(config.threads) + " thread(s)")
          << (config.trace ? ", traced" : "") << (config.router ? ", with routers" : "") << ") in "
-         << dir.string()
-         << " -- once per configuration, cached\n";
+         << dir.string() << " -- once per configuration, cached\n";
     if (config.dim >= 9 && !config.array) {
       const ResourceEstimate build = rtlBuildEstimate(config.dim);
       *out << "hcube: expect about " << formatSeconds(build.seconds)
