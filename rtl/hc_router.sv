@@ -23,7 +23,8 @@
 // traffic monitor see routed traffic as they see table traffic; the header travels beside it.
 //
 // Per-cycle cost: the per-port loops look at FIFO heads only when the FIFO holds a packet, so an
-// idle router (table mode included) costs the simulator little.
+// idle router (table mode included) costs the simulator little; a packet is assembled only for
+// a granted head, and the blocked-head report is computed only once halted.
 
 module hc_router
 #(
@@ -109,8 +110,9 @@ module hc_router
   output logic [(Dim+1)*TagBits-1:0]    dlv_tag_o,
   /// Largest occupancy of input FIFO j at the end of a cycle since start.
   output logic [Dim*CntBits-1:0]        occ_max_o,
-  /// Heads that want to move (k < n: FIFO k; n + j: queue Q_j, released), their destination,
-  /// the output they request and whether that output has no credit for them.
+  /// Once halted (a deadlock declared), the heads that want to move (k < n: FIFO k; n + j: queue
+  /// Q_j, released), their destination, the output they request and whether that output has no
+  /// credit for them; zero before (the testbench reads them after the halt).
   output logic [2*Dim-1:0]              head_valid_o,
   output logic [2*Dim*Dim-1:0]          head_dst_o,
   output logic [2*Dim*PortBits-1:0]     head_out_o,
@@ -125,6 +127,7 @@ module hc_router
   localparam int unsigned TauBits = hc_pkg::TauBits;       // derived
   localparam int unsigned Req     = Dim + 1;               // derived: requesters per output
   localparam int unsigned ReqBits = hc_pkg::hc_bits(2 * Req);  // derived
+  localparam int unsigned FifoIdx = hc_pkg::hc_bits(Dim * FifoDepth);  // derived: an entry index
 
   // Message word fields (docs/hardware.md §8.1), least significant first.
   localparam int unsigned MSrc   = 0;                    // derived
@@ -183,17 +186,16 @@ module hc_router
   // ---------------------------------------------------------------------------
 
   logic [Dim-1:0]          fh_v;     // FIFO i holds a packet
-  logic [Dim*PktBits-1:0]  fh_send;  // the packet as it leaves (route advanced, last flag)
   logic [Dim*PortBits-1:0] fh_out;
   logic [Dim-1:0]          fh_last;
   logic [Dim:0]            qh_v;     // queue q's head is released
-  logic [Dim*PktBits-1:0]  qh_send;  // Q_j's head packet as it leaves
   logic [Dim-1:0]          qh_last;
   logic [Dim:0]            rel_wait; // queue q has a head not yet released
   logic [Dim-1:0]          su_wait;  // Q_j's head is released and waits for its start-up
   logic [SlotBits-1:0]     copy_slot; // Q_L's head: the slot it writes
 
-  // The message at each queue's head, and the slot it reads.
+  // Each queue's head: its message index (the fields are read from msg_q where they are used)
+  // and the slot it reads.
   logic [(Dim+1)*MsgWidth-1:0]  qm;
   logic [(Dim+1)*DepthBits-1:0] q_at;  // the head's message index
   logic [Dim:0]                 q_any; // queue q is not empty
@@ -216,50 +218,42 @@ module hc_router
   end
 
   always_comb begin : heads
-    logic [PktBits-1:0]   pkt;
-    logic [MsgWidth-1:MDst] m;  // the head message without its source slot
     logic [Dim-1:0]       diff;
     logic [PortBits-1:0]  out;
-    logic [LenBits-1:0]   len;
-    logic [RouteBits-1:0] route;
     logic                 last;
     logic [Dim-1:0]       allow;  // adaptive: the dimensions P-cube allows
     logic [CntBits-1:0]   best;   // adaptive: the most credits seen
     logic                 picked;
-    pkt      = '0;
+    logic [FifoIdx-1:0]   at;     // the FIFO head's entry
     allow    = '0;
     best     = '0;
     picked   = 1'b0;
-    m        = '0;
     diff     = '0;
     out      = '0;
-    len      = '0;
-    route    = '0;
     last     = 1'b0;
+    at       = '0;
     fh_v     = '0;
-    fh_send  = '0;
     fh_out   = '0;
     fh_last  = '0;
     qh_v     = '0;
-    qh_send  = '0;
     qh_last  = '0;
     rel_wait = '0;
     su_wait  = '0;
     copy_slot = '0;
+    // Only the routing decision is made here; the packet itself is assembled for the granted
+    // heads alone (block `send`).
     if (started_q) begin
       for (int unsigned i = 0; i < Dim; i++) begin
-        if (started_q && cnt_q[i*CntBits +: CntBits] != '0) begin
-          pkt   = fifo_q[i * FifoDepth + 32'(rd_q[i*CntBits +: CntBits])];
-          diff  = pkt[PDst +: Dim] ^ node_id_i;
-          len   = pkt[PLen +: LenBits];
-          route = pkt[PRoute +: RouteBits];
-          out   = '0;
+        if (cnt_q[i*CntBits +: CntBits] != '0) begin
+          at   = FifoIdx'(i * FifoDepth) + FifoIdx'(rd_q[i*CntBits +: CntBits]);
+          diff = fifo_q[at][PDst +: Dim] ^ node_id_i;
+          out  = '0;
           if (source_q) begin
-            out  = route[PortBits-1:0];
-            last = len == LenBits'(1);
+            out  = fifo_q[at][PRoute +: PortBits];
+            last = fifo_q[at][PLen +: LenBits] == LenBits'(1);
           end else if (adaptive_q) begin
-            allow = ~node_id_i & pkt[PDst +: Dim];
-            if (allow == '0) allow = node_id_i & ~pkt[PDst +: Dim];
+            allow = ~node_id_i & fifo_q[at][PDst +: Dim];
+            if (allow == '0) allow = node_id_i & ~fifo_q[at][PDst +: Dim];
             picked = 1'b0;
             best   = '0;
             for (int unsigned d = 0; d < Dim; d++) begin
@@ -279,21 +273,14 @@ module hc_router
           fh_v[i] = 1'b1;
           fh_out[i*PortBits +: PortBits] = out;
           fh_last[i] = last;
-          pkt[PLen +: LenBits]     = len - LenBits'(1);
-          pkt[PRoute +: RouteBits] = route >> PortBits;
-          pkt[PLast]               = last;
-          fh_send[i*PktBits +: PktBits] = pkt;
         end
       end
-    end
-    if (started_q) begin
       for (int unsigned q = 0; q <= Dim; q++) begin
         if (q_any[q]) begin
-          m = qm[q*MsgWidth + MDst +: MsgWidth - MDst];
-          if (m[MRel +: RelBits] <= cyc_q) begin
+          if (qm[q*MsgWidth + MRel +: RelBits] <= cyc_q) begin
             qh_v[q] = 1'b1;
             if (q < Dim) begin
-              if (m[MStart] && tau_q != '0 && !qs_q[q]) begin
+              if (qm[q*MsgWidth + MStart] && tau_q != '0 && !qs_q[q]) begin
                 qh_v[q]    = 1'b0;  // waits for the start-up unit
                 su_wait[q] = 1'b1;
               end
@@ -301,25 +288,13 @@ module hc_router
           end else begin
             rel_wait[q] = 1'b1;
           end
-          if (q == Dim) copy_slot = m[MDslot +: SlotBits];
+          if (q == Dim) copy_slot = qm[q*MsgWidth + MDslot +: SlotBits];
           if (q < Dim) begin
-            len   = m[MLen +: LenBits];
-            route = m[MRoute +: RouteBits];
             if (source_q) begin
-              last = len == LenBits'(1);
+              qh_last[q] = qm[q*MsgWidth + MLen +: LenBits] == LenBits'(1);
             end else begin
-              last = m[MDst +: Dim] == (node_id_i ^ Dim'(1 << q));
+              qh_last[q] = qm[q*MsgWidth + MDst +: Dim] == (node_id_i ^ Dim'(1 << q));
             end
-            pkt                      = '0;
-            pkt[PWord +: WordWidth]  = rd_data_i[q*WordWidth +: WordWidth];
-            pkt[PDst +: Dim]         = m[MDst +: Dim];
-            pkt[PDslot +: SlotBits]  = m[MDslot +: SlotBits];
-            pkt[PLen +: LenBits]     = len - LenBits'(1);
-            pkt[PRoute +: RouteBits] = route >> PortBits;
-            pkt[PTag +: TagBits]     = {node_id_i, q_at[q*DepthBits +: DepthBits]};
-            pkt[PLast]               = last;
-            qh_send[q*PktBits +: PktBits] = pkt;
-            qh_last[q] = last;
           end
         end
       end
@@ -359,18 +334,22 @@ module hc_router
   logic [StallBits-1:0] stalls;
 
   always_comb begin : arbitrate
+    logic [Dim*Req-1:0] reqs;   // requester i of output j at [j*Req + i]
+    logic [Dim*Req-1:0] mays;   // ... and it may send (last hop, or the output has a credit)
     logic [Req-1:0]     req;
-    logic [Req-1:0]     may;
+    logic [Req-1:0]     elig;
+    logic [Req-1:0]     pick;   // eligible requesters from the pointer on, else all eligible
+    logic [PortBits-1:0] o;
     logic               found;
-    logic [ReqBits-1:0] idx;
     logic [ReqBits-1:0] gi;
-    logic               cred;
+    reqs     = '0;
+    mays     = '0;
     req      = '0;
-    may      = '0;
+    elig     = '0;
+    pick     = '0;
+    o        = '0;
     found    = 1'b0;
-    idx      = '0;
     gi       = '0;
-    cred     = 1'b0;
     pop      = '0;
     inj      = '0;
     use_cred = '0;
@@ -378,48 +357,90 @@ module hc_router
     grant_v  = '0;
     grant_i  = '0;
     out_valid_o = '0;
-    out_pkt_o   = '0;
     if (active && (fh_v != '0 || qh_v[Dim-1:0] != '0)) begin
+      // The requests: each FIFO head asks for its output, each released queue head Q_j for j.
+      for (int unsigned i = 0; i < Dim; i++) begin
+        if (fh_v[i]) begin
+          o = fh_out[i*PortBits +: PortBits];
+          reqs[32'(o)*Req + i] = 1'b1;
+          mays[32'(o)*Req + i] = fh_last[i] || credit_q[32'(o)*CntBits +: CntBits] != '0;
+        end
+      end
       for (int unsigned j = 0; j < Dim; j++) begin
-        req  = '0;
-        may  = '0;
-        cred = credit_q[j*CntBits +: CntBits] != '0;
-        for (int unsigned i = 0; i < Dim; i++) begin
-          if (fh_v[i] && fh_out[i*PortBits +: PortBits] == PortBits'(j)) begin
-            req[i] = 1'b1;
-            may[i] = fh_last[i] || cred;
-          end
-        end
         if (qh_v[j]) begin
-          req[Dim] = 1'b1;
-          may[Dim] = qh_last[j] || cred;
+          reqs[j*Req + Dim] = 1'b1;
+          mays[j*Req + Dim] = qh_last[j] || credit_q[j*CntBits +: CntBits] != '0;
         end
-        found = 1'b0;
-        gi    = '0;
+      end
+      // Round-robin per output: the first requester that may send, from the pointer on.
+      for (int unsigned j = 0; j < Dim; j++) begin
+        req = reqs[j*Req +: Req];
         if (req != '0) begin
-          for (int unsigned s = 0; s < Req; s++) begin
-            idx = rr_q[j*ReqBits +: ReqBits] + ReqBits'(s);
-            if (32'(idx) >= Req) idx = idx - ReqBits'(Req);
-            if (!found && (((req & may) >> idx) & Req'(1)) != '0) begin
-              found = 1'b1;
-              gi    = idx;
-            end
+          elig  = req & mays[j*Req +: Req];
+          pick  = elig & ~((Req'(1) << rr_q[j*ReqBits +: ReqBits]) - Req'(1));
+          if (pick == '0) pick = elig;
+          found = pick != '0;
+          gi    = '0;
+          for (int unsigned s = Req; s > 0; s--) begin
+            if (pick[s-1]) gi = ReqBits'(s - 1);
           end
           stalls = stalls + StallBits'($countones(req)) - StallBits'(found);
-        end
-        if (found) begin
-          grant_v[j] = 1'b1;
-          grant_i[j*ReqBits +: ReqBits] = gi;
-          out_valid_o[j] = 1'b1;
-          if (32'(gi) == Dim) begin
-            inj[j] = 1'b1;
-            out_pkt_o[j*PktBits +: PktBits] = qh_send[j*PktBits +: PktBits];
-            use_cred[j] = !qh_last[j];
-          end else begin
-            pop = pop | (Dim'(1) << gi);
-            out_pkt_o[j*PktBits +: PktBits] = fh_send[32'(gi)*PktBits +: PktBits];
-            use_cred[j] = ((fh_last >> gi) & Dim'(1)) == '0;
+          if (found) begin
+            grant_v[j] = 1'b1;
+            grant_i[j*ReqBits +: ReqBits] = gi;
+            out_valid_o[j] = 1'b1;
+            if (32'(gi) == Dim) begin
+              inj[j] = 1'b1;
+              use_cred[j] = !qh_last[j];
+            end else begin
+              pop = pop | (Dim'(1) << gi);
+              use_cred[j] = ((fh_last >> gi) & Dim'(1)) == '0;
+            end
           end
+        end
+      end
+    end
+  end
+
+  // The packets of the granted heads as they leave: route advanced, last-hop flag set; a queue
+  // head's packet is built from its message and the word read from memory.
+  always_comb begin : send
+    logic [PktBits-1:0]     pkt;
+    logic [LenBits-1:0]     len;
+    logic [RouteBits-1:0]   route;
+    logic [PortBits-1:0]    gi;
+    pkt       = '0;
+    len       = '0;
+    route     = '0;
+    gi        = '0;
+    out_pkt_o = '0;
+    if (grant_v != '0) begin
+      for (int unsigned j = 0; j < Dim; j++) begin
+        if (grant_v[j]) begin
+          if (inj[j]) begin
+            pkt                     = '0;
+            pkt[PWord +: WordWidth] = rd_data_i[j*WordWidth +: WordWidth];
+            pkt[PDst +: Dim]        = qm[j*MsgWidth + MDst +: Dim];
+            pkt[PDslot +: SlotBits] = qm[j*MsgWidth + MDslot +: SlotBits];
+            pkt[PTag +: TagBits]    = {node_id_i, q_at[j*DepthBits +: DepthBits]};
+            pkt[PLast]              = qh_last[j];
+            len                     = qm[j*MsgWidth + MLen +: LenBits];
+            route                   = qm[j*MsgWidth + MRoute +: RouteBits];
+          end else begin
+            // FIFO gi's head (a mux per output over the FIFO heads, which synthesis shares).
+            gi = grant_i[j*ReqBits +: PortBits];
+            for (int unsigned i = 0; i < Dim; i++) begin
+              if (32'(gi) == i) begin
+                pkt        = fifo_q[i * FifoDepth + 32'(rd_q[i*CntBits +: CntBits])];
+                pkt[PLast] = fh_last[i];
+              end
+            end
+            len   = pkt[PLen +: LenBits];
+            route = pkt[PRoute +: RouteBits];
+          end
+          pkt[PLen +: LenBits]     = len - LenBits'(1);
+          pkt[PRoute +: RouteBits] = route >> PortBits;
+          out_pkt_o[j*PktBits +: PktBits] = pkt;
         end
       end
     end
@@ -432,27 +453,38 @@ module hc_router
   logic [Dim-1:0] push;
   logic [Dim-1:0] drop;  // pushed into a full FIFO
 
-  always_comb begin : receive
-    logic [PktBits-1:0] pkt;
-    pkt       = '0;
-    push      = '0;
-    drop      = '0;
-    wr_en_o   = '0;
-    wr_addr_o = '0;
-    wr_data_o = '0;
-    dlv_o     = '0;
-    dlv_tag_o = '0;
+  // Deliveries from the links: packets on their last hop. They depend on the link inputs alone,
+  // so a simulator evaluates them when the links change and not again at the clock edge.
+  logic [Dim-1:0]           dl_en;
+  logic [Dim*SlotBits-1:0]  dl_addr;
+  logic [Dim*WordWidth-1:0] dl_data;
+  logic [Dim*TagBits-1:0]   dl_tag;
+
+  always_comb begin : deliver
+    dl_en   = '0;
+    dl_addr = '0;
+    dl_data = '0;
+    dl_tag  = '0;
     if (in_valid_i != '0) begin
       for (int unsigned j = 0; j < Dim; j++) begin
-        if (in_valid_i[j]) begin
-          pkt = in_pkt_i[j*PktBits +: PktBits];
-          if (pkt[PLast]) begin
-            wr_en_o[j] = 1'b1;
-            wr_addr_o[j*SlotBits +: SlotBits]   = pkt[PDslot +: SlotBits];
-            wr_data_o[j*WordWidth +: WordWidth] = pkt[PWord +: WordWidth];
-            dlv_o[j] = 1'b1;
-            dlv_tag_o[j*TagBits +: TagBits] = pkt[PTag +: TagBits];
-          end else if (cnt_q[j*CntBits +: CntBits] - CntBits'(pop[j]) >= depth_q) begin
+        if (in_valid_i[j] && in_pkt_i[j*PktBits + PLast]) begin
+          dl_en[j] = 1'b1;
+          dl_addr[j*SlotBits +: SlotBits]   = in_pkt_i[j*PktBits + PDslot +: SlotBits];
+          dl_data[j*WordWidth +: WordWidth] = in_pkt_i[j*PktBits + PWord +: WordWidth];
+          dl_tag[j*TagBits +: TagBits]      = in_pkt_i[j*PktBits + PTag +: TagBits];
+        end
+      end
+    end
+  end
+
+  // The other arriving packets enter their FIFO, or are dropped when it stays full.
+  always_comb begin : receive
+    push = '0;
+    drop = '0;
+    if (in_valid_i != '0) begin
+      for (int unsigned j = 0; j < Dim; j++) begin
+        if (in_valid_i[j] && !in_pkt_i[j*PktBits + PLast]) begin
+          if (cnt_q[j*CntBits +: CntBits] - CntBits'(pop[j]) >= depth_q) begin
             drop[j] = 1'b1;
           end else begin
             push[j] = 1'b1;
@@ -460,14 +492,16 @@ module hc_router
         end
       end
     end
-    if (active && qh_v[Dim]) begin
-      wr_en_o[Dim] = 1'b1;
-      wr_addr_o[Dim*SlotBits +: SlotBits] = copy_slot;
-      wr_data_o[Dim*WordWidth +: WordWidth] = rd_data_i[Dim*WordWidth +: WordWidth];
-      dlv_o[Dim] = 1'b1;
-      dlv_tag_o[Dim*TagBits +: TagBits] = {node_id_i, q_at[Dim*DepthBits +: DepthBits]};
-    end
   end
+
+  // The memory writes: the deliveries, and the local copy as port n.
+  logic cp_en;  // Q_L's head is copied this cycle
+  assign cp_en     = active && qh_v[Dim];
+  assign wr_en_o   = {cp_en, dl_en};
+  assign wr_addr_o = {cp_en ? copy_slot : SlotBits'(0), dl_addr};
+  assign wr_data_o = {cp_en ? rd_data_i[Dim*WordWidth +: WordWidth] : WordWidth'(0), dl_data};
+  assign dlv_o     = {cp_en, dl_en};
+  assign dlv_tag_o = {cp_en ? {node_id_i, q_at[Dim*DepthBits +: DepthBits]} : TagBits'(0), dl_tag};
 
   always_comb begin : conflicts
     conflict_o = 1'b0;
@@ -643,7 +677,7 @@ module hc_router
     head_dst_o      = '0;
     head_out_o      = '0;
     head_nocredit_o = '0;
-    if (started_q) begin
+    if (halted_q) begin
       for (int unsigned i = 0; i < Dim; i++) begin
         head_valid_o[i] = fh_v[i];
         head_dst_o[i*Dim +: Dim] =
@@ -652,7 +686,7 @@ module hc_router
         head_nocredit_o[i] = !fh_last[i] &&
             credit_q[32'(fh_out[i*PortBits +: PortBits])*CntBits +: CntBits] == '0;
         head_valid_o[Dim + i] = qh_v[i];
-        head_dst_o[(Dim + i)*Dim +: Dim] = qh_send[i*PktBits + PDst +: Dim];
+        head_dst_o[(Dim + i)*Dim +: Dim] = qm[i*MsgWidth + MDst +: Dim];
         head_out_o[(Dim + i)*PortBits +: PortBits] = PortBits'(i);
         head_nocredit_o[Dim + i] = !qh_last[i] && credit_q[i*CntBits +: CntBits] == '0;
       end
