@@ -340,24 +340,25 @@ module hc_node
     logic                   overlap;    // touches the running MAC's blocks (below)
     logic [NumChans-1:0]    fwd_oh;     // one-hot: the PASS register forwarded, if any
 
-    assign field   = chan_field[c*ChanBits +: ChanBits];
-    assign out_op  = field[1:0];
-    assign out_idx = field[3 +: IdxBits];
-    assign in_op   = field[3 + IdxBits +: 2];
+    assign field       = chan_field[c*ChanBits +: ChanBits];
+    assign out_op      = field[1:0];
+    assign out_idx     = field[3 +: IdxBits];
+    assign in_op       = field[3 + IdxBits +: 2];
+    assign out_addr    = AddrBits'(out_idx) ^ (field[2] ? AddrBits'(node_id_q) : '0);
+    assign in_addr     = AddrBits'(field[6 + IdxBits +: SlotBits]) ^
+                         (field[5 + IdxBits] ? AddrBits'(node_id_q) : '0);
+    assign out_addr_ok = 32'(out_addr) < NumSlots;
+    assign in_addr_ok  = 32'(in_addr) < NumSlots;
+    assign fwd_src     = out_idx[ChanIdxBits-1:0];
+    assign fwd_ready   = 32'(out_idx) < NumChans && pass_valid_q[fwd_src];
 
-    // The decode, the MAC-overlap check and the forwarding select work only in an XFER or
-    // PERMUTE cycle (chan_instr) or beside a running MAC, and are 0 in any other cycle, routed
-    // mode included (the sequencer sees no table there): the simulator skips them then (at
-    // n = 10 about 6 % of a routed run's time and 10 % of a table-mode AAPC's). The slot
-    // addresses stay unconditional: gating them as well cost 300 more LUT4 at n = 3 and saved
-    // nothing measurable.
+    // The decode works only in an XFER or PERMUTE cycle, the MAC-overlap check only beside a
+    // running MAC, and the forwarding select is one one-hot vector per channel (it was NumChans
+    // comparators per channel): in idle cycles, routed mode's included, the simulator skips
+    // them (at n = 10 about 6 % of a routed run's time and 10 % of a table-mode AAPC's). The
+    // slot addresses stay unconditional: gating them as well cost 300 more LUT4 at n = 3 and
+    // saved nothing measurable.
     always_comb begin : decode
-      out_addr    = '0;
-      in_addr     = '0;
-      out_addr_ok = 1'b0;
-      in_addr_ok  = 1'b0;
-      fwd_src     = '0;
-      fwd_ready   = 1'b0;
       out_valid   = 1'b0;
       out_data    = '0;
       slot_err    = 1'b0;
@@ -370,13 +371,6 @@ module hc_node
       wr_mem      = 1'b0;
       overlap     = 1'b0;
       fwd_oh      = '0;
-      out_addr    = AddrBits'(out_idx) ^ (field[2] ? AddrBits'(node_id_q) : '0);
-      in_addr     = AddrBits'(field[6 + IdxBits +: SlotBits]) ^
-                    (field[5 + IdxBits] ? AddrBits'(node_id_q) : '0);
-      out_addr_ok = 32'(out_addr) < NumSlots;
-      in_addr_ok  = 32'(in_addr) < NumSlots;
-      fwd_src     = out_idx[ChanIdxBits-1:0];
-      fwd_ready   = 32'(out_idx) < NumChans && pass_valid_q[fwd_src];
       if (permute) begin
         // PERMUTE: MEM/MEM copies (an out-of-range read copies the word 0, an out-of-range write
         // is dropped), IDLE/IDLE does nothing, anything else is illegal and is neither range-
