@@ -8,7 +8,6 @@
 
 #include <verilated.h>
 
-#include <algorithm>
 #include <chrono>
 #include <fstream>
 #include <iostream>
@@ -16,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "aside_monitor.h"
 #include "cube_tb.h"
 #include "cube_top.h"
 #include "gtkw.h"
@@ -91,43 +91,11 @@ int RunRouted(const RoutedRunOptions& opt) {
     uint64_t cycle;
   };
   std::vector<Delivery> deliveries;  // with image.deliveries
-  // The monitor takes a cycle's words aside from the cube (CubeTb::RunAside, as the table-mode
-  // runner does): on a node-array model with worker threads, while the cube evaluates the next
-  // cycle. `traffic` and `copies` (the words the local copies store) are refilled only once it
-  // is done with them; the deliveries' tags and latencies are read here, from the models.
-  CycleTraffic traffic;
-  std::vector<uint32_t> copies;
-  size_t sent_done = 0;
-  size_t stored_done = 0;
-  uint64_t monitor_cycle = 0;
-  auto monitor_step = [&]() {
-    constexpr size_t kStep = 512;  // words per step: the worker looks for cube work in between
-    const size_t sent_end = std::min(traffic.sent.size(), sent_done + kStep);
-    for (size_t i = sent_done; i < sent_end; ++i) {
-      const CycleTraffic::Sent& w = traffic.sent[i];
-      monitor.send(static_cast<uint64_t>(w.node), w.chan / config.lanes, w.word, monitor_cycle);
-    }
-    sent_done = sent_end;
-    if (sent_done < traffic.sent.size()) return false;
-    // The stores: the channels' first, then the local copies' (the order of the cycle's calls
-    // before the monitor ran aside).
-    const size_t total = traffic.stored.size() + copies.size();
-    const size_t stored_end = std::min(total, stored_done + kStep);
-    for (size_t i = stored_done; i < stored_end; ++i) {
-      const size_t k = traffic.stored.size();
-      monitor.store(i < k ? traffic.stored[i].word : copies[i - k], monitor_cycle);
-    }
-    stored_done = stored_end;
-    return stored_done == total;
-  };
-  struct AsideDone {  // however the run ends, the job aside is over before what it uses goes
-    CubeTb& tb;
-    ~AsideDone() { tb.WaitAside(); }
-  } aside_done{tb};
+  // The monitor takes a cycle's words aside from the cube (tb/aside_monitor.h); the local
+  // copies' stores go with them. The deliveries' tags and latencies are read here.
+  AsideMonitor aside(tb, monitor, config.lanes);
   auto each_cycle = [&](uint64_t cycle) {
-    tb.WaitAside();
-    tb.CollectWords(traffic);
-    copies.clear();
+    std::vector<uint32_t>& copies = aside.Collect();
     for (int x = 0; x < nodes; ++x) {
       const uint64_t dlv = GetBits(top.RtDlv(x), 0, n + 1);
       if (dlv == 0) continue;
@@ -157,17 +125,14 @@ int RunRouted(const RoutedRunOptions& opt) {
         if (k == n) copies.push_back(static_cast<uint32_t>(GetBits(top.RtCopyWord(x), 0, 32)));
       }
     }
-    sent_done = 0;
-    stored_done = 0;
-    monitor_cycle = cycle;
-    tb.RunAside(monitor_step);
+    aside.Submit(cycle);
   };
 
   const uint64_t run_begin = 10 * tb.tick_count();
   const auto t0 = std::chrono::steady_clock::now();
   tb.Start(false);
   const RunResult r = tb.RunToDone(max_cycles, each_cycle);
-  tb.WaitAside();  // the monitor has every cycle's words
+  aside.Finish();  // the monitor has every cycle's words
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   const uint64_t run_end = 10 * tb.tick_count();
   const bool deadlock = top.rt_deadlock_o != 0;

@@ -20,6 +20,7 @@
 #include <optional>
 #include <string>
 
+#include "aside_monitor.h"
 #include "cube_tb.h"
 #include "gtkw.h"
 #include "image.h"
@@ -195,7 +196,6 @@ int Run(const Options& opt) {
   monitor.recordEvents(opt.traffic, opt.traffic_word);
   const auto t0 = std::chrono::steady_clock::now();
   auto last_progress = t0;
-  hcube::tb::CycleTraffic traffic;  // reused every cycle
   hcube::tb::LinkFault::Mask mask;  // the fault mask driven now (off)
   // With --traffic: every error event, (cycle, node, kind), in that order.
   struct ErrorEvent {
@@ -224,42 +224,11 @@ int Run(const Options& opt) {
       tb.ClearFault();
     }
   };
-  // The monitor takes a cycle's words aside from the cube (CubeTop::RunAside): on a node-array
-  // model with worker threads, while the cube evaluates the next cycle; `traffic` is refilled
-  // only once it is done with them.
-  size_t sent_done = 0;
-  size_t stored_done = 0;
-  uint64_t monitor_cycle = 0;
-  auto monitor_step = [&]() {
-    // The bookkeeping is a random access per word: ask a few words ahead.
-    constexpr size_t kAhead = 8;
-    constexpr size_t kStep = 512;  // words per step: the worker looks for cube work in between
-    const auto& sent = traffic.sent;
-    const size_t sent_end = std::min(sent.size(), sent_done + kStep);
-    for (size_t i = sent_done; i < sent_end; ++i) {
-      if (i + kAhead < sent.size()) monitor.prefetch(sent[i + kAhead].word);
-      monitor.send(static_cast<uint64_t>(sent[i].node), sent[i].chan / config.lanes, sent[i].word,
-                   monitor_cycle, sent[i].chan % config.lanes);
-    }
-    sent_done = sent_end;
-    if (sent_done < sent.size()) return false;
-    const auto& stored = traffic.stored;
-    const size_t stored_end = std::min(stored.size(), stored_done + kStep);
-    for (size_t i = stored_done; i < stored_end; ++i) monitor.store(stored[i].word, monitor_cycle);
-    stored_done = stored_end;
-    return stored_done == stored.size();
-  };
-  struct AsideDone {  // however the run ends, the job aside is over before what it uses goes
-    hcube::tb::CubeTb& tb;
-    ~AsideDone() { tb.WaitAside(); }
-  } aside_done{tb};
+  // The monitor takes a cycle's words aside from the cube (tb/aside_monitor.h).
+  hcube::tb::AsideMonitor aside(tb, monitor, config.lanes);
   auto each_cycle = [&](uint64_t cycle) {
-    tb.WaitAside();
-    tb.CollectWords(traffic);
-    sent_done = 0;
-    stored_done = 0;
-    monitor_cycle = cycle;
-    tb.RunAside(monitor_step);
+    aside.Collect();
+    aside.Submit(cycle);
     log_errors(cycle);
     drive_fault(cycle + 1);
     if ((cycle & 255) == 255) {
@@ -274,7 +243,7 @@ int Run(const Options& opt) {
   drive_fault(0);  // latched by the start pulse's edge, which begins cycle 0
   tb.Start(image.one_port, image.mac_overlap);
   const hcube::tb::RunResult r = tb.RunToDone(max_cycles, each_cycle, false, log_errors);
-  tb.WaitAside();  // the monitor has every cycle's words
+  aside.Finish();  // the monitor has every cycle's words
   const uint64_t run_end = 10 * tb.tick_count();
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   if (r.timed_out) {
