@@ -83,6 +83,7 @@ const std::vector<OptionInfo>& optionCatalogue() {
        "route the permutation by the per-cycle packet routers (source: along the schedule's "
        "own paths)"},
       {"--fifo-depth", "D", "router input FIFO depth per port, 1..4 (default 4)", true},
+      {"--vcs", "V", "virtual channels per link, 1..4 (default 1; adaptive with 2+: Duato)", true},
       {"--deadlock-cycles", "L", "report a deadlock after L cycles without progress (64)", true},
       {"--messages", "FILE", "a routed-mode message list (docs/hardware.md §8.1)", true},
       {"--modes", "LIST", "comma-separated: schedule, ecube, source, adaptive", true},
@@ -152,14 +153,13 @@ const std::vector<CommandLine>& commandLines() {
         table:NODE:STEP:BIT               invert a bit of a table word at load
       and says whether a check caught it and where the run first went wrong (exit 1: caught)
   hcube run (--algo A --n N ... | --tables PATH) --route ecube|source|adaptive
-            [--backend table|tlm|rtl] [--fifo-depth D] [--deadlock-cycles L] [--max-cycles C]
-            [--trace FILE.vcd|FILE.fst] [--cache DIR] [--json]
+            [--backend table|tlm|rtl] [--fifo-depth D] [--vcs V] [--deadlock-cycles L]
+            [--max-cycles C] [--trace FILE.vcd|FILE.fst] [--cache DIR] [--json]
       routed mode: the case's permutation by the per-cycle packet routers, no schedule
       (docs/hardware.md §8; on the RTL the FIFO depth is 1..4, --trace shows the routers))",
        join(kCase, {"--tables", "--backend", "--trace", "--json", "--no-verify", "--max-cycles",
                     "--cache", "--threads", "--rtl-model", "--links", "--heatmap", "--inject",
-                    "--seed", "--route",
-                    "--fifo-depth", "--deadlock-cycles"}),
+                    "--seed", "--route", "--fifo-depth", "--vcs", "--deadlock-cycles"}),
        true},
       {"trace", "print one element's path cycle by cycle",
        R"(  hcube trace (--algo A --n N [--k K] [--width B] [--ports all|one] | --tables PATH)
@@ -182,12 +182,13 @@ const std::vector<CommandLine>& commandLines() {
       (--seed S: seeded values for the collectives and matmul, as for run);
       exit 1 on any disagreement between them or with the reference model
   hcube compare (--algo A --n N ... | --tables PATH) --modes schedule,ecube,source
-            [--backend table|tlm|rtl | --backends table,tlm,rtl] [--fifo-depth D] [--json]
+            [--backend table|tlm|rtl | --backends table,tlm,rtl] [--fifo-depth D] [--vcs V]
+            [--json]
       one permutation by its schedule's tables and by the routers, side by side; with
       --backends every mode runs on each backend and they must agree exactly)",
-       join(kCase, {"--tables", "--backends", "--json", "--cache", "--threads", "--rtl-model",
-                    "--seed", "--modes",
-                    "--backend", "--fifo-depth", "--deadlock-cycles", "--max-cycles"}),
+       join(kCase,
+            {"--tables", "--backends", "--json", "--cache", "--threads", "--rtl-model", "--seed",
+             "--modes", "--backend", "--fifo-depth", "--vcs", "--deadlock-cycles", "--max-cycles"}),
        true},
       {"build-model", "build (or find in the cache) the Verilated cube for a case",
        R"(  hcube build-model --algo A --n N [--k K] [--width B] [--memory M] [--depth D] [--router]
@@ -197,8 +198,8 @@ const std::vector<CommandLine>& commandLines() {
       --router builds the model of routed runs (nodes with routers, docs/hardware.md §8.11);
       --rtl-model flat builds hc_cube verilated whole instead of the node-array model, with
       --threads T as Verilator's multithreaded model with T threads)",
-       join(kCase, {"--tables", "--memory", "--depth", "--router", "--cache", "--threads",
-                    "--rtl-model"}),
+       join(kCase,
+            {"--tables", "--memory", "--depth", "--router", "--cache", "--threads", "--rtl-model"}),
        true},
       {"messages", "write the routed-mode message list of a case",
        R"(  hcube messages --algo A --n N [--k K] [--PARAM V ...] [--route ecube|source|adaptive]
@@ -207,20 +208,21 @@ const std::vector<CommandLine>& commandLines() {
        join(kCase, {"--tables", "--route", "--out"}), true},
       {"route",
        "run a message list through the per-cycle routers",
-       R"(  hcube route --messages FILE [--backend table|tlm|rtl] [--fifo-depth D] [--tau T]
-            [--deadlock-cycles L] [--max-cycles C] [--json]
+       R"(  hcube route --messages FILE [--backend table|tlm|rtl] [--fifo-depth D] [--vcs V]
+            [--tau T] [--deadlock-cycles L] [--max-cycles C] [--json]
       run a message list through the per-cycle routers and report delivery and statistics)",
-       {"--messages", "--backend", "--fifo-depth", "--tau", "--deadlock-cycles", "--max-cycles",
-        "--json"}},
+       {"--messages", "--backend", "--fifo-depth", "--vcs", "--tau", "--deadlock-cycles",
+        "--max-cycles", "--json"}},
       {"traffic",
        "synthetic traffic through the routers: throughput and latency",
        R"(  hcube traffic --pattern uniform|transpose|bit-complement|bit-reversal|shuffle|hotspot
             --n N (--rate R | --sweep FROM:TO:STEP [--plot FILE.svg]) [--cycles C]
-            [--warmup W] [--seed S] [--fifo-depth D] [--backend table|tlm|rtl] [--json]
+            [--warmup W] [--seed S] [--fifo-depth D] [--vcs V] [--backend table|tlm|rtl]
+            [--json]
       synthetic traffic through the e-cube routers: offered and accepted throughput, latency,
       the saturation point of a sweep and a latency-load plot (sw/router/traffic.h))",
        {"--pattern", "--n", "--rate", "--sweep", "--plot", "--cycles", "--warmup", "--seed",
-        "--fifo-depth", "--deadlock-cycles", "--max-cycles", "--backend", "--json"}},
+        "--fifo-depth", "--vcs", "--deadlock-cycles", "--max-cycles", "--backend", "--json"}},
       {"diff",
        "compare two tables instruction by instruction",
        R"(  hcube diff A B

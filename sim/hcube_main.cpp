@@ -687,7 +687,7 @@ int cmdCompare(Args& args) {
 // ---- Routed mode (issue 12, docs/hardware.md §8): a permutation or a message list run by the
 // per-cycle packet routers instead of tables.
 
-// --fifo-depth and --deadlock-cycles, checked.
+// --fifo-depth, --vcs and --deadlock-cycles, checked.
 RouterOptions routerOptions(Args& args) {
   RouterOptions opt;
   const long long depth = args.number("--fifo-depth", 4);
@@ -695,6 +695,11 @@ RouterOptions routerOptions(Args& args) {
     throw Error("--fifo-depth " + std::to_string(depth) + ": must be 1..1024");
   }
   opt.fifo_depth = static_cast<u64>(depth);
+  const long long vcs = args.number("--vcs", 1);
+  if (vcs < 1 || vcs > kMaxVcs) {
+    throw Error("--vcs " + std::to_string(vcs) + ": must be 1.." + std::to_string(kMaxVcs));
+  }
+  opt.vcs = static_cast<int>(vcs);
   const long long limit = args.number("--deadlock-cycles", 64);
   if (limit < 1) throw Error("--deadlock-cycles " + std::to_string(limit) + ": must be >= 1");
   opt.deadlock_cycles = static_cast<u64>(limit);

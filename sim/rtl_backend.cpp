@@ -617,6 +617,10 @@ class Bits {
 
 void checkRtlRouterOptions(const MessageList& list, const RouterOptions& ropt) {
   validateMessages(list);
+  if (ropt.vcs != 1) {
+    throw Error("--vcs " + std::to_string(ropt.vcs) +
+                ": the RTL router has one virtual channel per link (not built yet for more)");
+  }
   if (ropt.fifo_depth < 1 || ropt.fifo_depth > 4) {
     throw Error("--fifo-depth " + std::to_string(ropt.fifo_depth) +
                 ": the RTL router's FIFOs hold 1..4 packets (hc_pkg::FifoDepthDefault)");

@@ -633,6 +633,10 @@ RoutedRun runRoutedOnTlm(const MessageList& list, const CubeMemory& initial,
     throw Error("--tau " + std::to_string(opt.tau) + ": routed mode's start-up must be 0.." +
                 std::to_string(kMaxRoutedTau) + " cycles");
   }
+  if (opt.vcs != 1) {
+    throw Error("--vcs " + std::to_string(opt.vcs) +
+                ": the TLM routers have one virtual channel per link (not built yet for more)");
+  }
   if (initial.nodes != list.nodes() || initial.words_per_node != list.memoryWords()) {
     throw Error("TLM routed run: the memory does not have the list's 2^n x 2K words");
   }

@@ -176,10 +176,10 @@ MessageList groupMessages(const MessageList& list, u64 packet) {
   return out;
 }
 
-int firstHop(RouteKind route, u64 x, const Message& m) {
+int firstHop(RouteKind route, u64 x, const Message& m, int vcs) {
   if (route == RouteKind::kSource) return m.route.empty() ? -1 : m.route.front();
   if (m.dst == x) return -1;
-  if (route == RouteKind::kAdaptive) return std::countr_zero(pcubeAllowed(x, m.dst));
+  if (route == RouteKind::kAdaptive && vcs < 2) return std::countr_zero(pcubeAllowed(x, m.dst));
   return std::countr_zero(m.dst ^ x);
 }
 

@@ -52,6 +52,59 @@ int pcubeSelect(u64 v, u64 dst, Credit credit) {
   return best;
 }
 
+/// An output port and a virtual channel there (docs/hardware.md §8.13).
+struct PortVc {
+  int port = 0;
+  int vc = 0;
+};
+
+/// The VC of output `port` in [first, vcs) with the most credits at the start of the cycle
+/// (credit(port, c): that output VC's credit counter), the lowest of equals (§8.13: e-cube and
+/// source heads with first = 0; Duato's adaptive VCs with first = 1).
+template <class Credit>
+int vcSelect(int port, int first, int vcs, Credit credit) {
+  int best = first;
+  for (int c = first + 1; c < vcs; ++c) {
+    if (credit(port, c) > credit(port, best)) best = c;
+  }
+  return best;
+}
+
+/// The output a FIFO head at node v bound for dst requests under Duato's fully adaptive minimal
+/// routing with V = vcs >= 2 virtual channels (docs/hardware.md §8.13): of the adaptive VCs
+/// 1..V-1 of every dimension in which v and dst differ, the one with the most credits (lowest
+/// dimension, then lowest VC, of equals) if it has a credit, else the escape VC 0 of the e-cube
+/// dimension. v != dst.
+template <class Credit>
+PortVc duatoSelect(u64 v, u64 dst, int vcs, Credit credit) {
+  PortVc best{-1, 1};
+  u64 best_credit = 0;
+  for (u64 a = v ^ dst; a != 0; a &= a - 1) {
+    const int k = std::countr_zero(a);
+    for (int c = 1; c < vcs; ++c) {
+      const u64 cr = credit(k, c);
+      if (best.port < 0 || cr > best_credit) {
+        best = {k, c};
+        best_credit = cr;
+      }
+    }
+  }
+  if (best_credit == 0) return {std::countr_zero(v ^ dst), 0};
+  return best;
+}
+
+/// The VC an injection head of queue Q_port requests (docs/hardware.md §8.13): Duato
+/// (adaptive with vcs >= 2): the adaptive VC of that port with the most credits if it has one,
+/// else the escape VC 0; otherwise (ecube, source, P-cube) the VC with the most credits.
+template <class Credit>
+int injectionVc(RouteKind route, int port, int vcs, Credit credit) {
+  if (route == RouteKind::kAdaptive && vcs >= 2) {
+    const int c = vcSelect(port, 1, vcs, credit);
+    return credit(port, c) > 0 ? c : 0;
+  }
+  return vcSelect(port, 0, vcs, credit);
+}
+
 /// The largest start-up tau of routed mode (docs/hardware.md §8.7): the RTL configuration
 /// word's 10-bit field; every backend takes the same range.
 inline constexpr u64 kMaxRoutedTau = 1023;
@@ -112,7 +165,8 @@ MessageList groupMessages(const MessageList& list, u64 packet);
 
 /// The first hop of message m of node x: its dimension, or -1 for a local copy (m.dst == x with
 /// no route). Adaptive: the lowest dimension P-cube allows at x (the injection queue is chosen
-/// when the message is loaded; docs/hardware.md §8.2).
-int firstHop(RouteKind route, u64 x, const Message& m);
+/// when the message is loaded; docs/hardware.md §8.2); with vcs >= 2 (Duato, §8.13) the e-cube
+/// dimension.
+int firstHop(RouteKind route, u64 x, const Message& m, int vcs = 1);
 
 }  // namespace hcube

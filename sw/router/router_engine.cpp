@@ -433,8 +433,10 @@ class RouterEngine {
 
 std::vector<u64> RouterStats::maxFifoPerPort(int n) const {
   std::vector<u64> per(static_cast<size_t>(n), 0);
+  const size_t v = static_cast<size_t>(std::max(vcs, 1));
   for (size_t f = 0; f < max_fifo.size(); ++f) {
-    per[f % static_cast<size_t>(n)] = std::max(per[f % static_cast<size_t>(n)], max_fifo[f]);
+    const size_t port = f / v % static_cast<size_t>(n);
+    per[port] = std::max(per[port], max_fifo[f]);
   }
   return per;
 }
@@ -449,6 +451,10 @@ RoutedRun runRouter(const MessageList& list, const CubeMemory& initial, const Ro
     throw Error("--tau " + std::to_string(opt.tau) + ": routed mode's start-up must be 0.." +
                 std::to_string(kMaxRoutedTau) + " cycles");
   }
+  if (opt.vcs != 1) {
+    throw Error("--vcs " + std::to_string(opt.vcs) +
+                ": the golden router has one virtual channel per link (not built yet for more)");
+  }
   if (initial.nodes != list.nodes() || initial.words_per_node != list.memoryWords()) {
     throw Error("routed run: the memory has " + std::to_string(initial.nodes) + " nodes x " +
                 std::to_string(initial.words_per_node) + " words; the message list needs " +
@@ -459,11 +465,13 @@ RoutedRun runRouter(const MessageList& list, const CubeMemory& initial, const Ro
   return engine.run();
 }
 
-std::string describe(const BlockedPort& b) {
+std::string describe(const BlockedPort& b, int vcs) {
   std::ostringstream o;
-  o << "node " << b.node << (b.injection ? " injection queue " : " input port ") << b.input
-    << ": packet for node " << b.dst << " waits for output " << b.output
-    << (b.no_credit ? " (no credit: the neighbour's FIFO is full)" : " (granted to another)");
+  o << "node " << b.node << (b.injection ? " injection queue " : " input port ") << b.input;
+  if (vcs > 1 && !b.injection) o << " VC " << b.input_vc;
+  o << ": packet for node " << b.dst << " waits for output " << b.output;
+  if (vcs > 1) o << " VC " << b.output_vc;
+  o << (b.no_credit ? " (no credit: the neighbour's FIFO is full)" : " (granted to another)");
   return o.str();
 }
 

@@ -17,6 +17,7 @@ namespace hcube {
 
 struct RouterOptions {
   u64 fifo_depth = 4;              ///< D >= 1, entries per input FIFO
+  int vcs = 1;                     ///< V: virtual channels per link, 1..kMaxVcs (§8.13)
   u64 tau = 0;                     ///< start-up cycles of a message, 0..kMaxRoutedTau (§8.7)
   u64 deadlock_cycles = 64;        ///< L >= 1: no packet moved for L cycles with work waiting
   u64 max_cycles = u64{1} << 32;   ///< stop with timeout = true after this many cycles
@@ -34,6 +35,8 @@ struct BlockedPort {
   u64 dst = 0;             ///< the head packet's destination
   int output = 0;          ///< the output it requests
   bool no_credit = false;  ///< the output has no credit (else: granted to another requester)
+  int input_vc = 0;        ///< the FIFO's virtual channel (0 for a queue; §8.13)
+  int output_vc = 0;       ///< the virtual channel of the output it requests
 };
 
 /// Router counters of one node (docs/hardware.md §8.5).
@@ -48,12 +51,14 @@ struct RouterNodeErrors {
 /// The statistics of docs/hardware.md §8.6 and the outcome checks of §8.5.
 struct RouterStats {
   u64 fifo_depth = 0;
+  int vcs = 1;       ///< virtual channels per link (§8.13)
   u64 tau = 0;       ///< the start-up of a message (§8.7)
   u64 messages = 0;  ///< words: every word is a packet of its own
   u64 startups = 0;  ///< delivered first words of messages that paid tau (0 with tau = 0)
   u64 delivered = 0;
   u64 stalls = 0;
-  std::vector<u64> max_fifo;  ///< per node and input port, index node * n + port
+  /// Per node, input port and virtual channel, index (node * n + port) * vcs + vc.
+  std::vector<u64> max_fifo;
   u64 latency_min = 0;
   double latency_mean = 0;
   u64 latency_p99 = 0;
@@ -66,7 +71,7 @@ struct RouterStats {
   /// it was delivered in, or ~0 if it was not.
   std::vector<u64> delivered_at;
 
-  /// The largest occupancy over nodes, per input port.
+  /// The largest occupancy over nodes and virtual channels, per input port.
   std::vector<u64> maxFifoPerPort(int n) const;
 };
 
@@ -78,7 +83,11 @@ struct RoutedRun {
 /// Runs `list` from `initial` (words_per_node = 2K). Throws Error for a bad list or option.
 RoutedRun runRouter(const MessageList& list, const CubeMemory& initial, const RouterOptions& opt);
 
-/// One line naming a blocked head, as the deadlock error prints it.
-std::string describe(const BlockedPort& b);
+/// The most virtual channels per link a router has (docs/hardware.md §8.13).
+inline constexpr int kMaxVcs = 4;
+
+/// One line naming a blocked head, as the deadlock error prints it; with vcs > 1 it names the
+/// virtual channels too.
+std::string describe(const BlockedPort& b, int vcs = 1);
 
 }  // namespace hcube
