@@ -20,6 +20,8 @@ module hc_cube
   parameter int unsigned TableDepth = 16,
   /// 1: every node has a router (routed mode, docs/hardware.md §8.11); 0: table mode only.
   parameter int unsigned HasRouter = 0,
+  /// Virtual channels per link of the routers (1 .. 4, docs/hardware.md §8.13; HasRouter only).
+  parameter int unsigned NumVcs = 1,
 
   // derived
   /// Number of nodes N = 2^Dim.
@@ -162,30 +164,33 @@ module hc_cube
 
   // Routed mode (docs/hardware.md §8): router headers and credits between neighbours, and what
   // the testbench reads for the statistics (public_flat_rd).
+  // With V virtual channels (§8.13) a node has NumFifos = nV input FIFOs (f = port * V + VC):
+  // credits, occupancies and blocked heads are per FIFO, a blocked head's output port * V + VC.
   localparam int unsigned PktBits   =  // derived
-      hc_pkg::hc_pkt_bits(Dim, NumSlots, TableDepth, WordWidth);
+      hc_pkg::hc_pkt_bits_vc(Dim, NumSlots, TableDepth, WordWidth, NumVcs);
   localparam int unsigned TagBits   = Dim + DepthBits;                              // derived
   localparam int unsigned OccBits   = $clog2(hc_pkg::FifoDepthDefault + 1);         // derived
-  localparam int unsigned StallBits = hc_pkg::hc_bits(Dim * (Dim + 1) + 1);         // derived
-  localparam int unsigned PortBits  = hc_pkg::hc_bits(Dim);                         // derived
+  localparam int unsigned StallBits = hc_pkg::hc_stall_bits(Dim, NumVcs);           // derived
+  localparam int unsigned NumFifos  = Dim * NumVcs;                                 // derived
+  localparam int unsigned FifoBits  = hc_pkg::hc_bits(Dim * NumVcs);                // derived
   (* mem2reg *) logic [Dim*PktBits-1:0]       node_rt_pkt      [NumNodes];
   (* mem2reg *) logic [Dim*PktBits-1:0]       node_rt_pkt_in   [NumNodes];
-  (* mem2reg *) logic [Dim-1:0]               node_rt_credit   [NumNodes];
-  (* mem2reg *) logic [Dim-1:0]               node_rt_cred_in  [NumNodes];
+  (* mem2reg *) logic [NumFifos-1:0]          node_rt_credit   [NumNodes];
+  (* mem2reg *) logic [NumFifos-1:0]          node_rt_cred_in  [NumNodes];
   (* mem2reg *) logic [StallBits-1:0]         node_rt_stalls   [NumNodes];
   (* mem2reg *) logic [Dim:0]                 node_rt_dlv      [NumNodes]
       /* verilator public_flat_rd */;
   (* mem2reg *) logic [(Dim+1)*TagBits-1:0]   node_rt_dlv_tag  [NumNodes]
       /* verilator public_flat_rd */;
-  (* mem2reg *) logic [Dim*OccBits-1:0]       node_rt_occ_max  [NumNodes]
+  (* mem2reg *) logic [NumFifos*OccBits-1:0]  node_rt_occ_max  [NumNodes]
       /* verilator public_flat_rd */;
-  (* mem2reg *) logic [2*Dim-1:0]             node_rt_hvalid   [NumNodes]
+  (* mem2reg *) logic [NumFifos+Dim-1:0]      node_rt_hvalid   [NumNodes]
       /* verilator public_flat_rd */;
-  (* mem2reg *) logic [2*Dim*Dim-1:0]         node_rt_hdst     [NumNodes]
+  (* mem2reg *) logic [(NumFifos+Dim)*Dim-1:0] node_rt_hdst    [NumNodes]
       /* verilator public_flat_rd */;
-  (* mem2reg *) logic [2*Dim*PortBits-1:0]    node_rt_hout     [NumNodes]
+  (* mem2reg *) logic [(NumFifos+Dim)*FifoBits-1:0] node_rt_hout [NumNodes]
       /* verilator public_flat_rd */;
-  (* mem2reg *) logic [2*Dim-1:0]             node_rt_hnocred  [NumNodes]
+  (* mem2reg *) logic [NumFifos+Dim-1:0]      node_rt_hnocred  [NumNodes]
       /* verilator public_flat_rd */;
   (* mem2reg *) logic [WordWidth-1:0]         node_rt_cword    [NumNodes]
       /* verilator public_flat_rd */;
@@ -209,7 +214,8 @@ module hc_cube
       .Lanes      (Lanes),
       .WordWidth  (WordWidth),
       .TableDepth (TableDepth),
-      .HasRouter  (HasRouter)
+      .HasRouter  (HasRouter),
+      .NumVcs     (NumVcs)
     ) u_node (
       .clk_i       (clk_i),
       .rst_ni      (rst_ni),
@@ -268,7 +274,8 @@ module hc_cube
         localparam int unsigned Neighbour = x ^ (1 << d);  // derived
         assign node_rt_pkt_in[x][d*PktBits +: PktBits] =
             node_rt_pkt[Neighbour][d*PktBits +: PktBits];
-        assign node_rt_cred_in[x][d] = node_rt_credit[Neighbour][d];
+        assign node_rt_cred_in[x][d*NumVcs +: NumVcs] =
+            node_rt_credit[Neighbour][d*NumVcs +: NumVcs];
       end
     end else begin : g_no_rt_link
       assign node_rt_pkt_in[x]  = '0;
@@ -348,7 +355,8 @@ module hc_cube
     .Dim       (Dim),
     .Lanes     (Lanes),
     .WordWidth (WordWidth),
-    .HasRouter (HasRouter)
+    .HasRouter (HasRouter),
+    .NumVcs    (NumVcs)
   ) u_ctl (
     .clk_i            (clk_i),
     .rst_ni           (rst_ni),

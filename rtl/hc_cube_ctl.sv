@@ -21,6 +21,8 @@ module hc_cube_ctl
   parameter int unsigned WordWidth = 32,
   /// 1: the nodes have routers (routed mode, docs/hardware.md §8.11); 0: table mode only.
   parameter int unsigned HasRouter = 0,
+  /// Virtual channels per link of the routers (docs/hardware.md §8.13): the stall count's width.
+  parameter int unsigned NumVcs = 1,
 
   // derived
   /// Number of nodes N = 2^Dim.
@@ -30,7 +32,7 @@ module hc_cube_ctl
   /// Width of an output channel index (fault injection).
   localparam int unsigned ChanBits = hc_pkg::hc_bits(Dim * Lanes),
   /// Width of a node's per-cycle stall count (hc_router).
-  localparam int unsigned StallBits = hc_pkg::hc_bits(Dim * (Dim + 1) + 1)
+  localparam int unsigned StallBits = hc_pkg::hc_stall_bits(Dim, NumVcs)
 ) (
   input  logic                               clk_i,
   input  logic                               rst_ni,

@@ -39,6 +39,8 @@ module hc_node
   /// 1: the node has a router (hc_router, routed mode, docs/hardware.md §8.11); 0: table mode
   /// only, the router generated away.
   parameter int unsigned HasRouter = 0,
+  /// Virtual channels per link of the router (1 .. 4, docs/hardware.md §8.13; HasRouter only).
+  parameter int unsigned NumVcs = 1,
 
   // derived
   /// Channels per direction: Dim * Lanes.
@@ -58,11 +60,15 @@ module hc_node
   localparam int unsigned LoadAddrBits = hc_pkg::hc_load_addr_bits(Dim, TableDepth, HasRouter),
   localparam int unsigned LoadWidth = hc_pkg::hc_load_width(Dim, Lanes, NumSlots, HasRouter),
   /// Routed mode (hc_router): packet, delivery tag, FIFO occupancy and stall count widths.
-  localparam int unsigned PktBits = hc_pkg::hc_pkt_bits(Dim, NumSlots, TableDepth, WordWidth),
+  localparam int unsigned PktBits =
+      hc_pkg::hc_pkt_bits_vc(Dim, NumSlots, TableDepth, WordWidth, NumVcs),
   localparam int unsigned TagBits = Dim + DepthBits,
   localparam int unsigned OccBits = $clog2(hc_pkg::FifoDepthDefault + 1),
-  localparam int unsigned StallBits = hc_pkg::hc_bits(Dim * (Dim + 1) + 1),
-  localparam int unsigned PortBits = hc_pkg::hc_bits(Dim),
+  localparam int unsigned StallBits = hc_pkg::hc_stall_bits(Dim, NumVcs),
+  /// The router's input FIFOs (V per port, FIFO f = port * V + VC) and an index of one (a
+  /// blocked head's output port * V + VC; with V = 1 a port).
+  localparam int unsigned NumFifos = Dim * NumVcs,
+  localparam int unsigned FifoBits = hc_pkg::hc_bits(Dim * NumVcs),
   /// Width of an output channel index (the fault mask's channel).
   localparam int unsigned FltChanBits = hc_pkg::hc_bits(Dim * Lanes)
 ) (
@@ -140,18 +146,18 @@ module hc_node
   input  logic                                rt_halt_i,
   output logic [Dim*PktBits-1:0]              rt_pkt_o,
   input  logic [Dim*PktBits-1:0]              rt_pkt_i,
-  output logic [Dim-1:0]                      rt_credit_o,
-  input  logic [Dim-1:0]                      rt_credit_i,
+  output logic [NumFifos-1:0]                 rt_credit_o,
+  input  logic [NumFifos-1:0]                 rt_credit_i,
   output logic                                rt_work_o,
   output logic                                rt_moved_o,
   output logic [StallBits-1:0]                rt_stalls_o,
   output logic [Dim:0]                        rt_dlv_o,
   output logic [(Dim+1)*TagBits-1:0]          rt_dlv_tag_o,
-  output logic [Dim*OccBits-1:0]              rt_occ_max_o,
-  output logic [2*Dim-1:0]                    rt_head_valid_o,
-  output logic [2*Dim*Dim-1:0]                rt_head_dst_o,
-  output logic [2*Dim*PortBits-1:0]           rt_head_out_o,
-  output logic [2*Dim-1:0]                    rt_head_nocredit_o,
+  output logic [NumFifos*OccBits-1:0]         rt_occ_max_o,
+  output logic [NumFifos+Dim-1:0]             rt_head_valid_o,
+  output logic [(NumFifos+Dim)*Dim-1:0]       rt_head_dst_o,
+  output logic [(NumFifos+Dim)*FifoBits-1:0]  rt_head_out_o,
+  output logic [NumFifos+Dim-1:0]             rt_head_nocredit_o,
   output logic [WordWidth-1:0]                rt_copy_word_o
 );
   /* verilator no_inline_module */
@@ -577,7 +583,8 @@ module hc_node
       .Dim       (Dim),
       .NumSlots  (NumSlots),
       .WordWidth (WordWidth),
-      .MsgDepth  (TableDepth)
+      .MsgDepth  (TableDepth),
+      .NumVcs    (NumVcs)
     ) u_router (
       .clk_i           (clk_i),
       .rst_ni          (rst_ni),

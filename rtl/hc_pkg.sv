@@ -183,6 +183,25 @@ package hc_pkg;
                   hc_bits(msg_depth) + 1;
   endfunction
 
+  /// Bits of a packet's virtual channel field (docs/hardware.md §8.13): max(1, clog2 V) on top of
+  /// the packet with V >= 2 virtual channels per link, none with one (the packet of §8.11).
+  function automatic int unsigned hc_vc_field_bits(int unsigned vcs);
+    hc_vc_field_bits = vcs > 1 ? hc_bits(vcs) : 0;
+  endfunction
+
+  /// A router's link packet with V virtual channels: hc_pkt_bits plus the VC field.
+  function automatic int unsigned hc_pkt_bits_vc(int unsigned dim, int unsigned num_slots,
+                                                 int unsigned msg_depth, int unsigned word_width,
+                                                 int unsigned vcs);
+    hc_pkt_bits_vc = hc_pkt_bits(dim, num_slots, msg_depth, word_width) + hc_vc_field_bits(vcs);
+  endfunction
+
+  /// Bits of a router's per-cycle stall count: at most n V FIFO heads and n queue heads lose
+  /// arbitration. With V = 1 the width of §8.11, max(1, clog2(n (n + 1) + 1)).
+  function automatic int unsigned hc_stall_bits(int unsigned dim, int unsigned vcs);
+    hc_stall_bits = hc_max(hc_bits(dim * (dim + 1) + 1), hc_bits(dim * (vcs + 1) + 1));
+  endfunction
+
   /// Load port address: with a router max(table address, router header address) plus
   /// LoadSelBits on top; without, the table address.
   function automatic int unsigned hc_load_addr_bits(int unsigned dim, int unsigned depth,

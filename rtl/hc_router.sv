@@ -14,6 +14,14 @@
 // Multi-word messages (§8.7): a message is consecutive words of one queue, each word a packet
 // of its own; its first word carries the start flag and, with a start-up tau > 0 configured,
 // waits until the node's start-up unit (one message at a time, tau cycles) has served it.
+// Virtual channels (docs/hardware.md §8.13, parameter NumVcs = V): each input port has V FIFOs
+// F_{i,c} (FIFO f = i*V + c) and each output V credit counters C_{j,c} (index j*V + c) but one
+// round-robin pointer over the R = nV + 1 requesters (FIFO f, the queue as nV), so a link still
+// carries one packet per cycle; the packet names the VC it travels on (a field on top) and the
+// credit wires are per FIFO. A head requests a port and a VC chosen on the credits at the start
+// of the cycle: e-cube and source take the VC of their port with the most credits; adaptive
+// with V >= 2 is Duato's fully adaptive minimal routing with an e-cube escape VC 0. With
+// NumVcs = 1 every VC term is generated away and the router is that of §8.11 gate for gate.
 // It matches the golden model (sw/router/router_engine.cpp) cycle for cycle.
 //
 // hc_node owns the data memory: the router names the slots it reads (the injected words and the
@@ -39,6 +47,8 @@ module hc_router
   parameter int unsigned MsgDepth = 16,
   /// Storage of each input FIFO; the configuration register chooses 1 .. FifoDepth at run time.
   parameter int unsigned FifoDepth = hc_pkg::FifoDepthDefault,
+  /// Virtual channels per link V (1 .. 4, docs/hardware.md §8.13): V input FIFOs per port.
+  parameter int unsigned NumVcs = 1,
 
   // derived
   localparam int unsigned SlotBits  = hc_pkg::hc_bits(NumSlots),
@@ -51,10 +61,17 @@ module hc_router
   localparam int unsigned RouteBits = RouteMax * PortBits,
   /// A delivered packet's tag: its source node and the index of its message there.
   localparam int unsigned TagBits   = Dim + DepthBits,
-  /// Packet: word, dst, dslot, remaining route count and dimensions, tag, last-hop flag.
-  localparam int unsigned PktBits   = hc_pkg::hc_pkt_bits(Dim, NumSlots, MsgDepth, WordWidth),
+  /// Input FIFOs: V per input port, FIFO f = port * V + VC.
+  localparam int unsigned NumFifos  = Dim * NumVcs,
+  /// A virtual channel; a FIFO (or output VC) index port * V + VC.
+  localparam int unsigned VcBits    = hc_pkg::hc_bits(NumVcs),
+  localparam int unsigned FifoBits  = hc_pkg::hc_bits(NumFifos),
+  /// Packet: word, dst, dslot, remaining route count and dimensions, tag, last-hop flag and, with
+  /// V >= 2, the VC it travels on.
+  localparam int unsigned PktBits   =
+      hc_pkg::hc_pkt_bits_vc(Dim, NumSlots, MsgDepth, WordWidth, NumVcs),
   localparam int unsigned CntBits   = $clog2(FifoDepth + 1),
-  localparam int unsigned StallBits = hc_pkg::hc_bits(Dim * (Dim + 1) + 1)
+  localparam int unsigned StallBits = hc_pkg::hc_stall_bits(Dim, NumVcs)
 ) (
   input  logic                          clk_i,
   input  logic                          rst_ni,
@@ -101,22 +118,24 @@ module hc_router
   output logic [Dim*PktBits-1:0]        out_pkt_o,
   input  logic [Dim-1:0]                in_valid_i,
   input  logic [Dim*PktBits-1:0]        in_pkt_i,
-  /// Credits: input FIFO j popped (to the neighbour's output j) / the neighbour's FIFO j popped.
-  output logic [Dim-1:0]                credit_o,
-  input  logic [Dim-1:0]                credit_i,
+  /// Credits: input FIFO f = j*V + c popped (to the neighbour's output j, VC c) / the
+  /// neighbour's FIFO f popped.
+  output logic [NumFifos-1:0]           credit_o,
+  input  logic [NumFifos-1:0]           credit_i,
 
   /// Deliveries this cycle (k = n: the local copy) and the tags of their packets.
   output logic [Dim:0]                  dlv_o,
   output logic [(Dim+1)*TagBits-1:0]    dlv_tag_o,
-  /// Largest occupancy of input FIFO j at the end of a cycle since start.
-  output logic [Dim*CntBits-1:0]        occ_max_o,
-  /// Once halted (a deadlock declared), the heads that want to move (k < n: FIFO k; n + j: queue
-  /// Q_j, released), their destination, the output they request and whether that output has no
-  /// credit for them; zero before (the testbench reads them after the halt).
-  output logic [2*Dim-1:0]              head_valid_o,
-  output logic [2*Dim*Dim-1:0]          head_dst_o,
-  output logic [2*Dim*PortBits-1:0]     head_out_o,
-  output logic [2*Dim-1:0]              head_nocredit_o,
+  /// Largest occupancy of input FIFO f at the end of a cycle since start.
+  output logic [NumFifos*CntBits-1:0]   occ_max_o,
+  /// Once halted (a deadlock declared), the heads that want to move (k < nV: FIFO k; nV + j:
+  /// queue Q_j, released), their destination, the output they request (port * V + VC) and
+  /// whether that output VC has no credit for them; zero before (the testbench reads them after
+  /// the halt).
+  output logic [NumFifos+Dim-1:0]       head_valid_o,
+  output logic [(NumFifos+Dim)*Dim-1:0] head_dst_o,
+  output logic [(NumFifos+Dim)*FifoBits-1:0] head_out_o,
+  output logic [NumFifos+Dim-1:0]       head_nocredit_o,
   /// A packet arrived at a full FIFO (dropped) / two writes of one slot this cycle.
   output logic                          overflow_o,
   output logic                          conflict_o
@@ -125,9 +144,9 @@ module hc_router
   localparam int unsigned PtrBits = $clog2(MsgDepth + 1);  // derived: a queue pointer reaches D
   localparam int unsigned RelBits = hc_pkg::RelBits;       // derived
   localparam int unsigned TauBits = hc_pkg::TauBits;       // derived
-  localparam int unsigned Req     = Dim + 1;               // derived: requesters per output
+  localparam int unsigned Req     = NumFifos + 1;          // derived: requesters per output
   localparam int unsigned ReqBits = hc_pkg::hc_bits(2 * Req);  // derived
-  localparam int unsigned FifoIdx = hc_pkg::hc_bits(Dim * FifoDepth);  // derived: an entry index
+  localparam int unsigned FifoIdx = hc_pkg::hc_bits(NumFifos * FifoDepth);  // derived: an entry
 
   // Message word fields (docs/hardware.md §8.1), least significant first.
   localparam int unsigned MSrc   = 0;                    // derived
@@ -145,6 +164,8 @@ module hc_router
   localparam int unsigned PRoute = PLen + LenBits;       // derived
   localparam int unsigned PTag   = PRoute + RouteBits;   // derived
   localparam int unsigned PLast  = PTag + TagBits;       // derived
+  // The VC field (V >= 2 only; with V = 1 the constant branches that name it are never taken).
+  localparam int unsigned PVc    = NumVcs > 1 ? PLast + 1 : PLast;  // derived
 
   // ---------------------------------------------------------------------------
   // State
@@ -163,17 +184,18 @@ module hc_router
   logic                     started_q;  // started in routed mode
   logic                     halted_q;   // deadlock declared
   logic [RelBits-1:0]       cyc_q;      // cycles since start
-  logic [Dim*CntBits-1:0]   cnt_q;      // FIFO occupancy per input port
-  logic [Dim*CntBits-1:0]   credit_q;   // credits per output port
+  logic [NumFifos*CntBits-1:0] cnt_q;   // occupancy per input FIFO f = port * V + VC
+  logic [NumFifos*CntBits-1:0] credit_q; // credits per output VC j * V + c
   logic [Dim*ReqBits-1:0]   rr_q;       // round-robin pointer per output port
-  logic [Dim*CntBits-1:0]   occ_max_q;
+  logic [NumFifos*CntBits-1:0] occ_max_q;
   logic [Dim-1:0]           grant_v;    // output j sends this cycle
-  logic [Dim*ReqBits-1:0]   grant_i;    // ... the packet of requester i (n: the queue)
+  logic [Dim*ReqBits-1:0]   grant_i;    // ... the packet of requester r (FIFO r; nV: the queue)
+  logic [Dim*VcBits-1:0]    grant_vc;   // ... on this VC (0 with V = 1)
   /* verilator tracing_off */
   logic [(Dim+2)*PtrBits-1:0] begin_q;  // header: where queue q begins, q at [q]
   logic [(Dim+1)*PtrBits-1:0] qh_q;     // queue heads
-  logic [Dim*CntBits-1:0]     rd_q;     // FIFO read positions
-  logic [PktBits-1:0]       fifo_q  [Dim * FifoDepth];
+  logic [NumFifos*CntBits-1:0] rd_q;    // FIFO read positions
+  logic [PktBits-1:0]       fifo_q  [NumFifos * FifoDepth];
   logic [MsgWidth-1:0]      msg_q   [MsgDepth];
 
   // The heads are looked at from start on, also once halted (the testbench reads the blocked
@@ -185,9 +207,11 @@ module hc_router
   // Heads: FIFO heads and queue heads, the outputs they request
   // ---------------------------------------------------------------------------
 
-  logic [Dim-1:0]          fh_v;     // FIFO i holds a packet
-  logic [Dim*PortBits-1:0] fh_out;
-  logic [Dim-1:0]          fh_last;
+  logic [NumFifos-1:0]          fh_v;     // FIFO f holds a packet
+  logic [NumFifos*PortBits-1:0] fh_out;   // ... the output port its head requests
+  logic [NumFifos*VcBits-1:0]   fh_vc;    // ... and the VC there (0 with V = 1)
+  logic [NumFifos-1:0]          fh_last;
+  logic [Dim*VcBits-1:0]        qh_vc;    // the VC Q_j's head requests on port j
   logic [Dim:0]            qh_v;     // queue q's head is released
   logic [Dim-1:0]          qh_last;
   logic [Dim:0]            rel_wait; // queue q has a head not yet released
@@ -217,6 +241,56 @@ module hc_router
     end
   end
 
+  // Per output port, on the credits at the start of the cycle (docs/hardware.md §8.13): the VC
+  // with the most credits (lowest of equals: e-cube and source heads, P-cube injection), and of
+  // the adaptive VCs 1 .. V-1 the one with the most credits and that count (Duato). The
+  // injection heads' VCs follow from them alone. With V = 1 there is nothing to choose.
+  logic [Dim*VcBits-1:0]  best_vc;
+  logic [Dim*VcBits-1:0]  best_avc;
+  logic [Dim*CntBits-1:0] best_acr;
+
+  if (NumVcs > 1) begin : g_vc_pick
+    always_comb begin : vc_pick
+      logic [CntBits-1:0] cr;
+      cr       = '0;
+      best_vc  = '0;
+      best_avc = '0;
+      best_acr = '0;
+      qh_vc    = '0;
+      for (int unsigned j = 0; j < Dim; j++) begin
+        cr = credit_q[j*NumVcs*CntBits +: CntBits];
+        for (int unsigned c = 1; c < NumVcs; c++) begin
+          if (credit_q[(j*NumVcs + c)*CntBits +: CntBits] > cr) begin
+            cr = credit_q[(j*NumVcs + c)*CntBits +: CntBits];
+            best_vc[j*VcBits +: VcBits] = VcBits'(c);
+          end
+        end
+        best_avc[j*VcBits +: VcBits]   = VcBits'(1);
+        best_acr[j*CntBits +: CntBits] = credit_q[(j*NumVcs + 1)*CntBits +: CntBits];
+        for (int unsigned c = 2; c < NumVcs; c++) begin
+          if (credit_q[(j*NumVcs + c)*CntBits +: CntBits] > best_acr[j*CntBits +: CntBits]) begin
+            best_acr[j*CntBits +: CntBits] = credit_q[(j*NumVcs + c)*CntBits +: CntBits];
+            best_avc[j*VcBits +: VcBits]   = VcBits'(c);
+          end
+        end
+        // Q_j's head: Duato takes the best adaptive VC if it has a credit, else the escape VC 0
+        // (its first hop is its e-cube dimension); the others the VC with the most credits.
+        if (adaptive_q) begin
+          if (best_acr[j*CntBits +: CntBits] != '0) begin
+            qh_vc[j*VcBits +: VcBits] = best_avc[j*VcBits +: VcBits];
+          end
+        end else begin
+          qh_vc[j*VcBits +: VcBits] = best_vc[j*VcBits +: VcBits];
+        end
+      end
+    end
+  end else begin : g_one_vc
+    assign best_vc  = '0;
+    assign best_avc = '0;
+    assign best_acr = '0;
+    assign qh_vc    = '0;
+  end
+
   always_comb begin : heads
     logic [Dim-1:0]       diff;
     logic [PortBits-1:0]  out;
@@ -225,6 +299,8 @@ module hc_router
     logic [CntBits-1:0]   best;   // adaptive: the most credits seen
     logic                 picked;
     logic [FifoIdx-1:0]   at;     // the FIFO head's entry
+    logic [VcBits-1:0]    vc;     // the VC requested
+    vc       = '0;
     allow    = '0;
     best     = '0;
     picked   = 1'b0;
@@ -234,6 +310,7 @@ module hc_router
     at       = '0;
     fh_v     = '0;
     fh_out   = '0;
+    fh_vc    = '0;
     fh_last  = '0;
     qh_v     = '0;
     qh_last  = '0;
@@ -243,14 +320,40 @@ module hc_router
     // Only the routing decision is made here; the packet itself is assembled for the granted
     // heads alone (block `send`).
     if (started_q) begin
-      for (int unsigned i = 0; i < Dim; i++) begin
+      for (int unsigned i = 0; i < NumFifos; i++) begin
         if (cnt_q[i*CntBits +: CntBits] != '0) begin
           at   = FifoIdx'(i * FifoDepth) + FifoIdx'(rd_q[i*CntBits +: CntBits]);
           diff = fifo_q[at][PDst +: Dim] ^ node_id_i;
           out  = '0;
+          vc   = '0;
           if (source_q) begin
             out  = fifo_q[at][PRoute +: PortBits];
             last = fifo_q[at][PLen +: LenBits] == LenBits'(1);
+            if (NumVcs > 1) vc = best_vc[32'(out)*VcBits +: VcBits];
+          end else if (adaptive_q && NumVcs > 1) begin
+            // Duato's fully adaptive minimal routing with an escape VC (J. Duato, "A new theory
+            // of deadlock-free adaptive routing in wormhole networks", IEEE TPDS 4(12), 1993):
+            // of the adaptive VCs 1 .. V-1 of every dimension still to cross, the one with the
+            // most credits (lowest dimension, then lowest VC, of equals: best_avc is the lowest
+            // VC of its port); with no credit on any of them the escape VC 0 of the e-cube
+            // dimension, whose FIFOs alone cannot form a cycle (docs/hardware.md §8.13).
+            picked = 1'b0;
+            best   = '0;
+            for (int unsigned d = 0; d < Dim; d++) begin
+              if (diff[d] && (!picked || best_acr[d*CntBits +: CntBits] > best)) begin
+                out    = PortBits'(d);
+                vc     = best_avc[d*VcBits +: VcBits];
+                best   = best_acr[d*CntBits +: CntBits];
+                picked = 1'b1;
+              end
+            end
+            if (best == '0) begin
+              vc = '0;
+              for (int unsigned d = Dim; d > 0; d--) begin
+                if (diff[d-1]) out = PortBits'(d - 1);
+              end
+            end
+            last = (diff & (diff - Dim'(1))) == '0;
           end else if (adaptive_q) begin
             allow = ~node_id_i & fifo_q[at][PDst +: Dim];
             if (allow == '0) allow = node_id_i & ~fifo_q[at][PDst +: Dim];
@@ -269,9 +372,11 @@ module hc_router
               if (diff[d-1]) out = PortBits'(d - 1);
             end
             last = (diff & (diff - Dim'(1))) == '0;
+            if (NumVcs > 1) vc = best_vc[32'(out)*VcBits +: VcBits];
           end
           fh_v[i] = 1'b1;
           fh_out[i*PortBits +: PortBits] = out;
+          fh_vc[i*VcBits +: VcBits] = vc;
           fh_last[i] = last;
         end
       end
@@ -328,9 +433,9 @@ module hc_router
   // Arbitration per output (docs/hardware.md §8.4 step 2)
   // ---------------------------------------------------------------------------
 
-  logic [Dim-1:0]       pop;       // FIFO i's head leaves
+  logic [NumFifos-1:0]  pop;       // FIFO f's head leaves
   logic [Dim-1:0]       inj;       // Q_j's head leaves
-  logic [Dim-1:0]       use_cred;  // output j spends a credit
+  logic [NumFifos-1:0]  use_cred;  // output VC j * V + c spends a credit
   logic [StallBits-1:0] stalls;
 
   always_comb begin : arbitrate
@@ -342,6 +447,8 @@ module hc_router
     logic [PortBits-1:0] o;
     logic               found;
     logic [ReqBits-1:0] gi;
+    logic [VcBits-1:0]  gvc;    // the granted requester's VC
+    gvc      = '0;
     reqs     = '0;
     mays     = '0;
     req      = '0;
@@ -356,20 +463,32 @@ module hc_router
     stalls   = '0;
     grant_v  = '0;
     grant_i  = '0;
+    grant_vc = '0;
     out_valid_o = '0;
     if (active && (fh_v != '0 || qh_v[Dim-1:0] != '0)) begin
-      // The requests: each FIFO head asks for its output, each released queue head Q_j for j.
-      for (int unsigned i = 0; i < Dim; i++) begin
+      // The requests: each FIFO head asks for its output, each released queue head Q_j for j;
+      // one may send on its last hop or with a credit of the output VC it requests.
+      for (int unsigned i = 0; i < NumFifos; i++) begin
         if (fh_v[i]) begin
           o = fh_out[i*PortBits +: PortBits];
           reqs[32'(o)*Req + i] = 1'b1;
-          mays[32'(o)*Req + i] = fh_last[i] || credit_q[32'(o)*CntBits +: CntBits] != '0;
+          if (NumVcs == 1) begin
+            mays[32'(o)*Req + i] = fh_last[i] || credit_q[32'(o)*CntBits +: CntBits] != '0;
+          end else begin
+            mays[32'(o)*Req + i] = fh_last[i] ||
+                credit_q[(32'(o)*NumVcs + 32'(fh_vc[i*VcBits +: VcBits]))*CntBits +: CntBits] != '0;
+          end
         end
       end
       for (int unsigned j = 0; j < Dim; j++) begin
         if (qh_v[j]) begin
-          reqs[j*Req + Dim] = 1'b1;
-          mays[j*Req + Dim] = qh_last[j] || credit_q[j*CntBits +: CntBits] != '0;
+          reqs[j*Req + NumFifos] = 1'b1;
+          if (NumVcs == 1) begin
+            mays[j*Req + NumFifos] = qh_last[j] || credit_q[j*CntBits +: CntBits] != '0;
+          end else begin
+            mays[j*Req + NumFifos] = qh_last[j] ||
+                credit_q[(j*NumVcs + 32'(qh_vc[j*VcBits +: VcBits]))*CntBits +: CntBits] != '0;
+          end
         end
       end
       // Round-robin per output: the first requester that may send, from the pointer on.
@@ -389,12 +508,26 @@ module hc_router
             grant_v[j] = 1'b1;
             grant_i[j*ReqBits +: ReqBits] = gi;
             out_valid_o[j] = 1'b1;
-            if (32'(gi) == Dim) begin
-              inj[j] = 1'b1;
-              use_cred[j] = !qh_last[j];
+            if (NumVcs == 1) begin
+              if (32'(gi) == Dim) begin
+                inj[j] = 1'b1;
+                use_cred[j] = !qh_last[j];
+              end else begin
+                pop = pop | (NumFifos'(1) << gi);
+                use_cred[j] = ((fh_last >> gi) & NumFifos'(1)) == '0;
+              end
             end else begin
-              pop = pop | (Dim'(1) << gi);
-              use_cred[j] = ((fh_last >> gi) & Dim'(1)) == '0;
+              // The credit spent is that of the VC the packet requested (§8.13).
+              if (32'(gi) == NumFifos) begin
+                inj[j] = 1'b1;
+                gvc    = qh_vc[j*VcBits +: VcBits];
+                use_cred[j*NumVcs + 32'(gvc)] = !qh_last[j];
+              end else begin
+                pop = pop | (NumFifos'(1) << gi);
+                gvc = fh_vc[32'(gi)*VcBits +: VcBits];
+                use_cred[j*NumVcs + 32'(gvc)] = ((fh_last >> gi) & NumFifos'(1)) == '0;
+              end
+              grant_vc[j*VcBits +: VcBits] = gvc;
             end
           end
         end
@@ -408,7 +541,7 @@ module hc_router
     logic [PktBits-1:0]     pkt;
     logic [LenBits-1:0]     len;
     logic [RouteBits-1:0]   route;
-    logic [PortBits-1:0]    gi;
+    logic [FifoBits-1:0]    gi;
     pkt       = '0;
     len       = '0;
     route     = '0;
@@ -428,8 +561,8 @@ module hc_router
             route                   = qm[j*MsgWidth + MRoute +: RouteBits];
           end else begin
             // FIFO gi's head (a mux per output over the FIFO heads, which synthesis shares).
-            gi = grant_i[j*ReqBits +: PortBits];
-            for (int unsigned i = 0; i < Dim; i++) begin
+            gi = grant_i[j*ReqBits +: FifoBits];
+            for (int unsigned i = 0; i < NumFifos; i++) begin
               if (32'(gi) == i) begin
                 pkt        = fifo_q[i * FifoDepth + 32'(rd_q[i*CntBits +: CntBits])];
                 pkt[PLast] = fh_last[i];
@@ -440,6 +573,7 @@ module hc_router
           end
           pkt[PLen +: LenBits]     = len - LenBits'(1);
           pkt[PRoute +: RouteBits] = route >> PortBits;
+          if (NumVcs > 1) pkt[PVc +: VcBits] = grant_vc[j*VcBits +: VcBits];
           out_pkt_o[j*PktBits +: PktBits] = pkt;
         end
       end
@@ -450,8 +584,8 @@ module hc_router
   // Receive: deliveries, FIFO pushes, the local copy (steps 3-5)
   // ---------------------------------------------------------------------------
 
-  logic [Dim-1:0] push;
-  logic [Dim-1:0] drop;  // pushed into a full FIFO
+  logic [NumFifos-1:0] push;
+  logic [NumFifos-1:0] drop;  // pushed into a full FIFO
 
   // Deliveries from the links: packets on their last hop. They depend on the link inputs alone,
   // so a simulator evaluates them when the links change and not again at the clock edge.
@@ -477,17 +611,31 @@ module hc_router
     end
   end
 
-  // The other arriving packets enter their FIFO, or are dropped when it stays full.
+  // The other arriving packets enter their FIFO (with V >= 2 that of the VC the packet names),
+  // or are dropped when it stays full.
   always_comb begin : receive
     push = '0;
     drop = '0;
     if (in_valid_i != '0) begin
       for (int unsigned j = 0; j < Dim; j++) begin
         if (in_valid_i[j] && !in_pkt_i[j*PktBits + PLast]) begin
-          if (cnt_q[j*CntBits +: CntBits] - CntBits'(pop[j]) >= depth_q) begin
-            drop[j] = 1'b1;
+          if (NumVcs == 1) begin
+            if (cnt_q[j*CntBits +: CntBits] - CntBits'(pop[j]) >= depth_q) begin
+              drop[j] = 1'b1;
+            end else begin
+              push[j] = 1'b1;
+            end
           end else begin
-            push[j] = 1'b1;
+            for (int unsigned c = 0; c < NumVcs; c++) begin
+              if (in_pkt_i[j*PktBits + PVc +: VcBits] == VcBits'(c)) begin
+                if (cnt_q[(j*NumVcs + c)*CntBits +: CntBits] - CntBits'(pop[j*NumVcs + c]) >=
+                    depth_q) begin
+                  drop[j*NumVcs + c] = 1'b1;
+                end else begin
+                  push[j*NumVcs + c] = 1'b1;
+                end
+              end
+            end
           end
         end
       end
@@ -521,10 +669,10 @@ module hc_router
   // Next state
   // ---------------------------------------------------------------------------
 
-  logic [Dim*CntBits-1:0] cnt_d;
-  logic [Dim*CntBits-1:0] credit_d;
-  logic [Dim*ReqBits-1:0] rr_d;
-  logic [Dim*CntBits-1:0] occ_max_d;
+  logic [NumFifos*CntBits-1:0] cnt_d;
+  logic [NumFifos*CntBits-1:0] credit_d;
+  logic [Dim*ReqBits-1:0]      rr_d;
+  logic [NumFifos*CntBits-1:0] occ_max_d;
   logic [CntBits-1:0]     cfg_depth;
 
   always_comb begin : next_counts
@@ -535,14 +683,18 @@ module hc_router
     rr_d      = rr_q;
     occ_max_d = occ_max_q;
     if (active) begin
-      for (int unsigned j = 0; j < Dim; j++) begin
+      // Per FIFO f (and output VC f: the same index j * V + c).
+      for (int unsigned j = 0; j < NumFifos; j++) begin
         c = cnt_q[j*CntBits +: CntBits] - CntBits'(pop[j]) + CntBits'(push[j]);
         cnt_d[j*CntBits +: CntBits] = c;
         if (c > occ_max_q[j*CntBits +: CntBits]) occ_max_d[j*CntBits +: CntBits] = c;
         credit_d[j*CntBits +: CntBits] = credit_q[j*CntBits +: CntBits] - CntBits'(use_cred[j]) +
                                          CntBits'(credit_i[j]);
+      end
+      // Per output port: the pointer moves past the requester granted (the queue: to 0).
+      for (int unsigned j = 0; j < Dim; j++) begin
         if (grant_v[j]) begin
-          rr_d[j*ReqBits +: ReqBits] = (32'(grant_i[j*ReqBits +: ReqBits]) == Dim) ? '0 :
+          rr_d[j*ReqBits +: ReqBits] = (32'(grant_i[j*ReqBits +: ReqBits]) == NumFifos) ? '0 :
                                        grant_i[j*ReqBits +: ReqBits] + ReqBits'(1);
         end
       end
@@ -585,7 +737,7 @@ module hc_router
       qs_q      <= '0;
       cyc_q     <= '0;
       cnt_q     <= '0;
-      for (int unsigned j = 0; j < Dim; j++) begin
+      for (int unsigned j = 0; j < NumFifos; j++) begin
         credit_q[j*CntBits +: CntBits] <= depth_q;
       end
       rr_q      <= '0;
@@ -627,7 +779,7 @@ module hc_router
           end
         end
         if (qh_v[Dim]) qh_q[Dim*PtrBits +: PtrBits] <= qh_q[Dim*PtrBits +: PtrBits] + PtrBits'(1);
-        for (int unsigned i = 0; i < Dim; i++) begin
+        for (int unsigned i = 0; i < NumFifos; i++) begin
           if (pop[i]) begin
             rd_q[i*CntBits +: CntBits] <= (rd_q[i*CntBits +: CntBits] + CntBits'(1) >= depth_q) ?
                                           '0 : rd_q[i*CntBits +: CntBits] + CntBits'(1);
@@ -639,14 +791,14 @@ module hc_router
   end
 
   // FIFO storage: entry (j, (rd + cnt) mod D) is written by a push on input j.
-  logic [Dim*CntBits-1:0] push_at;
+  logic [NumFifos*CntBits-1:0] push_at;
 
   always_comb begin : push_position
     logic [CntBits:0] at;
     at      = '0;
     push_at = '0;
     if (active) begin
-      for (int unsigned j = 0; j < Dim; j++) begin
+      for (int unsigned j = 0; j < NumFifos; j++) begin
         at = {1'b0, rd_q[j*CntBits +: CntBits]} + {1'b0, cnt_q[j*CntBits +: CntBits]};
         if (at >= {1'b0, depth_q}) at = at - {1'b0, depth_q};
         push_at[j*CntBits +: CntBits] = at[CntBits-1:0];
@@ -654,11 +806,12 @@ module hc_router
     end
   end
 
-  for (genvar j = 0; j < Dim; j++) begin : g_fifo
+  // FIFO f = j * V + c takes the packets of input port j.
+  for (genvar j = 0; j < NumFifos; j++) begin : g_fifo
     always_ff @(posedge clk_i) begin : fifo_write
       if (push[j] && active && !halt_i) begin
         fifo_q[j * FifoDepth + 32'(push_at[j*CntBits +: CntBits])] <=
-            in_pkt_i[j*PktBits +: PktBits];
+            in_pkt_i[(j / NumVcs)*PktBits +: PktBits];
       end
     end
   end
@@ -678,17 +831,28 @@ module hc_router
     head_out_o      = '0;
     head_nocredit_o = '0;
     if (halted_q) begin
-      for (int unsigned i = 0; i < Dim; i++) begin
+      // The FIFO heads (k = f), then the queue heads (k = nV + j); the output as port * V + VC.
+      for (int unsigned i = 0; i < NumFifos; i++) begin
         head_valid_o[i] = fh_v[i];
         head_dst_o[i*Dim +: Dim] =
             fifo_q[i * FifoDepth + 32'(rd_q[i*CntBits +: CntBits])][PDst +: Dim];
-        head_out_o[i*PortBits +: PortBits] = fh_out[i*PortBits +: PortBits];
+        if (NumVcs == 1) begin
+          head_out_o[i*FifoBits +: FifoBits] = FifoBits'(fh_out[i*PortBits +: PortBits]);
+        end else begin
+          head_out_o[i*FifoBits +: FifoBits] =
+              FifoBits'(32'(fh_out[i*PortBits +: PortBits])*NumVcs + 32'(fh_vc[i*VcBits +: VcBits]));
+        end
         head_nocredit_o[i] = !fh_last[i] &&
-            credit_q[32'(fh_out[i*PortBits +: PortBits])*CntBits +: CntBits] == '0;
-        head_valid_o[Dim + i] = qh_v[i];
-        head_dst_o[(Dim + i)*Dim +: Dim] = qm[i*MsgWidth + MDst +: Dim];
-        head_out_o[(Dim + i)*PortBits +: PortBits] = PortBits'(i);
-        head_nocredit_o[Dim + i] = !qh_last[i] && credit_q[i*CntBits +: CntBits] == '0;
+            credit_q[(32'(fh_out[i*PortBits +: PortBits])*NumVcs + 32'(fh_vc[i*VcBits +: VcBits]))*
+                     CntBits +: CntBits] == '0;
+      end
+      for (int unsigned i = 0; i < Dim; i++) begin
+        head_valid_o[NumFifos + i] = qh_v[i];
+        head_dst_o[(NumFifos + i)*Dim +: Dim] = qm[i*MsgWidth + MDst +: Dim];
+        head_out_o[(NumFifos + i)*FifoBits +: FifoBits] =
+            FifoBits'(i*NumVcs + 32'(qh_vc[i*VcBits +: VcBits]));
+        head_nocredit_o[NumFifos + i] = !qh_last[i] &&
+            credit_q[(i*NumVcs + 32'(qh_vc[i*VcBits +: VcBits]))*CntBits +: CntBits] == '0;
       end
     end
   end

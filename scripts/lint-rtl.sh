@@ -34,9 +34,12 @@ run_lint() {  # run_lint <label> <verilator options...>
   fi
 }
 
-lint() {  # lint <Dim> <Lanes> <NumSlots> <TableDepth> [<HasRouter>]
-  run_lint "Dim=$1 Lanes=$2 NumSlots=$3 TableDepth=$4 HasRouter=${5:-0}" --top-module hc_cube \
-    -GDim="$1" -GLanes="$2" -GNumSlots="$3" -GTableDepth="$4" -GHasRouter="${5:-0}"
+lint() {  # lint <Dim> <Lanes> <NumSlots> <TableDepth> [<HasRouter> [<NumVcs>]]
+  local vcs=${6:-1} label="Dim=$1 Lanes=$2 NumSlots=$3 TableDepth=$4 HasRouter=${5:-0}"
+  [ "$vcs" = 1 ] || label="$label NumVcs=$vcs"
+  run_lint "$label" --top-module hc_cube \
+    -GDim="$1" -GLanes="$2" -GNumSlots="$3" -GTableDepth="$4" -GHasRouter="${5:-0}" \
+    -GNumVcs="$vcs"
 }
 
 # Every size with and without the routers (HasRouter, docs/hardware.md §8.11).
@@ -52,6 +55,14 @@ for r in 0 1; do
   lint 4 1 4 1 $r
   lint 2 2 1 2 $r
 done
+# Routers with virtual channels (docs/hardware.md §8.13): V = 2 at every size, V = 3 (not a
+# power of two) and V = 4 at n = 3, and the smallest cube.
+for d in $dims; do
+  lint "$d" 1 $((1 << d)) $(((1 << (d - 1)) + 1)) 1 2
+done
+lint 3 1 8 5 1 3
+lint 3 1 8 5 1 4
+lint 2 2 1 2 1 2
 # Every other module as the top, default parameters (hc_node and hc_router are linted inside
 # hc_cube above).
 for f in "${srcs[@]}"; do

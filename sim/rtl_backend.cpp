@@ -120,6 +120,7 @@ std::string RtlModelConfig::key() const {
   o << "rtl-n" << dim << "-m" << num_slots << "-b" << lanes << "-t" << table_depth << "-j"
     << threads << "-w" << (trace ? 1 : 0);
   if (router) o << "-r";
+  if (router && vcs > 1) o << "-v" << vcs;
   if (array) o << "-a";
   return o.str();
 }
@@ -178,14 +179,22 @@ RtlModel ensureRtlModel(const RtlModelConfig& config, const RtlOptions& options)
                       &depth, &threads, &traced, tag) != 7) {
         continue;
       }
-      // "r-HASH": a model with routers, "a-HASH" the node-array model (the hash is hexadecimal,
-      // so never starts with 'r'; an 'a' is followed by another hex digit, never by '-').
+      // "r-HASH": a model with routers, "r-vV-HASH" one with V virtual channels, "a-HASH" the
+      // node-array model (the hash is hexadecimal, so never starts with 'r' or 'v'; an 'a' is
+      // followed by another hex digit, never by '-').
       std::string rest = tag;
       const bool router = rest.rfind("r-", 0) == 0;
       if (router) rest.erase(0, 2);
+      int vcs = 1;
+      if (router && rest.size() > 3 && rest[0] == 'v' && rest[2] == '-' && rest[1] >= '2' &&
+          rest[1] <= '9') {
+        vcs = rest[1] - '0';
+        rest.erase(0, 3);
+      }
       const bool array = rest.rfind("a-", 0) == 0;
       if (array) rest.erase(0, 2);
       if (router != config.router || array != config.array) continue;
+      if (router && vcs != config.vcs) continue;
       if (dim != config.dim || lanes != config.lanes || threads != config.threads ||
           (config.trace && traced == 0) || slots < config.num_slots || depth < config.table_depth ||
           hash != rest) {
@@ -197,6 +206,7 @@ RtlModel ensureRtlModel(const RtlModelConfig& config, const RtlOptions& options)
         best_size = size;
         best.runner = (e.path() / "hcube-rtl-sim").string();
         best.config = {dim, slots, lanes, depth, threads, traced != 0, router, array};
+        best.config.vcs = vcs;
       }
     }
     if (!best.runner.empty()) return best;
@@ -216,8 +226,11 @@ RtlModel ensureRtlModel(const RtlModelConfig& config, const RtlOptions& options)
          << " memory words, " << config.lanes << " lane(s), table depth " << config.table_depth
          << (config.array ? ", node-array model" : ", flat model")
          << (config.array ? "" : ", " + std::to_string(config.threads) + " thread(s)")
-         << (config.trace ? ", traced" : "") << (config.router ? ", with routers" : "") << ") in "
-         << dir.string() << " -- once per configuration, cached\n";
+         << (config.trace ? ", traced" : "") << (config.router ? ", with routers" : "")
+         << (config.router && config.vcs > 1
+                 ? " of " + std::to_string(config.vcs) + " virtual channels"
+                 : "")
+         << ") in " << dir.string() << " -- once per configuration, cached\n";
     if (config.dim >= 9 && !config.array) {
       const ResourceEstimate build = rtlBuildEstimate(config.dim);
       *out << "hcube: expect about " << formatSeconds(build.seconds)
@@ -253,6 +266,7 @@ RtlModel ensureRtlModel(const RtlModelConfig& config, const RtlOptions& options)
         "-DHC_THREADS=" + std::to_string(config.threads),
         std::string("-DHC_TRACE=") + (config.trace ? "ON" : "OFF"),
         std::string("-DHC_ROUTER=") + (config.router ? "1" : "0"),
+        "-DHC_VCS=" + std::to_string(config.router ? config.vcs : 1),
         std::string("-DHC_ARRAY=") + (config.array ? "ON" : "OFF"),
         std::string("-DHC_NATIVE=") + (hostCpu().empty() ? "OFF" : "ON")},
        "configure");
@@ -617,9 +631,9 @@ class Bits {
 
 void checkRtlRouterOptions(const MessageList& list, const RouterOptions& ropt) {
   validateMessages(list);
-  if (ropt.vcs != 1) {
-    throw Error("--vcs " + std::to_string(ropt.vcs) +
-                ": the RTL router has one virtual channel per link (not built yet for more)");
+  if (ropt.vcs < 1 || ropt.vcs > kMaxVcs) {
+    throw Error("--vcs " + std::to_string(ropt.vcs) + ": the RTL router has 1.." +
+                std::to_string(kMaxVcs) + " virtual channels per link (hc_router NumVcs)");
   }
   if (ropt.fifo_depth < 1 || ropt.fifo_depth > 4) {
     throw Error("--fifo-depth " + std::to_string(ropt.fifo_depth) +
@@ -649,7 +663,7 @@ void checkRtlRouterOptions(const MessageList& list, const RouterOptions& ropt) {
   }
 }
 
-RtlModelConfig rtlModelForMessages(const MessageList& list) {
+RtlModelConfig rtlModelForMessages(const MessageList& list, int vcs) {
   u64 most = 0;
   for (const auto& msgs : list.per_node) most = std::max<u64>(most, msgs.size());
   RtlModelConfig c;
@@ -658,6 +672,7 @@ RtlModelConfig rtlModelForMessages(const MessageList& list) {
   c.lanes = 1;
   c.table_depth = std::max<u64>(16, pow2Ceil(most));
   c.router = true;
+  c.vcs = vcs;
   requireRtlDimension(c.dim);
   return c;
 }
@@ -677,13 +692,16 @@ void writeRoutedImageFile(const std::string& path, const MessageList& list,
       << "dim " << n << "\nslots " << list.slots << "\nmemory " << list.memoryWords() << "\ntagged "
       << ropt.tagged_elements << "\nmsg-width " << L.msg_width << "\nfifo-depth " << ropt.fifo_depth
       << "\ndeadlock " << ropt.deadlock_cycles << "\n";
+  // Virtual channels (§8.13): only with V > 1, so that a V = 1 image is that of §8.11.
+  if (ropt.vcs > 1) out << "vcs " << ropt.vcs << "\n";
   if (ropt.record_deliveries) out << "deliveries 1\n";
   for (u64 x = 0; x < list.nodes(); ++x) {
     const std::vector<Message>& msgs = list.per_node[x];
     // Queue order: Q_0 .. Q_{n-1} by first hop, then Q_L, each in list order.
     std::vector<std::vector<const Message*>> queues(static_cast<size_t>(n + 1));
     for (const Message& m : msgs) {
-      const int hop = firstHop(list.route, x, m);
+      // Duato (adaptive, V >= 2): the e-cube first dimension (§8.13).
+      const int hop = firstHop(list.route, x, m, ropt.vcs);
       queues[static_cast<size_t>(hop < 0 ? n : hop)].push_back(&m);
     }
     out << "node " << x << "\nheader";
@@ -756,7 +774,7 @@ struct QueueOrder {
   std::vector<u64> first;
 };
 
-QueueOrder queueOrder(const MessageList& list) {
+QueueOrder queueOrder(const MessageList& list, int vcs) {
   QueueOrder q;
   const int n = list.n;
   u64 next = 0;
@@ -765,7 +783,7 @@ QueueOrder queueOrder(const MessageList& list) {
     std::vector<std::vector<u64>> queues(static_cast<size_t>(n + 1));
     const std::vector<Message>& msgs = list.per_node[x];
     for (u64 i = 0; i < msgs.size(); ++i) {
-      const int hop = firstHop(list.route, x, msgs[i]);
+      const int hop = firstHop(list.route, x, msgs[i], vcs);
       queues[static_cast<size_t>(hop < 0 ? n : hop)].push_back(i);
     }
     std::vector<u64> order;
@@ -777,15 +795,19 @@ QueueOrder queueOrder(const MessageList& list) {
 }
 
 RoutedRun parseRoutedResult(std::istream& in, const std::string& source, const MessageList& list,
-                            bool deliveries) {
+                            bool deliveries, int vcs) {
   RoutedRun rr;
   RunResult& r = rr.run;
   RouterStats& s = rr.stats;
   const u64 nodes = list.nodes();
   const u64 n = static_cast<u64>(list.n);
-  s.max_fifo.assign(nodes * n, 0);
+  // FIFOs per node: V per port, FIFO f = port * V + VC (§8.13), as the golden model indexes them.
+  const u64 v = static_cast<u64>(vcs);
+  const u64 fifos = n * v;
+  s.vcs = vcs;
+  s.max_fifo.assign(nodes * fifos, 0);
   std::vector<u64> hist;
-  const QueueOrder order = deliveries ? queueOrder(list) : QueueOrder{};
+  const QueueOrder order = deliveries ? queueOrder(list, vcs) : QueueOrder{};
   if (deliveries) s.delivered_at.assign(list.messages(), ~u64{0});
   ResultReader reader(in, source, r, nodes, n, list.memoryWords());
   reader.read([&](const std::string& key, std::istringstream& words) {
@@ -808,8 +830,8 @@ RoutedRun parseRoutedResult(std::istream& in, const std::string& source, const M
     } else if (key == "deadlock-cycle") {
       words >> s.deadlock_cycle;
     } else if (key == "max-fifo") {
-      if (!(words >> a >> b >> c) || a >= nodes || b >= n) reader.fail("bad max-fifo line");
-      s.max_fifo[a * n + b] = c;
+      if (!(words >> a >> b >> c) || a >= nodes || b >= fifos) reader.fail("bad max-fifo line");
+      s.max_fifo[a * fifos + b] = c;
     } else if (key == "latency") {
       if (!(words >> a >> b)) reader.fail("bad latency line");
       if (a >= hist.size()) hist.resize(a + 1, 0);
@@ -820,8 +842,21 @@ RoutedRun parseRoutedResult(std::istream& in, const std::string& source, const M
       }
       s.delivered_at[order.first[a] + order.list_index[a][b]] = c;
     } else if (key == "blocked") {
-      if (!(words >> a >> b >> c >> d >> e >> f) || a >= nodes) reader.fail("bad blocked line");
-      s.blocked.push_back({a, b != 0, static_cast<int>(c), d, static_cast<int>(e), f != 0});
+      // INPUT: a FIFO's port * V + VC, or a queue's j; OUTPUT: port * V + VC.
+      if (!(words >> a >> b >> c >> d >> e >> f) || a >= nodes || (b == 0 && c >= fifos) ||
+          (b != 0 && c >= n) || e >= fifos) {
+        reader.fail("bad blocked line");
+      }
+      BlockedPort p;
+      p.node = a;
+      p.injection = b != 0;
+      p.input = static_cast<int>(b != 0 ? c : c / v);
+      p.input_vc = static_cast<int>(b != 0 ? 0 : c % v);
+      p.dst = d;
+      p.output = static_cast<int>(e / v);
+      p.output_vc = static_cast<int>(e % v);
+      p.no_credit = f != 0;
+      s.blocked.push_back(p);
     } else if (key == "router-errors") {
       if (!(words >> a >> b >> c >> d) || a >= nodes) reader.fail("bad router-errors line");
       s.errors.push_back({a, b, c, d});
@@ -859,7 +894,7 @@ RoutedRun parseRoutedResult(std::istream& in, const std::string& source, const M
 RoutedRun runRoutedOnRtl(const MessageList& list, const CubeMemory& initial,
                          const RouterOptions& ropt, const RtlOptions& options) {
   checkRtlRouterOptions(list, ropt);
-  RtlModelConfig config = rtlModelForMessages(list);
+  RtlModelConfig config = rtlModelForMessages(list, ropt.vcs);
   const int threads = requireRtlThreads(options.threads);
   config.trace = !options.trace.empty();
   config.array = !config.trace && !options.flat;
@@ -901,7 +936,7 @@ RoutedRun runRoutedOnRtl(const MessageList& list, const CubeMemory& initial,
   }
   std::ifstream in(result);
   if (!in) throw Error(result.string() + ": the RTL runner wrote no result");
-  RoutedRun r = parseRoutedResult(in, result.string(), list, ropt.record_deliveries);
+  RoutedRun r = parseRoutedResult(in, result.string(), list, ropt.record_deliveries, ropt.vcs);
   r.stats.tau = ropt.tau;
   // wall_seconds: the runner's simulation proper (loading and read-back left out).
   if (vcd) {

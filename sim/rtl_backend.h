@@ -38,8 +38,11 @@ struct RtlModelConfig {
   /// threads are the runner's (--threads), so `threads` stays 1. False: the flat model, hc_cube
   /// verilated whole, which traced runs need.
   bool array = false;
-  /// Directory name of this model in the cache ("-r" for routers, "-a" for the node-array model,
-  /// after the tracing flag).
+  /// Virtual channels per link of the routers (NumVcs, docs/hardware.md §8.13; with `router`
+  /// only): a model per V, which serves routed runs with that V alone.
+  int vcs = 1;
+  /// Directory name of this model in the cache ("-r" for routers, then "-vV" for V > 1 virtual
+  /// channels, "-a" for the node-array model, after the tracing flag).
   std::string key() const;
 };
 
@@ -99,14 +102,16 @@ RunResult parseRtlResult(std::istream& in, const std::string& source, u64 nodes,
                          u64 words_per_node);
 
 /// Throws Error for a list or option the RTL router cannot run: a bad list, FIFO depth outside
-/// 1..4, deadlock limit outside 1..65535, a source route longer than 2n + 2, a release cycle
-/// beyond 32 bits.
+/// 1..4, virtual channels outside 1..4, deadlock limit outside 1..65535, a source route longer
+/// than 2n + 2, a release cycle beyond 32 bits.
 void checkRtlRouterOptions(const MessageList& list, const RouterOptions& ropt);
 
-/// The model configuration a routed run needs: memory 2K, table depth >= the longest message list.
-RtlModelConfig rtlModelForMessages(const MessageList& list);
+/// The model configuration a routed run with `vcs` virtual channels per link needs: memory 2K,
+/// table depth >= the longest message list, routers with `vcs` VCs.
+RtlModelConfig rtlModelForMessages(const MessageList& list, int vcs = 1);
 
-/// Writes the routed image (docs/hardware.md §8.1, tb/routed_image.h) of `list` for `model`.
+/// Writes the routed image (docs/hardware.md §8.1, tb/routed_image.h) of `list` for `model`,
+/// with a `vcs` line when ropt.vcs > 1 (the runner refuses an image whose V is not the model's).
 /// Throws Error if a message does not fit the model's message word (a route longer than 2n + 2,
 /// a release beyond 32 bits) or the RTL router's limits (FIFO depth 1..4, deadlock limit
 /// 1..65535).

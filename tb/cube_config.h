@@ -14,9 +14,10 @@ struct CubeConfig {
   int word_width = 32;      ///< W: word width in bits (WordWidth)
   int table_depth = 16;     ///< D: table words per node (TableDepth)
   bool has_router = false;  ///< the nodes have routers (HasRouter, docs/hardware.md §8.11)
+  int vcs = 1;              ///< V: the routers' virtual channels per link (NumVcs, §8.13)
 
   /// The configuration compiled into this binary (HC_DIM, HC_NUM_SLOTS, HC_LANES,
-  /// HC_TABLE_DEPTH, HC_HAS_ROUTER).
+  /// HC_TABLE_DEPTH, HC_HAS_ROUTER, HC_VCS).
   static CubeConfig FromBuild();
 #ifdef HC_DIM
   /// The same, usable in constant expressions (the runner is compiled with the HC_* macros).
@@ -28,6 +29,9 @@ struct CubeConfig {
     c.table_depth = HC_TABLE_DEPTH;
 #ifdef HC_HAS_ROUTER
     c.has_router = HC_HAS_ROUTER != 0;
+#endif
+#ifdef HC_VCS
+    c.vcs = HC_VCS;
 #endif
     return c;
   }
@@ -41,7 +45,9 @@ struct CubeConfig {
   constexpr int IdxBits() const { return Max(SlotBits(), PortBits() + LaneBits()); }
   constexpr int ChanBits() const { return 6 + IdxBits() + SlotBits(); }
   /// max(34, 2 + n b ChanBits, 5 + 6 SlotBits): the last term holds a MAC (§2.3).
-  constexpr int TableWidth() const { return Max(Max(34, 2 + NumChans() * ChanBits()), 5 + 6 * SlotBits()); }
+  constexpr int TableWidth() const {
+    return Max(Max(34, 2 + NumChans() * ChanBits()), 5 + 6 * SlotBits());
+  }
   /// U: multiply-add units per node (MacUnits; the runner's builds keep the default, 1).
   int mac_units = 1;
   constexpr int DepthBits() const { return Bits(table_depth); }
@@ -58,16 +64,33 @@ struct CubeConfig {
   constexpr int StartBit() const { return ReleaseLsb() + 32; }
   constexpr int MsgWidth() const { return StartBit() + 1; }
   /// The load port's data: a table word, or with routers a message word if that is wider.
-  constexpr int LoadWidth() const { return has_router ? Max(TableWidth(), MsgWidth()) : TableWidth(); }
+  constexpr int LoadWidth() const {
+    return has_router ? Max(TableWidth(), MsgWidth()) : TableWidth();
+  }
   /// The load port's address: with routers max(table address, header address) plus two select
   /// bits on top (LoadSelBits()), without them the table address.
-  constexpr int LoadIndexBits() const { return has_router ? Max(DepthBits(), Bits(dim + 3)) : DepthBits(); }
+  constexpr int LoadIndexBits() const {
+    return has_router ? Max(DepthBits(), Bits(dim + 3)) : DepthBits();
+  }
   constexpr int LoadSelBits() const { return has_router ? 2 : 0; }
   constexpr int LoadAddrBits() const { return LoadIndexBits() + LoadSelBits(); }
   /// A delivery tag: source node and message index.
   constexpr int TagBits() const { return dim + DepthBits(); }
   /// Bits of a FIFO occupancy (hc_pkg::FifoDepthDefault = 4).
   constexpr int OccBits() const { return 3; }
+  /// The router's input FIFOs per node (V per port, FIFO f = port * V + VC, §8.13) and the bits
+  /// of such an index (a blocked head's output port * V + VC).
+  constexpr int NumFifos() const { return dim * vcs; }
+  constexpr int FifoBits() const { return Bits(dim * vcs); }
+  /// hc_pkg::hc_pkt_bits_vc: the router's link packet, with a VC field on top when V >= 2.
+  constexpr int PktBits() const {
+    return word_width + dim + SlotBits() + RouteBits() + dim + DepthBits() + 1 +
+           (vcs > 1 ? Bits(vcs) : 0);
+  }
+  /// hc_pkg::hc_stall_bits: a node's per-cycle stall count.
+  constexpr int StallBits() const {
+    return Max(Bits(dim * (dim + 1) + 1), Bits(dim * (vcs + 1) + 1));
+  }
   static constexpr int kFifoDepthMax = 4;
 
   /// "dim 3, memory 8, lanes 1, table-depth 16, table-width 34"

@@ -41,6 +41,9 @@ CubeConfig CubeConfig::FromBuild() {
 #ifdef HC_HAS_ROUTER
   c.has_router = HC_HAS_ROUTER != 0;
 #endif
+#ifdef HC_VCS
+  c.vcs = HC_VCS;
+#endif
   return c;
 }
 
@@ -48,6 +51,7 @@ std::string CubeConfig::Describe() const {
   std::ostringstream os;
   os << "dim " << dim << ", memory " << num_slots << ", lanes " << lanes << ", table-depth "
      << table_depth << ", table-width " << TableWidth();
+  if (vcs > 1) os << ", vcs " << vcs;
   return os.str();
 }
 

@@ -92,19 +92,24 @@ void WriteGtkwSave(const std::string& gtkw_path, const std::string& fst_path,
       }
     }
     if (routed) {
-      // The router (rtl/hc_router.sv): FIFO occupancy and credits per port (CntBits each),
-      // which outputs grant and whom (requester n: the injection queue), round-robin pointers.
+      // The router (rtl/hc_router.sv): FIFO occupancy and credits per FIFO / output VC
+      // (port * V + VC, CntBits each), which outputs grant and whom (requester nV: the
+      // injection queue) on which VC, round-robin pointers.
       const std::string r = n + "g_router.u_router.";
       const int d = config.dim;
-      const int req_bits = CubeConfig::Bits(2 * (d + 1));
+      const int req_bits = CubeConfig::Bits(2 * (config.NumFifos() + 1));
+      const int fifos = config.NumFifos();
       const std::string router = "node " + std::to_string(x) + " router";
       f << kGroupOpen << "\n-" << router << "\n";
-      f << kHex << "\n" << r << "cnt_q" << Range(d * config.OccBits()) << "\n";
-      f << kHex << "\n" << r << "credit_q" << Range(d * config.OccBits()) << "\n";
+      f << kHex << "\n" << r << "cnt_q" << Range(fifos * config.OccBits()) << "\n";
+      f << kHex << "\n" << r << "credit_q" << Range(fifos * config.OccBits()) << "\n";
       f << kBin << "\n" << r << "grant_v" << Range(d) << "\n";
       f << kHex << "\n" << r << "grant_i" << Range(d * req_bits) << "\n";
+      if (config.vcs > 1) {
+        f << kHex << "\n" << r << "grant_vc" << Range(d * CubeConfig::Bits(config.vcs)) << "\n";
+      }
       f << kHex << "\n" << r << "rr_q" << Range(d * req_bits) << "\n";
-      f << kHex << "\n" << r << "occ_max_q" << Range(d * config.OccBits()) << "\n";
+      f << kHex << "\n" << r << "occ_max_q" << Range(fifos * config.OccBits()) << "\n";
       f << kGroupEnd << "\n-" << router << "\n";
     }
     f << (open ? kGroupEnd : kGroupEndClosed) << "\n-" << label << "\n";

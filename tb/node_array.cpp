@@ -122,11 +122,12 @@ constexpr CubeConfig kCfg = NodeArrayCube::kBuild;
 constexpr int kChans = kCfg.NumChans();
 constexpr int kLanes = kCfg.lanes;
 constexpr int kErrKinds = kNumErrorKinds;  // cube_tb.h, hc_pkg::NumErrKinds
-// hc_pkg::hc_pkt_bits: the router's link packet (docs/hardware.md §8.1).
-constexpr int kPktBits =
-    32 + kCfg.dim + kCfg.SlotBits() + kCfg.RouteBits() + kCfg.dim + kCfg.DepthBits() + 1;
-// hc_bits(Dim * (Dim + 1) + 1): a node's per-cycle stall count.
-constexpr int kStallBits = CubeConfig::Bits(kCfg.dim * (kCfg.dim + 1) + 1);
+// hc_pkg::hc_pkt_bits_vc: the router's link packet (docs/hardware.md §8.1, §8.13).
+constexpr int kPktBits = kCfg.PktBits();
+// hc_pkg::hc_stall_bits: a node's per-cycle stall count.
+constexpr int kStallBits = kCfg.StallBits();
+// Virtual channels per link (§8.13): port d's credit wires are bits d*V .. d*V + V - 1.
+constexpr int kVcs = kCfg.vcs;
 
 }  // namespace
 
@@ -480,9 +481,9 @@ void NodeArrayCube::Propagate(int lo, int hi) {
         changed |= SetWord(n.in_data_i, ch, GetWord(m.out_data_o, ch));
       }
       if constexpr (kCfg.has_router) {
-        // g_rt_link: router port d's packet and credit.
+        // g_rt_link: router port d's packet and credits (one per VC).
         changed |= CopySameBits(n.rt_pkt_i, m.rt_pkt_o, d * kPktBits, kPktBits);
-        changed |= SetField(n.rt_credit_i, d, 1, GetBits(m.rt_credit_o, d, 1));
+        changed |= SetField(n.rt_credit_i, d * kVcs, kVcs, GetBits(m.rt_credit_o, d * kVcs, kVcs));
       }
     }
     // The controller's fault registers and halt (the same for every node).

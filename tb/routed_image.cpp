@@ -7,6 +7,7 @@
 //   tagged 16              # words below this are tags
 //   msg-width 46           # the build's message width (rtl/hc_pkg.sv hc_msg_width)
 //   fifo-depth 4
+//   vcs 2                  # optional (default 1): virtual channels per link, the build's
 //   deadlock 64
 //   deliveries 1           # optional: report every delivery's cycle
 //   node 0                 # every node, in order
@@ -134,6 +135,12 @@ RoutedImage ReadRoutedImage(const std::string& path, const CubeConfig& config) {
       if (img.fifo_depth < 1 || img.fifo_depth > CubeConfig::kFifoDepthMax) {
         fail("fifo-depth must be 1.." + std::to_string(CubeConfig::kFifoDepthMax));
       }
+    } else if (key == "vcs") {
+      img.vcs = static_cast<int>(number());
+      if (img.vcs != config.vcs) {
+        fail("vcs " + std::to_string(img.vcs) + " but the model is built with " +
+             std::to_string(config.vcs) + " virtual channel(s) per link (HC_VCS)");
+      }
     } else if (key == "deadlock") {
       img.deadlock = number();
       if (img.deadlock < 1 || img.deadlock > 65535) fail("deadlock must be 1..65535");
@@ -172,6 +179,10 @@ RoutedImage ReadRoutedImage(const std::string& path, const CubeConfig& config) {
     }
   }
   if (!header) throw ImageError(path + ": empty file");
+  if (img.vcs != config.vcs) {  // no vcs line: 1
+    throw ImageError(path + ": no 'vcs' line (1 virtual channel) but the model is built with " +
+                     std::to_string(config.vcs) + " per link (HC_VCS)");
+  }
   if (!ended) throw ImageError(path + ": truncated (no 'end')");
   if (static_cast<int>(img.nodes.size()) != config.NumNodes()) {
     throw ImageError(path + ": " + std::to_string(img.nodes.size()) +

@@ -25,6 +25,7 @@ struct RoutedImage {
   int memory = 0;           ///< M = 2K words per node (<= the build's NumSlots)
   uint64_t tagged = 0;      ///< words below this are tags (the traffic monitor's span)
   int fifo_depth = 0;       ///< D (also in the configuration word)
+  int vcs = 1;              ///< V: virtual channels per link, the model's (§8.13)
   uint64_t deadlock = 0;    ///< L (also in the configuration word)
   bool deliveries = false;  ///< report every delivery's cycle ("delivery" result lines)
   std::vector<RoutedNode> nodes;
@@ -40,7 +41,8 @@ struct RoutedImage {
 bool IsRoutedImage(const std::string& path);
 
 /// Reads and checks a routed image against the build: dim, message width, memory <= NumSlots,
-/// messages per node <= TableDepth, FIFO depth 1..4, node blocks. Throws ImageError naming the
+/// messages per node <= TableDepth, FIFO depth 1..4, virtual channels (the model's), node
+/// blocks. Throws ImageError naming the
 /// file and line.
 RoutedImage ReadRoutedImage(const std::string& path, const CubeConfig& config);
 

@@ -147,10 +147,12 @@ int RunRouted(const RoutedRunOptions& opt) {
   out << "delivered " << delivered << "\n";
   out << "stalls " << stalls << "\n";
   out << "startups " << startups << "\n";
+  // Per FIFO f = port * V + VC (docs/hardware.md §8.13; with V = 1 the port).
+  const int fifos = config.NumFifos();
   for (int x = 0; x < nodes; ++x) {
-    for (int j = 0; j < n; ++j) {
-      out << "max-fifo " << x << " " << j << " "
-          << GetBits(top.RtOccMax(x), j * config.OccBits(), config.OccBits()) << "\n";
+    for (int f = 0; f < fifos; ++f) {
+      out << "max-fifo " << x << " " << f << " "
+          << GetBits(top.RtOccMax(x), f * config.OccBits(), config.OccBits()) << "\n";
     }
   }
   for (size_t l = 0; l < latency.size(); ++l) {
@@ -162,15 +164,18 @@ int RunRouted(const RoutedRunOptions& opt) {
   out << "deadlock " << (deadlock ? 1 : 0) << "\n";
   if (deadlock) {
     out << "deadlock-cycle " << r.cycles - 1 << "\n";
-    const int pb = config.PortBits();
+    // The heads k < nV are the FIFOs (INPUT = port * V + VC), then the queues (INPUT = j); the
+    // output requested is port * V + VC.
+    const int fb = config.FifoBits();
+    const int heads = fifos + n;
     for (int x = 0; x < nodes; ++x) {
-      const uint64_t valid = GetBits(top.RtHeadValid(x), 0, 2 * n);
-      const uint64_t nocred = GetBits(top.RtHeadNoCredit(x), 0, 2 * n);
-      for (int k = 0; k < 2 * n; ++k) {
+      const uint64_t valid = GetBits(top.RtHeadValid(x), 0, heads);
+      const uint64_t nocred = GetBits(top.RtHeadNoCredit(x), 0, heads);
+      for (int k = 0; k < heads; ++k) {
         if (((valid >> k) & 1U) == 0) continue;
-        out << "blocked " << x << " " << (k >= n ? 1 : 0) << " " << (k % n) << " "
-            << GetBits(top.RtHeadDst(x), k * n, n) << " " << GetBits(top.RtHeadOut(x), k * pb, pb)
-            << " " << ((nocred >> k) & 1U) << "\n";
+        out << "blocked " << x << " " << (k >= fifos ? 1 : 0) << " " << (k >= fifos ? k - fifos : k)
+            << " " << GetBits(top.RtHeadDst(x), k * n, n) << " "
+            << GetBits(top.RtHeadOut(x), k * fb, fb) << " " << ((nocred >> k) & 1U) << "\n";
       }
     }
   }
