@@ -839,8 +839,8 @@ module hc_router
         if (NumVcs == 1) begin
           head_out_o[i*FifoBits +: FifoBits] = FifoBits'(fh_out[i*PortBits +: PortBits]);
         end else begin
-          head_out_o[i*FifoBits +: FifoBits] =
-              FifoBits'(32'(fh_out[i*PortBits +: PortBits])*NumVcs + 32'(fh_vc[i*VcBits +: VcBits]));
+          head_out_o[i*FifoBits +: FifoBits] = FifoBits'(
+              32'(fh_out[i*PortBits +: PortBits])*NumVcs + 32'(fh_vc[i*VcBits +: VcBits]));
         end
         head_nocredit_o[i] = !fh_last[i] &&
             credit_q[(32'(fh_out[i*PortBits +: PortBits])*NumVcs + 32'(fh_vc[i*VcBits +: VcBits]))*

@@ -54,8 +54,13 @@ void expectSame(const RoutedRun& g, const RoutedRun& t, const std::string& what)
   EXPECT_EQ(t.stats.deadlock, g.stats.deadlock) << what;
   EXPECT_EQ(t.stats.deadlock_cycle, g.stats.deadlock_cycle) << what;
   ASSERT_EQ(t.stats.blocked.size(), g.stats.blocked.size()) << what;
+  EXPECT_EQ(t.stats.vcs, g.stats.vcs) << what;
   for (size_t i = 0; i < g.stats.blocked.size(); ++i) {
-    EXPECT_EQ(describe(t.stats.blocked[i]), describe(g.stats.blocked[i])) << what;
+    // With V > 1 the description names the FIFO's VC and the VC requested (§8.13).
+    EXPECT_EQ(describe(t.stats.blocked[i], g.stats.vcs), describe(g.stats.blocked[i], g.stats.vcs))
+        << what;
+    EXPECT_EQ(t.stats.blocked[i].input_vc, g.stats.blocked[i].input_vc) << what;
+    EXPECT_EQ(t.stats.blocked[i].output_vc, g.stats.blocked[i].output_vc) << what;
   }
 }
 
@@ -345,6 +350,207 @@ TEST(RouterRtl, StartupAndPacketsAgree) {
   RouterOptions opt;
   opt.tau = kMaxRoutedTau + 1;
   EXPECT_THROW(runRoutedOnRtl(serial, CubeMemory{4, 8, std::vector<u32>(32, 0)}, opt, {}), Error);
+}
+
+}  // namespace
+}  // namespace hcube
+
+namespace hcube {
+namespace {
+
+// Virtual channels (docs/hardware.md §8.13): the RTL routers built with NumVcs = V against the
+// golden model with --vcs V. A model is built per V; the fixture-size models (n = 2, 3, 4,
+// M = 4 * 2^n, table depth 16, 32, 128, as the rtl_models fixture's V = 1 models) are built
+// once into the test cache by vcModel below, so that every case finds one instead of building a
+// model of its own size.
+
+/// The fixture-size node-array model with routers of V virtual channels at n (or the flat one).
+RtlModel vcModel(int n, int vcs, bool flat = false) {
+  RtlModelConfig c;
+  c.dim = n;
+  c.num_slots = u64{4} << n;
+  c.lanes = 1;
+  c.table_depth = n == 2 ? 16 : n == 3 ? 32 : 128;
+  c.router = true;
+  c.vcs = vcs;
+  c.array = !flat;
+  return ensureRtlModel(c, {});
+}
+
+void vcCatalogueAt(int n, int vcs, const std::vector<u64>& depths, bool flat = false) {
+  const RtlModel model = vcModel(n, vcs, flat);
+  ASSERT_EQ(model.config.vcs, vcs);
+  int ran = 0;
+  for (const AlgorithmInfo& a : algorithmCatalogue()) {
+    BuiltCase c;
+    try {
+      c = buildCase({a.name, n, 0, 1, false, {}});
+    } catch (const Error&) {
+      continue;  // needs parameters this loop does not give
+    }
+    if (c.perm.collective()) continue;
+    for (RouteKind k : {RouteKind::kEcube, RouteKind::kSource, RouteKind::kAdaptive}) {
+      const MessageList list = messagesFromPermutation(c.perm, k);
+      if (!fixtureModelFits(list)) continue;
+      for (u64 depth : depths) {
+        RouterOptions opt;
+        opt.fifo_depth = depth;
+        opt.vcs = vcs;
+        opt.tagged_elements = c.perm.elements();
+        const CubeMemory initial = taggedMemory(c.perm, list.memoryWords());
+        const RoutedRun g = runRouter(list, initial, opt);
+        RtlOptions rtl;
+        rtl.flat = flat;
+        const RoutedRun t = runRoutedOnRtl(list, initial, opt, rtl);
+        const std::string what = a.name + " n=" + std::to_string(n) + " " + routeKindName(k) +
+                                 " depth " + std::to_string(depth) + " V=" + std::to_string(vcs);
+        expectSame(g, t, what);
+        EXPECT_EQ(t.stats.vcs, vcs) << what;
+        EXPECT_EQ(t.stats.max_fifo.size(), list.nodes() * static_cast<u64>(n * vcs)) << what;
+        EXPECT_EQ(checkRoutedMemory(c.perm, t.run.memory).mismatches, 0U) << what;
+        ++ran;
+      }
+    }
+  }
+  std::cout << "n = " << n << ", V = " << vcs << ": " << ran << " routed runs\n";
+  EXPECT_GE(ran, 20);
+}
+
+TEST(RouterRtlVcs, CatalogueN2V2) { vcCatalogueAt(2, 2, {1, 4}); }
+TEST(RouterRtlVcs, CatalogueN3V2) { vcCatalogueAt(3, 2, {1, 4}); }
+TEST(RouterRtlVcs, CatalogueN4V2) { vcCatalogueAt(4, 2, {2}); }
+// V = 3 (a VC field of 2 bits that is not a power of two) and V = 4 at n = 3.
+TEST(RouterRtlVcs, CatalogueN3V3) { vcCatalogueAt(3, 3, {1}); }
+TEST(RouterRtlVcs, CatalogueN3V4) { vcCatalogueAt(3, 4, {2}); }
+// The flat model (hc_cube.sv's own credit wiring per VC, which the node-array model does in C++).
+TEST(RouterRtlVcs, CatalogueN2V2OnTheFlatModel) { vcCatalogueAt(2, 2, {1, 4}, true); }
+
+// Heavy synthetic traffic with one-entry FIFOs and two VCs: e-cube, and the same lists routed by
+// Duato's adaptive routing; every packet's delivery cycle as the golden model's.
+TEST(RouterRtlVcs, HeavyTrafficDepth1) {
+  vcModel(4, 2);
+  for (TrafficPattern p : {TrafficPattern::kUniform, TrafficPattern::kTranspose}) {
+    for (RouteKind k : {RouteKind::kEcube, RouteKind::kAdaptive}) {
+      TrafficSpec spec;
+      spec.n = 4;
+      spec.pattern = p;
+      spec.rate = 0.6;
+      spec.cycles = 200;
+      spec.warmup = 40;
+      MessageList list = trafficMessages(spec);
+      list.route = k;
+      ASSERT_TRUE(fixtureModelFits(list)) << trafficPatternName(p);
+      CubeMemory initial{list.nodes(), list.memoryWords(),
+                         std::vector<u32>(list.nodes() * list.memoryWords(), 0)};
+      for (u64 x = 0; x < list.nodes(); ++x) initial.at(x, 0) = static_cast<u32>(x + 1);
+      RouterOptions opt;
+      opt.fifo_depth = 1;
+      opt.vcs = 2;
+      opt.record_deliveries = true;
+      const RoutedRun g = runRouter(list, initial, opt);
+      const RoutedRun t = runRoutedOnRtl(list, initial, opt, {});
+      const std::string what =
+          std::string(trafficPatternName(p)) + " " + routeKindName(k) + " depth 1 V=2";
+      expectSame(g, t, what);
+      EXPECT_EQ(t.stats.delivered_at, g.stats.delivered_at) << what;
+      EXPECT_FALSE(t.stats.deadlock) << what;
+      EXPECT_EQ(t.stats.delivered, t.stats.messages) << what;
+      EXPECT_GT(t.stats.stalls, 0U) << what;  // heavy: heads do wait
+    }
+  }
+}
+
+/// A ring of source routes (tests/router_lists.h ringList) with `per_node` messages per node,
+/// K = per_node: a cycle of channel dependencies that VCs chosen by credits do not break.
+MessageList bigRingList(u32 per_node) {
+  MessageList list = test::ringList();
+  list.slots = per_node;
+  for (u64 x = 0; x < 4; ++x) {
+    const Message proto = list.per_node[x][0];
+    list.per_node[x].clear();
+    for (u32 l = 0; l < per_node; ++l) {
+      Message m = proto;
+      m.src_slot = l;
+      m.dst_slot = per_node + l;
+      list.per_node[x].push_back(m);
+    }
+  }
+  return list;
+}
+
+// The deadlocking ring with two VCs: the RTL declares the deadlock at the golden model's cycle
+// and names the same blocked heads with their FIFOs' VCs and the VCs they request.
+TEST(RouterRtlVcs, DeadlockAgrees) {
+  vcModel(2, 2);
+  for (u64 depth : {u64{1}, u64{2}}) {
+    const MessageList list = bigRingList(8);
+    CubeMemory initial{4, 16, std::vector<u32>(64, 0)};
+    for (u64 x = 0; x < 4; ++x) {
+      for (u64 l = 0; l < 8; ++l) initial.at(x, l) = static_cast<u32>(x * 8 + l);
+    }
+    RouterOptions opt;
+    opt.fifo_depth = depth;
+    opt.vcs = 2;
+    opt.deadlock_cycles = 16;
+    opt.tagged_elements = 32;
+    const RoutedRun g = runRouter(list, initial, opt);
+    ASSERT_TRUE(g.stats.deadlock) << "depth " << depth;
+    const RoutedRun t = runRoutedOnRtl(list, initial, opt, {});
+    const std::string what = "ring depth " + std::to_string(depth) + " V=2";
+    expectSame(g, t, what);
+    ASSERT_EQ(t.stats.blocked.size(), g.stats.blocked.size()) << what;
+    bool vc1 = false;
+    for (size_t i = 0; i < g.stats.blocked.size(); ++i) {
+      EXPECT_EQ(describe(t.stats.blocked[i], 2), describe(g.stats.blocked[i], 2)) << what;
+      EXPECT_EQ(t.stats.blocked[i].input_vc, g.stats.blocked[i].input_vc) << what;
+      EXPECT_EQ(t.stats.blocked[i].output_vc, g.stats.blocked[i].output_vc) << what;
+      vc1 = vc1 || t.stats.blocked[i].input_vc == 1 || t.stats.blocked[i].output_vc == 1;
+    }
+    EXPECT_TRUE(vc1) << what << ": both VCs fill before the ring locks";
+  }
+}
+
+// A model is built per V: V = 1 keeps its key, V > 1 adds -vV. A routed image whose V is not the
+// model's is refused with a clear error and exit 2, both ways.
+TEST(RouterRtlVcs, ImageVcsMismatchIsRefused) {
+  const MessageList list = test::ringList();
+  const RtlModelConfig one = rtlModelForMessages(list);
+  EXPECT_EQ(one.vcs, 1);
+  EXPECT_EQ(one.key(), "rtl-n2-m8-b1-t16-j1-w0-r");
+  RtlModelConfig two = rtlModelForMessages(list, 2);
+  EXPECT_EQ(two.key(), "rtl-n2-m8-b1-t16-j1-w0-r-v2");
+  two.array = true;
+  EXPECT_EQ(two.key(), "rtl-n2-m8-b1-t16-j1-w0-r-v2-a");
+  const RtlModel v1 = vcModel(2, 1);
+  const RtlModel v2 = vcModel(2, 2);
+  ASSERT_EQ(v1.config.vcs, 1);
+  ASSERT_EQ(v2.config.vcs, 2);
+  ASSERT_NE(v1.runner, v2.runner);
+  CubeMemory initial{4, 8, std::vector<u32>(32, 0)};
+  const std::string out = ::testing::TempDir() + "/vcs_refused.txt";
+  struct Case {
+    const RtlModel* model;
+    int image_vcs;
+    const char* message;
+  };
+  for (const Case& c : {Case{&v1, 2, "vcs 2 but the model is built with 1 virtual channel(s)"},
+                        Case{&v2, 1,
+                             "no 'vcs' line (1 virtual channel) but the model is built "
+                             "with 2 per link"}}) {
+    const std::string image = ::testing::TempDir() + "/vcs_refused.hex";
+    RouterOptions opt;
+    opt.vcs = c.image_vcs;
+    writeRoutedImageFile(image, list, initial, opt, c.model->config);
+    const ProcessResult p = runProcess({c.model->runner, "--image", image, "--out", out});
+    EXPECT_EQ(p.status, 2) << p.output;
+    EXPECT_NE(p.output.find(c.message), std::string::npos) << p.output;
+  }
+  // Out of range before anything is built.
+  RouterOptions opt;
+  opt.vcs = 5;
+  EXPECT_THROW(checkRtlRouterOptions(list, opt), Error);
+  opt.vcs = 0;
+  EXPECT_THROW(checkRtlRouterOptions(list, opt), Error);
 }
 
 }  // namespace
