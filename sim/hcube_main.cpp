@@ -866,7 +866,8 @@ int cmdRoute(Args& args) {
   } else {
     const RouterStats& s = report.result.stats;
     std::cout << "hcube route: " << *path << " on a " << list.n << "-cube, route "
-              << routeKindName(list.route) << ", FIFO depth " << s.fifo_depth << "\n"
+              << routeKindName(list.route) << ", FIFO depth " << s.fifo_depth
+              << (s.vcs > 1 ? ", " + std::to_string(s.vcs) + " VCs" : std::string()) << "\n"
               << "  cycles " << report.result.run.cycles << ", words " << report.result.run.words
               << ", stalls " << s.stalls << ", delivered " << s.delivered << " of " << s.messages
               << ", latency max " << s.latency_max << "\n";
@@ -876,7 +877,7 @@ int cmdRoute(Args& args) {
     }
     if (s.deadlock) {
       std::cout << "  DEADLOCK at cycle " << s.deadlock_cycle << "; blocked:\n";
-      for (const BlockedPort& b : s.blocked) std::cout << "    " << describe(b) << "\n";
+      for (const BlockedPort& b : s.blocked) std::cout << "    " << describe(b, s.vcs) << "\n";
     }
     if (report.result.run.timeout) std::cout << "  TIMEOUT\n";
     std::cout << "  verdict " << (report.passed() ? "PASS" : "FAIL") << "\n";
@@ -1111,10 +1112,11 @@ int cmdTraffic(Args& args) {
   double saturation = 0;
   if (!json) {
     std::printf(
-        "hcube traffic: %s on a %d-cube, backend %s, e-cube routing, FIFO depth %llu, %llu cycles "
-        "(warm-up %llu), seed %llu\n",
+        "hcube traffic: %s on a %d-cube, backend %s, e-cube routing, FIFO depth %llu%s, %llu "
+        "cycles (warm-up %llu), seed %llu\n",
         trafficPatternName(spec.pattern), spec.n, backend.c_str(),
         static_cast<unsigned long long>(opt.fifo_depth),
+        opt.vcs > 1 ? (", " + std::to_string(opt.vcs) + " VCs").c_str() : "",
         static_cast<unsigned long long>(spec.cycles), static_cast<unsigned long long>(spec.warmup),
         static_cast<unsigned long long>(spec.seed));
     std::printf("  %7s %9s %9s %10s %8s %8s %9s %9s\n", "rate", "offered", "accepted", "lat mean",
@@ -1169,6 +1171,7 @@ int cmdTraffic(Args& args) {
     j["warmup"] = spec.warmup;
     j["seed"] = spec.seed;
     j["fifo_depth"] = opt.fifo_depth;
+    j["vcs"] = opt.vcs;
     j["backend"] = backend;
     j["points"] = points;
     if (sweep) j["saturation"] = saturation;

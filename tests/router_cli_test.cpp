@@ -79,6 +79,50 @@ TEST_F(RouterCli, BadMessageFilesAreErrors) {
 // Two packets chase each other around the 2-cube ring with one-entry FIFOs (the ring of
 // tests/router_test.cpp with one packet per node, four hops each, back home): the detector
 // ends the run, exit 1, naming the blocked nodes and ports.
+// Virtual channels (docs/hardware.md §8.13): --vcs reaches the report and the JSON; out of range
+// is exit 2; a deadlock names the VCs.
+TEST_F(RouterCli, VirtualChannels) {
+  ProcessResult r =
+      tool({"run", "--algo", "edelman", "--n", "2", "--route", "adaptive", "--vcs", "2", "--json"});
+  ASSERT_EQ(r.status, 0) << r.output;
+  const auto j = nlohmann::json::parse(r.output);
+  EXPECT_EQ(j["vcs"], 2);
+  EXPECT_EQ(j["cycles"], 3);
+  EXPECT_EQ(j["words"], 16);
+  EXPECT_EQ(j["verdict"], "pass");
+  r = tool({"run", "--algo", "edelman", "--n", "2", "--route", "adaptive", "--vcs", "2"});
+  EXPECT_NE(r.output.find("FIFO depth 4, 2 virtual channels per link (Duato: VC 0 the e-cube "
+                          "escape)"),
+            std::string::npos)
+      << r.output;
+  for (const char* v : {"0", "5"}) {
+    r = tool({"run", "--algo", "edelman", "--n", "2", "--route", "ecube", "--vcs", v});
+    EXPECT_EQ(r.status, 2);
+    EXPECT_EQ(r.output, std::string("hcube: error: --vcs ") + v + ": must be 1..4\n");
+  }
+  std::string text = "hcube-messages 1\ndim 2\nslots 4\nroute source\n";
+  // tests/router_lists.h's ring: every node sends 4 packets 5 hops round the ring.
+  const char* route[4] = {"0,1,0,1,0", "1,0,1,0,1", "1,0,1,0,1", "0,1,0,1,0"};
+  const int ends[4] = {1, 3, 0, 2};  // where 5 ring hops from x end
+  for (int x : {0, 1, 2, 3}) {
+    text += "node " + std::to_string(x) + " 4\n";
+    for (int l = 0; l < 4; ++l) {
+      text += std::to_string(l) + " " + std::to_string(ends[x]) + " " + std::to_string(4 + l) +
+              " route=" + route[x] + "\n";
+    }
+  }
+  const std::string ring = write("ring.hcm", text + "end\n");
+  r = tool(
+      {"route", "--messages", ring, "--fifo-depth", "1", "--vcs", "2", "--deadlock-cycles", "16"});
+  EXPECT_EQ(r.status, 1) << r.output;
+  EXPECT_NE(r.output.find("FIFO depth 1, 2 VCs"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("DEADLOCK at cycle 19"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("node 0 input port 1 VC 1: packet for node 0 waits for output 0 VC 0 "
+                          "(no credit"),
+            std::string::npos)
+      << r.output;
+}
+
 TEST_F(RouterCli, DeadlockIsReportedNotHung) {
   std::string text = "hcube-messages 1\ndim 2\nslots 2\nroute source\n";
   text += "node 0 2\n0 0 2 route=0,1,0,1\n1 0 3 route=0,1,0,1\n";

@@ -30,9 +30,11 @@ CubeMemory taggedRouted(const MessageList& list) {
   return m;
 }
 
-RoutedRun route(const MessageList& list, u64 depth = 4, u64 deadlock = 64, u64 tau = 0) {
+RoutedRun route(const MessageList& list, u64 depth = 4, u64 deadlock = 64, u64 tau = 0,
+                int vcs = 1) {
   RouterOptions opt;
   opt.fifo_depth = depth;
+  opt.vcs = vcs;
   opt.tau = tau;
   opt.deadlock_cycles = deadlock;
   opt.tagged_elements = list.nodes() * list.slots;
@@ -465,6 +467,16 @@ TEST(RouterOptionsTest, BadOptionsAreErrors) {
   RouterOptions opt;
   opt.fifo_depth = 0;
   EXPECT_THROW(runRouter(list, taggedRouted(list), opt), Error);
+  opt.fifo_depth = 4;
+  for (int vcs : {0, kMaxVcs + 1}) {
+    opt.vcs = vcs;
+    try {
+      runRouter(list, taggedRouted(list), opt);
+      ADD_FAILURE() << "--vcs " << vcs << " was accepted";
+    } catch (const Error& e) {
+      EXPECT_EQ(std::string(e.what()), "--vcs " + std::to_string(vcs) + ": must be 1..4");
+    }
+  }
   EXPECT_THROW(parseRouteKind("zigzag"), Error);
   EXPECT_EQ(parseRouteKind("adaptive"), RouteKind::kAdaptive);
 }
@@ -578,6 +590,207 @@ TEST(RouterStartup, BadInputIsAnError) {
   }
   // The text form keeps the continuations.
   EXPECT_EQ(parseMessageText(formatMessageText(list), "x").per_node, list.per_node);
+}
+
+}  // namespace
+}  // namespace hcube
+
+// ---- Virtual channels (docs/hardware.md §8.13).
+namespace hcube {
+namespace {
+
+// Node 0 of the 2-cube sends slots 0 and 1 (a, b) to node 3 (slots 2, 3), e-cube: over dimension
+// 0 to node 1, then dimension 1 (the last hop). One-entry FIFOs.
+// One VC: cycle 0 a -> F_0 of node 1 (C_0 of node 0 drops to 0). Cycle 1: node 1 delivers a and
+// pops, the credit comes back at the end of the cycle, so b stalls (1 stall). Cycle 2: b -> node
+// 1. Cycle 3: b delivered. 4 cycles, latencies 2 and 4.
+// Two VCs: cycle 0 a takes VC 0 (both have one credit: the lowest); cycle 1 VC 0 has no credit
+// but VC 1 has: b -> F_{0,1} of node 1 while a is delivered. Cycle 2: b delivered. 3 cycles, no
+// stall, latencies 2 and 3; node 1's FIFOs (port 0, VC 0 and 1) each held one packet.
+TEST(RouterVcs, SecondVcHidesTheCreditRoundTrip2Cube) {
+  MessageList list;
+  list.n = 2;
+  list.slots = 2;
+  list.per_node.resize(4);
+  list.per_node[0] = {{0, 3, 2, 0, {}}, {1, 3, 3, 0, {}}};
+  const RoutedRun one = route(list, 1);
+  expectDelivered(list, one);
+  EXPECT_EQ(one.run.cycles, 4U);
+  EXPECT_EQ(one.stats.stalls, 1U);
+  EXPECT_EQ(one.stats.latency_max, 4U);
+  const RoutedRun two = route(list, 1, 64, 0, 2);
+  expectDelivered(list, two);
+  EXPECT_EQ(two.stats.vcs, 2);
+  EXPECT_EQ(two.run.cycles, 3U);
+  EXPECT_EQ(two.run.transfer_cycles, 3U);
+  EXPECT_EQ(two.stats.stalls, 0U);
+  EXPECT_EQ(two.run.words, 4U);
+  EXPECT_EQ(two.stats.latency_min, 2U);
+  EXPECT_EQ(two.stats.latency_max, 3U);
+  std::vector<u64> fifo(4 * 2 * 2, 0);  // (node * n + port) * V + vc
+  fifo[(1 * 2 + 0) * 2 + 0] = 1;
+  fifo[(1 * 2 + 0) * 2 + 1] = 1;
+  EXPECT_EQ(two.stats.max_fifo, fifo);
+  EXPECT_EQ(two.stats.maxFifoPerPort(2), (std::vector<u64>{1, 0}));
+}
+
+// tests/router_lists.h's detour list (3-cube, P: node 0 -> 7, Q: node 1 -> 7), one-entry FIFOs,
+// two VCs. Index of a FIFO: (node * 3 + port) * 2 + vc.
+// E-cube: cycle 0 P -> node 1 F_{0,0}, Q -> node 3 F_{1,0} (both VC 0: equal credits, the
+// lowest); node 1's C_{1,0} drops to 0. Cycle 1: at node 1 P requests dimension 1, where VC 1
+// has the credit: P -> node 3 F_{1,1}, while Q, at node 3, takes its last hop. Cycle 2: P
+// delivered. 3 cycles and no stall, where one VC took 4 cycles and 1 stall (the test above).
+// Duato: the queues are the e-cube first hops (P: Q_0; Q at 001 -> 111: Q_1); an injection head
+// takes the adaptive VC 1 while it has a credit. Cycle 0: P -> node 1 F_{0,1}, Q -> node 3
+// F_{1,1}; node 1's C_{1,1} drops to 0. Cycle 1: at node 1 P may take (1, 1) with no credit or
+// (2, 1) with one: P -> node 5 F_{2,1}; Q delivered. Cycle 2: P's last hop (dimension 1). 3
+// cycles, no stall, 5 words, P through node 5 as P-cube routes it.
+TEST(RouterVcs, SecondVcAndDuatoPassAFullFifo3Cube) {
+  MessageList list = test::adaptiveDetourList();
+  list.route = RouteKind::kEcube;
+  const RoutedRun e = route(list, 1, 64, 0, 2);
+  expectDelivered(list, e);
+  EXPECT_EQ(e.run.cycles, 3U);
+  EXPECT_EQ(e.stats.stalls, 0U);
+  EXPECT_EQ(e.run.words, 5U);
+  std::vector<u64> links(24, 0);
+  links[0 * 3 + 0] = 1;
+  links[1 * 3 + 1] = 2;
+  links[3 * 3 + 2] = 2;
+  EXPECT_EQ(e.run.link_words, links);
+  std::vector<u64> fifo(48, 0);
+  fifo[(1 * 3 + 0) * 2 + 0] = 1;
+  fifo[(3 * 3 + 1) * 2 + 0] = 1;
+  fifo[(3 * 3 + 1) * 2 + 1] = 1;
+  EXPECT_EQ(e.stats.max_fifo, fifo);
+  EXPECT_DOUBLE_EQ(e.stats.latency_mean, 2.5);
+
+  list.route = RouteKind::kAdaptive;
+  const RoutedRun d = route(list, 1, 64, 0, 2);
+  expectDelivered(list, d);
+  EXPECT_EQ(d.run.cycles, 3U);
+  EXPECT_EQ(d.stats.stalls, 0U);
+  EXPECT_EQ(d.run.words, 5U);
+  links.assign(24, 0);
+  links[0 * 3 + 0] = 1;  // P: 0 -> 1
+  links[1 * 3 + 1] = 1;  // Q: 1 -> 3
+  links[1 * 3 + 2] = 1;  // P: 1 -> 5
+  links[3 * 3 + 2] = 1;  // Q: 3 -> 7
+  links[5 * 3 + 1] = 1;  // P: 5 -> 7
+  EXPECT_EQ(d.run.link_words, links);
+  fifo.assign(48, 0);
+  fifo[(1 * 3 + 0) * 2 + 1] = 1;
+  fifo[(3 * 3 + 1) * 2 + 1] = 1;
+  fifo[(5 * 3 + 2) * 2 + 1] = 1;
+  EXPECT_EQ(d.stats.max_fifo, fifo);
+}
+
+// tests/router_lists.h's cyclic ring with one-entry FIFOs and two VCs: still a deadlock, reported
+// with the VCs. Cycle 0: every node injects its first packet (a) on VC 0 (equal credits).
+// Cycle 1: a requests VC 1 (VC 0 has no credit), as does the queue head (b); the round-robin
+// pointer (1 past the queue, i.e. 0) reaches the FIFO first: a hops on. Cycle 2: a (now in VC 1)
+// takes VC 0, whose credit came back, again ahead of b (the pointer is just past the FIFO
+// requester that was granted, and the VC-1 FIFO's index is one higher). Cycle 3: the pointer is
+// past a's requester: b is injected on VC 1 ahead of a. From cycle 4 both VCs of every ring link
+// are full: 16 words, no delivery, the 16th quiet cycle is cycle 19. Every node reports three
+// heads, each waiting for VC 0 (no credit anywhere: the lowest VC). With FIFOs of depth 2 the
+// ring has room for every packet.
+TEST(RouterVcs, CyclicSourceRouteStillDeadlocksAndNamesVcs) {
+  const MessageList list = ringList();
+  const RoutedRun r = route(list, 1, 16, 0, 2);
+  EXPECT_TRUE(r.stats.deadlock);
+  EXPECT_EQ(r.stats.deadlock_cycle, 19U);
+  EXPECT_EQ(r.run.words, 16U);
+  EXPECT_EQ(r.stats.delivered, 0U);
+  ASSERT_EQ(r.stats.blocked.size(), 12U);
+  for (const BlockedPort& b : r.stats.blocked) {
+    EXPECT_TRUE(b.no_credit) << describe(b, 2);
+    EXPECT_EQ(b.output_vc, 0) << describe(b, 2);
+  }
+  EXPECT_EQ(describe(r.stats.blocked[0], 2),
+            "node 0 input port 1 VC 0: packet for node 3 waits for output 0 VC 0 (no credit: the "
+            "neighbour's FIFO is full)");
+  EXPECT_EQ(describe(r.stats.blocked[1], 2),
+            "node 0 input port 1 VC 1: packet for node 0 waits for output 0 VC 0 (no credit: the "
+            "neighbour's FIFO is full)");
+  EXPECT_EQ(describe(r.stats.blocked[2], 2),
+            "node 0 injection queue 0: packet for node 1 waits for output 0 VC 0 (no credit: the "
+            "neighbour's FIFO is full)");
+  expectDelivered(list, route(list, 2, 16, 0, 2));
+}
+
+// The VC choice of §8.13 on given credits.
+TEST(RouterVcs, SelectionByCredits) {
+  // credit[port][vc]
+  const std::vector<std::vector<u64>> credit{{1, 3, 3}, {2, 0, 0}, {4, 2, 1}, {0, 0, 0}};
+  auto c = [&](int j, int v) { return credit[static_cast<size_t>(j)][static_cast<size_t>(v)]; };
+  EXPECT_EQ(vcSelect(0, 0, 3, c), 1);  // 3 = 3: the lower VC
+  EXPECT_EQ(vcSelect(2, 0, 3, c), 0);
+  EXPECT_EQ(vcSelect(2, 1, 3, c), 1);
+  EXPECT_EQ(vcSelect(3, 0, 3, c), 0);
+  // Duato at 0000 for 1111: adaptive VCs 1, 2 of every dimension; (0, 1) has the most (3).
+  PortVc p = duatoSelect(0b0000, 0b1111, 3, c);
+  EXPECT_EQ(p.port, 0);
+  EXPECT_EQ(p.vc, 1);
+  // For 0110 only dimensions 1 and 2: (2, 1) with 2 credits.
+  p = duatoSelect(0b0000, 0b0110, 3, c);
+  EXPECT_EQ(p.port, 2);
+  EXPECT_EQ(p.vc, 1);
+  // Dimensions 1 and 3 have no adaptive credit: the escape, VC 0 of dimension 1 (e-cube).
+  p = duatoSelect(0b0000, 0b1010, 3, c);
+  EXPECT_EQ(p.port, 1);
+  EXPECT_EQ(p.vc, 0);
+  EXPECT_EQ(injectionVc(RouteKind::kAdaptive, 1, 3, c), 0);  // no adaptive credit: escape
+  EXPECT_EQ(injectionVc(RouteKind::kAdaptive, 2, 3, c), 1);
+  EXPECT_EQ(injectionVc(RouteKind::kEcube, 2, 3, c), 0);
+  EXPECT_EQ(injectionVc(RouteKind::kAdaptive, 2, 1, c), 0);  // P-cube, one VC
+  // Duato's injection queue is the e-cube dimension, P-cube's the lowest bit to set.
+  EXPECT_EQ(firstHop(RouteKind::kAdaptive, 0b1001, {0, 0b0110, 0, 0, {}}, 2), 0);
+  EXPECT_EQ(firstHop(RouteKind::kAdaptive, 0b1001, {0, 0b0110, 0, 0, {}}, 1), 1);
+}
+
+// Every catalogue permutation at n = 3, 4 with 2, 3 and 4 VCs, FIFO depth 4 and 1: e-cube,
+// source (the e-cube paths: the same run) and Duato deliver every element where the reference
+// says, by minimal paths, with no deadlock and no router error.
+TEST(RouterVcs, EveryPermutationWithVcs) {
+  int ran = 0;
+  for (const AlgorithmInfo& a : algorithmCatalogue()) {
+    for (int n : {3, 4}) {
+      BuiltCase c;
+      try {
+        c = buildCase({a.name, n, 0, 1, false, {}});
+      } catch (const Error&) {
+        continue;
+      }
+      if (c.perm.collective()) continue;
+      const MessageList ecube = messagesFromPermutation(c.perm, RouteKind::kEcube);
+      const MessageList source = messagesFromPermutation(c.perm, RouteKind::kSource);
+      const MessageList duato = messagesFromPermutation(c.perm, RouteKind::kAdaptive);
+      for (int vcs : {2, 3, 4}) {
+        for (u64 depth : {4, 1}) {
+          const std::string what = a.name + " n=" + std::to_string(n) +
+                                   " V=" + std::to_string(vcs) + " D=" + std::to_string(depth);
+          const RoutedRun e = route(ecube, depth, 64, 0, vcs);
+          const RoutedRun s = route(source, depth, 64, 0, vcs);
+          const RoutedRun d = route(duato, depth, 64, 0, vcs);
+          for (const RoutedRun* r : {&e, &d}) {
+            EXPECT_EQ(checkRoutedMemory(c.perm, r->run.memory).mismatches, 0U) << what;
+            EXPECT_EQ(r->stats.delivered, c.perm.participating()) << what;
+            EXPECT_EQ(r->run.words, c.perm.participatingDistance()) << what;
+            EXPECT_TRUE(r->stats.errors.empty()) << what;
+            EXPECT_FALSE(r->stats.deadlock) << what;
+            EXPECT_EQ(r->stats.max_fifo.size(), c.perm.nodes() * static_cast<u64>(n * vcs));
+          }
+          EXPECT_EQ(s.run.cycles, e.run.cycles) << what;
+          EXPECT_EQ(s.stats.stalls, e.stats.stalls) << what;
+          EXPECT_EQ(s.stats.max_fifo, e.stats.max_fifo) << what;
+          EXPECT_EQ(s.run.memory.words, e.run.memory.words) << what;
+        }
+      }
+      ++ran;
+    }
+  }
+  EXPECT_GE(ran, 30);
 }
 
 }  // namespace

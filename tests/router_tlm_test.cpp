@@ -33,6 +33,7 @@ void expectSame(const RoutedRun& g, const RoutedRun& t, const std::string& what)
   EXPECT_EQ(t.stats.stalls, g.stats.stalls) << what;
   EXPECT_EQ(t.stats.startups, g.stats.startups) << what;
   EXPECT_EQ(t.stats.tau, g.stats.tau) << what;
+  EXPECT_EQ(t.stats.vcs, g.stats.vcs) << what;
   EXPECT_EQ(t.stats.max_fifo, g.stats.max_fifo) << what;
   EXPECT_EQ(t.stats.latency_min, g.stats.latency_min) << what;
   EXPECT_DOUBLE_EQ(t.stats.latency_mean, g.stats.latency_mean) << what;
@@ -43,7 +44,8 @@ void expectSame(const RoutedRun& g, const RoutedRun& t, const std::string& what)
   EXPECT_EQ(t.stats.deadlock_cycle, g.stats.deadlock_cycle) << what;
   ASSERT_EQ(t.stats.blocked.size(), g.stats.blocked.size()) << what;
   for (size_t i = 0; i < g.stats.blocked.size(); ++i) {
-    EXPECT_EQ(describe(t.stats.blocked[i]), describe(g.stats.blocked[i])) << what;
+    EXPECT_EQ(describe(t.stats.blocked[i], t.stats.vcs), describe(g.stats.blocked[i], g.stats.vcs))
+        << what;
   }
 }
 
@@ -203,6 +205,78 @@ TEST(RouterTlm, StartupAndPacketsAgree) {
     }
   }
   EXPECT_GE(ran, 40);
+}
+
+// Virtual channels (docs/hardware.md §8.13): every catalogue permutation at n = 2..4 with 2 and
+// 3 VCs, e-cube, source and adaptive (Duato's escape-VC routing), FIFO depths 1 and 4; the ring's
+// deadlock with 2 VCs and depth 1 (and its delivery with depth 2); uniform traffic with 2 VCs.
+TEST(RouterTlm, VirtualChannelsAgree) {
+  int ran = 0;
+  for (const AlgorithmInfo& a : algorithmCatalogue()) {
+    for (int n : {2, 3, 4}) {
+      BuiltCase c;
+      try {
+        c = buildCase({a.name, n, 0, 1, false, {}});
+      } catch (const Error&) {
+        continue;
+      }
+      if (c.perm.collective()) continue;
+      for (RouteKind k : {RouteKind::kEcube, RouteKind::kSource, RouteKind::kAdaptive}) {
+        const MessageList list = messagesFromPermutation(c.perm, k);
+        const CubeMemory initial = taggedMemory(c.perm, list.memoryWords());
+        for (int vcs : {2, 3}) {
+          for (u64 depth : {u64{1}, u64{4}}) {
+            RouterOptions opt;
+            opt.fifo_depth = depth;
+            opt.vcs = vcs;
+            opt.tagged_elements = c.perm.elements();
+            const RoutedRun g = runRouter(list, initial, opt);
+            const std::string what = a.name + " n=" + std::to_string(n) + " " + routeKindName(k) +
+                                     " V=" + std::to_string(vcs) + " depth " +
+                                     std::to_string(depth);
+            expectSame(g, runRoutedOnTlm(list, initial, {opt}), what);
+            EXPECT_EQ(checkRoutedMemory(c.perm, g.run.memory).mismatches, 0U) << what;
+            ++ran;
+          }
+        }
+      }
+    }
+  }
+  EXPECT_GE(ran, 200);
+
+  const MessageList ring = test::ringList();
+  CubeMemory initial{4, 8, std::vector<u32>(32, 0)};
+  for (u64 x = 0; x < 4; ++x) {
+    for (u64 l = 0; l < 4; ++l) initial.at(x, l) = static_cast<u32>(x * 4 + l);
+  }
+  RouterOptions opt;
+  opt.fifo_depth = 1;
+  opt.vcs = 2;
+  opt.deadlock_cycles = 16;
+  opt.tagged_elements = 16;
+  const RoutedRun g = runRouter(ring, initial, opt);
+  ASSERT_TRUE(g.stats.deadlock);
+  EXPECT_EQ(g.stats.blocked.size(), 12U);
+  expectSame(g, runRoutedOnTlm(ring, initial, {opt}), "ring, 2 VCs");
+  opt.fifo_depth = 2;
+  expectSame(runRouter(ring, initial, opt), runRoutedOnTlm(ring, initial, {opt}), "ring, D=2");
+
+  TrafficSpec spec;
+  spec.n = 4;
+  spec.rate = 0.5;
+  spec.cycles = 300;
+  spec.warmup = 60;
+  const MessageList traffic = trafficMessages(spec);
+  const CubeMemory zeros{traffic.nodes(), traffic.memoryWords(),
+                         std::vector<u32>(traffic.nodes() * traffic.memoryWords(), 0)};
+  RouterOptions topt;
+  topt.vcs = 2;
+  topt.fifo_depth = 2;
+  topt.record_deliveries = true;
+  const RoutedRun tg = runRouter(traffic, zeros, topt);
+  const RoutedRun tt = runRoutedOnTlm(traffic, zeros, {topt});
+  expectSame(tg, tt, "uniform traffic, 2 VCs");
+  EXPECT_EQ(tt.stats.delivered_at, tg.stats.delivered_at);
 }
 
 }  // namespace

@@ -35,6 +35,7 @@ struct RouterPacket {
   u32 src_slot = 0;
   u64 id = 0;          ///< the message's index in the list (node by node), for delivered_at
   bool start = false;  ///< the first word of a message that pays the start-up tau (§8.7)
+  int vc = 0;          ///< the virtual channel it crosses the link on: the receiver's FIFO (§8.13)
 };
 
 /// What every router reports to: statistics of the whole cube (a per-run object, not a global).
@@ -67,9 +68,10 @@ using InitSocket = tlm_utils::simple_initiator_socket<sc_core::sc_module>;
 class HcTlmRouterNode;
 using TargetSocket = tlm_utils::simple_target_socket_tagged<HcTlmRouterNode>;
 
-/// One node's router (docs/hardware.md §8.2-8.4): input FIFOs, injection queues, outputs with
-/// round-robin pointers and credits; m_link_out[j] / m_link_in[j] carry packets over dimension
-/// j, m_credit_out[j] / m_credit_in[j] the credits back.
+/// One node's router (docs/hardware.md §8.2-8.4, §8.13): input FIFOs per port and virtual
+/// channel, injection queues, outputs with round-robin pointers and credits per VC;
+/// m_link_out[j] / m_link_in[j] carry packets over dimension j (the packet names its VC),
+/// m_credit_out[j] / m_credit_in[j] the credits back (the payload names the VC).
 class HcTlmRouterNode : public sc_core::sc_module {
  public:
   std::vector<std::unique_ptr<InitSocket>> m_link_out;
@@ -78,21 +80,22 @@ class HcTlmRouterNode : public sc_core::sc_module {
   std::vector<std::unique_ptr<TargetSocket>> m_credit_in;
 
   HcTlmRouterNode(sc_core::sc_module_name name, u64 id, const MessageList& list, u64 depth, u64 tau,
-                  const CubeMemory& initial, RouterProbe& probe, u64 first_message)
+                  int vcs, const CubeMemory& initial, RouterProbe& probe, u64 first_message)
       : sc_module(name),
         m_id(id),
         m_n(list.n),
+        m_vcs(vcs),
         m_depth(depth),
         m_tau(tau),
         m_route(list.route),
         m_words(initial.words_per_node),
         m_mem(initial.words.begin() + static_cast<long>(id * m_words),
               initial.words.begin() + static_cast<long>((id + 1) * m_words)),
-        m_fifo(static_cast<size_t>(m_n)),
-        m_credit(static_cast<size_t>(m_n), depth),
-        m_credit_back(static_cast<size_t>(m_n), 0),
+        m_fifo(static_cast<size_t>(m_n * vcs)),
+        m_credit(static_cast<size_t>(m_n * vcs), depth),
+        m_credit_back(static_cast<size_t>(m_n * vcs), 0),
         m_rr(static_cast<size_t>(m_n), 0),
-        m_max_fifo(static_cast<size_t>(m_n), 0),
+        m_max_fifo(static_cast<size_t>(m_n * vcs), 0),
         m_arrival(static_cast<size_t>(m_n)),
         m_arrived(static_cast<size_t>(m_n), false),
         m_queue(static_cast<size_t>(m_n) + 1),
@@ -117,7 +120,7 @@ class HcTlmRouterNode : public sc_core::sc_module {
       p.id = first_message++;
       p.route_len = static_cast<u32>(m.route.size());
       p.route = m.route.empty() ? nullptr : m.route.data();
-      const int hop = firstHop(list.route, id, m);
+      const int hop = firstHop(list.route, id, m, vcs);
       p.start = !m.cont && tau > 0 && hop >= 0;
       m_queue[hop < 0 ? static_cast<size_t>(m_n) : static_cast<size_t>(hop)].push_back(p);
     }
@@ -132,10 +135,14 @@ class HcTlmRouterNode : public sc_core::sc_module {
     m_copy = false;
     bool work = false;
     int waiting = -1;  // the lowest queue whose released head waits for its start-up
-    std::vector<u32> req(static_cast<size_t>(m_n), 0);
-    for (int i = 0; i < m_n; ++i) {
-      if (m_fifo[static_cast<size_t>(i)].empty()) continue;
-      req[static_cast<size_t>(outputOf(m_fifo[static_cast<size_t>(i)].front()))] |= 1U << i;
+    // Requests: FIFO (port i, VC c) is requester i * V + c, the queue head of Q_j requester nV
+    // of output j; each names the output port and VC it asks for.
+    const int queue_req = m_n * m_vcs;
+    std::vector<PortVc> req(static_cast<size_t>(queue_req) + 1, PortVc{-1, 0});
+    std::vector<int> queue_vc(static_cast<size_t>(m_n), -1);
+    for (int r = 0; r < queue_req; ++r) {
+      if (m_fifo[static_cast<size_t>(r)].empty()) continue;
+      req[static_cast<size_t>(r)] = outputOf(m_fifo[static_cast<size_t>(r)].front());
       work = true;
     }
     for (int j = 0; j <= m_n; ++j) {
@@ -153,7 +160,7 @@ class HcTlmRouterNode : public sc_core::sc_module {
         if (waiting < 0) waiting = j;
       } else {
         work = true;
-        req[static_cast<size_t>(j)] |= 1U << m_n;
+        queue_vc[static_cast<size_t>(j)] = injectionVcOf(j);
       }
     }
     // The start-up unit (§8.7): one message at a time, tau cycles; its state is this node's
@@ -171,9 +178,7 @@ class HcTlmRouterNode : public sc_core::sc_module {
         m_started[static_cast<size_t>(m_su_queue)] = true;
       }
     }
-    for (int j = 0; j < m_n; ++j) {
-      if (req[static_cast<size_t>(j)] != 0) arbitrate(j, req[static_cast<size_t>(j)]);
-    }
+    for (int j = 0; j < m_n; ++j) arbitrate(j, req, queue_vc[static_cast<size_t>(j)]);
     m_probe.grants += m_grants.size() + (m_copy ? 1 : 0);
     m_probe.copies += m_copy ? 1 : 0;
     return work;
@@ -183,20 +188,23 @@ class HcTlmRouterNode : public sc_core::sc_module {
   void transfer(u64 cycle) {
     for (Grant& g : m_grants) {
       RouterPacket p;
-      if (g.input == m_n) {
+      if (g.input == m_n * m_vcs) {
         p = *queueHead(g.output);
         ++m_queue_head[static_cast<size_t>(g.output)];
         m_started[static_cast<size_t>(g.output)] = false;
         p.word = g.word;
       } else {
-        p = m_fifo[static_cast<size_t>(g.input)].front();
-        m_fifo[static_cast<size_t>(g.input)].erase(m_fifo[static_cast<size_t>(g.input)].begin());
-        send(*m_credit_out[static_cast<size_t>(g.input)], nullptr);
+        std::vector<RouterPacket>& f = m_fifo[static_cast<size_t>(g.input)];
+        p = f.front();
+        f.erase(f.begin());
+        int vc = g.input % m_vcs;
+        sendCredit(*m_credit_out[static_cast<size_t>(g.input / m_vcs)], vc);
       }
       m_probe.monitor.send(m_id, g.output, p.word, cycle);
       ++m_probe.words;
       ++p.hop;
-      send(*m_link_out[static_cast<size_t>(g.output)], &p);
+      p.vc = g.vc;
+      sendPacket(*m_link_out[static_cast<size_t>(g.output)], p);
     }
   }
 
@@ -227,7 +235,8 @@ class HcTlmRouterNode : public sc_core::sc_module {
         store(p.dst_slot, p.word, p.release, p.id, p.start);
         continue;
       }
-      std::vector<RouterPacket>& f = m_fifo[static_cast<size_t>(j)];
+      const size_t k = static_cast<size_t>(j * m_vcs + p.vc);
+      std::vector<RouterPacket>& f = m_fifo[k];
       if (f.size() == m_depth) {
         ++m_probe.nodeErrors(m_id).overflow;
         ++m_probe.nodeErrors(m_id).lost;
@@ -235,8 +244,7 @@ class HcTlmRouterNode : public sc_core::sc_module {
         continue;
       }
       f.push_back(p);
-      m_max_fifo[static_cast<size_t>(j)] =
-          std::max<u64>(m_max_fifo[static_cast<size_t>(j)], f.size());
+      m_max_fifo[k] = std::max<u64>(m_max_fifo[k], f.size());
     }
     if (m_copy) {
       const RouterPacket& head = *queueHead(m_n);
@@ -245,27 +253,28 @@ class HcTlmRouterNode : public sc_core::sc_module {
     }
     if (conflict) ++m_probe.nodeErrors(m_id).conflict;
     if (wrote) m_probe.last_delivery = cycle + 1;
-    for (int j = 0; j < m_n; ++j) {
-      m_credit[static_cast<size_t>(j)] += m_credit_back[static_cast<size_t>(j)];
-      m_credit_back[static_cast<size_t>(j)] = 0;
+    for (size_t k = 0; k < m_credit.size(); ++k) {
+      m_credit[k] += m_credit_back[k];
+      m_credit_back[k] = 0;
     }
   }
 
-  /// The heads that cannot move, for the deadlock report.
+  /// The heads that cannot move, for the deadlock report: FIFOs by port and VC, then the
+  /// released queue heads.
   void blocked(u64 cycle, std::vector<BlockedPort>& out) const {
-    for (int i = 0; i < m_n; ++i) {
-      if (m_fifo[static_cast<size_t>(i)].empty()) continue;
-      const RouterPacket& p = m_fifo[static_cast<size_t>(i)].front();
-      const int o = outputOf(p);
-      out.push_back(
-          {m_id, false, i, p.dst, o, !lastHop(p, o) && m_credit[static_cast<size_t>(o)] == 0});
+    for (int r = 0; r < m_n * m_vcs; ++r) {
+      if (m_fifo[static_cast<size_t>(r)].empty()) continue;
+      const RouterPacket& p = m_fifo[static_cast<size_t>(r)].front();
+      const PortVc o = outputOf(p);
+      out.push_back({m_id, false, r / m_vcs, p.dst, o.port,
+                     !lastHop(p, o.port) && credit(o.port, o.vc) == 0, r % m_vcs, o.vc});
     }
     for (int j = 0; j < m_n; ++j) {
       const RouterPacket* q = queueHead(j);
       if (q == nullptr || q->release > cycle) continue;
       if (q->start && !m_started[static_cast<size_t>(j)]) continue;
-      out.push_back(
-          {m_id, true, j, q->dst, j, !lastHop(*q, j) && m_credit[static_cast<size_t>(j)] == 0});
+      const int c = injectionVcOf(j);
+      out.push_back({m_id, true, j, q->dst, j, !lastHop(*q, j) && credit(j, c) == 0, 0, c});
     }
   }
 
@@ -275,7 +284,8 @@ class HcTlmRouterNode : public sc_core::sc_module {
  private:
   struct Grant {
     int output;
-    int input;
+    int vc;     ///< the output's VC
+    int input;  ///< requester: FIFO i * V + c, or nV for the queue
     u32 word;
   };
 
@@ -284,12 +294,24 @@ class HcTlmRouterNode : public sc_core::sc_module {
     const u64 h = m_queue_head[static_cast<size_t>(q)];
     return h < v.size() ? &v[h] : nullptr;
   }
-  int outputOf(const RouterPacket& p) const {
-    if (m_route == RouteKind::kSource) return p.route[p.hop];
-    if (m_route == RouteKind::kAdaptive) {
-      return pcubeSelect(m_id, p.dst, [&](int j) { return m_credit[static_cast<size_t>(j)]; });
+  u64 credit(int port, int vc) const { return m_credit[static_cast<size_t>(port * m_vcs + vc)]; }
+  /// The output port and VC a FIFO head requests (§8.3, §8.13), on the credits at the start of
+  /// the cycle.
+  PortVc outputOf(const RouterPacket& p) const {
+    const auto cr = [&](int j, int c) { return credit(j, c); };
+    int port = 0;
+    if (m_route == RouteKind::kSource) {
+      port = p.route[p.hop];
+    } else if (m_route == RouteKind::kAdaptive) {
+      if (m_vcs >= 2) return duatoSelect(m_id, p.dst, m_vcs, cr);
+      port = pcubeSelect(m_id, p.dst, [&](int j) { return credit(j, 0); });
+    } else {
+      port = std::countr_zero(p.dst ^ m_id);
     }
-    return std::countr_zero(p.dst ^ m_id);
+    return {port, vcSelect(port, 0, m_vcs, cr)};
+  }
+  int injectionVcOf(int j) const {
+    return injectionVc(m_route, j, m_vcs, [&](int q, int c) { return credit(q, c); });
   }
   bool lastHop(const RouterPacket& p, int output) const {
     if (m_route == RouteKind::kSource) return p.hop + 1 == p.route_len;
@@ -301,31 +323,46 @@ class HcTlmRouterNode : public sc_core::sc_module {
     return p.dst == m_id;
   }
 
-  void arbitrate(int j, u32 mask) {
-    const int requesters = m_n + 1;
+  /// Output j's arbitration (§8.4 step 2): requesters in round-robin order from m_rr[j]; a FIFO
+  /// head is a requester of j if req names port j; the queue head if queue_vc >= 0.
+  void arbitrate(int j, const std::vector<PortVc>& req, int queue_vc) {
+    const int queue_req = m_n * m_vcs;
+    const int requesters = queue_req + 1;
     int granted = -1;
-    for (int s = 0; s < requesters && granted < 0; ++s) {
-      const int i = (static_cast<int>(m_rr[static_cast<size_t>(j)]) + s) % requesters;
-      if (((mask >> i) & 1U) == 0) continue;
-      const RouterPacket& p = i == m_n ? *queueHead(j) : m_fifo[static_cast<size_t>(i)].front();
+    u64 asking = 0;
+    for (int s = 0; s < requesters; ++s) {
+      const int r = (static_cast<int>(m_rr[static_cast<size_t>(j)]) + s) % requesters;
+      const int c = r == queue_req ? queue_vc : req[static_cast<size_t>(r)].vc;
+      if (r == queue_req ? queue_vc < 0 : req[static_cast<size_t>(r)].port != j) continue;
+      ++asking;
+      if (granted >= 0) continue;
+      const RouterPacket& p =
+          r == queue_req ? *queueHead(j) : m_fifo[static_cast<size_t>(r)].front();
       const bool last = lastHop(p, j);
-      if (!last && m_credit[static_cast<size_t>(j)] == 0) continue;
-      granted = i;
-      if (!last) --m_credit[static_cast<size_t>(j)];
-      m_grants.push_back({j, i, i == m_n ? m_mem[p.src_slot] : 0});
+      if (!last && credit(j, c) == 0) continue;
+      granted = r;
+      if (!last) --m_credit[static_cast<size_t>(j * m_vcs + c)];
+      m_grants.push_back({j, c, r, r == queue_req ? m_mem[p.src_slot] : 0});
     }
-    m_probe.stalls += static_cast<u64>(std::popcount(mask)) - (granted >= 0 ? 1 : 0);
+    m_probe.stalls += asking - (granted >= 0 ? 1 : 0);
     if (granted >= 0) m_rr[static_cast<size_t>(j)] = static_cast<u32>((granted + 1) % requesters);
   }
 
-  static void send(InitSocket& socket, RouterPacket* p) {
+  static void send(InitSocket& socket, unsigned char* data, unsigned length) {
     tlm::tlm_generic_payload t;
     sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
     t.set_command(tlm::TLM_WRITE_COMMAND);
-    t.set_data_ptr(reinterpret_cast<unsigned char*>(p));
-    t.set_data_length(p == nullptr ? 0 : sizeof(RouterPacket));
+    t.set_data_ptr(data);
+    t.set_data_length(length);
     t.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
     socket->b_transport(t, delay);
+  }
+  static void sendPacket(InitSocket& socket, RouterPacket& p) {
+    send(socket, reinterpret_cast<unsigned char*>(&p), sizeof(RouterPacket));
+  }
+  /// A credit for the neighbour's output VC `vc`.
+  static void sendCredit(InitSocket& socket, int& vc) {
+    send(socket, reinterpret_cast<unsigned char*>(&vc), sizeof(int));
   }
   void linkTransport(int j, tlm::tlm_generic_payload& t, sc_core::sc_time&) {
     m_arrival[static_cast<size_t>(j)] = *reinterpret_cast<RouterPacket*>(t.get_data_ptr());
@@ -333,19 +370,22 @@ class HcTlmRouterNode : public sc_core::sc_module {
     t.set_response_status(tlm::TLM_OK_RESPONSE);
   }
   void creditTransport(int j, tlm::tlm_generic_payload& t, sc_core::sc_time&) {
-    ++m_credit_back[static_cast<size_t>(j)];
+    int vc = 0;
+    std::memcpy(&vc, t.get_data_ptr(), sizeof vc);
+    ++m_credit_back[static_cast<size_t>(j * m_vcs + vc)];
     t.set_response_status(tlm::TLM_OK_RESPONSE);
   }
 
   const u64 m_id;
   const int m_n;
+  const int m_vcs;  // V: virtual channels per link
   const u64 m_depth;
   const u64 m_tau;
   const RouteKind m_route;
   const u64 m_words;
   std::vector<u32> m_mem;
-  std::vector<std::vector<RouterPacket>> m_fifo;  // per input port, head first
-  std::vector<u64> m_credit;
+  std::vector<std::vector<RouterPacket>> m_fifo;  // per input port and VC (i * V + c), head first
+  std::vector<u64> m_credit;                      // per output port and VC (j * V + c)
   std::vector<u64> m_credit_back;  // credits returned this cycle, usable from the next
   std::vector<u32> m_rr;
   std::vector<u64> m_max_fifo;
@@ -381,8 +421,8 @@ class HcTlmRouterCube : public sc_core::sc_module {
     u64 first = 0;
     for (u64 x = 0; x < list.nodes(); ++x) {
       m_nodes.push_back(std::make_unique<HcTlmRouterNode>(("router_" + std::to_string(x)).c_str(),
-                                                          x, list, opt.fifo_depth, opt.tau, initial,
-                                                          m_probe, first));
+                                                          x, list, opt.fifo_depth, opt.tau, opt.vcs,
+                                                          initial, m_probe, first));
       first += list.per_node[x].size();
     }
     for (u64 x = 0; x < list.nodes(); ++x) {
@@ -422,6 +462,7 @@ class HcTlmRouterCube : public sc_core::sc_module {
     r.run.link_words = m_probe.monitor.linkWords();
     r.run.span = m_probe.monitor.span();
     r.stats.fifo_depth = m_opt.fifo_depth;
+    r.stats.vcs = m_opt.vcs;
     r.stats.tau = m_opt.tau;
     r.stats.messages = m_total;
     r.stats.delivered = m_probe.delivered;
@@ -556,17 +597,17 @@ std::string serializeRouted(const RoutedRun& r) {
   putList(o, "fifo", r.stats.max_fifo);
   putList(o, "delivered-at", r.stats.delivered_at);
   const RouterStats& s = r.stats;
-  o << "stats " << s.fifo_depth << " " << s.tau << " " << s.startups << " " << s.messages << " "
-    << s.delivered << " " << s.stalls << " " << s.latency_min << " " << s.latency_mean << " "
-    << s.latency_p99 << " " << s.latency_max << " " << s.deadlock << " " << s.deadlock_cycle
-    << "\n";
+  o << "stats " << s.fifo_depth << " " << s.vcs << " " << s.tau << " " << s.startups << " "
+    << s.messages << " " << s.delivered << " " << s.stalls << " " << s.latency_min << " "
+    << s.latency_mean << " " << s.latency_p99 << " " << s.latency_max << " " << s.deadlock << " "
+    << s.deadlock_cycle << "\n";
   o << "errors " << s.errors.size();
   for (const auto& e : s.errors)
     o << " " << e.node << " " << e.overflow << " " << e.lost << " " << e.conflict;
   o << "\nblocked " << s.blocked.size();
   for (const auto& b : s.blocked) {
     o << " " << b.node << " " << b.injection << " " << b.input << " " << b.dst << " " << b.output
-      << " " << b.no_credit;
+      << " " << b.no_credit << " " << b.input_vc << " " << b.output_vc;
   }
   o << "\n";
   return o.str();
@@ -589,8 +630,8 @@ RoutedRun deserializeRouted(const std::string& text) {
   in >> key;
   r.stats.delivered_at = getList(in);
   RouterStats& s = r.stats;
-  in >> key >> s.fifo_depth >> s.tau >> s.startups >> s.messages >> s.delivered >> s.stalls >>
-      s.latency_min >> s.latency_mean >> s.latency_p99 >> s.latency_max >> s.deadlock >>
+  in >> key >> s.fifo_depth >> s.vcs >> s.tau >> s.startups >> s.messages >> s.delivered >>
+      s.stalls >> s.latency_min >> s.latency_mean >> s.latency_p99 >> s.latency_max >> s.deadlock >>
       s.deadlock_cycle;
   size_t count = 0;
   in >> key >> count;
@@ -599,7 +640,8 @@ RoutedRun deserializeRouted(const std::string& text) {
   in >> key >> count;
   s.blocked.resize(count);
   for (auto& b : s.blocked)
-    in >> b.node >> b.injection >> b.input >> b.dst >> b.output >> b.no_credit;
+    in >> b.node >> b.injection >> b.input >> b.dst >> b.output >> b.no_credit >> b.input_vc >>
+        b.output_vc;
   if (!in) throw std::runtime_error("TLM routed run: malformed result from the child process");
   return r;
 }
@@ -633,9 +675,8 @@ RoutedRun runRoutedOnTlm(const MessageList& list, const CubeMemory& initial,
     throw Error("--tau " + std::to_string(opt.tau) + ": routed mode's start-up must be 0.." +
                 std::to_string(kMaxRoutedTau) + " cycles");
   }
-  if (opt.vcs != 1) {
-    throw Error("--vcs " + std::to_string(opt.vcs) +
-                ": the TLM routers have one virtual channel per link (not built yet for more)");
+  if (opt.vcs < 1 || opt.vcs > kMaxVcs) {
+    throw Error("--vcs " + std::to_string(opt.vcs) + ": must be 1.." + std::to_string(kMaxVcs));
   }
   if (initial.nodes != list.nodes() || initial.words_per_node != list.memoryWords()) {
     throw Error("TLM routed run: the memory does not have the list's 2^n x 2K words");

@@ -49,7 +49,12 @@ std::string formatRoutedText(const RoutedReport& r) {
   o << "hcube run: " << r.algo << "'s permutation by routing logic on a " << r.perm.n() << "-cube ("
     << r.perm.nodes() << " nodes, K = " << r.perm.slots() << ", " << r.perm.str() << ")\n";
   o << "  backend          " << run.backend << ", routed mode, route " << routeKindName(r.route)
-    << ", FIFO depth " << s.fifo_depth << "\n";
+    << ", FIFO depth " << s.fifo_depth;
+  if (s.vcs > 1) {
+    o << ", " << s.vcs << " virtual channels per link"
+      << (r.route == RouteKind::kAdaptive ? " (Duato: VC 0 the e-cube escape)" : "");
+  }
+  o << "\n";
   o << "  cycles           " << run.cycles << " (start to last delivery)\n";
   o << "  transfer cycles  " << run.transfer_cycles << "\n";
   o << "  local copies     " << run.local_cycles << " cycles\n";
@@ -79,7 +84,7 @@ std::string formatRoutedText(const RoutedReport& r) {
     o << "  DEADLOCK         no packet moved for the deadlock limit, declared at cycle "
       << s.deadlock_cycle << "; " << s.blocked.size() << " blocked heads:\n";
     for (size_t i = 0; i < s.blocked.size() && i < kShownBlocked; ++i) {
-      o << "    " << describe(s.blocked[i]) << "\n";
+      o << "    " << describe(s.blocked[i], s.vcs) << "\n";
     }
     if (s.blocked.size() > kShownBlocked) {
       o << "    ... and " << s.blocked.size() - kShownBlocked << " more\n";
@@ -105,6 +110,7 @@ nlohmann::ordered_json routedJson(const RoutedReport& r) {
   j["mode"] = "routed";
   j["route"] = routeKindName(r.route);
   j["fifo_depth"] = s.fifo_depth;
+  j["vcs"] = s.vcs;
   j["tau"] = s.tau;
   j["startups"] = s.startups;
   j["cycles"] = run.cycles;
@@ -140,8 +146,10 @@ nlohmann::ordered_json routedJson(const RoutedReport& r) {
       j["blocked"].push_back({{"node", b.node},
                               {"queue", b.injection},
                               {"input", b.input},
+                              {"input_vc", b.input_vc},
                               {"dst", b.dst},
                               {"output", b.output},
+                              {"output_vc", b.output_vc},
                               {"no_credit", b.no_credit}});
     }
   }

@@ -13,9 +13,10 @@ namespace {
 
 constexpr u32 kNone = 0xFFFFFFFFU;
 
-/// The routers of every node in flat arrays: FIFOs by (node, input port), queues by (node,
-/// queue), outputs by (node, port); one cycle is a decide sweep over the nodes on the state at
-/// the start of the cycle and an apply step (docs/hardware.md §8.4).
+/// The routers of every node in flat arrays: FIFOs and credits by (node, port, virtual channel),
+/// queues by (node, queue), round-robin pointers by (node, output port); one cycle is a decide
+/// sweep over the nodes on the state at the start of the cycle and an apply step
+/// (docs/hardware.md §8.4, with virtual channels §8.13).
 class RouterEngine {
  public:
   RouterEngine(const MessageList& list, const CubeMemory& initial, const RouterOptions& opt)
@@ -23,15 +24,17 @@ class RouterEngine {
         opt_(opt),
         n_(list.n),
         nodes_(list.nodes()),
+        vcs_(opt.vcs),
+        requesters_(n_ * vcs_ + 1),
         depth_(opt.fifo_depth),
         words_(initial.words_per_node),
         mem_(initial.words),
-        fifo_(nodes_ * n_ * depth_, kNone),
-        fifo_head_(nodes_ * n_, 0),
-        fifo_count_(nodes_ * n_, 0),
-        credit_(nodes_ * n_, depth_),
+        fifo_(nodes_ * n_ * static_cast<u64>(vcs_) * depth_, kNone),
+        fifo_head_(nodes_ * n_ * static_cast<u64>(vcs_), 0),
+        fifo_count_(nodes_ * n_ * static_cast<u64>(vcs_), 0),
+        credit_(nodes_ * n_ * static_cast<u64>(vcs_), depth_),
         rr_(nodes_ * n_, 0),
-        max_fifo_(nodes_ * n_, 0),
+        max_fifo_(nodes_ * n_ * static_cast<u64>(vcs_), 0),
         deliveries_(nodes_ * (n_ + 1)),
         su_busy_(nodes_, 0),
         su_queue_(nodes_, 0),
@@ -43,7 +46,7 @@ class RouterEngine {
     q_begin_.assign(queues + 1, 0);
     for (u64 x = 0; x < nodes_; ++x) {
       for (const Message& m : list.per_node[x]) {
-        const int hop = firstHop(list.route, x, m);
+        const int hop = firstHop(list.route, x, m, opt.vcs);
         ++q_begin_[x * (n_ + 1) + (hop < 0 ? n_ : hop) + 1];
       }
     }
@@ -53,7 +56,7 @@ class RouterEngine {
     queue_.resize(q_begin_[queues]);
     for (u64 x = 0; x < nodes_; ++x) {
       for (const Message& m : list.per_node[x]) {
-        const int hop = firstHop(list.route, x, m);
+        const int hop = firstHop(list.route, x, m, opt.vcs);
         const u32 id = static_cast<u32>(msgs_.size());
         queue_[fill[x * (n_ + 1) + (hop < 0 ? n_ : hop)]++] = id;
         Msg g;
@@ -70,6 +73,7 @@ class RouterEngine {
     }
     r_.run.backend = "table";
     r_.stats.fifo_depth = depth_;
+    r_.stats.vcs = vcs_;
     r_.stats.tau = opt.tau;
     r_.stats.messages = msgs_.size();
     if (opt.record_deliveries) r_.stats.delivered_at.assign(msgs_.size(), ~u64{0});
@@ -129,7 +133,8 @@ class RouterEngine {
   struct Grant {
     u64 node;
     int output;
-    int input;  ///< input port, or n for the injection queue
+    int vc;     ///< the output's virtual channel (the receiver's FIFO)
+    int input;  ///< requester: FIFO (port i, VC c) as i * V + c, or nV for the injection queue
     u32 id;
     bool last;
   };
@@ -142,10 +147,14 @@ class RouterEngine {
     u64 next_release = ~u64{0};
   };
 
-  u64 fifoIndex(u64 v, int i) const { return v * static_cast<u64>(n_) + static_cast<u64>(i); }
-  u32 fifoHead(u64 v, int i) const {
-    return fifo_[fifoIndex(v, i) * depth_ + fifo_head_[fifoIndex(v, i)]];
+  /// FIFO (and credit counter) of port i, virtual channel c at node v; requester r = i * V + c
+  /// of node v is FIFO v * nV + r.
+  u64 fifoIndex(u64 v, int i, int c = 0) const {
+    return (v * static_cast<u64>(n_) + static_cast<u64>(i)) * static_cast<u64>(vcs_) +
+           static_cast<u64>(c);
   }
+  u32 fifoHeadAt(u64 f) const { return fifo_[f * depth_ + fifo_head_[f]]; }
+  u64 outIndex(u64 v, int j) const { return v * static_cast<u64>(n_) + static_cast<u64>(j); }
   u64 queueIndex(u64 v, int q) const { return v * static_cast<u64>(n_ + 1) + static_cast<u64>(q); }
   /// The head of queue q of node v, or kNone when it is empty.
   u32 queueHead(u64 v, int q) const {
@@ -153,14 +162,26 @@ class RouterEngine {
     return q_head_[k] < q_begin_[k + 1] ? queue_[q_head_[k]] : kNone;
   }
 
-  /// The output the packet requests at node v (§8.3); adaptive reads the credits, so it is
-  /// called on the state at the start of the cycle (before node v's arbitration).
-  int outputOf(const Msg& m, u64 v) const {
-    if (list_.route == RouteKind::kSource) return routes_[m.route + m.hop];
-    if (list_.route == RouteKind::kAdaptive) {
-      return pcubeSelect(v, m.dst, [&](int j) { return credit_[fifoIndex(v, j)]; });
+  /// The output port and virtual channel a FIFO head requests at node v (§8.3, §8.13); the
+  /// choice reads the credits, so it is made on the state at the start of the cycle (before
+  /// node v's arbitration).
+  PortVc outputOf(const Msg& m, u64 v) const {
+    const auto credit = [&](int j, int c) { return credit_[fifoIndex(v, j, c)]; };
+    int port = 0;
+    if (list_.route == RouteKind::kSource) {
+      port = routes_[m.route + m.hop];
+    } else if (list_.route == RouteKind::kAdaptive) {
+      if (vcs_ >= 2) return duatoSelect(v, m.dst, vcs_, credit);
+      port = pcubeSelect(v, m.dst, [&](int j) { return credit_[fifoIndex(v, j)]; });
+    } else {
+      port = std::countr_zero(m.dst ^ v);
     }
-    return std::countr_zero(m.dst ^ v);
+    return {port, vcSelect(port, 0, vcs_, credit)};
+  }
+  /// The virtual channel the head of injection queue Q_j of node v requests (§8.13).
+  int injectionVcOf(u64 v, int j) const {
+    return injectionVc(list_.route, j, vcs_,
+                       [&](int p, int c) { return credit_[fifoIndex(v, p, c)]; });
   }
   /// Whether the packet moves to its destination when it crosses `output` from node v.
   bool lastHop(const Msg& m, u64 v, int output) const {
@@ -175,14 +196,22 @@ class RouterEngine {
     grants_.clear();
     copies_.clear();
     startup_active_ = false;
-    std::vector<u32>& req = req_;
-    req.assign(static_cast<size_t>(n_), 0);
+    const int queue_req = requesters_ - 1;
+    req_port_.assign(static_cast<size_t>(requesters_), -1);
+    req_vc_.assign(static_cast<size_t>(requesters_), 0);
+    req_count_.assign(static_cast<size_t>(n_), 0);
+    queue_req_.assign(static_cast<size_t>(n_), 0);
+    queue_vc_.assign(static_cast<size_t>(n_), 0);
     for (u64 v = 0; v < nodes_; ++v) {
       bool any = false;
       int waiting = -1;  // the lowest queue whose released head waits for its start-up
-      for (int i = 0; i < n_; ++i) {
-        if (fifo_count_[fifoIndex(v, i)] == 0) continue;
-        req[static_cast<size_t>(outputOf(msgs_[fifoHead(v, i)], v))] |= 1U << i;
+      const u64 f0 = fifoIndex(v, 0);
+      for (int r = 0; r < queue_req; ++r) {
+        if (fifo_count_[f0 + static_cast<u64>(r)] == 0) continue;
+        const PortVc out = outputOf(msgs_[fifoHeadAt(f0 + static_cast<u64>(r))], v);
+        req_port_[static_cast<size_t>(r)] = out.port;
+        req_vc_[static_cast<size_t>(r)] = out.vc;
+        ++req_count_[static_cast<size_t>(out.port)];
         any = true;
       }
       for (int j = 0; j <= n_; ++j) {
@@ -194,12 +223,15 @@ class RouterEngine {
         }
         if (j == n_) {
           msgs_[id].word = mem_[v * words_ + msgs_[id].src_slot];
-          copies_.push_back({v, n_, n_, id, true});
+          copies_.push_back({v, n_, 0, n_, id, true});
           d.work = true;
         } else if (msgs_[id].start && started_[queueIndex(v, j)] == 0) {
           if (waiting < 0) waiting = j;
         } else {
-          req[static_cast<size_t>(j)] |= 1U << n_;
+          // Requester nV of output j: only Q_j's head asks for output j, so it needs no port.
+          queue_vc_[static_cast<size_t>(j)] = injectionVcOf(v, j);
+          queue_req_[static_cast<size_t>(j)] = 1;
+          ++req_count_[static_cast<size_t>(j)];
           any = true;
         }
       }
@@ -207,11 +239,12 @@ class RouterEngine {
       if (!any) continue;
       d.work = true;
       for (int j = 0; j < n_; ++j) {
-        const u32 mask = req[static_cast<size_t>(j)];
-        if (mask == 0) continue;
-        req[static_cast<size_t>(j)] = 0;
-        arbitrate(v, j, mask);
+        if (req_count_[static_cast<size_t>(j)] == 0) continue;
+        arbitrate(v, j);
+        req_count_[static_cast<size_t>(j)] = 0;
+        queue_req_[static_cast<size_t>(j)] = 0;
       }
+      for (int r = 0; r < queue_req; ++r) req_port_[static_cast<size_t>(r)] = -1;
     }
     return d;
   }
@@ -235,38 +268,53 @@ class RouterEngine {
   }
 
   /// Step 2 of §8.4 at output j of node v: the first requester from the round-robin pointer on
-  /// that may send (last hop, or a credit) is granted; every other requester stalls.
-  void arbitrate(u64 v, int j, u32 mask) {
-    const u64 o = fifoIndex(v, j);
-    const int requesters = n_ + 1;
+  /// that may send (last hop, or a credit on the virtual channel it asks for) is granted; every
+  /// other requester stalls.
+  void arbitrate(u64 v, int j) {
+    const u64 o = outIndex(v, j);
+    const int requesters = requesters_;
+    const int queue_req = requesters - 1;
+    const u64 f0 = fifoIndex(v, 0);
     int granted = -1;
     for (int s = 0; s < requesters && granted < 0; ++s) {
-      const int i = (static_cast<int>(rr_[o]) + s) % requesters;
-      if (((mask >> i) & 1U) == 0) continue;
-      const u32 id = i == n_ ? queueHead(v, j) : fifoHead(v, i);
+      const int r = (static_cast<int>(rr_[o]) + s) % requesters;
+      int c = 0;
+      u32 id = kNone;
+      if (r == queue_req) {
+        if (queue_req_[static_cast<size_t>(j)] == 0) continue;
+        c = queue_vc_[static_cast<size_t>(j)];
+        id = queueHead(v, j);
+      } else {
+        if (req_port_[static_cast<size_t>(r)] != j) continue;
+        c = req_vc_[static_cast<size_t>(r)];
+        id = fifoHeadAt(f0 + static_cast<u64>(r));
+      }
       const bool last = lastHop(msgs_[id], v, j);
-      if (!last && credit_[o] == 0) continue;
-      granted = i;
-      if (!last) --credit_[o];
-      if (i == n_) msgs_[id].word = mem_[v * words_ + msgs_[id].src_slot];
-      grants_.push_back({v, j, i, id, last});
+      u64& credit = credit_[fifoIndex(v, j, c)];
+      if (!last && credit == 0) continue;
+      granted = r;
+      if (!last) --credit;
+      if (r == queue_req) msgs_[id].word = mem_[v * words_ + msgs_[id].src_slot];
+      grants_.push_back({v, j, c, r, id, last});
     }
-    r_.stats.stalls += static_cast<u64>(std::popcount(mask)) - (granted >= 0 ? 1 : 0);
+    r_.stats.stalls += req_count_[static_cast<size_t>(j)] - (granted >= 0 ? 1 : 0);
     if (granted >= 0) rr_[o] = static_cast<u32>((granted + 1) % requesters);
   }
 
   /// Steps 4-5 of §8.4: pops, credits, link crossings, pushes and deliveries at the end of the
   /// cycle.
   void apply(u64 cycle) {
+    const int queue_req = requesters_ - 1;
     for (const Grant& g : grants_) {
-      if (g.input == n_) {
+      if (g.input == queue_req) {
         ++q_head_[queueIndex(g.node, g.output)];
         started_[queueIndex(g.node, g.output)] = 0;
       } else {
-        const u64 f = fifoIndex(g.node, g.input);
+        const u64 f = fifoIndex(g.node, 0) + static_cast<u64>(g.input);
         fifo_head_[f] = (fifo_head_[f] + 1) % depth_;
         --fifo_count_[f];
-        ++credit_[fifoIndex(g.node ^ (u64{1} << g.input), g.input)];
+        const int i = g.input / vcs_;
+        ++credit_[fifoIndex(g.node ^ (u64{1} << i), i, g.input % vcs_)];
       }
     }
     if (!grants_.empty()) ++r_.run.transfer_cycles;
@@ -280,7 +328,7 @@ class RouterEngine {
         deliver(y, g.output, g.id, m.word);
         continue;
       }
-      const u64 f = fifoIndex(y, g.output);
+      const u64 f = fifoIndex(y, g.output, g.vc);
       if (fifo_count_[f] == depth_) {
         ++nodeErrors(y).overflow;
         ++nodeErrors(y).lost;
@@ -338,31 +386,32 @@ class RouterEngine {
     return *it;
   }
 
+  /// The heads that cannot move, node by node: FIFOs in port and then VC order, then the
+  /// released injection heads in queue order (§8.5, §8.13).
   void declareDeadlock(u64 cycle) {
     r_.stats.deadlock = true;
     r_.stats.deadlock_cycle = cycle;
     for (u64 v = 0; v < nodes_; ++v) {
-      for (int i = 0; i <= n_; ++i) {
-        u32 id = kNone;
-        int out = i;
-        if (i < n_) {
-          if (fifo_count_[fifoIndex(v, i)] == 0) continue;
-          id = fifoHead(v, i);
-          out = outputOf(msgs_[id], v);
-        } else {
-          // Released injection heads, one per queue.
-          for (int j = 0; j < n_; ++j) {
-            const u32 q = queueHead(v, j);
-            if (q == kNone || msgs_[q].release > cycle) continue;
-            if (msgs_[q].start && started_[queueIndex(v, j)] == 0) continue;
-            r_.stats.blocked.push_back({v, true, j, msgs_[q].dst, j,
-                                        !lastHop(msgs_[q], v, j) && credit_[fifoIndex(v, j)] == 0});
-          }
-          continue;
+      for (int i = 0; i < n_; ++i) {
+        for (int c = 0; c < vcs_; ++c) {
+          const u64 f = fifoIndex(v, i, c);
+          if (fifo_count_[f] == 0) continue;
+          const Msg& m = msgs_[fifoHeadAt(f)];
+          const PortVc out = outputOf(m, v);
+          r_.stats.blocked.push_back(
+              {v, false, i, m.dst, out.port,
+               !lastHop(m, v, out.port) && credit_[fifoIndex(v, out.port, out.vc)] == 0, c,
+               out.vc});
         }
-        r_.stats.blocked.push_back(
-            {v, false, i, msgs_[id].dst, out,
-             !lastHop(msgs_[id], v, out) && credit_[fifoIndex(v, out)] == 0});
+      }
+      for (int j = 0; j < n_; ++j) {
+        const u32 q = queueHead(v, j);
+        if (q == kNone || msgs_[q].release > cycle) continue;
+        if (msgs_[q].start && started_[queueIndex(v, j)] == 0) continue;
+        const int c = injectionVcOf(v, j);
+        r_.stats.blocked.push_back({v, true, j, msgs_[q].dst, j,
+                                    !lastHop(msgs_[q], v, j) && credit_[fifoIndex(v, j, c)] == 0, 0,
+                                    c});
       }
     }
   }
@@ -398,6 +447,8 @@ class RouterEngine {
   const RouterOptions& opt_;
   const int n_;
   const u64 nodes_;
+  const int vcs_;         // V: virtual channels per link
+  const int requesters_;  // per output: nV FIFO heads and the queue head
   const u64 depth_;
   const u64 words_;
   std::vector<u32> mem_;
@@ -406,10 +457,10 @@ class RouterEngine {
   std::vector<u32> queue_;    // message ids, queue by queue
   std::vector<u64> q_begin_;  // queue k holds queue_[q_begin_[k] .. q_begin_[k+1])
   std::vector<u64> q_head_;
-  std::vector<u32> fifo_;  // D entries per (node, input port)
+  std::vector<u32> fifo_;  // D entries per (node, input port, VC)
   std::vector<u64> fifo_head_;
   std::vector<u64> fifo_count_;
-  std::vector<u64> credit_;  // per (node, output port)
+  std::vector<u64> credit_;  // per (node, output port, VC)
   std::vector<u32> rr_;      // round-robin pointer per (node, output port)
   std::vector<u64> max_fifo_;
   std::vector<Delivery> deliveries_;  // per (node, port 0..n): this cycle's writes
@@ -421,7 +472,13 @@ class RouterEngine {
   bool startup_active_ = false;        // some start-up unit worked this cycle
   std::vector<Grant> grants_;
   std::vector<Grant> copies_;
-  std::vector<u32> req_;
+  // This cycle's requests of the node being decided: per FIFO requester its output port (-1:
+  // none) and VC; per output the queue head's request and VC, and the requester count.
+  std::vector<int> req_port_;
+  std::vector<int> req_vc_;
+  std::vector<std::uint8_t> queue_req_;
+  std::vector<int> queue_vc_;
+  std::vector<u64> req_count_;
   std::vector<u64> latency_hist_;
   u64 lost_ = 0;
   u64 last_delivery_ = 0;
@@ -451,9 +508,8 @@ RoutedRun runRouter(const MessageList& list, const CubeMemory& initial, const Ro
     throw Error("--tau " + std::to_string(opt.tau) + ": routed mode's start-up must be 0.." +
                 std::to_string(kMaxRoutedTau) + " cycles");
   }
-  if (opt.vcs != 1) {
-    throw Error("--vcs " + std::to_string(opt.vcs) +
-                ": the golden router has one virtual channel per link (not built yet for more)");
+  if (opt.vcs < 1 || opt.vcs > kMaxVcs) {
+    throw Error("--vcs " + std::to_string(opt.vcs) + ": must be 1.." + std::to_string(kMaxVcs));
   }
   if (initial.nodes != list.nodes() || initial.words_per_node != list.memoryWords()) {
     throw Error("routed run: the memory has " + std::to_string(initial.nodes) + " nodes x " +
