@@ -510,6 +510,60 @@ TEST(RouterRtlVcs, DeadlockAgrees) {
   }
 }
 
+// Multi-word messages with a start-up (§8.7) and two VCs: the hand-counted 2-cube lists and the
+// 2D transposes and an AAPC at n = 2..4 with tau = 5, B = 2, one-entry FIFOs.
+TEST(RouterRtlVcs, StartupAndPacketsAgree) {
+  const MessageList serial = test::startupSerialList();
+  const MessageList two_hop = test::startupTwoHopList();
+  for (const MessageList* list : {&serial, &two_hop}) {
+    RouterOptions opt;
+    opt.tau = 3;
+    opt.vcs = 2;
+    opt.tagged_elements = list->nodes() * list->slots;
+    CubeMemory initial{list->nodes(), list->memoryWords(),
+                       std::vector<u32>(list->nodes() * list->memoryWords(), 0)};
+    for (u64 x = 0; x < list->nodes(); ++x) {
+      for (u64 l = 0; l < list->slots; ++l) {
+        initial.at(x, l) = static_cast<u32>(x * list->slots + l);
+      }
+    }
+    vcModel(list->n, 2);
+    expectSame(runRouter(*list, initial, opt), runRoutedOnRtl(*list, initial, opt, {}),
+               "hand-counted list V=2");
+  }
+  int ran = 0;
+  for (const char* algo : {"spt", "dpt", "edelman"}) {
+    for (int n : {2, 3, 4}) {
+      BuiltCase c;
+      try {
+        c = buildCase({algo, n, 0, 1, false, {}});
+      } catch (const Error&) {
+        continue;
+      }
+      vcModel(n, 2);
+      for (RouteKind k : {RouteKind::kEcube, RouteKind::kSource, RouteKind::kAdaptive}) {
+        const MessageList list = groupMessages(messagesFromPermutation(c.perm, k), 2);
+        if (!fixtureModelFits(list)) continue;
+        RouterOptions opt;
+        opt.tau = 5;
+        opt.fifo_depth = 1;
+        opt.vcs = 2;
+        opt.tagged_elements = c.perm.elements();
+        const CubeMemory initial = taggedMemory(c.perm, list.memoryWords());
+        const RoutedRun g = runRouter(list, initial, opt);
+        const RoutedRun t = runRoutedOnRtl(list, initial, opt, {});
+        const std::string what =
+            std::string(algo) + " n=" + std::to_string(n) + " " + routeKindName(k) + " V=2";
+        expectSame(g, t, what);
+        EXPECT_GT(t.stats.startups, 0U) << what;
+        EXPECT_EQ(checkRoutedMemory(c.perm, t.run.memory).mismatches, 0U) << what;
+        ++ran;
+      }
+    }
+  }
+  EXPECT_GE(ran, 12);
+}
+
 // A model is built per V: V = 1 keeps its key, V > 1 adds -vV. A routed image whose V is not the
 // model's is refused with a clear error and exit 2, both ways.
 TEST(RouterRtlVcs, ImageVcsMismatchIsRefused) {
