@@ -10,6 +10,10 @@
 // depths 16, 32, 128, the sizes of the fixture's table-mode models); a case that would need a
 // larger model is counted as skipped, never built here. The same models run every catalogue case
 // in table mode too (the configuration register chooses the mode at run time).
+//
+// Virtual channels (docs/hardware.md §8.13, RouterRtlVcs.*): the same checks with V = 2 (3 and 4
+// at n = 3) on models built with NumVcs = V. `hcube build-model` has no --vcs, so these tests
+// build their fixture-size models themselves (vcModel: once per V and n into the test cache).
 #include <gtest/gtest.h>
 
 #include <string>
