@@ -470,6 +470,7 @@ RunResult runOnRtl(const TableSet& set, const RtlOptions& options) {
   config.array = !config.trace && !options.flat;
   config.threads = config.array ? 1 : threads;
   config.router = options.router_model;
+  config.vcs = options.router_model ? options.router_vcs : 1;
   const RtlModel model = ensureRtlModel(config, options);
   const std::string& runner = model.runner;
   const fs::path work =

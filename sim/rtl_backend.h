@@ -74,6 +74,9 @@ struct RtlOptions {
   /// runOnRtl: run the tables in table mode on the model with routers (the routed runs' model)
   /// instead of the table-mode model.
   bool router_model = false;
+  /// With router_model: the virtual channels of that model's routers (docs/hardware.md §8.13),
+  /// whose table mode is the same as any other's.
+  int router_vcs = 1;
   /// Initial memory (nodes x the set's memory words, e.g. seeded values, sw/initial_values.h),
   /// passed to the runner as a file (--memory); nullptr: tags in every data slot.
   const CubeMemory* initial = nullptr;

@@ -429,6 +429,29 @@ TEST(RouterRtlVcs, CatalogueN3V4) { vcCatalogueAt(3, 4, {2}); }
 // The flat model (hc_cube.sv's own credit wiring per VC, which the node-array model does in C++).
 TEST(RouterRtlVcs, CatalogueN2V2OnTheFlatModel) { vcCatalogueAt(2, 2, {1, 4}, true); }
 
+// The models with VCs run table mode too (configuration register at reset): every catalogue case
+// at n = 2 and 3 that fits the fixture-size models, as the table executor does.
+TEST(RouterRtlVcs, TableModeOnTheVcModels) {
+  int ran = 0;
+  for (int n = 2; n <= 3; ++n) {
+    vcModel(n, 2);
+    for (const testing::CatalogueCase& c : testing::catalogueCases(n, nullptr)) {
+      const TableSet& set = c.built.tables;
+      if (!fixtureModelFits(rtlModelFor(set))) continue;
+      SCOPED_TRACE(c.name);
+      RtlOptions opt;
+      opt.router_model = true;
+      opt.router_vcs = 2;
+      const RunResult rtl = runOnRtl(set, opt);
+      testing::expectSameRun("rtl", rtl, testing::onTable(set));
+      EXPECT_EQ(checkAgainstReference(c.built.perm, rtl.memory).mismatches, 0U);
+      ++ran;
+    }
+  }
+  std::cout << ran << " table-mode runs on the models with two VCs\n";
+  EXPECT_GE(ran, 40);
+}
+
 // Heavy synthetic traffic with one-entry FIFOs and two VCs: e-cube, and the same lists routed by
 // Duato's adaptive routing; every packet's delivery cycle as the golden model's.
 TEST(RouterRtlVcs, HeavyTrafficDepth1) {
