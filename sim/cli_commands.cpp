@@ -192,14 +192,15 @@ const std::vector<CommandLine>& commandLines() {
        true},
       {"build-model", "build (or find in the cache) the Verilated cube for a case",
        R"(  hcube build-model --algo A --n N [--k K] [--width B] [--memory M] [--depth D] [--router]
-            [--cache DIR] [--rtl-model array|flat [--threads T]]
+            [--vcs V] [--cache DIR] [--rtl-model array|flat [--threads T]]
       build (or find in the cache) the Verilated cube for a case, without running it;
       --memory / --depth make it at least that large, so that it serves bigger cases too;
-      --router builds the model of routed runs (nodes with routers, docs/hardware.md §8.11);
+      --router builds the model of routed runs (nodes with routers, docs/hardware.md §8.11),
+      --vcs V that of routed runs with V virtual channels (§8.13);
       --rtl-model flat builds hc_cube verilated whole instead of the node-array model, with
       --threads T as Verilator's multithreaded model with T threads)",
-       join(kCase,
-            {"--tables", "--memory", "--depth", "--router", "--cache", "--threads", "--rtl-model"}),
+       join(kCase, {"--tables", "--memory", "--depth", "--router", "--vcs", "--cache", "--threads",
+                    "--rtl-model"}),
        true},
       {"messages", "write the routed-mode message list of a case",
        R"(  hcube messages --algo A --n N [--k K] [--PARAM V ...] [--route ecube|source|adaptive]

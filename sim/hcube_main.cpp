@@ -1198,6 +1198,11 @@ int cmdBuildModel(Args& args) {
   const long long memory = args.number("--memory", 0);
   const long long depth = args.number("--depth", 0);
   const bool router = args.flag("--router");
+  const long long vcs = args.number("--vcs", 1);
+  if (vcs < 1 || vcs > kMaxVcs) {
+    throw Error("--vcs " + std::to_string(vcs) + ": must be 1.." + std::to_string(kMaxVcs));
+  }
+  if (vcs > 1 && !router) throw Error("--vcs " + std::to_string(vcs) + " needs --router");
   CaseSpec spec = caseFrom(args);
   const std::string cache = args.get("--cache").value_or("");
   const int threads = rtlThreadsOption(args, true);
@@ -1217,6 +1222,7 @@ int cmdBuildModel(Args& args) {
   config.array = !flat;
   config.threads = flat ? threads : 1;  // the node-array model's threads are the runner's
   config.router = router;
+  config.vcs = static_cast<int>(vcs);
   RtlOptions opt;
   opt.cache_dir = cache;
   opt.progress = &std::cerr;

@@ -100,6 +100,9 @@ TEST_F(RouterCli, VirtualChannels) {
     EXPECT_EQ(r.status, 2);
     EXPECT_EQ(r.output, std::string("hcube: error: --vcs ") + v + ": must be 1..4\n");
   }
+  r = tool({"build-model", "--algo", "edelman", "--n", "2", "--vcs", "2"});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.output, "hcube: error: --vcs 2 needs --router\n");
   std::string text = "hcube-messages 1\ndim 2\nslots 4\nroute source\n";
   // tests/router_lists.h's ring: every node sends 4 packets 5 hops round the ring.
   const char* route[4] = {"0,1,0,1,0", "1,0,1,0,1", "1,0,1,0,1", "0,1,0,1,0"};
