@@ -695,11 +695,7 @@ RouterOptions routerOptions(Args& args) {
     throw Error("--fifo-depth " + std::to_string(depth) + ": must be 1..1024");
   }
   opt.fifo_depth = static_cast<u64>(depth);
-  const long long vcs = args.number("--vcs", 1);
-  if (vcs < 1 || vcs > kMaxVcs) {
-    throw Error("--vcs " + std::to_string(vcs) + ": must be 1.." + std::to_string(kMaxVcs));
-  }
-  opt.vcs = static_cast<int>(vcs);
+  opt.vcs = checkedVcs(args.number("--vcs", 1));
   const long long limit = args.number("--deadlock-cycles", 64);
   if (limit < 1) throw Error("--deadlock-cycles " + std::to_string(limit) + ": must be >= 1");
   opt.deadlock_cycles = static_cast<u64>(limit);
@@ -1198,10 +1194,7 @@ int cmdBuildModel(Args& args) {
   const long long memory = args.number("--memory", 0);
   const long long depth = args.number("--depth", 0);
   const bool router = args.flag("--router");
-  const long long vcs = args.number("--vcs", 1);
-  if (vcs < 1 || vcs > kMaxVcs) {
-    throw Error("--vcs " + std::to_string(vcs) + ": must be 1.." + std::to_string(kMaxVcs));
-  }
+  const int vcs = checkedVcs(args.number("--vcs", 1));
   if (vcs > 1 && !router) throw Error("--vcs " + std::to_string(vcs) + " needs --router");
   CaseSpec spec = caseFrom(args);
   const std::string cache = args.get("--cache").value_or("");
@@ -1222,7 +1215,7 @@ int cmdBuildModel(Args& args) {
   config.array = !flat;
   config.threads = flat ? threads : 1;  // the node-array model's threads are the runner's
   config.router = router;
-  config.vcs = static_cast<int>(vcs);
+  config.vcs = vcs;
   RtlOptions opt;
   opt.cache_dir = cache;
   opt.progress = &std::cerr;

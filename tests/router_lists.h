@@ -3,11 +3,34 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
+#include "algorithms.h"
+#include "error.h"
 #include "router/messages.h"
 
 namespace hcube::test {
+
+// Calls fn(name, c) for every catalogue algorithm whose default case builds on the n-cube
+// (some need parameters a loop does not give) and moves each element to one destination
+// (routed mode refuses the collectives). Returns how many cases fn saw.
+template <class Fn>
+int forEachRoutableCase(int n, Fn fn) {
+  int count = 0;
+  for (const AlgorithmInfo& a : algorithmCatalogue()) {
+    BuiltCase c;
+    try {
+      c = buildCase({a.name, n, 0, 1, false, {}});
+    } catch (const Error&) {
+      continue;
+    }
+    if (c.perm.collective()) continue;
+    fn(a.name, c);
+    ++count;
+  }
+  return count;
+}
 
 // A deliberately cyclic source route: on the 2-cube ring 0 -d0-> 1 -d1-> 3 -d0-> 2 -d1-> 0 every
 // node sends four packets five hops around the ring (to the next node but one, the long way),

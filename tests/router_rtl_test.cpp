@@ -385,14 +385,7 @@ void vcCatalogueAt(int n, int vcs, const std::vector<u64>& depths, bool flat = f
   const RtlModel model = vcModel(n, vcs, flat);
   ASSERT_EQ(model.config.vcs, vcs);
   int ran = 0;
-  for (const AlgorithmInfo& a : algorithmCatalogue()) {
-    BuiltCase c;
-    try {
-      c = buildCase({a.name, n, 0, 1, false, {}});
-    } catch (const Error&) {
-      continue;  // needs parameters this loop does not give
-    }
-    if (c.perm.collective()) continue;
+  test::forEachRoutableCase(n, [&](const std::string& name, const BuiltCase& c) {
     for (RouteKind k : {RouteKind::kEcube, RouteKind::kSource, RouteKind::kAdaptive}) {
       const MessageList list = messagesFromPermutation(c.perm, k);
       if (!fixtureModelFits(list)) continue;
@@ -406,7 +399,7 @@ void vcCatalogueAt(int n, int vcs, const std::vector<u64>& depths, bool flat = f
         RtlOptions rtl;
         rtl.flat = flat;
         const RoutedRun t = runRoutedOnRtl(list, initial, opt, rtl);
-        const std::string what = a.name + " n=" + std::to_string(n) + " " + routeKindName(k) +
+        const std::string what = name + " n=" + std::to_string(n) + " " + routeKindName(k) +
                                  " depth " + std::to_string(depth) + " V=" + std::to_string(vcs);
         expectSame(g, t, what);
         EXPECT_EQ(t.stats.vcs, vcs) << what;
@@ -415,7 +408,7 @@ void vcCatalogueAt(int n, int vcs, const std::vector<u64>& depths, bool flat = f
         ++ran;
       }
     }
-  }
+  });
   std::cout << "n = " << n << ", V = " << vcs << ": " << ran << " routed runs\n";
   EXPECT_GE(ran, 20);
 }

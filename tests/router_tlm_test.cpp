@@ -174,14 +174,7 @@ TEST(RouterTlm, StartupAndPacketsAgree) {
     expectSame(g, runRoutedOnTlm(list, initial, {opt}), "hand-counted list");
   }
   int ran = 0;
-  for (const AlgorithmInfo& a : algorithmCatalogue()) {
-    BuiltCase c;
-    try {
-      c = buildCase({a.name, 3, 0, 1, false, {}});
-    } catch (const Error&) {
-      continue;
-    }
-    if (c.perm.collective()) continue;
+  test::forEachRoutableCase(3, [&](const std::string& name, const BuiltCase& c) {
     for (RouteKind k : {RouteKind::kEcube, RouteKind::kSource, RouteKind::kAdaptive}) {
       for (u64 packet : {u64{2}, c.perm.slots()}) {
         if (packet > c.perm.slots()) continue;
@@ -193,9 +186,8 @@ TEST(RouterTlm, StartupAndPacketsAgree) {
           opt.tagged_elements = c.perm.elements();
           const CubeMemory initial = taggedMemory(c.perm, list.memoryWords());
           const RoutedRun g = runRouter(list, initial, opt);
-          const std::string what = a.name + " " + routeKindName(k) +
-                                   " B=" + std::to_string(packet) + " depth " +
-                                   std::to_string(depth);
+          const std::string what = name + " " + routeKindName(k) + " B=" + std::to_string(packet) +
+                                   " depth " + std::to_string(depth);
           EXPECT_GT(g.stats.startups, 0U) << what;
           EXPECT_EQ(checkRoutedMemory(c.perm, g.run.memory).mismatches, 0U) << what;
           expectSame(g, runRoutedOnTlm(list, initial, {opt}), what);
@@ -203,7 +195,7 @@ TEST(RouterTlm, StartupAndPacketsAgree) {
         }
       }
     }
-  }
+  });
   EXPECT_GE(ran, 40);
 }
 
@@ -212,15 +204,8 @@ TEST(RouterTlm, StartupAndPacketsAgree) {
 // deadlock with 2 VCs and depth 1 (and its delivery with depth 2); uniform traffic with 2 VCs.
 TEST(RouterTlm, VirtualChannelsAgree) {
   int ran = 0;
-  for (const AlgorithmInfo& a : algorithmCatalogue()) {
-    for (int n : {2, 3, 4}) {
-      BuiltCase c;
-      try {
-        c = buildCase({a.name, n, 0, 1, false, {}});
-      } catch (const Error&) {
-        continue;
-      }
-      if (c.perm.collective()) continue;
+  for (int n : {2, 3, 4}) {
+    test::forEachRoutableCase(n, [&](const std::string& name, const BuiltCase& c) {
       for (RouteKind k : {RouteKind::kEcube, RouteKind::kSource, RouteKind::kAdaptive}) {
         const MessageList list = messagesFromPermutation(c.perm, k);
         const CubeMemory initial = taggedMemory(c.perm, list.memoryWords());
@@ -231,7 +216,7 @@ TEST(RouterTlm, VirtualChannelsAgree) {
             opt.vcs = vcs;
             opt.tagged_elements = c.perm.elements();
             const RoutedRun g = runRouter(list, initial, opt);
-            const std::string what = a.name + " n=" + std::to_string(n) + " " + routeKindName(k) +
+            const std::string what = name + " n=" + std::to_string(n) + " " + routeKindName(k) +
                                      " V=" + std::to_string(vcs) + " depth " +
                                      std::to_string(depth);
             expectSame(g, runRoutedOnTlm(list, initial, {opt}), what);
@@ -240,7 +225,7 @@ TEST(RouterTlm, VirtualChannelsAgree) {
           }
         }
       }
-    }
+    });
   }
   EXPECT_GE(ran, 200);
 

@@ -667,17 +667,7 @@ RoutedRun runRoutedOnTlm(const MessageList& list, const CubeMemory& initial,
   // The same checks as the golden model, here, before the child.
   validateMessages(list);
   const RouterOptions& opt = options.router;
-  if (opt.fifo_depth < 1 || opt.fifo_depth > 1024) {
-    throw Error("FIFO depth " + std::to_string(opt.fifo_depth) + ": must be 1..1024");
-  }
-  if (opt.deadlock_cycles < 1) throw Error("deadlock limit must be at least 1 cycle");
-  if (opt.tau > kMaxRoutedTau) {
-    throw Error("--tau " + std::to_string(opt.tau) + ": routed mode's start-up must be 0.." +
-                std::to_string(kMaxRoutedTau) + " cycles");
-  }
-  if (opt.vcs < 1 || opt.vcs > kMaxVcs) {
-    throw Error("--vcs " + std::to_string(opt.vcs) + ": must be 1.." + std::to_string(kMaxVcs));
-  }
+  checkRouterOptions(opt);
   if (initial.nodes != list.nodes() || initial.words_per_node != list.memoryWords()) {
     throw Error("TLM routed run: the memory does not have the list's 2^n x 2K words");
   }

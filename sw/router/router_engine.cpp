@@ -498,8 +498,14 @@ std::vector<u64> RouterStats::maxFifoPerPort(int n) const {
   return per;
 }
 
-RoutedRun runRouter(const MessageList& list, const CubeMemory& initial, const RouterOptions& opt) {
-  validateMessages(list);
+int checkedVcs(long long vcs) {
+  if (vcs < 1 || vcs > kMaxVcs) {
+    throw Error("--vcs " + std::to_string(vcs) + ": must be 1.." + std::to_string(kMaxVcs));
+  }
+  return static_cast<int>(vcs);
+}
+
+void checkRouterOptions(const RouterOptions& opt) {
   if (opt.fifo_depth < 1 || opt.fifo_depth > 1024) {
     throw Error("FIFO depth " + std::to_string(opt.fifo_depth) + ": must be 1..1024");
   }
@@ -508,9 +514,12 @@ RoutedRun runRouter(const MessageList& list, const CubeMemory& initial, const Ro
     throw Error("--tau " + std::to_string(opt.tau) + ": routed mode's start-up must be 0.." +
                 std::to_string(kMaxRoutedTau) + " cycles");
   }
-  if (opt.vcs < 1 || opt.vcs > kMaxVcs) {
-    throw Error("--vcs " + std::to_string(opt.vcs) + ": must be 1.." + std::to_string(kMaxVcs));
-  }
+  checkedVcs(opt.vcs);
+}
+
+RoutedRun runRouter(const MessageList& list, const CubeMemory& initial, const RouterOptions& opt) {
+  validateMessages(list);
+  checkRouterOptions(opt);
   if (initial.nodes != list.nodes() || initial.words_per_node != list.memoryWords()) {
     throw Error("routed run: the memory has " + std::to_string(initial.nodes) + " nodes x " +
                 std::to_string(initial.words_per_node) + " words; the message list needs " +

@@ -80,6 +80,13 @@ struct RoutedRun {
   RouterStats stats;
 };
 
+/// The virtual channels of `--vcs V`, checked: throws Error unless 1 <= vcs <= kMaxVcs.
+int checkedVcs(long long vcs);
+
+/// Throws Error naming the option if one of `opt` is out of range (FIFO depth, deadlock limit,
+/// start-up tau, virtual channels): the checks every backend makes before it runs.
+void checkRouterOptions(const RouterOptions& opt);
+
 /// Runs `list` from `initial` (words_per_node = 2K). Throws Error for a bad list or option.
 RoutedRun runRouter(const MessageList& list, const CubeMemory& initial, const RouterOptions& opt);
 
