@@ -664,6 +664,23 @@ void checkRtlRouterOptions(const MessageList& list, const RouterOptions& ropt) {
   }
 }
 
+namespace {
+
+/// Node x's messages (list indices) in its injection queues Q_0 .. Q_{n-1} by first hop, then
+/// Q_L, each in list order: the order the routed image stores them (docs/hardware.md §8.11; with
+/// Duato, V >= 2, the first hop is the e-cube dimension, §8.13).
+std::vector<std::vector<u64>> nodeQueues(const MessageList& list, u64 x, int vcs) {
+  std::vector<std::vector<u64>> queues(static_cast<size_t>(list.n + 1));
+  const std::vector<Message>& msgs = list.per_node[x];
+  for (u64 i = 0; i < msgs.size(); ++i) {
+    const int hop = firstHop(list.route, x, msgs[i], vcs);
+    queues[static_cast<size_t>(hop < 0 ? list.n : hop)].push_back(i);
+  }
+  return queues;
+}
+
+}  // namespace
+
 RtlModelConfig rtlModelForMessages(const MessageList& list, int vcs) {
   u64 most = 0;
   for (const auto& msgs : list.per_node) most = std::max<u64>(most, msgs.size());
@@ -698,13 +715,7 @@ void writeRoutedImageFile(const std::string& path, const MessageList& list,
   if (ropt.record_deliveries) out << "deliveries 1\n";
   for (u64 x = 0; x < list.nodes(); ++x) {
     const std::vector<Message>& msgs = list.per_node[x];
-    // Queue order: Q_0 .. Q_{n-1} by first hop, then Q_L, each in list order.
-    std::vector<std::vector<const Message*>> queues(static_cast<size_t>(n + 1));
-    for (const Message& m : msgs) {
-      // Duato (adaptive, V >= 2): the e-cube first dimension (§8.13).
-      const int hop = firstHop(list.route, x, m, ropt.vcs);
-      queues[static_cast<size_t>(hop < 0 ? n : hop)].push_back(&m);
-    }
+    const std::vector<std::vector<u64>> queues = nodeQueues(list, x, ropt.vcs);
     out << "node " << x << "\nheader";
     Bits cfg(L.load_width);
     cfg.put(0, 1, 1);
@@ -722,17 +733,10 @@ void writeRoutedImageFile(const std::string& path, const MessageList& list,
       if (q <= n) at += queues[static_cast<size_t>(q)].size();
     }
     out << '\n';
+    // checkRtlRouterOptions (above) refused routes longer than 2n + 2 and releases beyond 32 bits.
     for (int q = 0; q <= n; ++q) {
-      for (const Message* m : queues[static_cast<size_t>(q)]) {
-        if (m->route.size() > static_cast<size_t>(L.route_max)) {
-          throw Error("node " + std::to_string(x) + ": a source route of " +
-                      std::to_string(m->route.size()) + " hops; the RTL router carries at most " +
-                      std::to_string(L.route_max) + " (2n + 2)");
-        }
-        if (m->release > 0xFFFFFFFFULL) {
-          throw Error("node " + std::to_string(x) + ": release cycle " +
-                      std::to_string(m->release) + " does not fit the RTL's 32 bits");
-        }
+      for (const u64 i : queues[static_cast<size_t>(q)]) {
+        const Message* m = &msgs[i];
         Bits w(L.msg_width);
         int lsb = 0;
         w.put(lsb, L.slot_bits, m->src_slot);
@@ -777,20 +781,15 @@ struct QueueOrder {
 
 QueueOrder queueOrder(const MessageList& list, int vcs) {
   QueueOrder q;
-  const int n = list.n;
   u64 next = 0;
   for (u64 x = 0; x < list.nodes(); ++x) {
     q.first.push_back(next);
-    std::vector<std::vector<u64>> queues(static_cast<size_t>(n + 1));
-    const std::vector<Message>& msgs = list.per_node[x];
-    for (u64 i = 0; i < msgs.size(); ++i) {
-      const int hop = firstHop(list.route, x, msgs[i], vcs);
-      queues[static_cast<size_t>(hop < 0 ? n : hop)].push_back(i);
-    }
     std::vector<u64> order;
-    for (const auto& queue : queues) order.insert(order.end(), queue.begin(), queue.end());
+    for (const auto& queue : nodeQueues(list, x, vcs)) {
+      order.insert(order.end(), queue.begin(), queue.end());
+    }
     q.list_index.push_back(std::move(order));
-    next += msgs.size();
+    next += list.per_node[x].size();
   }
   return q;
 }
