@@ -166,15 +166,15 @@ module hc_cube
   // the testbench reads for the statistics (public_flat_rd).
   // With V virtual channels (§8.13) a node has NumFifos = nV input FIFOs (f = port * V + VC):
   // credits, occupancies and blocked heads are per FIFO, a blocked head's output port * V + VC.
-  localparam int unsigned PktBits   =  // derived
-      hc_pkg::hc_pkt_bits_vc(Dim, NumSlots, TableDepth, WordWidth, NumVcs);
+  localparam int unsigned PktStride =  // derived: a packet's place on the links, whole words
+      hc_pkg::hc_pkt_stride(Dim, NumSlots, TableDepth, WordWidth, NumVcs);
   localparam int unsigned TagBits   = Dim + DepthBits;                              // derived
   localparam int unsigned OccBits   = $clog2(hc_pkg::FifoDepthDefault + 1);         // derived
   localparam int unsigned StallBits = hc_pkg::hc_stall_bits(Dim, NumVcs);           // derived
   localparam int unsigned NumFifos  = Dim * NumVcs;                                 // derived
   localparam int unsigned FifoBits  = hc_pkg::hc_bits(Dim * NumVcs);                // derived
-  (* mem2reg *) logic [Dim*PktBits-1:0]       node_rt_pkt      [NumNodes];
-  (* mem2reg *) logic [Dim*PktBits-1:0]       node_rt_pkt_in   [NumNodes];
+  (* mem2reg *) logic [Dim*PktStride-1:0]     node_rt_pkt      [NumNodes];
+  (* mem2reg *) logic [Dim*PktStride-1:0]     node_rt_pkt_in   [NumNodes];
   (* mem2reg *) logic [NumFifos-1:0]          node_rt_credit   [NumNodes];
   (* mem2reg *) logic [NumFifos-1:0]          node_rt_cred_in  [NumNodes];
   (* mem2reg *) logic [StallBits-1:0]         node_rt_stalls   [NumNodes];
@@ -272,8 +272,8 @@ module hc_cube
     if (HasRouter != 0) begin : g_rt_link
       for (genvar d = 0; d < Dim; d++) begin : g_dim
         localparam int unsigned Neighbour = x ^ (1 << d);  // derived
-        assign node_rt_pkt_in[x][d*PktBits +: PktBits] =
-            node_rt_pkt[Neighbour][d*PktBits +: PktBits];
+        assign node_rt_pkt_in[x][d*PktStride +: PktStride] =
+            node_rt_pkt[Neighbour][d*PktStride +: PktStride];
         assign node_rt_cred_in[x][d*NumVcs +: NumVcs] =
             node_rt_credit[Neighbour][d*NumVcs +: NumVcs];
       end

@@ -59,9 +59,10 @@ module hc_node
   /// Without a router: DepthBits and TableWidth.
   localparam int unsigned LoadAddrBits = hc_pkg::hc_load_addr_bits(Dim, TableDepth, HasRouter),
   localparam int unsigned LoadWidth = hc_pkg::hc_load_width(Dim, Lanes, NumSlots, HasRouter),
-  /// Routed mode (hc_router): packet, delivery tag, FIFO occupancy and stall count widths.
-  localparam int unsigned PktBits =
-      hc_pkg::hc_pkt_bits_vc(Dim, NumSlots, TableDepth, WordWidth, NumVcs),
+  /// Routed mode (hc_router): a link packet's place on the rt_pkt ports (whole 32-bit words),
+  /// delivery tag, FIFO occupancy and stall count widths.
+  localparam int unsigned PktStride =
+      hc_pkg::hc_pkt_stride(Dim, NumSlots, TableDepth, WordWidth, NumVcs),
   localparam int unsigned TagBits = Dim + DepthBits,
   localparam int unsigned OccBits = $clog2(hc_pkg::FifoDepthDefault + 1),
   localparam int unsigned StallBits = hc_pkg::hc_stall_bits(Dim, NumVcs),
@@ -144,8 +145,8 @@ module hc_node
   // Routed mode (hc_router, docs/hardware.md §8): the router's link headers, credits, the
   // cube's deadlock detector and the statistics the testbench reads.
   input  logic                                rt_halt_i,
-  output logic [Dim*PktBits-1:0]              rt_pkt_o,
-  input  logic [Dim*PktBits-1:0]              rt_pkt_i,
+  output logic [Dim*PktStride-1:0]            rt_pkt_o,
+  input  logic [Dim*PktStride-1:0]            rt_pkt_i,
   output logic [NumFifos-1:0]                 rt_credit_o,
   input  logic [NumFifos-1:0]                 rt_credit_i,
   output logic                                rt_work_o,
@@ -724,7 +725,7 @@ module hc_node
 
       if (l == 0) begin : g_rt
         assign out_valid = routed ? rt_valid[j] : chan_out_valid[Chan];
-        assign out_data  = routed ? rt_pkt_o[j*PktBits +: WordWidth] :
+        assign out_data  = routed ? rt_pkt_o[j*PktStride +: WordWidth] :
                                     chan_out_data[Chan*WordWidth +: WordWidth];
       end else begin : g_tbl
         assign out_valid = !routed && chan_out_valid[Chan];

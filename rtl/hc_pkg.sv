@@ -196,6 +196,14 @@ package hc_pkg;
     hc_pkt_bits_vc = hc_pkt_bits(dim, num_slots, msg_depth, word_width) + hc_vc_field_bits(vcs);
   endfunction
 
+  /// A link packet's place on the router ports: hc_pkt_bits_vc rounded up to whole 32-bit words,
+  /// so that every port's packet starts on a word (the bits above the packet are 0).
+  function automatic int unsigned hc_pkt_stride(int unsigned dim, int unsigned num_slots,
+                                                int unsigned msg_depth, int unsigned word_width,
+                                                int unsigned vcs);
+    hc_pkt_stride = (hc_pkt_bits_vc(dim, num_slots, msg_depth, word_width, vcs) + 31) / 32 * 32;
+  endfunction
+
   /// Bits of a router's per-cycle stall count: at most n V FIFO heads and n queue heads lose
   /// arbitration. With V = 1 the width of §8.11, max(1, clog2(n (n + 1) + 1)).
   function automatic int unsigned hc_stall_bits(int unsigned dim, int unsigned vcs);

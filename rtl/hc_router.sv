@@ -70,6 +70,9 @@ module hc_router
   /// V >= 2, the VC it travels on.
   localparam int unsigned PktBits   =
       hc_pkg::hc_pkt_bits_vc(Dim, NumSlots, MsgDepth, WordWidth, NumVcs),
+  /// A packet's place on the link ports: PktBits rounded up to whole 32-bit words.
+  localparam int unsigned PktStride =
+      hc_pkg::hc_pkt_stride(Dim, NumSlots, MsgDepth, WordWidth, NumVcs),
   localparam int unsigned CntBits   = $clog2(FifoDepth + 1),
   localparam int unsigned StallBits = hc_pkg::hc_stall_bits(Dim, NumVcs)
 ) (
@@ -113,11 +116,12 @@ module hc_router
   output logic [(Dim+1)*SlotBits-1:0]   wr_addr_o,
   output logic [(Dim+1)*WordWidth-1:0]  wr_data_o,
 
-  /// Links: packet sent on output j / arriving on input j.
+  /// Links: packet sent on output j / arriving on input j, at bits [j*PktStride +: PktBits] (each
+  /// port's packet starts on a 32-bit word; the bits above it are 0).
   output logic [Dim-1:0]                out_valid_o,
-  output logic [Dim*PktBits-1:0]        out_pkt_o,
+  output logic [Dim*PktStride-1:0]      out_pkt_o,
   input  logic [Dim-1:0]                in_valid_i,
-  input  logic [Dim*PktBits-1:0]        in_pkt_i,
+  input  logic [Dim*PktStride-1:0]      in_pkt_i,
   /// Credits: input FIFO f = j*V + c popped (to the neighbour's output j, VC c) / the
   /// neighbour's FIFO f popped.
   output logic [NumFifos-1:0]           credit_o,
@@ -574,7 +578,7 @@ module hc_router
           pkt[PLen +: LenBits]     = len - LenBits'(1);
           pkt[PRoute +: RouteBits] = route >> PortBits;
           if (NumVcs > 1) pkt[PVc +: VcBits] = grant_vc[j*VcBits +: VcBits];
-          out_pkt_o[j*PktBits +: PktBits] = pkt;
+          out_pkt_o[j*PktStride +: PktBits] = pkt;
         end
       end
     end
@@ -601,11 +605,11 @@ module hc_router
     dl_tag  = '0;
     if (in_valid_i != '0) begin
       for (int unsigned j = 0; j < Dim; j++) begin
-        if (in_valid_i[j] && in_pkt_i[j*PktBits + PLast]) begin
+        if (in_valid_i[j] && in_pkt_i[j*PktStride + PLast]) begin
           dl_en[j] = 1'b1;
-          dl_addr[j*SlotBits +: SlotBits]   = in_pkt_i[j*PktBits + PDslot +: SlotBits];
-          dl_data[j*WordWidth +: WordWidth] = in_pkt_i[j*PktBits + PWord +: WordWidth];
-          dl_tag[j*TagBits +: TagBits]      = in_pkt_i[j*PktBits + PTag +: TagBits];
+          dl_addr[j*SlotBits +: SlotBits]   = in_pkt_i[j*PktStride + PDslot +: SlotBits];
+          dl_data[j*WordWidth +: WordWidth] = in_pkt_i[j*PktStride + PWord +: WordWidth];
+          dl_tag[j*TagBits +: TagBits]      = in_pkt_i[j*PktStride + PTag +: TagBits];
         end
       end
     end
@@ -618,7 +622,7 @@ module hc_router
     drop = '0;
     if (in_valid_i != '0) begin
       for (int unsigned j = 0; j < Dim; j++) begin
-        if (in_valid_i[j] && !in_pkt_i[j*PktBits + PLast]) begin
+        if (in_valid_i[j] && !in_pkt_i[j*PktStride + PLast]) begin
           if (NumVcs == 1) begin
             if (cnt_q[j*CntBits +: CntBits] - CntBits'(pop[j]) >= depth_q) begin
               drop[j] = 1'b1;
@@ -627,7 +631,7 @@ module hc_router
             end
           end else begin
             for (int unsigned c = 0; c < NumVcs; c++) begin
-              if (in_pkt_i[j*PktBits + PVc +: VcBits] == VcBits'(c)) begin
+              if (in_pkt_i[j*PktStride + PVc +: VcBits] == VcBits'(c)) begin
                 if (cnt_q[(j*NumVcs + c)*CntBits +: CntBits] - CntBits'(pop[j*NumVcs + c]) >=
                     depth_q) begin
                   drop[j*NumVcs + c] = 1'b1;
@@ -669,37 +673,7 @@ module hc_router
   // Next state
   // ---------------------------------------------------------------------------
 
-  logic [NumFifos*CntBits-1:0] cnt_d;
-  logic [NumFifos*CntBits-1:0] credit_d;
-  logic [Dim*ReqBits-1:0]      rr_d;
-  logic [NumFifos*CntBits-1:0] occ_max_d;
   logic [CntBits-1:0]     cfg_depth;
-
-  always_comb begin : next_counts
-    logic [CntBits-1:0] c;
-    c         = '0;
-    cnt_d     = cnt_q;
-    credit_d  = credit_q;
-    rr_d      = rr_q;
-    occ_max_d = occ_max_q;
-    if (active) begin
-      // Per FIFO f (and output VC f: the same index j * V + c).
-      for (int unsigned j = 0; j < NumFifos; j++) begin
-        c = cnt_q[j*CntBits +: CntBits] - CntBits'(pop[j]) + CntBits'(push[j]);
-        cnt_d[j*CntBits +: CntBits] = c;
-        if (c > occ_max_q[j*CntBits +: CntBits]) occ_max_d[j*CntBits +: CntBits] = c;
-        credit_d[j*CntBits +: CntBits] = credit_q[j*CntBits +: CntBits] - CntBits'(use_cred[j]) +
-                                         CntBits'(credit_i[j]);
-      end
-      // Per output port: the pointer moves past the requester granted (the queue: to 0).
-      for (int unsigned j = 0; j < Dim; j++) begin
-        if (grant_v[j]) begin
-          rr_d[j*ReqBits +: ReqBits] = (32'(grant_i[j*ReqBits +: ReqBits]) == NumFifos) ? '0 :
-                                       grant_i[j*ReqBits +: ReqBits] + ReqBits'(1);
-        end
-      end
-    end
-  end
 
   // The configured depth, 1 .. FifoDepth (0 or more than FifoDepth: FifoDepth).
   always_comb begin : depth_cfg
@@ -758,10 +732,32 @@ module hc_router
       end
       if (active && !halt_i) begin
         cyc_q     <= cyc_q + RelBits'(1);
-        cnt_q     <= cnt_d;
-        credit_q  <= credit_d;
-        rr_q      <= rr_d;
-        occ_max_q <= occ_max_d;
+        // Per FIFO f (and output VC f: the same index j * V + c). The next counts are computed
+        // here rather than in a combinational block: push comes from the link inputs, and a
+        // Verilated model evaluates logic that reads a top-level input at every eval() (twice a
+        // cycle in the node-array model) but a flip-flop's next state only at the clock edge.
+        // The largest occupancy can only grow by a push without a pop (cnt_q <= occ_max_q).
+        for (int unsigned f = 0; f < NumFifos; f++) begin
+          if (CntBits'(pop[f]) != CntBits'(push[f])) begin
+            cnt_q[f*CntBits +: CntBits] <= cnt_q[f*CntBits +: CntBits] - CntBits'(pop[f]) +
+                                           CntBits'(push[f]);
+          end
+          if (push[f] && !pop[f] && cnt_q[f*CntBits +: CntBits] + CntBits'(1) >
+                                    occ_max_q[f*CntBits +: CntBits]) begin
+            occ_max_q[f*CntBits +: CntBits] <= cnt_q[f*CntBits +: CntBits] + CntBits'(1);
+          end
+          if (use_cred[f] != credit_i[f]) begin
+            credit_q[f*CntBits +: CntBits] <= credit_q[f*CntBits +: CntBits] -
+                                              CntBits'(use_cred[f]) + CntBits'(credit_i[f]);
+          end
+        end
+        // Per output port: the pointer moves past the requester granted (the queue: to 0).
+        for (int unsigned j = 0; j < Dim; j++) begin
+          if (grant_v[j]) begin
+            rr_q[j*ReqBits +: ReqBits] <= (32'(grant_i[j*ReqBits +: ReqBits]) == NumFifos) ? '0 :
+                                          grant_i[j*ReqBits +: ReqBits] + ReqBits'(1);
+          end
+        end
         for (int unsigned q = 0; q < Dim; q++) begin
           if (inj[q]) begin
             qh_q[(q)*PtrBits +: PtrBits] <= qh_q[(q)*PtrBits +: PtrBits] + PtrBits'(1);
@@ -811,7 +807,7 @@ module hc_router
     always_ff @(posedge clk_i) begin : fifo_write
       if (push[j] && active && !halt_i) begin
         fifo_q[j * FifoDepth + 32'(push_at[j*CntBits +: CntBits])] <=
-            in_pkt_i[(j / NumVcs)*PktBits +: PktBits];
+            in_pkt_i[(j / NumVcs)*PktStride +: PktBits];
       end
     end
   end

@@ -87,6 +87,8 @@ struct CubeConfig {
     return word_width + dim + SlotBits() + RouteBits() + dim + DepthBits() + 1 +
            (vcs > 1 ? Bits(vcs) : 0);
   }
+  /// hc_pkg::hc_pkt_stride: a packet's place on the router's link ports, whole 32-bit words.
+  constexpr int PktStride() const { return (PktBits() + 31) / 32 * 32; }
   /// hc_pkg::hc_stall_bits: a node's per-cycle stall count.
   constexpr int StallBits() const {
     return Max(Bits(dim * (dim + 1) + 1), Bits(dim * (vcs + 1) + 1));

@@ -60,27 +60,21 @@ bool SetField(T& port, int lsb, int width, uint64_t value) {
   return true;
 }
 
-// Copies bits [lsb +: width] of src into the same bits of dst, a word at a time; returns
-// whether dst changed (the router's link packets: port d's field sits at the same place in the
-// sender's output and the receiver's input).
+// Copies 32-bit words [first, first + count) of src into dst; returns whether dst changed (the
+// router's link packets: port d's packet starts on a word, hc_pkg::hc_pkt_stride, at the same
+// place in the sender's output and the receiver's input).
 template <std::size_t N>
-bool CopySameBits(VlWide<N>& dst, const VlWide<N>& src, int lsb, int width) {
-  bool changed = false;
-  const int end = lsb + width;
-  for (int word = lsb / 32; word * 32 < end; ++word) {
-    const int lo = std::max(lsb, word * 32) - word * 32;
-    const int hi = std::min(end, word * 32 + 32) - word * 32;  // bits [lo, hi) of this word
-    const uint32_t mask = static_cast<uint32_t>(LowMask(hi - lo) << lo);
-    uint32_t& d = dst[static_cast<std::size_t>(word)];
-    const uint32_t now = (d & ~mask) | (src[static_cast<std::size_t>(word)] & mask);
-    changed |= now != d;
-    d = now;
+bool CopyWords(VlWide<N>& dst, const VlWide<N>& src, int first, int count) {
+  uint32_t diff = 0;
+  for (int i = first; i < first + count; ++i) {
+    diff |= dst[static_cast<std::size_t>(i)] ^ src[static_cast<std::size_t>(i)];
+    dst[static_cast<std::size_t>(i)] = src[static_cast<std::size_t>(i)];
   }
-  return changed;
+  return diff != 0;
 }
 template <typename T, std::enable_if_t<std::is_integral_v<T>, int> = 0>
-bool CopySameBits(T& dst, const T& src, int lsb, int width) {
-  return SetField(dst, lsb, width, GetBits(src, lsb, width));
+bool CopyWords(T& dst, const T& src, int first, int count) {
+  return SetField(dst, 32 * first, 32 * count, GetBits(src, 32 * first, 32 * count));
 }
 
 // Copies bits [src_lsb +: width] of src into dst starting at bit 0, 32 bits at a time.
@@ -122,8 +116,9 @@ constexpr CubeConfig kCfg = NodeArrayCube::kBuild;
 constexpr int kChans = kCfg.NumChans();
 constexpr int kLanes = kCfg.lanes;
 constexpr int kErrKinds = kNumErrorKinds;  // cube_tb.h, hc_pkg::NumErrKinds
-// hc_pkg::hc_pkt_bits_vc: the router's link packet (docs/hardware.md §8.1, §8.13).
-constexpr int kPktBits = kCfg.PktBits();
+// hc_pkg::hc_pkt_stride: the words of a router link packet's place on the rt_pkt ports
+// (docs/hardware.md §8.11, §8.13).
+constexpr int kPktWords = kCfg.PktStride() / 32;
 // hc_pkg::hc_stall_bits: a node's per-cycle stall count.
 constexpr int kStallBits = kCfg.StallBits();
 // Virtual channels per link (§8.13): port d's credit wires are bits d*V .. d*V + V - 1.
@@ -482,7 +477,7 @@ void NodeArrayCube::Propagate(int lo, int hi) {
       }
       if constexpr (kCfg.has_router) {
         // g_rt_link: router port d's packet and credits (one per VC).
-        changed |= CopySameBits(n.rt_pkt_i, m.rt_pkt_o, d * kPktBits, kPktBits);
+        changed |= CopyWords(n.rt_pkt_i, m.rt_pkt_o, d * kPktWords, kPktWords);
         changed |= SetField(n.rt_credit_i, d * kVcs, kVcs, GetBits(m.rt_credit_o, d * kVcs, kVcs));
       }
     }
