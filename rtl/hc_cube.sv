@@ -201,6 +201,11 @@ module hc_cube
   for (genvar x = 0; x < NumNodes; x++) begin : g_node
     logic                 tbl_we;     // this node's load port (not traced): write enable
     logic [LoadWidth-1:0] tbl_wdata;  // and word
+    // The node's "edge changes nothing" flag (docs/hardware.md §8.14): the node-array testbench
+    // skips such edges; this whole cube clocks every node and does not read it.
+    logic                 rt_idle;
+    logic                 unused_idle;
+    assign unused_idle = rt_idle;
 
     assign tbl_we    = tbl_we_i && (tbl_wide_i ? tbl_nodes_i[x] :
                                                  tbl_bcast_i || tbl_node_i == Dim'(x));
@@ -255,6 +260,7 @@ module hc_cube
       .rt_credit_i        (node_rt_cred_in[x]),
       .rt_work_o          (node_rt_work[x]),
       .rt_moved_o         (node_rt_moved[x]),
+      .rt_idle_o          (rt_idle),
       .rt_stalls_o        (node_rt_stalls[x]),
       .rt_dlv_o           (node_rt_dlv[x]),
       .rt_dlv_tag_o       (node_rt_dlv_tag[x]),

@@ -151,6 +151,9 @@ module hc_node
   input  logic [NumFifos-1:0]                 rt_credit_i,
   output logic                                rt_work_o,
   output logic                                rt_moved_o,
+  /// Routed mode: the next rising edge changes none of the node's flip-flops (docs/hardware.md
+  /// §8.14); the node-array testbench skips that node's edge.
+  output logic                                rt_idle_o,
   output logic [StallBits-1:0]                rt_stalls_o,
   output logic [Dim:0]                        rt_dlv_o,
   output logic [(Dim+1)*TagBits-1:0]          rt_dlv_tag_o,
@@ -602,6 +605,7 @@ module hc_node
   logic [Dim-1:0]                rt_in_valid;
   logic                          rt_overflow;
   logic                          rt_conflict;
+  logic                          rt_idle;     // the router's flip-flops hold at the next edge
   logic                          tbl_region;  // the load port addresses the table region
   logic                          tbl_we;      // the load port writes the table
 
@@ -634,6 +638,7 @@ module hc_node
       .done_o          (rt_done),
       .work_o          (rt_work_o),
       .moved_o         (rt_moved_o),
+      .idle_o          (rt_idle),
       .stalls_o        (rt_stalls_o),
       .copy_o          (rt_copy),
       .copy_word_o     (rt_copy_word_o),
@@ -697,6 +702,7 @@ module hc_node
     assign rt_credit_o        = '0;
     assign rt_work_o          = 1'b0;
     assign rt_moved_o         = 1'b0;
+    assign rt_idle            = 1'b0;
     assign rt_stalls_o        = '0;
     assign rt_copy_word_o     = '0;
     assign rt_dlv_o           = '0;
@@ -914,8 +920,9 @@ module hc_node
   end
 
   // The word arriving on every channel, held one cycle for a FWD (pass_valid_q says which count).
+  // (Not in routed mode, where nothing forwards: an idle routed node's flip-flops all hold.)
   always_ff @(posedge clk_i) begin : pass_data_regs
-    pass_data_q <= in_data_i;
+    if (!routed) pass_data_q <= in_data_i;
   end
 
   // ---------------------------------------------------------------------------
@@ -961,6 +968,11 @@ module hc_node
   assign mem_rdata_o = (32'(mem_addr_i) < NumSlots) ? mem_q[mem_addr_i] : '0;
   assign store_o     = store;
   assign err_event_o = err_event;
+  // Routed and idle (§8.14): the router's flip-flops hold (rt_idle); the table side is halted
+  // (pc, wait count, table read register) and its MAC units idle; no input changes memory, the
+  // table, an error counter or a register (pass_data_q holds in routed mode).
+  assign rt_idle_o   = routed && rt_idle && !tbl_we_i && !mem_we_i && !mac_busy &&
+                       err_event == '0 && in_valid_i == '0;
   assign err_count_o = err_cnt_q;
   for (genvar k = 0; k < NumErrKinds; k++) begin : g_err_flag
     assign err_flags_o[k] = |err_cnt_q[k*CntBits +: CntBits];

@@ -101,6 +101,10 @@ module hc_router
   output logic                          work_o,
   /// A packet moved or was copied this cycle.
   output logic                          moved_o,
+  /// The next rising edge changes none of the router's flip-flops (routed, started, nothing in
+  /// its FIFOs or queues, nothing arriving, no credit returned, no load or start): the router's
+  /// clock enable, which the node-array testbench uses to skip the node's edge (§8.14).
+  output logic                          idle_o,
   /// Requesters not granted this cycle.
   output logic [StallBits-1:0]          stalls_o,
   /// The head of Q_L is copied this cycle, and the word copied.
@@ -187,7 +191,7 @@ module hc_router
   logic [Dim-1:0]           qs_q;       // Q_j's head has had its start-up
   logic                     started_q;  // started in routed mode
   logic                     halted_q;   // deadlock declared
-  logic [RelBits-1:0]       cyc_q;      // cycles since start
+  logic [RelBits-1:0]       cyc_q;      // cycles since start while a queue holds a message
   logic [NumFifos*CntBits-1:0] cnt_q;   // occupancy per input FIFO f = port * V + VC
   logic [NumFifos*CntBits-1:0] credit_q; // credits per output VC j * V + c
   logic [Dim*ReqBits-1:0]   rr_q;       // round-robin pointer per output port
@@ -731,7 +735,9 @@ module hc_router
         end
       end
       if (active && !halt_i) begin
-        cyc_q     <= cyc_q + RelBits'(1);
+        // Only the queue heads' release times read the cycle count, so it stops with the last
+        // message (the queues are not refilled during a run): an idle router's flip-flops hold.
+        if (q_any != '0) cyc_q <= cyc_q + RelBits'(1);
         // Per FIFO f (and output VC f: the same index j * V + c). The next counts are computed
         // here rather than in a combinational block: push comes from the link inputs, and a
         // Verilated model evaluates logic that reads a top-level input at every eval() (twice a
@@ -858,6 +864,12 @@ module hc_router
                                                   su_wait == '0 && !su_busy_q));
   assign work_o     = active && (fh_v != '0 || qh_v != '0 || su_active);
   assign moved_o    = grant_v != '0 || (active && qh_v[Dim]) || su_active;
+  // With the FIFOs and queues empty and the start-up unit free nothing is requested, granted,
+  // popped or copied and cyc_q holds; with no packet or credit arriving nothing is pushed and
+  // no credit count moves; a halted router changes only by a load or a start.
+  assign idle_o     = rst_ni && !start_i && !msg_we_i && !hdr_we_i && in_valid_i == '0 &&
+                      credit_i == '0 && (halted_q || (started_q && !halt_i && fh_v == '0 &&
+                                                      q_any == '0 && !su_busy_q));
   assign stalls_o   = stalls;
   assign copy_o     = active && qh_v[Dim];
   assign copy_word_o = rd_data_i[Dim*WordWidth +: WordWidth];

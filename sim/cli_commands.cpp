@@ -68,7 +68,9 @@ const std::vector<OptionInfo>& optionCatalogue() {
        "the Verilated cube: node-array (default, docs/hardware.md §6.1) or flat (hc_cube whole; "
        "traced runs use it)",
        true},
-      {"--router", "", "build the model with routers, the one routed runs use", true},
+      {"--router", "",
+       "the model with routers, the one routed runs use (run: table mode on it, rtl backend)",
+       true},
       {"--memory", "M", "build the model with at least M memory words per node", true},
       {"--depth", "D", "build the model with at least D table words per node", true},
       {"--links", "FILE.csv", "write every directed link's words and utilisation as CSV", true},
@@ -133,13 +135,15 @@ const std::vector<CommandLine>& commandLines() {
       {"run", "run a case on a backend and check it against the reference",
        R"(  hcube run (--algo A --n N [--k K] [--width B] [--ports all|one] | --tables PATH)
             [--backend table|tlm|rtl] [--trace FILE] [--json] [--no-verify]
-            [--max-cycles C] [--cache DIR] [--threads T] [--rtl-model array|flat]
+            [--max-cycles C] [--cache DIR] [--threads T] [--rtl-model array|flat] [--router]
             [--links FILE.csv] [--heatmap FILE.svg] [--inject KIND:...] [--seed S]
       run a case and check every element against the reference model; --seed S starts the
       collectives and matmul from seeded values (splitmix64, sw/seeded_words.h) instead of
       tags and checks the sums and products computed from them; the RTL runs on the node-array
       model (hc_node and hc_cube_ctl verilated apart and wired by the testbench, whose build does
       not grow with n) unless --rtl-model flat or --trace asks for hc_cube verilated whole;
+      --router runs the tables on the model with routers (table mode is its reset
+      configuration; routed runs use that model, docs/hardware.md §8.11);
       --threads T evaluates the nodes on T threads (with the flat model: Verilator's
       multithreaded model, a model of its own); --trace writes an
       FST (or .vcd) waveform and a GTKWave save file from the RTL, or a VCD from the TLM model;
@@ -158,8 +162,8 @@ const std::vector<CommandLine>& commandLines() {
       routed mode: the case's permutation by the per-cycle packet routers, no schedule
       (docs/hardware.md §8; on the RTL the FIFO depth is 1..4, --trace shows the routers))",
        join(kCase, {"--tables", "--backend", "--trace", "--json", "--no-verify", "--max-cycles",
-                    "--cache", "--threads", "--rtl-model", "--links", "--heatmap", "--inject",
-                    "--seed", "--route", "--fifo-depth", "--vcs", "--deadlock-cycles"}),
+                    "--cache", "--threads", "--rtl-model", "--router", "--links", "--heatmap",
+                    "--inject", "--seed", "--route", "--fifo-depth", "--vcs", "--deadlock-cycles"}),
        true},
       {"trace", "print one element's path cycle by cycle",
        R"(  hcube trace (--algo A --n N [--k K] [--width B] [--ports all|one] | --tables PATH)

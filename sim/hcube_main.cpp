@@ -280,6 +280,7 @@ struct BackendRun {
   const Fault* fault = nullptr;         ///< a link fault to inject (sw/fault.h)
   int threads = 1;                      ///< threads simulating the RTL (rtl backend)
   bool flat = false;                    ///< the flat RTL model, not the node-array one
+  bool router_model = false;            ///< table mode on the RTL model with routers
   const CubeMemory* initial = nullptr;  ///< seeded values (--seed); nullptr: tags
   bool quiet = false;                   ///< no progress lines (the faulty runs of a campaign)
 };
@@ -334,6 +335,7 @@ RunResult runOn(const BuiltCase& c, const BackendRun& b, std::string* gtkw) {
     opt.cache_dir = b.cache;
     opt.threads = b.threads;
     opt.flat = b.flat;
+    opt.router_model = b.router_model;
     opt.progress = b.quiet ? nullptr : &std::cerr;
     opt.progress_bar = b.progress != nullptr;
     opt.max_cycles = b.max_cycles;
@@ -485,6 +487,11 @@ int cmdRun(Args& args) {
   }
   const int threads = rtlThreadsOption(args, backend == "rtl");
   const bool flat = rtlFlatOption(args, backend == "rtl");
+  // --router: table mode on the model with routers (routed runs' model, docs/hardware.md §8.11).
+  const bool router_model = args.flag("--router");
+  if (router_model && backend != "rtl") {
+    throw Error("--router runs the tables on the RTL model with routers: it needs --backend rtl");
+  }
   std::ostream* progress = !json && stderrIsTerminal() ? &std::cerr : nullptr;
   ProgressBar tables(progress, "tables", 0);
   tables.phase("schedule + compile");
@@ -549,6 +556,7 @@ int cmdRun(Args& args) {
   b.record_traffic = heatmap.has_value();
   b.threads = threads;
   b.flat = flat;
+  b.router_model = router_model;
   b.initial = initial ? &*initial : nullptr;
   if (fault) return runWithFault(c, b, *fault);
   report.run = runOn(c, b, &report.gtkw);
@@ -778,6 +786,11 @@ int cmdRoutedRun(Args& args, const std::string& route_word) {
   rtl.trace = args.get("--trace").value_or("");
   rtl.threads = rtlThreadsOption(args, backend == "rtl");
   rtl.flat = rtlFlatOption(args, backend == "rtl");
+  if (args.flag("--router")) {
+    throw Error(
+        "--router runs table mode on the model with routers; a routed run (--route) "
+        "always uses that model");
+  }
   if (!rtl.trace.empty() && backend != "rtl") {
     throw Error("--trace: routed mode writes waveforms on --backend rtl");
   }

@@ -522,7 +522,10 @@ RunResult runOnRtl(const TableSet& set, const RtlOptions& options) {
   }
   if (options.progress) {
     *options.progress << "hcube: running " << set.cycles() << " cycles on the RTL cube ("
-                      << set.header.nodes() << " nodes), " << rtlRunForecast(set) << "\n"
+                      << set.header.nodes() << " nodes, "
+                      << (model.config.array ? "node-array" : "flat") << " model"
+                      << (model.config.router ? " with routers" : "") << "), "
+                      << rtlRunForecast(set) << "\n"
                       << std::flush;
   }
   // The runner reports progress on lines "progress: cycle N of at most M" a few times a second.
@@ -824,6 +827,8 @@ RoutedRun parseRoutedResult(std::istream& in, const std::string& source, const M
       words >> s.stalls;
     } else if (key == "startups") {
       words >> s.startups;
+    } else if (key == "idle-edges") {  // the node-array runner's skipped edges (§8.14)
+      words >> rr.idle_edges;
     } else if (key == "deadlock") {
       words >> a;
       s.deadlock = a != 0;

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstdlib>
 #include <functional>
 #include <string>
 #include <thread>
@@ -260,8 +261,12 @@ void NodeArrayCube::ParallelFor(Fn&& fn) {
 }
 
 NodeArrayCube::NodeArrayCube(VerilatedContext* context, int threads)
-    : dirty_(kNodes, 1), evaluated_(kNodes, 1), clk_low_(kNodes, 0) {
+    : dirty_(kNodes, 1), evaluated_(kNodes, 1), clk_low_(kNodes, 0), skip_(kNodes, 0) {
   if (threads < 1) threads = 1;
+  // HCUBE_EVERY_EDGE=1 clocks idle routed nodes too (the check that skipping them changes
+  // nothing: tests/router_rtl_test.cpp).
+  const char* every = std::getenv("HCUBE_EVERY_EDGE");
+  skip_idle_ = every == nullptr || std::string(every) != "1";
   load_width_ = kCfg.LoadWidth();
   nodes_.reserve(kNodes);
   for (int x = 0; x < kNodes; ++x) {
@@ -528,8 +533,20 @@ void NodeArrayCube::Settle() {
 }
 
 void NodeArrayCube::ClockEdge() {
+  // A routed node whose edge changes none of its flip-flops (rt_idle_o, docs/hardware.md §8.14)
+  // is not clocked: its outputs hold, so nothing else changes either. Its last evaluation saw its
+  // present inputs (Settle evaluated every node whose inputs changed), so the flag is current.
+  if constexpr (kCfg.has_router) {
+    if (skip_idle_) {
+      for (int x = 0; x < kNodes; ++x) {
+        skip_[x] = node(x).rt_idle_o != 0 ? 1 : 0;
+        idle_edges_ += skip_[x];
+      }
+    }
+  }
   // Every node must have seen clk_i low since its last edge, or Verilator sees no edge now.
   for (int x = 0; x < kNodes; ++x) {
+    if (kCfg.has_router && skip_[x] != 0) continue;
     if (clk_low_[x] == 0) {
       nodes_[x]->clk_i = 0;
       dirty_[x] = 1;
@@ -544,6 +561,7 @@ void NodeArrayCube::ClockEdge() {
   }
   ParallelFor([this](int lo, int hi) {
     for (int x = lo; x < hi; ++x) {
+      if (kCfg.has_router && skip_[x] != 0) continue;
       Vhc_node& n = *nodes_[x];
       const LinkOutputs before(n);
       n.clk_i = 1;

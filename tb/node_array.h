@@ -104,6 +104,10 @@ class NodeArrayCube {
   void eval();
   void final();
 
+  /// Node clock edges not evaluated so far: the node was routed and idle (rt_idle_o,
+  /// docs/hardware.md §8.14). 0 with HCUBE_EVERY_EDGE=1.
+  uint64_t idle_edges() const { return idle_edges_; }
+
   /// Node x's model (its output ports are what hc_cube's per-node arrays hold).
   Vhc_node& node(int x) { return *nodes_[static_cast<size_t>(x)]; }
   const Vhc_node& node(int x) const { return *nodes_[static_cast<size_t>(x)]; }
@@ -140,6 +144,9 @@ class NodeArrayCube {
   std::vector<uint8_t> evaluated_;  // an evaluation changed node x's link outputs since they were
                                     // last propagated
   std::vector<uint8_t> clk_low_;    // node x was evaluated with clk_i = 0 since its last edge
+  std::vector<uint8_t> skip_;       // node x is not clocked at this edge (idle, routed)
+  bool skip_idle_ = true;           // skip idle routed nodes' edges (HCUBE_EVERY_EDGE unset)
+  uint64_t idle_edges_ = 0;         // edges skipped
   bool ctl_dirty_ = true;
   bool ctl_outputs_changed_ = true;  // the controller's outputs differ from the nodes' inputs
   bool any_dirty_ = true;

@@ -147,6 +147,7 @@ int RunRouted(const RoutedRunOptions& opt) {
   out << "delivered " << delivered << "\n";
   out << "stalls " << stalls << "\n";
   out << "startups " << startups << "\n";
+  out << "idle-edges " << top.idle_edges() << "\n";
   // Per FIFO f = port * V + VC (docs/hardware.md §8.13; with V = 1 the port).
   const int fifos = config.NumFifos();
   for (int x = 0; x < nodes; ++x) {

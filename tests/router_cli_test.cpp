@@ -60,6 +60,39 @@ TEST_F(RouterCli, BadRouteAndDepthAreErrors) {
             "(hc_pkg::FifoDepthDefault)\n");
 }
 
+// run --router: table mode on the RTL model with routers; only the rtl backend has models.
+TEST_F(RouterCli, RouterFlagWithoutModelsIsAnError) {
+  for (const char* backend : {"table", "tlm"}) {
+    const ProcessResult r =
+        tool({"run", "--algo", "edelman", "--n", "2", "--backend", backend, "--router"});
+    EXPECT_EQ(r.status, 2) << r.output;
+    EXPECT_NE(r.output.find("--router runs the tables on the RTL model with routers: it needs "
+                            "--backend rtl"),
+              std::string::npos)
+        << r.output;
+  }
+}
+
+// The same tables on the model with routers (the rtl_models fixture's n = 2 one, configuration
+// register at reset: table mode) give the table-mode run: Edelman's K/2 = 2 cycles, all correct.
+TEST_F(RouterCli, RtlTableModeOnTheRouterModel) {
+  for (const bool router : {false, true}) {
+    std::vector<std::string> args = {"run", "--algo", "edelman", "--n", "2", "--backend", "rtl"};
+    if (router) args.push_back("--router");
+    const ProcessResult r = tool(args);
+    ASSERT_EQ(r.status, 0) << r.output;
+    EXPECT_NE(r.output.find(router ? "(4 nodes, node-array model with routers)"
+                                   : "(4 nodes, node-array model)"),
+              std::string::npos)
+        << r.output;
+    EXPECT_NE(r.output.find("cycles           2 (start to last done)"), std::string::npos)
+        << r.output;
+    EXPECT_NE(r.output.find("16 of 16 where the reference model says (0 mismatches)"),
+              std::string::npos)
+        << r.output;
+  }
+}
+
 TEST_F(RouterCli, BadMessageFilesAreErrors) {
   const std::string head = "hcube-messages 1\ndim 2\nslots 2\n";
   const std::string not_a_path =

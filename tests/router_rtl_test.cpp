@@ -16,6 +16,7 @@
 // build their fixture-size models themselves (vcModel: once per V and n into the test cache).
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -273,6 +274,41 @@ TEST(RouterRtl, TrafficAgrees) {
     EXPECT_DOUBLE_EQ(a.accepted, b.accepted);
     EXPECT_DOUBLE_EQ(a.latency_mean, b.latency_mean);
     EXPECT_EQ(a.latency_p99, b.latency_p99);
+  }
+}
+
+// Idle routed nodes are not clocked by the node-array testbench (rt_idle_o, docs/hardware.md
+// §8.14). The scatter from one root leaves most routers idle for most cycles and the AAPC and
+// bit-reversal leave them idle at the end: with the skipping and with every node clocked at every
+// edge (HCUBE_EVERY_EDGE=1), every result is the golden model's, and skipping happened.
+TEST(RouterRtl, IdleNodesSkipExactly) {
+  struct EveryEdge {  // HCUBE_EVERY_EDGE=1 for the runners started meanwhile
+    EveryEdge() { setenv("HCUBE_EVERY_EDGE", "1", 1); }
+    ~EveryEdge() { unsetenv("HCUBE_EVERY_EDGE"); }
+  };
+  for (const char* algo : {"one-to-all", "edelman", "bit-reversal"}) {
+    const BuiltCase c = buildCase({algo, 4, 0, 1, false, {}});
+    for (RouteKind k : {RouteKind::kEcube, RouteKind::kSource, RouteKind::kAdaptive}) {
+      const MessageList list = messagesFromPermutation(c.perm, k);
+      ASSERT_TRUE(fixtureModelFits(list)) << algo;
+      RouterOptions opt;
+      opt.fifo_depth = 1;
+      opt.tagged_elements = c.perm.elements();
+      const CubeMemory initial = taggedMemory(c.perm, list.memoryWords());
+      const std::string what = std::string(algo) + " " + routeKindName(k);
+      const RoutedRun g = runRouter(list, initial, opt);
+      const RoutedRun skipped = runRoutedOnRtl(list, initial, opt, {});
+      expectSame(g, skipped, what + ", idle nodes skipped");
+      EXPECT_GT(skipped.idle_edges, 0U) << what;
+      RoutedRun every;
+      {
+        const EveryEdge on;
+        every = runRoutedOnRtl(list, initial, opt, {});
+      }
+      expectSame(g, every, what + ", every edge");
+      EXPECT_EQ(every.idle_edges, 0U) << what;
+      EXPECT_EQ(checkRoutedMemory(c.perm, skipped.run.memory).mismatches, 0U) << what;
+    }
   }
 }
 

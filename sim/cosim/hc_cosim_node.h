@@ -167,6 +167,7 @@ class HcCosimNode final : public HcCubeNode {
     m_rtl.rt_credit_i(m_rt_credit_i);
     m_rtl.rt_work_o(m_rt_work_o);
     m_rtl.rt_moved_o(m_rt_moved_o);
+    m_rtl.rt_idle_o(m_rt_idle_o);
     m_rtl.rt_stalls_o(m_rt_stalls_o);
     m_rtl.rt_dlv_o(m_rt_dlv_o);
     m_rtl.rt_dlv_tag_o(m_rt_dlv_tag_o);
@@ -439,6 +440,7 @@ class HcCosimNode final : public HcCubeNode {
   Signal<decltype(VNode::rt_credit_i)> m_rt_credit_i;
   Signal<decltype(VNode::rt_work_o)> m_rt_work_o;
   Signal<decltype(VNode::rt_moved_o)> m_rt_moved_o;
+  Signal<decltype(VNode::rt_idle_o)> m_rt_idle_o;  // (the node-array testbench's edge skip)
   Signal<decltype(VNode::rt_stalls_o)> m_rt_stalls_o;
   Signal<decltype(VNode::rt_dlv_o)> m_rt_dlv_o;
   Signal<decltype(VNode::rt_dlv_tag_o)> m_rt_dlv_tag_o;

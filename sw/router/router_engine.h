@@ -78,6 +78,9 @@ struct RouterStats {
 struct RoutedRun {
   RunResult run;  ///< cycles, transfer cycles, words, local cycles (copies), memory, links, span
   RouterStats stats;
+  /// The RTL node-array runner only: node clock edges it did not evaluate because the node was
+  /// idle (rt_idle_o, docs/hardware.md §8.14); 0 from every other executor.
+  u64 idle_edges = 0;
 };
 
 /// The virtual channels of `--vcs V`, checked: throws Error unless 1 <= vcs <= kMaxVcs.
