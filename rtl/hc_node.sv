@@ -506,9 +506,10 @@ module hc_node
     assign fwd_sel[c*NumChans +: NumChans] = fwd_oh;
 
     // Write conflicts: this channel against every higher one, both writing (XFER stores or
-    // PERMUTE copies; never both kinds in one cycle) the same slot.
+    // PERMUTE copies; never both kinds in one cycle) the same slot. (A node with a router
+    // compares the pairs in g_conflict_gated instead.)
     for (genvar b = 0; b < NumChans; b++) begin : g_pair
-      if (b > c) begin : g_cmp
+      if (b > c && HasRouter == 0) begin : g_cmp
         assign pair_conflict[c*NumChans + b] =
             wr_any[c] && wr_any[b] &&
             wr_addr[c*SlotBits +: SlotBits] == wr_addr[b*SlotBits +: SlotBits];
@@ -536,7 +537,28 @@ module hc_node
   assign any_fwd_err  = |ch_fwd_err;
   assign any_slot_err = |ch_slot_err;
   assign any_illegal  = |ch_illegal;
-  assign conflict     = |pair_conflict;
+  // With a router the pairs are compared only in an XFER or PERMUTE cycle, the only cycles in
+  // which a channel writes (wr_any is 0 otherwise), so that routed runs skip the comparisons
+  // (n = 10: 45 of them); pair_conflict is then 0.
+  if (HasRouter != 0) begin : g_conflict_gated
+    always_comb begin : pairs
+      conflict = 1'b0;
+      if (chan_instr) begin
+        for (int unsigned a = 0; a < NumChans; a++) begin
+          for (int unsigned b = a + 1; b < NumChans; b++) begin
+            if (wr_any[a] && wr_any[b] &&
+                wr_addr[a*SlotBits +: SlotBits] == wr_addr[b*SlotBits +: SlotBits]) begin
+              conflict = 1'b1;
+            end
+          end
+        end
+      end
+    end
+    logic unused_pairs;  // all 0 here
+    assign unused_pairs = ^pair_conflict;
+  end else begin : g_conflict
+    assign conflict = |pair_conflict;
+  end
 
   // ---------------------------------------------------------------------------
   // Block multiply-accumulate (issue 13, docs/hardware.md §2.3, §2.4): rtl/hc_mac.sv. Its reads
@@ -817,18 +839,23 @@ module hc_node
   // re-evaluated when the node-array model (docs/hardware.md §6.1) changes a node's inputs.
   logic [NumErrKinds-1:0] err_state;  // err_event but for lost and nodata
 
+  // In routed mode every one of these is 0 (nothing executes, the MAC units and the PASS
+  // registers stay idle after the start), so a routed node skips them (`routed` is a constant 0
+  // in a node without a router).
   always_comb begin : checks_state
-    err_state                      = '0;
-    err_state[hc_pkg::ErrFwd]      = any_fwd_err;
-    err_state[hc_pkg::ErrSlot]     = any_slot_err || mac_slot_err;
-    err_state[hc_pkg::ErrOverrun]  = overrun;
-    err_state[hc_pkg::ErrOneport]  = one_port_q && ($countones(port_sends) > 1 ||
-                                                    $countones(port_recvs) > 1);
-    err_state[hc_pkg::ErrIllegal]  = any_illegal ||
-                                     (executing && opcode == hc_pkg::OpWait && wait_len == '0);
-    err_state[hc_pkg::ErrConflict] = conflict || mac_conflict;
-    err_state[hc_pkg::ErrDropped]  = |(pass_valid_q & ~fwd_used);
-    err_state[hc_pkg::ErrOverlap]  = (mac && mac_busy && mac_overlap_q) || |ch_overlap;
+    err_state = '0;
+    if (!routed) begin
+      err_state[hc_pkg::ErrFwd]      = any_fwd_err;
+      err_state[hc_pkg::ErrSlot]     = any_slot_err || mac_slot_err;
+      err_state[hc_pkg::ErrOverrun]  = overrun;
+      err_state[hc_pkg::ErrOneport]  = one_port_q && ($countones(port_sends) > 1 ||
+                                                      $countones(port_recvs) > 1);
+      err_state[hc_pkg::ErrIllegal]  = any_illegal ||
+                                       (executing && opcode == hc_pkg::OpWait && wait_len == '0);
+      err_state[hc_pkg::ErrConflict] = conflict || mac_conflict;
+      err_state[hc_pkg::ErrDropped]  = |(pass_valid_q & ~fwd_used);
+      err_state[hc_pkg::ErrOverlap]  = (mac && mac_busy && mac_overlap_q) || |ch_overlap;
+    end
   end
 
   always_comb begin : checks
