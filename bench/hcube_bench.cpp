@@ -1,4 +1,4 @@
-// hcube-bench: Google Benchmark microbenchmarks of the hot paths (issue 11 goal 6) — the table
+// hcube-bench: Google Benchmark microbenchmarks of the hot paths — the table
 // executor's run, the relative-schedule compiler, the static verifier and the table text
 // reader — on Edelman's AAPC (Edelman 1991 Theorem 3.1, K = 2^n). CI builds this target but
 // never times it; run it by hand:

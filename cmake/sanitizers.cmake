@@ -1,4 +1,4 @@
-# Sanitizer and fuzzing builds (issue 15 part 4). Both need clang; scripts/test.sh configures a
+# Sanitizer and fuzzing builds. Both need clang; scripts/test.sh configures a
 # second build directory (build-san) with both on and runs the unit, CLI and fuzz tests there.
 #
 #   HCUBE_SANITIZE  every target built with AddressSanitizer and UndefinedBehaviorSanitizer; any

@@ -1,4 +1,4 @@
-// hcube RTL top level: 2^Dim nodes wired by dimension (docs/hardware.md §5).
+// hcube RTL top level: 2^Dim nodes wired by dimension (docs/hardware/testbench.md §1).
 //
 // Output channel (j, l) of node x drives input channel (j, l) of node x ^ (1 << j). The cube
 // adds the table load port (broadcast, one node per cycle, or wide), the memory scan port (one
@@ -18,9 +18,9 @@ module hc_cube
   parameter int unsigned WordWidth = 32,
   /// Table depth D: instructions per node.
   parameter int unsigned TableDepth = 16,
-  /// 1: every node has a router (routed mode, docs/hardware.md §8.11); 0: table mode only.
+  /// 1: every node has a router (routed mode, docs/hardware/router.md §11); 0: table mode only.
   parameter int unsigned HasRouter = 0,
-  /// Virtual channels per link of the routers (1 .. 4, docs/hardware.md §8.13; HasRouter only).
+  /// Virtual channels per link of the routers (1 .. 4, docs/hardware/router.md §13; HasRouter only).
   parameter int unsigned NumVcs = 1,
 
   // derived
@@ -44,7 +44,7 @@ module hc_cube
   /// One-port mode: at most one port sends and one receives per node and cycle; sampled at
   /// start_i.
   input  logic                               one_port_i,
-  /// MAC overlap mode (docs/hardware.md §2.4): MACs run beside the next instructions; sampled
+  /// MAC overlap mode (docs/hardware/arithmetic.md §3): MACs run beside the next instructions; sampled
   /// at start_i.
   input  logic                               mac_overlap_i,
 
@@ -56,9 +56,9 @@ module hc_cube
   input  logic [Dim-1:0]                     tbl_node_i,
   /// Table load port: word address.
   input  logic [LoadAddrBits-1:0]            tbl_addr_i,
-  /// Table load port: table word, or router message / header word (docs/hardware.md §8.1).
+  /// Table load port: table word, or router message / header word (docs/hardware/router.md §1).
   input  logic [LoadWidth-1:0]               tbl_wdata_i,
-  /// Wide load (docs/hardware.md §8.1): with tbl_we_i, every node x with tbl_nodes_i[x] set
+  /// Wide load (docs/hardware/router.md §1): with tbl_we_i, every node x with tbl_nodes_i[x] set
   /// writes its own word tbl_wide_wdata_i[x*LoadWidth +: LoadWidth] at tbl_addr_i (tbl_bcast_i,
   /// tbl_node_i and tbl_wdata_i are ignored). For simulation: hc_fpga ties it to 0.
   input  logic                               tbl_wide_i,
@@ -92,13 +92,13 @@ module hc_cube
   output logic [hc_pkg::CountBits-1:0]       xfer_cycles_o,
   /// Words sent (channel-cycles carrying a word).
   output logic [hc_pkg::CountBits-1:0]       words_o,
-  /// Cycles in which at least one node executed a PERMUTE (docs/hardware.md §2.1).
+  /// Cycles in which at least one node executed a PERMUTE (docs/hardware/node.md §2.1).
   output logic [hc_pkg::CountBits-1:0]       local_cycles_o,
-  /// Cycles in which the MAC units of at least one node were busy (docs/hardware.md §2.3).
+  /// Cycles in which the MAC units of at least one node were busy (docs/hardware/arithmetic.md §2).
   output logic [hc_pkg::CountBits-1:0]       mac_cycles_o,
   /// Routed mode: stalls summed over the run (cycles a packet waited for an output or a credit).
   output logic [hc_pkg::CountBits-1:0]       rt_stalls_o,
-  /// Routed mode: the deadlock detector ended the run (docs/hardware.md §8.5).
+  /// Routed mode: the deadlock detector ended the run (docs/hardware/router.md §5).
   output logic                               rt_deadlock_o,
 
   /// Per error kind: OR over all nodes of "counter non-zero".
@@ -108,7 +108,7 @@ module hc_cube
   /// Error counters of node err_node_i, kind k at [k*ErrCountBits +: ErrCountBits].
   output logic [hc_pkg::NumErrKinds*hc_pkg::ErrCountBits-1:0] err_count_o,
 
-  // Fault injection (docs/hardware.md §9): driven by the testbench cycle by cycle, tied to 0 in
+  // Fault injection (docs/hardware/faults.md): driven by the testbench cycle by cycle, tied to 0 in
   // hc_fpga, registered: the values at the rising edge that begins a cycle apply in that cycle.
   // While flt_en_i was high, the word node flt_node_i sends on output channel flt_chan_i
   // (port = chan / Lanes, lane = chan % Lanes) becomes ((word & ~flt_clr_i) | flt_set_i) ^
@@ -155,16 +155,16 @@ module hc_cube
   (* mem2reg *) logic [NumChans-1:0]    node_store     [NumNodes] /* verilator public_flat_rd */;
   (* mem2reg *) logic [NumChans-1:0]    node_in_valid  [NumNodes];
   (* mem2reg *) logic [ChanWords-1:0]   node_in_data   [NumNodes];
-  // The error-event strobes: kind k's condition holds at the node this cycle (docs/hardware.md
-  // §4); the testbench logs them per cycle (hcube-rtl-sim --traffic).
+  // The error-event strobes: kind k's condition holds at the node this cycle (docs/hardware/checks.md);
+  // the testbench logs them per cycle (hcube-rtl-sim --traffic).
   (* mem2reg *) logic [NumErrKinds-1:0] node_err_event [NumNodes] /* verilator public_flat_rd */;
   (* mem2reg *) logic [NumErrKinds-1:0] node_err_flags [NumNodes];
   (* mem2reg *) logic [ErrBits-1:0]     node_err_count [NumNodes];
   (* mem2reg *) logic [WordWidth-1:0]   node_rdata     [NumNodes];
 
-  // Routed mode (docs/hardware.md §8): router headers and credits between neighbours, and what
+  // Routed mode (docs/hardware/router.md): router headers and credits between neighbours, and what
   // the testbench reads for the statistics (public_flat_rd).
-  // With V virtual channels (§8.13) a node has NumFifos = nV input FIFOs (f = port * V + VC):
+  // With V virtual channels (docs/hardware/router.md §13) a node has NumFifos = nV input FIFOs (f = port * V + VC):
   // credits, occupancies and blocked heads are per FIFO, a blocked head's output port * V + VC.
   localparam int unsigned PktStride =  // derived: a packet's place on the links, whole words
       hc_pkg::hc_pkt_stride(Dim, NumSlots, TableDepth, WordWidth, NumVcs);
@@ -201,7 +201,7 @@ module hc_cube
   for (genvar x = 0; x < NumNodes; x++) begin : g_node
     logic                 tbl_we;     // this node's load port (not traced): write enable
     logic [LoadWidth-1:0] tbl_wdata;  // and word
-    // The node's "edge changes nothing" flag (docs/hardware.md §8.14): the node-array testbench
+    // The node's "edge changes nothing" flag (docs/hardware/router.md §14): the node-array testbench
     // skips such edges; this whole cube clocks every node and does not read it.
     logic                 rt_idle;
     logic                 unused_idle;

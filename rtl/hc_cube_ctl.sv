@@ -1,4 +1,4 @@
-// hcube RTL: the cube's controller (docs/hardware.md §5): everything of hc_cube that is not a
+// hcube RTL: the cube's controller (docs/hardware/testbench.md §1): everything of hc_cube that is not a
 // node or a wire between nodes.
 //
 // It takes one summary vector per quantity from the nodes (node x at bit x, or at
@@ -19,9 +19,9 @@ module hc_cube_ctl
   parameter int unsigned Lanes = 1,
   /// Word width W in bits.
   parameter int unsigned WordWidth = 32,
-  /// 1: the nodes have routers (routed mode, docs/hardware.md §8.11); 0: table mode only.
+  /// 1: the nodes have routers (routed mode, docs/hardware/router.md §11); 0: table mode only.
   parameter int unsigned HasRouter = 0,
-  /// Virtual channels per link of the routers (docs/hardware.md §8.13): the stall count's width.
+  /// Virtual channels per link of the routers (docs/hardware/router.md §13): the stall count's width.
   parameter int unsigned NumVcs = 1,
 
   // derived
@@ -43,7 +43,7 @@ module hc_cube_ctl
   input  logic                               rt_limit_we_i,
   input  logic [15:0]                        rt_limit_i,
 
-  /// Fault injection inputs (docs/hardware.md §9), registered here.
+  /// Fault injection inputs (docs/hardware/faults.md), registered here.
   input  logic                               flt_en_i,
   input  logic [Dim-1:0]                     flt_node_i,
   input  logic [ChanBits-1:0]                flt_chan_i,
@@ -98,7 +98,7 @@ module hc_cube_ctl
   localparam int unsigned NumAsserts           = NumErrKinds + 2;  // derived
 
   // ---------------------------------------------------------------------------
-  // Fault registers (docs/hardware.md §5, §9): the values at the rising edge that begins a
+  // Fault registers (docs/hardware/testbench.md §1; docs/hardware/faults.md): the values at the rising edge that begins a
   // cycle apply in that cycle. Registered, not combinational from the inputs: Verilator
   // re-evaluates everything combinational from a top-level input on every eval(), and a mask on
   // the links made that the links and every node's input logic, twice per clock cycle.
@@ -125,7 +125,7 @@ module hc_cube_ctl
   end
 
   // ---------------------------------------------------------------------------
-  // Counters (docs/hardware.md §2: cycle count)
+  // Counters (docs/hardware/node.md §2: cycle count)
   // ---------------------------------------------------------------------------
 
   logic                  running_q;             // started since reset
@@ -202,7 +202,7 @@ module hc_cube_ctl
   end
 
   // ---------------------------------------------------------------------------
-  // Routed mode (HasRouter): the stall sum, and the deadlock detector (docs/hardware.md §8.5):
+  // Routed mode (HasRouter): the stall sum, and the deadlock detector (docs/hardware/router.md §5):
   // `quiet` counts the consecutive cycles in which packets wait and none moves; at the
   // configured limit the run ends with rt_deadlock_q set.
   // ---------------------------------------------------------------------------
@@ -265,10 +265,10 @@ module hc_cube_ctl
   assign rt_deadlock_o  = rt_deadlock_q;
 
   // ---------------------------------------------------------------------------
-  // Assertions (docs/hardware.md §4), one per error kind for all nodes: each fires in a cycle in
+  // Assertions (docs/hardware/checks.md), one per error kind for all nodes: each fires in a cycle in
   // which some node shows its kind for the first time since start, and names the lowest such
   // node; the error counters count every occurrence. A first `lost` or `illegal` in a PERMUTE
-  // cycle (§2.1) fires PermuteLost_A or PermuteChannel_A instead of LostWord_A or LegalInstr_A.
+  // cycle (docs/hardware/node.md §2.1) fires PermuteLost_A or PermuteChannel_A instead of LostWord_A or LegalInstr_A.
   // They live here rather than in hc_node so that the node's code stays shared by all instances
   // (see hc_node.sv). Verilator reads them (--assert); yosys does not read concurrent
   // assertions with `disable iff` and action blocks, and they check the simulation anyway, so

@@ -1,5 +1,5 @@
 // hcube RTL: the cube behind a serial command port, the top level for an FPGA
-// (docs/hardware.md §7).
+// (docs/hardware/synthesis.md).
 //
 // hc_cube's scan port alone is N*W bits each way, more than an iCE40 has pins. hc_fpga keeps
 // every function of the cube (table load, memory write and read, start, counters, error
@@ -136,7 +136,7 @@ module hc_fpga #(
     .tbl_node_i     (node),
     .tbl_addr_i     (addr[DepthBits-1:0]),
     .tbl_wdata_i    (data[TableWidth-1:0]),
-    // The narrow load port only: the wide load is for simulation (docs/hardware.md §8.1).
+    // The narrow load port only: the wide load is for simulation (docs/hardware/router.md §1).
     .tbl_wide_i       (1'b0),
     .tbl_nodes_i      ('0),
     .tbl_wide_wdata_i ('0),
@@ -156,7 +156,7 @@ module hc_fpga #(
     .err_any_o      (err_any),
     .err_node_i     (node),
     .err_count_o    (err_count),
-    // No fault injection on the device (docs/hardware.md §9): the mask folds away.
+    // No fault injection on the device (docs/hardware/faults.md): the mask folds away.
     .flt_en_i       (1'b0),
     .flt_node_i     ('0),
     .flt_chan_i     ('0),

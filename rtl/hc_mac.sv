@@ -1,4 +1,4 @@
-// hcube RTL: the block multiply-accumulate unit of a node (docs/hardware.md §2.3, issue 13).
+// hcube RTL: the block multiply-accumulate unit of a node (docs/hardware/arithmetic.md §2).
 //
 // A MAC instruction computes C += A x B over dense row-major blocks of the node's memory: A is
 // m x k at slot a, B is k x p at slot b, C is m x p at slot c (the six fields of the table word,
@@ -12,7 +12,7 @@
 // A MAC is issued (issue_i, with its fields on field_i) in the cycle its instruction executes
 // and the units work on it in that cycle; from the next cycle on they run it from the fields
 // they latched (busy_o) until its last cycle. Without overlap hc_node's sequencer stays on the
-// MAC instruction meanwhile; in MAC overlap mode (docs/hardware.md §2.4) it moves on and the
+// MAC instruction meanwhile; in MAC overlap mode (docs/hardware/arithmetic.md §3) it moves on and the
 // unit runs in the background, and hc_node checks the channels against the block bounds
 // blk_base_o / blk_end_o of the running MAC (the `overlap` error).
 //
@@ -174,7 +174,7 @@ module hc_mac
   // The next position while the MAC runs; the start pulse (clear_i) clears the registers in the
   // register block instead of here, so that this block does not read an input of the node
   // (Verilator re-evaluates logic that reads a top-level input on every eval(); the node-array
-  // model, docs/hardware.md §6.1, verilates the node alone).
+  // model, docs/hardware/testbench.md §2.1, verilates the node alone).
   always_comb begin : next_position
     i_d    = '0;
     j_d    = '0;

@@ -1,4 +1,4 @@
-// hcube RTL: one node of the Boolean n-cube (docs/hardware.md §2 - §4).
+// hcube RTL: one node of the Boolean n-cube (docs/hardware/node.md, checks.md).
 //
 // A node holds NumSlots words of memory, a table of TableDepth instructions written through the
 // load port, and a sequencer that executes one instruction per cycle after start_i. Its Dim ports
@@ -6,7 +6,7 @@
 // combinational from the memory (or the channel's PASS input register, for FWD); the words a
 // node receives are written at the end of the cycle, so an exchange is a swap.
 //
-// A PERMUTE (docs/hardware.md §2.1) uses the same per-channel memory read and write ports
+// A PERMUTE (docs/hardware/node.md §2.1) uses the same per-channel memory read and write ports
 // without the links: a MEM/MEM channel reads its output slot at the start of the cycle and
 // writes the word into its input slot at the end, so one PERMUTE swaps slots or rotates a cycle
 // of up to Dim * Lanes slots. Nothing is sent in a PERMUTE cycle (out_valid_o stays low).
@@ -34,12 +34,12 @@ module hc_node
   parameter int unsigned WordWidth = 32,
   /// Table depth D: instructions per node.
   parameter int unsigned TableDepth = 16,
-  /// Multiply-add units U of the MAC instruction (docs/hardware.md §2.3).
+  /// Multiply-add units U of the MAC instruction (docs/hardware/arithmetic.md §2).
   parameter int unsigned MacUnits = 1,
-  /// 1: the node has a router (hc_router, routed mode, docs/hardware.md §8.11); 0: table mode
+  /// 1: the node has a router (hc_router, routed mode, docs/hardware/router.md §11); 0: table mode
   /// only, the router generated away.
   parameter int unsigned HasRouter = 0,
-  /// Virtual channels per link of the router (1 .. 4, docs/hardware.md §8.13; HasRouter only).
+  /// Virtual channels per link of the router (1 .. 4, docs/hardware/router.md §13; HasRouter only).
   parameter int unsigned NumVcs = 1,
 
   // derived
@@ -81,14 +81,14 @@ module hc_node
   input  logic [Dim-1:0]                      node_id_i /* verilator public_flat_rd */,
   /// One-port mode: at most one port sends and one port receives per cycle; sampled at start_i.
   input  logic                                one_port_i,
-  /// MAC overlap mode (docs/hardware.md §2.4): a MAC occupies the sequencer for one cycle and
+  /// MAC overlap mode (docs/hardware/arithmetic.md §3): a MAC occupies the sequencer for one cycle and
   /// the MAC units run on beside the next instructions; sampled at start_i.
   input  logic                                mac_overlap_i,
 
   /// Table load port: write tbl_wdata_i at tbl_addr_i.
   input  logic                                tbl_we_i /* verilator public_flat_rd */,
   /// Load port: word address; the top LoadSelBits bits select the table (0), the router's
-  /// message memory (1) or its header registers (2) (docs/hardware.md §8.1).
+  /// message memory (1) or its header registers (2) (docs/hardware/router.md §1).
   input  logic [LoadAddrBits-1:0]             tbl_addr_i,
   /// Load port: table word (or message word, header word).
   input  logic [LoadWidth-1:0]                tbl_wdata_i /* verilator public_flat_rd */,
@@ -130,7 +130,7 @@ module hc_node
   /// Per error kind: sticky saturating counter, kind k at [k].
   output logic [hc_pkg::NumErrKinds*hc_pkg::ErrCountBits-1:0] err_count_o,
 
-  // Fault mask (docs/hardware.md §9), hc_cube's fault registers: while flt_en_i is high and
+  // Fault mask (docs/hardware/faults.md), hc_cube's fault registers: while flt_en_i is high and
   // flt_node_i is this node, the word sent on channel flt_chan_i becomes ((word & ~flt_clr_i) |
   // flt_set_i) ^ flt_xor_i, and is not sent at all if flt_kill_i. Only the outputs change: the
   // node's own logic (a PERMUTE copy) uses the word before the mask.
@@ -142,7 +142,7 @@ module hc_node
   input  logic [WordWidth-1:0]                flt_set_i,
   input  logic                                flt_kill_i,
 
-  // Routed mode (hc_router, docs/hardware.md §8): the router's link headers, credits, the
+  // Routed mode (hc_router, docs/hardware/router.md): the router's link headers, credits, the
   // cube's deadlock detector and the statistics the testbench reads.
   input  logic                                rt_halt_i,
   output logic [Dim*PktStride-1:0]            rt_pkt_o,
@@ -151,8 +151,8 @@ module hc_node
   input  logic [NumFifos-1:0]                 rt_credit_i,
   output logic                                rt_work_o,
   output logic                                rt_moved_o,
-  /// Routed mode: the next rising edge changes none of the node's flip-flops (docs/hardware.md
-  /// §8.14); the node-array testbench skips that node's edge.
+  /// Routed mode: the next rising edge changes none of the node's flip-flops (docs/hardware/router.md
+  /// §14); the node-array testbench skips that node's edge.
   output logic                                rt_idle_o,
   output logic [StallBits-1:0]                rt_stalls_o,
   output logic [Dim:0]                        rt_dlv_o,
@@ -213,7 +213,7 @@ module hc_node
   // simulator re-evaluates whenever an input changes (the node-array model verilates hc_node
   // alone, where node_id_i is a top-level input: the channel decode XORs every relative slot
   // with the address and would otherwise be evaluated at every input change, not once per
-  // clock edge; docs/hardware.md §6.1).
+  // clock edge; docs/hardware/testbench.md §2.1).
   always_ff @(posedge clk_i) begin : id_strap
     if (!rst_ni) node_id_q <= node_id_i;
   end
@@ -231,7 +231,7 @@ module hc_node
   logic                  wait_last;   // last cycle of a WAIT
   logic                  advance;     // pc moves on at the end of the cycle
   logic                  overrun;     // pc moves past the loaded table
-  logic                  mac;         // the instruction is a MAC (opcode 0, sub-opcode 1, §2.3)
+  logic                  mac;         // the instruction is a MAC (opcode 0, sub-opcode 1, docs/hardware/arithmetic.md §2)
   logic                  mac_last;    // the MAC units work on the last cycle of a MAC
   logic                  mac_busy;    // the MAC units run a MAC issued in an earlier cycle
   logic                  mac_issue;   // the instruction issues its MAC to the (idle) units
@@ -251,7 +251,7 @@ module hc_node
   // WAIT 0 is illegal and takes one cycle, like WAIT 1.
   assign wait_last  = wait_cnt_q + WaitBits'(1) >= wait_len;
   // A MAC: without overlap the sequencer stays on it until the units' last cycle; in overlap
-  // mode (§2.4) it moves on after one cycle (a MAC met while the units are busy is refused).
+  // mode (docs/hardware/arithmetic.md §3) it moves on after one cycle (a MAC met while the units are busy is refused).
   assign mac_issue  = mac && !mac_busy;
   assign advance    = executing && (opcode != hc_pkg::OpWait || wait_last) &&
                       (!mac || mac_overlap_q || mac_last);
@@ -295,7 +295,7 @@ module hc_node
   logic [NumChans-1:0]           expect_word;    // input side is MEM or PASS
   logic [NumChans-1:0]           in_not_idle;    // input side is not IDLE
   logic [NumChans-1:0]           wr_slot;        // input side is MEM or ADD with a slot in range
-  logic [NumChans-1:0]           add_slot;       // input side is ADD (combining receive, §2.2)
+  logic [NumChans-1:0]           add_slot;       // input side is ADD (combining receive, docs/hardware/arithmetic.md §1)
   logic [NumChans-1:0]           pass_slot;      // input side is PASS
   logic [NumChans*SlotBits-1:0]  wr_addr;        // the slot channel c writes
   logic [NumChans-1:0]           fwd_used;       // PASS register c is forwarded this cycle
@@ -320,7 +320,7 @@ module hc_node
   logic [NumChans-1:0]          ch_sends;      // XFER: the output side is not IDLE
   logic [NumChans-1:0]          ch_recvs;      // XFER: the input side is not IDLE
   logic [NumChans-1:0]          wr_any;        // the channel writes its slot (a store or a copy)
-  logic [NumChans-1:0]          ch_overlap;    // the channel touches the running MAC's blocks (§2.4)
+  logic [NumChans-1:0]          ch_overlap;    // the channel touches the running MAC's blocks (docs/hardware/arithmetic.md §3)
   // fwd_sel[c*NumChans + t]: channel c forwards PASS register t.
   logic [NumChans*NumChans-1:0] fwd_sel;
   // pair_conflict[a*NumChans + b], a < b: channels a and b both write the same slot.
@@ -469,7 +469,7 @@ module hc_node
         wr_mem    = in_op == hc_pkg::InMem || in_op == hc_pkg::InAdd;
         wr        = wr_mem && in_addr_ok;
       end
-      // ---- issue 13: MAC overlap mode (docs/hardware.md §2.4) ----
+      // ---- MAC overlap mode (docs/hardware/arithmetic.md §3) ----
       // Beside a running MAC (mac_busy, issued in an earlier cycle) the channel may not read the
       // MAC's C block nor write its A, B or C block: checks on the instruction, on the slots
       // after the relative XOR (in range or not).
@@ -483,7 +483,6 @@ module hc_node
                               (MacCmpBits'(in_addr) >= mac_c_lo &&
                                MacCmpBits'(in_addr) < mac_c_hi)));
       end
-      // ---- end issue 13 ----
     end
 
     assign chan_out_valid[c]                       = out_valid;
@@ -561,7 +560,7 @@ module hc_node
   end
 
   // ---------------------------------------------------------------------------
-  // Block multiply-accumulate (issue 13, docs/hardware.md §2.3, §2.4): rtl/hc_mac.sv. Its reads
+  // Block multiply-accumulate (docs/hardware/arithmetic.md §2, §3): rtl/hc_mac.sv. Its reads
   // have multiplexers of their own; it writes through the scan port's write port (mem_write),
   // which the testbench uses only between runs, so that in overlap mode the channels keep theirs.
   // ---------------------------------------------------------------------------
@@ -607,11 +606,11 @@ module hc_node
   end
 
   // ---------------------------------------------------------------------------
-  // Routed mode: the router (docs/hardware.md §8), sharing the memory and the links
+  // Routed mode: the router (docs/hardware/router.md), sharing the memory and the links
   // ---------------------------------------------------------------------------
 
   // HasRouter = 0 generates none of it: `routed` is a constant 0, the muxes below fold away and
-  // the node is the table-mode node of docs/hardware.md §2 - §4, gate for gate and in Verilator's
+  // the node is the table-mode node of docs/hardware/node.md, checks.md, gate for gate and in Verilator's
   // per-cycle code (the load port keeps the table's width, the rt_* outputs are tied to 0).
 
   localparam int unsigned SelBits = HasRouter != 0 ? hc_pkg::LoadSelBits : 0;  // derived
@@ -793,7 +792,7 @@ module hc_node
         assign out_valid = !routed && chan_out_valid[Chan];
         assign out_data  = chan_out_data[Chan*WordWidth +: WordWidth];
       end
-      // The fault mask on this channel's output (hc_cube's registers, §9).
+      // The fault mask on this channel's output (hc_cube's registers, docs/hardware/faults.md).
       logic flt_here;
       assign flt_here = flt_hit && 32'(flt_chan_i) == Chan;
       assign out_data_o[Chan*WordWidth +: WordWidth] =
@@ -805,17 +804,16 @@ module hc_node
       assign wr_slot_addr      = (routed && l == 0) ? rt_wr_addr[j*SlotBits +: SlotBits] :
                                                       wr_addr[Chan*SlotBits +: SlotBits];
 
-      // ---- issue 13: combining receive (docs/hardware.md §2.2) ----
+      // ---- combining receive (docs/hardware/arithmetic.md §1) ----
       // An ADD writes the slot as it is at the start of the cycle plus the arriving word
       // (W-bit wrap-around): one more memory read and one adder per channel.
       logic [WordWidth-1:0] wr_data;
       assign wr_data = (routed && l == 0) ? rt_wr_data[j*WordWidth +: WordWidth] :
                        copy[Chan] ? out_data :
                        add_slot[Chan] ? mem_q[wr_slot_addr] + in_data : in_data;
-      // ---- end issue 13 ----
 
       // A channel writing the slot the MAC writes in the same cycle (MAC overlap mode only: an
-      // `overlap` error, docs/hardware.md §2.4) is suppressed: the MAC's word is kept.
+      // `overlap` error, docs/hardware/arithmetic.md §3) is suppressed: the MAC's word is kept.
       logic mac_same;
       assign mac_same = mac_we && wr_slot_addr == mac_wr_addr;
 
@@ -828,7 +826,7 @@ module hc_node
   end
 
   // ---------------------------------------------------------------------------
-  // Checks (docs/hardware.md §4)
+  // Checks (docs/hardware/checks.md)
   // ---------------------------------------------------------------------------
 
   logic [NumErrKinds-1:0] err_event;  // the condition of each error kind holds this cycle
@@ -836,7 +834,7 @@ module hc_node
   // Two blocks: the kinds the instruction and the state decide, and the two that depend on what
   // arrives (lost, nodata). Verilator evaluates a block as a whole, and re-evaluates logic that
   // reads a top-level input on every eval(): kept apart, only the small second block is
-  // re-evaluated when the node-array model (docs/hardware.md §6.1) changes a node's inputs.
+  // re-evaluated when the node-array model (docs/hardware/testbench.md §2.1) changes a node's inputs.
   logic [NumErrKinds-1:0] err_state;  // err_event but for lost and nodata
 
   // In routed mode every one of these is 0 (nothing executes, the MAC units and the PASS
@@ -897,7 +895,7 @@ module hc_node
   // with computed part-selects, about a tenth of a node's per-cycle work). The increment is
   // written inside the register block, not as combinational next-state logic: err_event depends
   // on the node's inputs, and Verilator re-evaluates logic combinational from a top-level input
-  // on every eval() (the node-array model, docs/hardware.md §6.1, evaluates a node at least twice
+  // on every eval() (the node-array model, docs/hardware/testbench.md §2.1, evaluates a node at least twice
   // per cycle), while a register block runs once per clock edge. The same counters for yosys.
   for (genvar k = 0; k < NumErrKinds; k++) begin : g_err_cnt
     always_ff @(posedge clk_i) begin : count
@@ -953,12 +951,12 @@ module hc_node
   end
 
   // ---------------------------------------------------------------------------
-  // Memories, written like RAM macros (docs/hardware.md §7)
+  // Memories, written like RAM macros (docs/hardware/synthesis.md)
   // ---------------------------------------------------------------------------
 
   // Data memory: the scan port's write port here, one write port per channel in g_lane; the
   // reads are combinational (decode, scan port), so it is built from flip-flops. The scan port
-  // writes between runs; during a run its write port is the MAC's (§2.3: c(i,j) at the end of
+  // writes between runs; during a run its write port is the MAC's (docs/hardware/arithmetic.md §2: c(i,j) at the end of
   // the cycle), which the channels' ports never override (g_lane.mac_same).
   always_ff @(posedge clk_i) begin : mem_write
     if (mem_we_i) begin
@@ -995,7 +993,7 @@ module hc_node
   assign mem_rdata_o = (32'(mem_addr_i) < NumSlots) ? mem_q[mem_addr_i] : '0;
   assign store_o     = store;
   assign err_event_o = err_event;
-  // Routed and idle (§8.14): the router's flip-flops hold (rt_idle); the table side is halted
+  // Routed and idle (docs/hardware/router.md §14): the router's flip-flops hold (rt_idle); the table side is halted
   // (pc, wait count, table read register) and its MAC units idle; no input changes memory, the
   // table, an error counter or a register (pass_data_q holds in routed mode).
   assign rt_idle_o   = routed && rt_idle && !tbl_we_i && !mem_we_i && !mac_busy &&

@@ -1,8 +1,8 @@
-// hcube RTL: shared types, encodings and width functions (docs/hardware.md §1, §3, §4).
+// hcube RTL: shared types, encodings and width functions (docs/hardware/node.md §1, §3; docs/hardware/checks.md).
 //
 // The RTL subset. Every file under rtl/ is read by Verilator (-Wall clean) and by Debian's yosys
 // 0.23 (read_verilog -sv; synth, synth_ice40), whose SystemVerilog front end is small. The forms
-// below are what 0.23 reads, found by trying each construct (docs/hardware.md §7). Cores with a
+// below are what 0.23 reads, found by trying each construct (docs/hardware/synthesis.md). Cores with a
 // richer SystemVerilog (lowRISC Ibex, PULP) put sv2v in front of yosys; hcube keeps to the
 // subset instead, so that the Debian tools read the sources as they are. New modules (router,
 // arithmetic unit) follow it; scripts/synth.sh and the `synth` test check every rtl/*.sv.
@@ -28,7 +28,7 @@
 package hc_pkg;
 
   // ---------------------------------------------------------------------------
-  // Table word encoding (docs/hardware.md §3)
+  // Table word encoding (docs/hardware/node.md §3)
   // ---------------------------------------------------------------------------
 
   /// Bits of the opcode field, table word bits [1:0].
@@ -38,7 +38,7 @@ package hc_pkg;
   /// A table word is never narrower than an opcode plus a WAIT count.
   localparam int unsigned MinTableWidth = OpcodeBits + WaitBits;
 
-  /// Sub-opcode field of an opcode-0 word, bits [4:2]: 0 is END, 1 is MAC (§2.3); the others
+  /// Sub-opcode field of an opcode-0 word, bits [4:2]: 0 is END, 1 is MAC (docs/hardware/arithmetic.md §2); the others
   /// are reserved and execute as END.
   localparam int unsigned SubOpAt = 2;
   localparam int unsigned SubOpBits = 3;
@@ -51,7 +51,7 @@ package hc_pkg;
     OpEnd     = 2'd0,  // node done, done stays high
     OpXfer    = 2'd1,  // one transfer cycle
     OpWait    = 2'd2,  // WAIT c: c cycles without data
-    OpPermute = 2'd3   // one cycle of local copies inside the node's memory (§2.1)
+    OpPermute = 2'd3   // one cycle of local copies inside the node's memory (docs/hardware/node.md §2.1)
   } opcode_e;
 
   /// Output side of one channel in an XFER (in a PERMUTE: MEM is the slot copied from).
@@ -67,11 +67,11 @@ package hc_pkg;
     InIdle     = 2'd0,  // expect nothing
     InMem      = 2'd1,  // store the arriving word in a slot
     InPass     = 2'd2,  // hold the arriving word one cycle for a FWD
-    InAdd      = 2'd3   // add the arriving word into a slot (combining receive, §2.2; XFER only)
+    InAdd      = 2'd3   // add the arriving word into a slot (combining receive, docs/hardware/arithmetic.md §1; XFER only)
   } in_op_e;
 
   // ---------------------------------------------------------------------------
-  // Error kinds (docs/hardware.md §4): bit index in err_any_o, counter index in err_count_o
+  // Error kinds (docs/hardware/checks.md): bit index in err_any_o, counter index in err_count_o
   // ---------------------------------------------------------------------------
 
   /// A word arrives on a channel whose input side is IDLE.
@@ -92,7 +92,7 @@ package hc_pkg;
   localparam int unsigned ErrConflict = 7;
   /// A PASS word is not forwarded by the next cycle's instruction.
   localparam int unsigned ErrDropped = 8;
-  /// MAC overlap mode (docs/hardware.md §2.4): a MAC issued while the MAC units are busy, or an
+  /// MAC overlap mode (docs/hardware/arithmetic.md §3): a MAC issued while the MAC units are busy, or an
   /// XFER / PERMUTE channel reading the running MAC's C block or writing its A, B or C block.
   localparam int unsigned ErrOverlap = 9;
   /// Number of error kinds.
@@ -104,7 +104,7 @@ package hc_pkg;
   localparam int unsigned CountBits = 32;
 
   // ---------------------------------------------------------------------------
-  // Derived widths (docs/hardware.md §1, §3)
+  // Derived widths (docs/hardware/node.md §1, §3)
   // ---------------------------------------------------------------------------
 
   /// max(a, b)
@@ -129,7 +129,7 @@ package hc_pkg;
     hc_chan_bits = 6 + hc_idx_bits(dim, lanes, num_slots) + hc_bits(num_slots);
   endfunction
 
-  /// TableWidth = max(34, 2 + n*b*ChanBits, 5 + 6*SlotBits): the last term holds a MAC (§2.3).
+  /// TableWidth = max(34, 2 + n*b*ChanBits, 5 + 6*SlotBits): the last term holds a MAC (docs/hardware/arithmetic.md §2).
   function automatic int unsigned hc_table_width(int unsigned dim, int unsigned lanes,
                                                  int unsigned num_slots);
     hc_table_width = hc_max(hc_max(MinTableWidth,
@@ -138,12 +138,12 @@ package hc_pkg;
   endfunction
 
   // ---------------------------------------------------------------------------
-  // Routed mode (docs/hardware.md §8): message words, packets, the load port's address space
+  // Routed mode (docs/hardware/router.md): message words, packets, the load port's address space
   // ---------------------------------------------------------------------------
 
   /// Bits of a message's release cycle.
   localparam int unsigned RelBits = 32;
-  /// Bits of the start-up tau in the router configuration word (bits [41:32]; §8.7).
+  /// Bits of the start-up tau in the router configuration word (bits [41:32]; docs/hardware/router.md §7).
   localparam int unsigned TauBits = 10;
   /// Default input FIFO depth of a router (the run-time depth is 1 .. this).
   localparam int unsigned FifoDepthDefault = 4;
@@ -161,7 +161,7 @@ package hc_pkg;
   endfunction
 
   /// Message word: src slot, dst node, dst slot, route (count, dimensions), release cycle, start
-  /// flag (the first word of a message that pays the start-up tau, §8.7).
+  /// flag (the first word of a message that pays the start-up tau, docs/hardware/router.md §7).
   function automatic int unsigned hc_msg_width(int unsigned dim, int unsigned num_slots);
     hc_msg_width = 2 * hc_bits(num_slots) + dim + hc_route_bits(dim) + RelBits + 1;
   endfunction
@@ -183,8 +183,8 @@ package hc_pkg;
                   hc_bits(msg_depth) + 1;
   endfunction
 
-  /// Bits of a packet's virtual channel field (docs/hardware.md §8.13): max(1, clog2 V) on top of
-  /// the packet with V >= 2 virtual channels per link, none with one (the packet of §8.11).
+  /// Bits of a packet's virtual channel field (docs/hardware/router.md §13): max(1, clog2 V) on top of
+  /// the packet with V >= 2 virtual channels per link, none with one (the packet of docs/hardware/router.md §11).
   function automatic int unsigned hc_vc_field_bits(int unsigned vcs);
     hc_vc_field_bits = vcs > 1 ? hc_bits(vcs) : 0;
   endfunction
@@ -205,7 +205,7 @@ package hc_pkg;
   endfunction
 
   /// Bits of a router's per-cycle stall count: at most n V FIFO heads and n queue heads lose
-  /// arbitration. With V = 1 the width of §8.11, max(1, clog2(n (n + 1) + 1)).
+  /// arbitration. With V = 1 the width of docs/hardware/router.md §11, max(1, clog2(n (n + 1) + 1)).
   function automatic int unsigned hc_stall_bits(int unsigned dim, int unsigned vcs);
     hc_stall_bits = hc_max(hc_bits(dim * (dim + 1) + 1), hc_bits(dim * (vcs + 1) + 1));
   endfunction

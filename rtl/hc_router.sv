@@ -1,4 +1,4 @@
-// hcube RTL: the packet router of one node in routed mode (docs/hardware.md §8).
+// hcube RTL: the packet router of one node in routed mode (docs/hardware/router.md).
 //
 // The router injects the messages that software loaded into its message memory and moves
 // one-word packets by their headers, one hop per cycle when the path is free: an input FIFO per
@@ -10,18 +10,18 @@
 // Johnsson & Ho 1987 §8.2), source (the next dimension of the packet's remaining route) or
 // adaptive (P-cube, Glass & Ni's turn model for the hypercube: first a dimension where the node
 // has 0 and the destination 1, then one where the node has 1 and the destination 0; of those,
-// the output with the most credits, the lowest of equals; docs/hardware.md §8.3).
-// Multi-word messages (§8.7): a message is consecutive words of one queue, each word a packet
+// the output with the most credits, the lowest of equals; docs/hardware/router.md §3).
+// Multi-word messages (docs/hardware/router.md §7): a message is consecutive words of one queue, each word a packet
 // of its own; its first word carries the start flag and, with a start-up tau > 0 configured,
 // waits until the node's start-up unit (one message at a time, tau cycles) has served it.
-// Virtual channels (docs/hardware.md §8.13, parameter NumVcs = V): each input port has V FIFOs
+// Virtual channels (docs/hardware/router.md §13, parameter NumVcs = V): each input port has V FIFOs
 // F_{i,c} (FIFO f = i*V + c) and each output V credit counters C_{j,c} (index j*V + c) but one
 // round-robin pointer over the R = nV + 1 requesters (FIFO f, the queue as nV), so a link still
 // carries one packet per cycle; the packet names the VC it travels on (a field on top) and the
 // credit wires are per FIFO. A head requests a port and a VC chosen on the credits at the start
 // of the cycle: e-cube and source take the VC of their port with the most credits; adaptive
 // with V >= 2 is Duato's fully adaptive minimal routing with an e-cube escape VC 0. With
-// NumVcs = 1 every VC term is generated away and the router is that of §8.11 gate for gate.
+// NumVcs = 1 every VC term is generated away and the router is that of docs/hardware/router.md §11 gate for gate.
 // It matches the golden model (sw/router/router_engine.cpp) cycle for cycle.
 //
 // hc_node owns the data memory: the router names the slots it reads (the injected words and the
@@ -47,7 +47,7 @@ module hc_router
   parameter int unsigned MsgDepth = 16,
   /// Storage of each input FIFO; the configuration register chooses 1 .. FifoDepth at run time.
   parameter int unsigned FifoDepth = hc_pkg::FifoDepthDefault,
-  /// Virtual channels per link V (1 .. 4, docs/hardware.md §8.13): V input FIFOs per port.
+  /// Virtual channels per link V (1 .. 4, docs/hardware/router.md §13): V input FIFOs per port.
   parameter int unsigned NumVcs = 1,
 
   // derived
@@ -97,13 +97,13 @@ module hc_router
   output logic                          routed_o,
   /// Started, and nothing is left to send (or halted).
   output logic                          done_o,
-  /// A FIFO holds a packet or a queue head is released (docs/hardware.md §8.5).
+  /// A FIFO holds a packet or a queue head is released (docs/hardware/router.md §5).
   output logic                          work_o,
   /// A packet moved or was copied this cycle.
   output logic                          moved_o,
   /// The next rising edge changes none of the router's flip-flops (routed, started, nothing in
   /// its FIFOs or queues, nothing arriving, no credit returned, no load or start): the router's
-  /// clock enable, which the node-array testbench uses to skip the node's edge (§8.14).
+  /// clock enable, which the node-array testbench uses to skip the node's edge (docs/hardware/router.md §14).
   output logic                          idle_o,
   /// Requesters not granted this cycle.
   output logic [StallBits-1:0]          stalls_o,
@@ -156,7 +156,7 @@ module hc_router
   localparam int unsigned ReqBits = hc_pkg::hc_bits(2 * Req);  // derived
   localparam int unsigned FifoIdx = hc_pkg::hc_bits(NumFifos * FifoDepth);  // derived: an entry
 
-  // Message word fields (docs/hardware.md §8.1), least significant first.
+  // Message word fields (docs/hardware/router.md §1), least significant first.
   localparam int unsigned MSrc   = 0;                    // derived
   localparam int unsigned MDst   = MSrc + SlotBits;      // derived
   localparam int unsigned MDslot = MDst + Dim;           // derived
@@ -249,7 +249,7 @@ module hc_router
     end
   end
 
-  // Per output port, on the credits at the start of the cycle (docs/hardware.md §8.13): the VC
+  // Per output port, on the credits at the start of the cycle (docs/hardware/router.md §13): the VC
   // with the most credits (lowest of equals: e-cube and source heads, P-cube injection), and of
   // the adaptive VCs 1 .. V-1 the one with the most credits and that count (Duato). The
   // injection heads' VCs follow from them alone. With V = 1 there is nothing to choose.
@@ -344,7 +344,7 @@ module hc_router
             // of the adaptive VCs 1 .. V-1 of every dimension still to cross, the one with the
             // most credits (lowest dimension, then lowest VC, of equals: best_avc is the lowest
             // VC of its port); with no credit on any of them the escape VC 0 of the e-cube
-            // dimension, whose FIFOs alone cannot form a cycle (docs/hardware.md §8.13).
+            // dimension, whose FIFOs alone cannot form a cycle (docs/hardware/router.md §13).
             picked = 1'b0;
             best   = '0;
             for (int unsigned d = 0; d < Dim; d++) begin
@@ -415,7 +415,7 @@ module hc_router
   end
 
   // ---------------------------------------------------------------------------
-  // The start-up unit (docs/hardware.md §8.7): idle, it takes the lowest queue whose released
+  // The start-up unit (docs/hardware/router.md §7): idle, it takes the lowest queue whose released
   // head waits; it works tau cycles, after which that head may request its output.
   // ---------------------------------------------------------------------------
 
@@ -438,7 +438,7 @@ module hc_router
   end
 
   // ---------------------------------------------------------------------------
-  // Arbitration per output (docs/hardware.md §8.4 step 2)
+  // Arbitration per output (docs/hardware/router.md §4 step 2)
   // ---------------------------------------------------------------------------
 
   logic [NumFifos-1:0]  pop;       // FIFO f's head leaves
@@ -525,7 +525,7 @@ module hc_router
                 use_cred[j] = ((fh_last >> gi) & NumFifos'(1)) == '0;
               end
             end else begin
-              // The credit spent is that of the VC the packet requested (§8.13).
+              // The credit spent is that of the VC the packet requested (docs/hardware/router.md §13).
               if (32'(gi) == NumFifos) begin
                 inj[j] = 1'b1;
                 gvc    = qh_vc[j*VcBits +: VcBits];

@@ -42,7 +42,7 @@ lint() {  # lint <Dim> <Lanes> <NumSlots> <TableDepth> [<HasRouter> [<NumVcs>]]
     -GNumVcs="$vcs"
 }
 
-# Every size with and without the routers (HasRouter, docs/hardware.md §8.11).
+# Every size with and without the routers (HasRouter, docs/hardware/router.md §11).
 for r in 0 1; do
   for d in $dims; do
     for l in 1 3; do
@@ -55,7 +55,7 @@ for r in 0 1; do
   lint 4 1 4 1 $r
   lint 2 2 1 2 $r
 done
-# Routers with virtual channels (docs/hardware.md §8.13): V = 2 at every size, V = 3 (not a
+# Routers with virtual channels (docs/hardware/router.md §13): V = 2 at every size, V = 3 (not a
 # power of two) and V = 4 at n = 3, and the smallest cube.
 for d in $dims; do
   lint "$d" 1 $((1 << d)) $(((1 << (d - 1)) + 1)) 1 2
@@ -71,7 +71,7 @@ for f in "${srcs[@]}"; do
   done
 done
 run_lint "hc_fpga Dim=3 Lanes=2" --top-module hc_fpga -GDim=3 -GLanes=2
-# hc_node with more than one MAC unit and a memory that is not a power of two (issue 13).
+# hc_node with more than one MAC unit and a memory that is not a power of two.
 run_lint "hc_node Dim=2 NumSlots=13 MacUnits=3" --top-module hc_node -GDim=2 -GNumSlots=13 \
   -GMacUnits=3
 exit $status

@@ -17,7 +17,7 @@
 // phase 3, (y|r) -> (y|g(y XOR r)). The worked case is the binary-reflected Gray code,
 // f = g = G, G(v) = v XOR (v >> 1): the permutation (j|h,i) -> (G(i)|h,G(j)).
 //
-// The local phases run on the hardware's PERMUTE instruction (docs/hardware.md §2.1): at most
+// The local phases run on the hardware's PERMUTE instruction (docs/hardware/node.md §2.1): at most
 // n*b slot copies per cycle, every copy reading the memory as it was at the start of the cycle.
 // How a local permutation becomes PERMUTE cycles: see compileLocalPermutation.
 //

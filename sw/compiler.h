@@ -1,5 +1,5 @@
 // hcube: the compiler — lowers an abstract schedule for a hardware configuration into per-node
-// tables of the instructions of docs/hardware.md (docs/architecture.md §3 "compile").
+// tables of the instructions of docs/hardware/node.md (docs/architecture.md §3 "compile").
 #pragma once
 
 #include "permutation.h"
@@ -42,7 +42,7 @@ TableSet compileSlots(const SlotSchedule& schedule, const PermutationSpec& perm,
 
 /// Lowers a general move schedule into one table per node. A step of link moves becomes one XFER
 /// of every node; the k-th move on a link in a step uses lane k. A step of local copies
-/// (Move::kLocal) becomes PERMUTE cycles (docs/hardware.md §2.1): node x's copies, in schedule
+/// (Move::kLocal) becomes PERMUTE cycles (docs/hardware/node.md §2.1): node x's copies, in schedule
 /// order, fill channels 0 .. n*b-1 of one PERMUTE, then of the next (only with split_local, and
 /// only if no copy reads a slot an earlier PERMUTE of the step wrote, so the step semantics stay
 /// exact); every node gets the same number of PERMUTEs (empty ones pad). Throws Error naming the

@@ -18,7 +18,7 @@ class Decoder {
     const u32 entry = index(p_.steps.size());
     for (const Instruction& ins : table) p_.steps.push_back(step(ins));
     if (table.empty() || table.back().op != Opcode::kEnd) {
-      // docs/hardware.md §2: past the table the sequencer reads END (an overrun, §4).
+      // docs/hardware/node.md §2: past the table the sequencer reads END (an overrun, docs/hardware/checks.md).
       ExecStep end;
       end.overrun = true;
       p_.steps.push_back(end);
@@ -187,7 +187,7 @@ class Decoder {
   }
 
   void permute(const Instruction& ins, ExecStep& s) {
-    // docs/hardware.md §2.1: MEM/MEM copies, IDLE/IDLE does nothing, anything else is illegal
+    // docs/hardware/node.md §2.1: MEM/MEM copies, IDLE/IDLE does nothing, anything else is illegal
     // (copies nothing, no range or conflict check). No port is used: no one-port rule.
     s.copies.begin = index(p_.copies.size());
     for (const Channel& ch : ins.channels) {

@@ -5,8 +5,8 @@
 // which receive slots could ever name one slot, whether the one-port rule is broken, which
 // slots could fall outside the memory at some node, where a table without END overruns.
 //
-// The semantics are those of docs/hardware.md §2 (PERMUTE: §2.1) and §4; nothing here runs a
-// cycle. A new instruction kind (issue 13's accumulating receive, a block multiply-accumulate)
+// The semantics are those of docs/hardware/node.md §2 (PERMUTE: docs/hardware/node.md §2.1) and docs/hardware/checks.md; nothing here runs a
+// cycle. A new instruction kind (the accumulating receive, a block multiply-accumulate)
 // gets its own Kind and its own operation list here, and its own case in the executor's step.
 #pragma once
 
@@ -36,7 +36,7 @@ struct ExecSend {
 };
 
 /// An XFER channel whose input side takes a word: MEM writes `to`, ADD adds the word into `to`
-/// (the combining receive, docs/hardware.md §2.2), PASS fills the register.
+/// (the combining receive, docs/hardware/arithmetic.md §1), PASS fills the register.
 struct ExecReceive {
   u32 channel = 0;
   bool pass = false;
@@ -81,7 +81,7 @@ struct ExecStep {
   enum class Kind : std::uint8_t { kEnd, kXfer, kWait, kPermute, kMac };
   Kind kind = Kind::kEnd;
   /// The END a sequencer reads past the last word of a table without END: entering it is an
-  /// overrun (docs/hardware.md §4).
+  /// overrun (docs/hardware/checks.md).
   bool overrun = false;
   bool one_port = false;  ///< one-port mode and more than one port sends or receives
   bool illegal = false;   ///< PERMUTE: some channel is neither IDLE/IDLE nor MEM/MEM
@@ -99,7 +99,7 @@ struct ExecStep {
   bool lockstep = false;
   bool staged = false;  ///< lockstep: some move writes a row another move reads (read all first)
   ExecRange moves;      ///< lockstep: into ExecProgram::moves, by channel
-  // ---- issue 13: block multiply-accumulate (docs/hardware.md §2.3, sw/mac.h) ----
+  // ---- block multiply-accumulate (docs/hardware/arithmetic.md §2, sw/mac.h) ----
   u32 mac = 0;         ///< MAC: index into ExecProgram::macs
   u64 mac_cycles = 0;  ///< MAC: cycles on the header's multiply-add units
 };

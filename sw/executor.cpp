@@ -242,10 +242,10 @@ class Engine {
     }
   }
 
-  /// One cycle of node x's sequencer (docs/hardware.md §2): XFER and PERMUTE take one cycle,
+  /// One cycle of node x's sequencer (docs/hardware/node.md §2): XFER and PERMUTE take one cycle,
   /// WAIT c takes c, END stays. Running past a table without END is an overrun. A MAC issues
   /// to the node's MAC units (sw/sequencer.h): without overlap the sequencer stays on it until
-  /// the units are done, in overlap mode (§2.4) it moves on after one cycle. (`cycles` > 1 only
+  /// the units are done, in overlap mode (docs/hardware/arithmetic.md §3) it moves on after one cycle. (`cycles` > 1 only
   /// in a WAIT skip, when no MAC units are busy.)
   void advance(u64 x, u64 cycles = 1) {
     const ExecStep& s = p_.steps[pc_[x]];
@@ -272,7 +272,7 @@ class Engine {
 
   /// Cycles in which every node that has not ended waits and no PASS word is held do nothing
   /// but count down: they are run in one step, up to the shortest wait left or the cycle
-  /// limit (issue 16). Returns the cycles skipped.
+  /// limit. Returns the cycles skipped.
   u64 skipWaits(u64 cycle) {
     const u64 skip = std::min(shortest_wait_, opt_.max_cycles - cycle);
     shortest_wait_ = ~u64{0};
@@ -546,7 +546,7 @@ class Engine {
     for (u64 y = 0; y < nodes_; ++y) {
       if (!relative_ && y + kNodesAhead < nodes_) prefetchReceives(y + kNodesAhead);
       const ExecStep& s = p_.steps[pc_[y]];
-      // ---- issue 13: the MAC units' cycle (docs/hardware.md §2.3, §2.4): formed from the
+      // ---- the MAC units' cycle (docs/hardware/arithmetic.md §2, §3): formed from the
       // memory as it is at the start of the cycle, written after the channels' writes. ----
       const bool busy = mac_left_[y] > 0;
       const MacField* mac = busy                   ? &p_.macs[mac_of_[y]]
@@ -555,7 +555,6 @@ class Engine {
       MacCycle work;
       if (mac != nullptr) work = multiplyAccumulate(y, *mac, busy ? mac_t_[y] : 0);
       if (busy) checkOverlap(y, s, *mac);
-      // ---- end issue 13 ----
       u32 consumed = 0;
       if (s.kind == Kind::kXfer) {
         consumed = receive(y, s, cycle);
@@ -583,7 +582,7 @@ class Engine {
     Latch* in = &inbox_[y * channels_];
     u32 consumed = 0;
     u32 passes = 0;
-    // ---- issue 13: combining receive (docs/hardware.md §2.2) ----
+    // ---- combining receive (docs/hardware/arithmetic.md §1) ----
     // An ADD stores the slot as it was at the start of the cycle plus the arriving word (W = 32
     // bit wrap-around), so every sum is formed before any receive of the cycle writes.
     if (s.adds) {
@@ -594,7 +593,6 @@ class Engine {
         if (slot < words_) sums_[op.channel] = mem_[at(y, slot)] + in[op.channel].data;
       }
     }
-    // ---- end issue 13 ----
     for (u32 i = s.receives.begin; i < s.receives.end; ++i) {
       const ExecReceive& op = p_.receives[i];
       Latch& arriving = in[op.channel];
@@ -632,7 +630,7 @@ class Engine {
     return consumed;
   }
 
-  /// A PERMUTE at node y (docs/hardware.md §2.1): every copy reads the memory as it is at the
+  /// A PERMUTE at node y (docs/hardware/node.md §2.1): every copy reads the memory as it is at the
   /// start of the cycle (outside the memory: a slot error, the word 0) and writes at its end
   /// (outside: a slot error, nothing written); of two copies into one slot the higher channel's
   /// word is kept.
@@ -665,7 +663,7 @@ class Engine {
     }
   }
 
-  /// Cycle t of MAC f at node y (docs/hardware.md §2.3, sw/mac.h): the write it makes at the
+  /// Cycle t of MAC f at node y (docs/hardware/arithmetic.md §2, sw/mac.h): the write it makes at the
   /// end of the cycle. A node executing a MAC instruction uses no port: words arriving are lost
   /// and a held PASS word is dropped, as in a PERMUTE (in overlap mode, in its issue cycle).
   MacCycle multiplyAccumulate(u64 y, const MacField& f, u64 t) {
@@ -677,7 +675,7 @@ class Engine {
     return work;
   }
 
-  /// MAC overlap mode (docs/hardware.md §2.4): node y's units run MAC f, issued in an earlier
+  /// MAC overlap mode (docs/hardware/arithmetic.md §3): node y's units run MAC f, issued in an earlier
   /// cycle, beside step s. A MAC issued now is refused; an XFER or PERMUTE may not read f's C
   /// block nor write any of its blocks (checks on the instruction, like the receive slots').
   void checkOverlap(u64 y, const ExecStep& s, const MacField& f) {

@@ -1,7 +1,7 @@
 // hcube: the C++ table executor — the golden model the SystemC-TLM and RTL cubes must match
 // bit for bit and cycle for cycle (docs/architecture.md §3). It runs the tables of every node in
-// lockstep with the step semantics of docs/hardware.md §2 (PERMUTE: §2.1) and counts the hardware
-// errors of §4 the way the RTL does.
+// lockstep with the step semantics of docs/hardware/node.md §2 (PERMUTE: docs/hardware/node.md §2.1) and counts the hardware
+// errors of docs/hardware/checks.md the way the RTL does.
 //
 // How it runs (sw/executor.cpp): every distinct table is decoded once (sw/exec_program.h) into
 // lists of the channels that send and receive, the PASS registers an XFER forwards, the pairs
@@ -12,7 +12,7 @@
 // error-free then runs as row-to-row moves over the relative memory layout, with no check and
 // no per-node work, and where words only move the span is measured from first-send cycles
 // carried beside the words rather than from a per-element record. Cycles in which every node that
-// has not ended waits (and no PASS word is held) are run in one step (issue 16): a WAIT costs the
+// has not ended waits (and no PASS word is held) are run in one step: a WAIT costs the
 // same whatever its length, and every counter and the cycle limit come out as if each cycle had
 // been simulated.
 //
@@ -25,7 +25,7 @@
 // one-port mode does not apply. RunResult::local_cycles counts the cycles in which some node
 // executes a PERMUTE; copies are not link traffic (no words, no span events).
 //
-// MAC (docs/hardware.md §2.3, sw/mac.h): a node in a MAC computes one element of C per cycle on
+// MAC (docs/hardware/arithmetic.md §2, sw/mac.h): a node in a MAC computes one element of C per cycle on
 // the header's mac_units units, for m p ceil(k/U) cycles; like a PERMUTE it uses no port (words
 // arriving are lost, a held PASS word is dropped); `slot` and `conflict` are counted per cycle.
 #pragma once

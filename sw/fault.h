@@ -1,4 +1,4 @@
-// hcube: one injected fault (issue 15 part 2), the same on every backend (docs/hardware.md §9).
+// hcube: one injected fault, the same on every backend (docs/hardware/faults.md).
 //
 // A link fault acts on a word at one well-defined point: as it leaves the sending node's output
 // on channel (port, lane), before anything sees it on the link. The link's counters (words,
@@ -9,7 +9,7 @@
 //   dead  : from cycle t on, nothing crosses (node, port, lane): every word is removed;
 //   drop  : the word crossing (node, port, lane) in cycle t is removed.
 // A table fault (kind table) flips bit b of the encoded table word of instruction `step` of
-// node x (docs/hardware.md §3) before the tables are loaded, so all three backends load the
+// node x (docs/hardware/node.md §3) before the tables are loaded, so all three backends load the
 // same corrupted tables (applyTableFault).
 //
 // Header-inline apply(): the table executor and the TLM nodes call it per word sent when a fault

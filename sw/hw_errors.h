@@ -1,4 +1,4 @@
-// hcube: the hardware error kinds every executor detects (docs/hardware.md §4), and the result
+// hcube: the hardware error kinds every executor detects (docs/hardware/checks.md), and the result
 // of a run that every executor (table, TLM, RTL) produces in the same shape.
 #pragma once
 
@@ -23,7 +23,7 @@ enum class HwError : int {
   kIllegal = 6,   ///< reserved field value, WAIT 0, or a PERMUTE channel not IDLE/IDLE, MEM/MEM
   kConflict = 7,  ///< two channels write the same slot in one cycle
   kDropped = 8,   ///< a PASS word was not forwarded in the next cycle
-  /// MAC overlap mode (docs/hardware.md §2.4): a transfer or PERMUTE touches the blocks of the
+  /// MAC overlap mode (docs/hardware/arithmetic.md §3): a transfer or PERMUTE touches the blocks of the
   /// MAC running in the background, or a MAC is issued while one runs
   kOverlap = 9,
 };
@@ -41,7 +41,7 @@ struct NodeErrorCount {
 };
 
 /// One hardware error event: the condition of `kind` held at `node` in `cycle` (a counter of
-/// docs/hardware.md §4 counts one per such cycle). Ordered by cycle, then node, then kind.
+/// docs/hardware/checks.md counts one per such cycle). Ordered by cycle, then node, then kind.
 struct HwErrorEvent {
   u64 cycle = 0;
   u64 node = 0;
@@ -55,8 +55,8 @@ struct RunResult {
   u64 cycles = 0;           ///< cycles from start until every node reached END
   u64 transfer_cycles = 0;  ///< cycles in which at least one channel carried a word
   u64 words = 0;            ///< words sent (channel-cycles carrying a word)
-  u64 local_cycles = 0;     ///< cycles in which at least one node executed a PERMUTE (§2.1)
-  /// Cycles in which the MAC units of at least one node were busy (a MAC instruction, §2.3):
+  u64 local_cycles = 0;     ///< cycles in which at least one node executed a PERMUTE (docs/hardware/node.md §2.1)
+  /// Cycles in which the MAC units of at least one node were busy (a MAC instruction, docs/hardware/arithmetic.md §2):
   /// the measured arithmetic time, beside TR-623 Table 5.
   u64 mac_cycles = 0;
   bool timeout = false;                ///< the cycle limit was reached before every node was done

@@ -1,4 +1,4 @@
-// hcube: the initial memory of a run and the check of its final memory (issue 13, part 2).
+// hcube: the initial memory of a run and the check of its final memory.
 //
 // By default data slot l of node x holds its tag x K + l (sw/reference.h), which the reference
 // model of every permutation follows. The arithmetic cases — the collectives of TR-623 §2 and

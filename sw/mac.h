@@ -1,4 +1,4 @@
-// hcube: one cycle of the block multiply-accumulate (docs/hardware.md §2.3, issue 13), the
+// hcube: one cycle of the block multiply-accumulate (docs/hardware/arithmetic.md §2), the
 // semantics the table executor and the TLM node run and rtl/hc_mac.sv implements.
 //
 // MAC f computes C += A x B over dense row-major blocks of the node's memory: A is m x k at slot
@@ -10,12 +10,12 @@
 // instruction takes m p ceil(k/U) cycles and the result is the sequential one even when C
 // overlaps A or B (which is nevertheless a `conflict`, below).
 //
-// Errors, per cycle of the MAC (docs/hardware.md §4): `slot` if a slot read or written in the
+// Errors, per cycle of the MAC (docs/hardware/checks.md): `slot` if a slot read or written in the
 // cycle is outside the memory (the read gives 0, the write is dropped); `conflict` in every
 // cycle if the C block overlaps the A or the B block (a check on the instruction: the result
 // then depends on the order of the products, which no schedule should rely on).
 //
-// MAC overlap mode (docs/hardware.md §2.4): the units run on in the background while the
+// MAC overlap mode (docs/hardware/arithmetic.md §3): the units run on in the background while the
 // sequencer executes the next instructions; macReadHazard / macWriteHazard say which slots a
 // transfer or PERMUTE must then leave alone (an `overlap` error otherwise).
 #pragma once
@@ -34,7 +34,7 @@ inline bool macOverlap(const MacField& f) {
 /// Whether `slot` lies in the block of `len` slots from `base`.
 inline bool inBlock(u64 slot, u64 base, u64 len) { return slot >= base && slot - base < len; }
 
-/// MAC overlap mode (docs/hardware.md §2.4): whether a channel that reads `slot` (an XFER's MEM
+/// MAC overlap mode (docs/hardware/arithmetic.md §3): whether a channel that reads `slot` (an XFER's MEM
 /// send, a PERMUTE's copy source) conflicts with MAC `f` running in the background: it reads the
 /// C block, which the MAC is accumulating.
 inline bool macReadHazard(const MacField& f, u64 slot) {
@@ -60,7 +60,7 @@ struct MacCycle {
 /// Cycle `t` (0 .. macCycles(f, units) - 1) of MAC `f` on a memory of `words` words, read
 /// through `read(slot)` as the memory is at the start of the cycle. The caller writes
 /// `word` into `slot` at the end of the cycle, after the channels' writes: of the MAC and a
-/// channel writing one slot in one cycle (an `overlap` error, §2.4) the MAC's word is kept.
+/// channel writing one slot in one cycle (an `overlap` error, docs/hardware/arithmetic.md §3) the MAC's word is kept.
 template <typename Read>
 MacCycle macStep(const MacField& f, u32 units, u64 t, u64 words, Read&& read) {
   const u64 chunks = (u64{f.k} + units - 1) / units;

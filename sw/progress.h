@@ -1,4 +1,4 @@
-// hcube: a progress bar for long work (issue 11 goal 5) — a run's cycles done of the cycles
+// hcube: a progress bar for long work — a run's cycles done of the cycles
 // expected, or the coarse phases of table generation (schedule, compile, verify), with the time
 // elapsed and the rate. It draws on one terminal line, and only once the work has taken longer
 // than a couple of seconds; it stays silent when it has no stream (under --json, or when

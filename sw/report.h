@@ -25,7 +25,7 @@ struct RunReport {
   std::string trace;         ///< waveform file written, if any
   std::string gtkw;          ///< GTKWave save file written, if any
   u32 mac_units = 1;         ///< U, multiply-add units per node (the tables' header)
-  bool mac_overlap = false;  ///< MAC overlap mode (the tables' header, docs/hardware.md §2.4)
+  bool mac_overlap = false;  ///< MAC overlap mode (the tables' header, docs/hardware/arithmetic.md §3)
 
   /// Every element where the reference says, no hardware error, no timeout.
   bool passed() const { return check.mismatches == 0 && run.errors.empty() && !run.timeout; }

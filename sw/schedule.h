@@ -37,7 +37,7 @@ class RelativeSchedule {
 /// One element crossing one link in one step: the element in `slot` of `node` crosses
 /// dimension `dim` and is stored in `to_slot` of the neighbour node ^ (1 << dim). With
 /// dim == kLocal the element stays in `node` and is copied from `slot` to `to_slot` by a PERMUTE
-/// (docs/hardware.md §2.1); a step holds either link moves or local copies, not both.
+/// (docs/hardware/node.md §2.1); a step holds either link moves or local copies, not both.
 struct Move {
   static constexpr int kLocal = -1;
   u64 node = 0;
@@ -47,7 +47,7 @@ struct Move {
 };
 
 /// A general (not necessarily homogeneous) schedule: per step, the moves made in it. Step
-/// semantics as the hardware's (docs/hardware.md §2): all moves of a step read the memory as it
+/// semantics as the hardware's (docs/hardware/node.md §2): all moves of a step read the memory as it
 /// was at the start of the step.
 struct MoveSchedule {
   std::string algo;

@@ -1,4 +1,4 @@
-// hcube: the seeded generator of initial values (issue 13, `--seed S`), header-only and standard
+// hcube: the seeded generator of initial values (`--seed S`), header-only and standard
 // C++17 only, so that any other implementation reproduces the values from this description:
 //
 //   splitmix64 (Steele, Lea and Flood, "Fast splittable pseudorandom number generators",

@@ -1,9 +1,9 @@
-// hcube: a node's sequencer — which instruction a node executes in a cycle (docs/hardware.md
+// hcube: a node's sequencer — which instruction a node executes in a cycle (docs/hardware/node.md
 // §2). Shared by the verifier and the TLM model so that they count cycles the same way as the
 // RTL: XFER takes one cycle, WAIT c takes c, END ends the node, and a program counter past the
 // end of the table reads END (table memory is cleared to END).
 //
-// The sequencer also keeps the state of the node's MAC units (§2.3, §2.4): a MAC instruction
+// The sequencer also keeps the state of the node's MAC units (docs/hardware/arithmetic.md §2, docs/hardware/arithmetic.md §3): a MAC instruction
 // issues its MAC to the units, which work on it for macCycles() cycles, the issue cycle first.
 // Without overlap the sequencer stays on the MAC until the units are done; in MAC overlap mode
 // it moves on after the issue cycle and the units run in the background (a MAC met while they

@@ -1,9 +1,9 @@
-// hcube: per-node schedule tables — the instruction set of docs/hardware.md §2.
+// hcube: per-node schedule tables — the instruction set of docs/hardware/node.md §2.
 //
 // A table is the program a node's sequencer runs, one instruction per cycle: XFER (per channel
 // an output side IDLE / MEM(slot) / FWD(channel) and an input side IDLE / MEM(slot) / PASS /
 // ADD(slot), the combining receive),
-// PERMUTE (the same channel fields; a MEM/MEM channel copies one local slot into another, §2.1),
+// PERMUTE (the same channel fields; a MEM/MEM channel copies one local slot into another, docs/hardware/node.md §2.1),
 // WAIT c, END. A channel is one lane of one port: channel = port * lanes + lane. A slot may be
 // relative (XOR the node's address), so one table can serve every node of a homogeneous
 // schedule (Edelman 1991 Theorem 3.2; docs/architecture.md §4).
@@ -18,15 +18,15 @@
 namespace hcube {
 
 enum class OutOp : std::uint8_t { kIdle = 0, kMem = 1, kFwd = 2 };
-/// Input side. kAdd (issue 13) is the combining receive of docs/hardware.md §2.2: the arriving
+/// Input side. kAdd is the combining receive of docs/hardware/arithmetic.md §1: the arriving
 /// word is added (W-bit wrap-around) into the slot instead of overwriting it.
 enum class InOp : std::uint8_t { kIdle = 0, kMem = 1, kPass = 2, kAdd = 3 };
-/// docs/hardware.md §2: END, XFER (one transfer cycle), WAIT c, PERMUTE (one cycle of local
-/// copies, same channel fields as XFER, §2.1), MAC (block multiply-accumulate, §2.3; encoded as
+/// docs/hardware/node.md §2: END, XFER (one transfer cycle), WAIT c, PERMUTE (one cycle of local
+/// copies, same channel fields as XFER, docs/hardware/node.md §2.1), MAC (block multiply-accumulate, docs/hardware/arithmetic.md §2; encoded as
 /// opcode 0 with sub-opcode 1, so its enumerator is outside the 2-bit opcode field).
 enum class Opcode : std::uint8_t { kEnd = 0, kXfer = 1, kWait = 2, kPermute = 3, kMac = 4 };
 
-/// The block multiply-accumulate of docs/hardware.md §2.3 (issue 13): C += A x B over dense
+/// The block multiply-accumulate of docs/hardware/arithmetic.md §2: C += A x B over dense
 /// row-major blocks in the node's own memory, A an m x k block at slot `a`, B a k x p block at
 /// slot `b`, C an m x p block at slot `c` (absolute slots), W-bit wrap-around arithmetic.
 struct MacField {
@@ -113,8 +113,8 @@ struct TableHeader {
   u64 scratch = 0;        ///< scratch slots per node (K .. K + scratch - 1)
   int lanes = 1;          ///< b, words per port and direction per cycle
   bool one_port = false;  ///< at most one sending and one receiving port per node per cycle
-  u32 mac_units = 1;      ///< U, multiply-add units per node (MAC, docs/hardware.md §2.3)
-  /// MAC overlap mode (docs/hardware.md §2.4): a MAC occupies the sequencer for one cycle and
+  u32 mac_units = 1;      ///< U, multiply-add units per node (MAC, docs/hardware/arithmetic.md §2)
+  /// MAC overlap mode (docs/hardware/arithmetic.md §3): a MAC occupies the sequencer for one cycle and
   /// its units run on in the background while the next instructions execute. Off by default.
   bool mac_overlap = false;
 
@@ -149,7 +149,7 @@ struct TableSet {
 /// memory is well formed and a `slot` error when it executes); throws Error
 /// naming the node, instruction and channel. Run before any executor sees a table set. A PERMUTE
 /// channel that is neither IDLE/IDLE nor MEM/MEM passes this check: it is well formed, and the
-/// hardware flags it as `illegal` when it executes (docs/hardware.md §2.1); the text format
+/// hardware flags it as `illegal` when it executes (docs/hardware/node.md §2.1); the text format
 /// refuses to read one.
 void checkTableShape(const TableSet& set);
 

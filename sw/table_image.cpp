@@ -45,7 +45,7 @@ TableWord encodeInstruction(const Instruction& ins, const ImageLayout& l) {
   const int width = l.tableWidth();
   TableWord w((width + 63) / 64, 0);
   if (ins.op == Opcode::kMac) {
-    // docs/hardware.md §2.3: opcode 0, sub-opcode 1, then a, b, c, m-1, k-1, p-1.
+    // docs/hardware/arithmetic.md §2: opcode 0, sub-opcode 1, then a, b, c, m-1, k-1, p-1.
     putBits(w, 2, 3, kSubOpMac);
     const int sb = l.slotBits();
     const MacField& f = ins.mac;
@@ -99,7 +99,7 @@ Instruction decodeInstruction(const TableWord& w, const ImageLayout& l) {
     Channel& ch = ins.channels[c];
     const int base = 2 + static_cast<int>(c) * l.chanBits();
     const u64 out_op = getBits(w, base, 2);
-    const u64 in_op = getBits(w, base + 3 + ib, 2);  // 3 is ADD (issue 13), 0..3 all valid
+    const u64 in_op = getBits(w, base + 3 + ib, 2);  // 3 is ADD, 0..3 all valid
     if (out_op == 3) throw Error("table word: channel " + std::to_string(c) + " output op 3");
     ch.out.op = static_cast<OutOp>(out_op);
     ch.out.rel = getBits(w, base + 2, 1) != 0;
@@ -176,7 +176,7 @@ void writeImage(std::ostream& out, const TableSet& set, const ImageLayout& l) {
   out << "table-width " << width << '\n';
   // Written only where it is not the default, so that images without MACs read as before.
   if (set.header.mac_units != 1) out << "mac-units " << set.header.mac_units << '\n';
-  if (set.header.mac_overlap) out << "mac-overlap 1\n";  // docs/hardware.md §2.4
+  if (set.header.mac_overlap) out << "mac-overlap 1\n";  // docs/hardware/arithmetic.md §3
   for (size_t t = 0; t < set.tables.size(); ++t) {
     out << "table " << (set.shared ? std::string("*") : std::to_string(t)) << ' '
         << set.tables[t].size() << '\n';

@@ -1,4 +1,4 @@
-// hcube: the binary table-word encoding and the image file the RTL loads (docs/hardware.md §3).
+// hcube: the binary table-word encoding and the image file the RTL loads (docs/hardware/node.md §3).
 #pragma once
 
 #include <iosfwd>
@@ -10,7 +10,7 @@
 
 namespace hcube {
 
-/// MAC (docs/hardware.md §2.3): sub-opcode in bits [4:2] of an opcode-0 word, and where its six
+/// MAC (docs/hardware/arithmetic.md §2): sub-opcode in bits [4:2] of an opcode-0 word, and where its six
 /// SlotBits-wide fields (a, b, c, m-1, k-1, p-1) start.
 inline constexpr u64 kSubOpMac = 1;
 inline constexpr int kMacFieldsAt = 5;
@@ -42,7 +42,7 @@ std::string toHex(const TableWord& word, int width);
 /// width.
 TableWord fromHex(const std::string& text, int width);
 
-/// Writes the image file of docs/hardware.md §3 for hardware whose memory has
+/// Writes the image file of docs/hardware/node.md §3 for hardware whose memory has
 /// `layout.memory_words` words (>= the table set's K + scratch): the slot fields are as wide as
 /// that hardware's. The one-argument form encodes for exactly K + scratch words.
 void writeImage(std::ostream& out, const TableSet& set, const ImageLayout& layout);
@@ -50,7 +50,7 @@ void writeImage(std::ostream& out, const TableSet& set);
 void writeImageFile(const std::string& path, const TableSet& set);
 void writeImageFile(const std::string& path, const TableSet& set, const ImageLayout& layout);
 
-/// Reads an image file back into a table set (docs/hardware.md §3): the header gives dim,
+/// Reads an image file back into a table set (docs/hardware/node.md §3): the header gives dim,
 /// lanes, one-port, slots (K) and memory (K + scratch); `table-width` must be the width those
 /// imply; the `perm` line (and `algo`) name what the tables achieve. An image without `perm`
 /// (written before images carried it) is refused: its permutation is unknown. Every error names

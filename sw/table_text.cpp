@@ -104,8 +104,8 @@ class Parser {
     if (tok.size() != 2 || tok[0] != kMagic) fail("expected '" + std::string(kMagic) + " 1'");
     if (number(tok[1], "version") != kVersion) fail("unsupported version " + tok[1]);
 
-    // The first seven are required; mac-units (issue 13, default 1) and mac-overlap (default
-    // 0, docs/hardware.md §2.4) are optional.
+    // The first seven are required; mac-units (default 1) and mac-overlap (default
+    // 0, docs/hardware/arithmetic.md §3) are optional.
     bool have[9] = {};
     const char* keys[9] = {"algo",  "perm",  "dim",       "slots",      "scratch",
                            "lanes", "ports", "mac-units", "mac-overlap"};
@@ -302,7 +302,7 @@ class Parser {
       ch.in.op = InOp::kMem;
       slotField(in, ch.in.slot, ch.in.rel);
     } else if (!in.empty() && in[0] == 'a') {
-      ch.in.op = InOp::kAdd;  // the combining receive (docs/hardware.md §2.2)
+      ch.in.op = InOp::kAdd;  // the combining receive (docs/hardware/arithmetic.md §1)
       slotField(in, ch.in.slot, ch.in.rel);
     } else {
       fail("channel " + std::to_string(index) + " input '" + in +
@@ -321,7 +321,7 @@ class Parser {
       return Instruction::waitFor(static_cast<u32>(number(tok[1], "wait cycles", 1, 0xFFFFFFFFU)));
     }
     if (tok[0] == "M") {
-      // docs/hardware.md §2.3: M a b c m k p, C (at c, m x p) += A (at a, m x k) x B (at b, k x p).
+      // docs/hardware/arithmetic.md §2: M a b c m k p, C (at c, m x p) += A (at a, m x k) x B (at b, k x p).
       if (tok.size() != 7) fail("'M' takes six operands: a b c m k p");
       MacField f;
       f.a = static_cast<u32>(number(tok[1], "MAC slot a", 0, 0xFFFFFFFFU));
@@ -345,7 +345,7 @@ class Parser {
         ins.channels[c] = cell(tok[c + 1], c);
         if (!permute) continue;
         // A PERMUTE channel copies slot a into slot b (m<a>>m<b>) or does nothing (.>.); the
-        // hardware would flag anything else as illegal (docs/hardware.md §2.1).
+        // hardware would flag anything else as illegal (docs/hardware/node.md §2.1).
         const Channel& ch = ins.channels[c];
         const bool idle = ch.out.op == OutOp::kIdle && ch.in.op == InOp::kIdle;
         const bool copy = ch.out.op == OutOp::kMem && ch.in.op == InOp::kMem;

@@ -280,7 +280,7 @@ class SymbolicRun {
         written.push_back(slot);
         const u32 old = mem_[y * words_ + slot];
         if (in.op == InOp::kAdd) {
-          // Issue 13: the combining receive (docs/hardware.md §2.2). The slot's value (as at the
+          // The combining receive (docs/hardware/arithmetic.md §1). The slot's value (as at the
           // start of the cycle) and the arriving one become their sum; the old value is combined,
           // not lost, so it is no overwrite of a last copy.
           if (old == kEmpty) {
@@ -321,7 +321,7 @@ class SymbolicRun {
     std::swap(pass_prev_, pass_next_);
   }
 
-  // PERMUTE (docs/hardware.md §2.1), first half: every MEM/MEM channel reads its source slot
+  // PERMUTE (docs/hardware/node.md §2.1), first half: every MEM/MEM channel reads its source slot
   // as it is at the start of the cycle; other non-idle channels are illegal.
   void readCopies(u64 cycle, u64 x, const Instruction& ins, Held* cp) {
     for (size_t c = 0; c < channels_; ++c) {
@@ -373,10 +373,10 @@ class SymbolicRun {
     }
   }
 
-  // ---- issue 13: block multiply-accumulate (docs/hardware.md §2.3) ----
+  // ---- block multiply-accumulate (docs/hardware/arithmetic.md §2) ----
   // The whole MAC is applied in its first cycle: without overlap the node sends nothing and
   // takes no word while it runs (a word arriving meanwhile is reported lost by the receive
-  // check), so no other node can see the difference; in overlap mode (§2.4) the node's
+  // check), so no other node can see the difference; in overlap mode (docs/hardware/arithmetic.md §3) the node's
   // transfers meanwhile may not touch its blocks (checkOverlap reports those that do). Each element
   // c(i,j) becomes the sum of its old value and the product terms a(i,l) * b(l,j), each a pair of
   // element identities; a scratch slot that was never written holds 0 (the executors clear
@@ -428,7 +428,7 @@ class SymbolicRun {
     }
   }
 
-  // MAC overlap mode (docs/hardware.md §2.4): node x's units run MAC f, issued in cycle
+  // MAC overlap mode (docs/hardware/arithmetic.md §3): node x's units run MAC f, issued in cycle
   // mac_issued_[x], beside `ins`. Applying f in its issue cycle is exact as long as nothing else
   // touches its blocks meanwhile, which is what the hardware's `overlap` error checks: another
   // MAC, an XFER send of a C slot or receive into an A, B or C slot, a PERMUTE copy from C or
@@ -472,7 +472,6 @@ class SymbolicRun {
     if (a > b) std::swap(a, b);
     return ((u64{a} + 1) << 32) | b;
   }
-  // ---- end issue 13 ----
 
   void addCopy(u32 e, int delta) {
     if (e == kEmpty || e >= copies_.size() || copies_[e] == kReported) return;

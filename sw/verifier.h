@@ -4,9 +4,9 @@
 // nobody), every FWD has a PASS word and every PASS word is forwarded, no slot is overwritten
 // while it holds the last copy of an element, no empty slot is sent, no two receives write one
 // slot in a cycle, every table ends, and the final data slots equal the reference permutation.
-// A combining receive (ADD, docs/hardware.md §2.2) makes a slot hold a sum, which the verifier
+// A combining receive (ADD, docs/hardware/arithmetic.md §1) makes a slot hold a sum, which the verifier
 // tracks as the multiset of the elements added: values, not only identities.
-// PERMUTE cycles (docs/hardware.md §2.1) are local copies on the same element identities: only
+// PERMUTE cycles (docs/hardware/node.md §2.1) are local copies on the same element identities: only
 // MEM/MEM and idle channels are legal, a copy must read a slot that holds an element, must not
 // overwrite a last copy, and no word may arrive from a neighbour meanwhile.
 // Every violation names node, cycle, port, lane and slot.

@@ -22,7 +22,7 @@ namespace hcube {
 namespace {
 
 // ---------------------------------------------------------------------------------------------
-// compileMoves: local copies become PERMUTE instructions (docs/hardware.md §2.1)
+// compileMoves: local copies become PERMUTE instructions (docs/hardware/node.md §2.1)
 // ---------------------------------------------------------------------------------------------
 
 Channel copy(u32 from, u32 to) { return {{OutOp::kMem, false, from}, {InOp::kMem, false, to}}; }

@@ -1,4 +1,4 @@
-// Issue 13, part 1: the combining receive ADD(slot) (docs/hardware.md §2.2) on hand-made tables.
+// The combining receive ADD(slot) (docs/hardware/arithmetic.md §1) on hand-made tables.
 // Every run goes through the table executor, the SystemC-TLM cube and the Verilated RTL cube
 // (the rtl_models fixture's n = 2 and n = 3 models), which must agree exactly on memories, cycles,
 // words, links, span and error counters; the tests also state the exact memories by hand. The
@@ -329,7 +329,7 @@ TEST(ArithCollectives, BroadcastAndReductionOneAndNPortMatchTables2And3OnAllExec
     }
     expectCollective({algo, 4, 8, false, "nrsbt", 3});
     expectCollective({algo, 3, 4, false, "nrsbt", 0});  // uneven parts: 2, 1, 1 words
-    expectCollective({algo, 6, 4, false, "nrsbt", 0});  // the issue's command: parts 1,1,1,1,0,0
+    expectCollective({algo, 6, 4, false, "nrsbt", 0});  // 4 words on 6 parts: 1,1,1,1,0,0
   }
 }
 

@@ -31,8 +31,8 @@ execute_process(COMMAND ${TOOL} build-model --algo jh4 --n 3 --k 48 --width 3 --
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "building the 3-lane RTL model for n=3 failed")
 endif()
-# Routed runs (issue 12, tests/router_rtl_test.cpp): the same sizes at n = 2, 3, 4 with routers
-# (HasRouter = 1, docs/hardware.md §8.11), a model apart so that the table-mode models above pay
+# Routed runs (tests/router_rtl_test.cpp): the same sizes at n = 2, 3, 4 with routers
+# (HasRouter = 1, docs/hardware/router.md §11), a model apart so that the table-mode models above pay
 # nothing for the router. They run table mode too, which the same test checks.
 foreach(n RANGE 2 4)
   math(EXPR k "4 << ${n}")
@@ -47,7 +47,7 @@ foreach(n RANGE 2 4)
     message(FATAL_ERROR "building the RTL model with routers for n=${n} failed")
   endif()
 endforeach()
-# The flat models (hc_cube verilated whole, docs/hardware.md §6.1; the models above are node-array
+# The flat models (hc_cube verilated whole, docs/hardware/testbench.md §2.1; the models above are node-array
 # models): n = 2 and 3 in table mode and n = 3 with routers, the sizes above, for the tests that
 # hold the flat model to the executor (RtlFlatModel.*, RouterRtl.CatalogueN3OnTheFlatModel).
 foreach(spec "2;16;0" "3;64;0" "3;32;1")

@@ -1,4 +1,4 @@
-// Issue 13, part 3: the Gray code encoding of the TR-623 §2 collectives (Johnsson & Ho 1988,
+// The Gray code encoding of the TR-623 §2 collectives (Johnsson & Ho 1988,
 // §1 Table 1 and §2.1, "for Gray code encoding, alpha is replaced by alpha-hat"): block b lives
 // in node G(b). The paper's Tables 2 and 3 do not depend on the encoding, so the tests assert the
 // very counts of the binary runs and the exact slots the Gray order puts every word in. Runs go

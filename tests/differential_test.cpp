@@ -1,4 +1,4 @@
-// Seeded randomized differential regression (issue 15 part 4): random cases of the catalogue
+// Seeded randomized differential regression: random cases of the catalogue
 // (sw/algorithms.h) -- a random algorithm, n, K, width, one- or all-port, and the algorithm's own
 // options -- built into tables and run on the table executor (the golden model), the
 // SystemC-TLM cube and the Verilated RTL cube. Every final memory word, the cycle, transfer- and

@@ -164,7 +164,7 @@ TEST(LocalPermute, CyclesOfSlotsPackedIntoPermuteCycles) {
   // 3 PERMUTEs of 2 copies (each settles one slot of a cycle and closes it with the last copy).
   EXPECT_EQ(localPermuteCycles(3, {1, 2, 0}, 3), 2U);
   EXPECT_EQ(localPermuteCycles(3, {1, 2, 0}, 2), 4U);
-  // Never fewer than the honest bound ceil(moved / copies) (docs/hardware.md §2.1).
+  // Never fewer than the honest bound ceil(moved / copies) (docs/hardware/node.md §2.1).
   EXPECT_EQ(localPermuteCycles(4, {3, 2, 1, 0}, 6), 2U);  // 12 slots move; 6 pairs
 }
 
@@ -296,7 +296,7 @@ TEST(Dimperm, RandomPermutationsExactCyclesForNUpTo8) {
   }
 }
 
-TEST(Dimperm, TheIssueExampleN6K16) {
+TEST(Dimperm, DeltaExampleN6K16) {
   // hcube run --algo dimperm --n 6 --k 16 --delta 3,0,5,1,4,2,9,8,7,6: positions 0..3 are the
   // local bits, 4..9 the node bits 0..5. Local bit 2 enters node bit 1 (position 5) and node bit
   // 1 leaves for local bit 2: one exchange round pairs them directly. Node bits 2..5 are
@@ -344,7 +344,7 @@ TEST(Dimperm, NodeBitsExchangedTwiceTakeTwoRounds) {
   EXPECT_EQ(m.run.transfer_cycles, 64U);
   EXPECT_EQ(m.run.local_cycles, 10U);
   EXPECT_EQ(m.run.cycles, 74U);
-  // The issue's dimperm example: the exchange round of part 1 and two more (3 x K/2 = 24); local:
+  // The dimperm example delta = 3,0,5,1,4,2,9,8,7,6: the exchange round and two more (3 x K/2 = 24); local:
   // reversing local bits 0..3 between the rounds (6 pairs, 2 PERMUTEs) and the final 3-cycle of
   // local bits (2 PERMUTEs).
   const BuiltCase d =

@@ -70,7 +70,7 @@ TEST(Executor, WaitCyclesCount) {
   EXPECT_EQ(checkAgainstReference(c.perm, r.memory).mismatches, 0U);
 }
 
-// Issue 16: cycles in which every node waits are run in one step. A 1-cube whose tables move
+// Cycles in which every node waits are run in one step. A 1-cube whose tables move
 // one word, wait `wait` cycles and move it back: exact cycle count, and the same cycles stepped
 // one by one whatever the wait.
 TableSet waitingOneCube(u32 wait) {
@@ -236,7 +236,7 @@ TEST(Executor, OnePortForwardAndDropErrors) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// PERMUTE (docs/hardware.md §2.1)
+// PERMUTE (docs/hardware/node.md §2.1)
 // ---------------------------------------------------------------------------------------------
 
 // A header for hand-made tables on a 2-cube with K = 4 (+ scratch) and `lanes` lanes.

@@ -1,4 +1,4 @@
-// hcube tests: fault injection and localisation (issue 15 part 2; sw/fault.h,
+// hcube tests: fault injection and localisation (sw/fault.h,
 // sw/inspect/fault_analysis.h, sw/inspect/fault_campaign.h), with exact values worked out by
 // hand on the standard exchange of a 2-cube, the same on the table executor, the TLM cube and the
 // RTL (tests named *Rtl* run in the rtl label, on the CI models of tests/build_models.cmake).
@@ -281,7 +281,7 @@ TEST(FaultAnalysis, AnIdleLinkIsMasked) {
   EXPECT_EQ(a.masked_reason, "idle: no word crossed the link in that cycle (or from it on)");
 }
 
-// A table fault: bit 1 of node 0's first instruction is the high opcode bit (docs/hardware.md
+// A table fault: bit 1 of node 0's first instruction is the high opcode bit (docs/hardware/node.md
 // §3): the cycle-0 XFER becomes a PERMUTE. Node 0 sends nothing (node 2 counts nodata), the word
 // node 2 sends it is lost (node 0 counts lost), and two elements stay where they were: node 0's
 // slot 2 keeps tag 2, node 2's slot 0 keeps tag 8.

@@ -1,4 +1,4 @@
-// hcube tests: the inspection options of the tool (issue 15 part 3) on every backend: the link
+// hcube tests: the inspection options of the tool on every backend: the link
 // CSV, the heatmap SVG and the element path must be the same bytes from table, TLM and RTL,
 // and bad input is exit 2 with a message. The case is the standard exchange on a 2-cube
 // (counted by hand in tests/inspect_test.cpp): every directed link carries 2 words in 4 cycles,

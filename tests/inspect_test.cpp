@@ -1,4 +1,4 @@
-// hcube tests: the inspection tools of issue 15 part 3 (sw/inspect/) on the table executor,
+// hcube tests: the inspection tools (sw/inspect/) on the table executor,
 // with exact values counted by hand on the standard exchange of a 2-cube.
 //
 // The case: hcube tables --algo exchange --n 2 (Johnsson & Ho 1987 §3.2), K = 4, one shared

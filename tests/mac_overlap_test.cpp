@@ -1,4 +1,4 @@
-// Issue 13 part 1: MAC overlap mode (docs/hardware.md §2.4). A MAC occupies the sequencer for
+// MAC overlap mode (docs/hardware/arithmetic.md §3). A MAC occupies the sequencer for
 // one cycle and its units run on beside the next instructions; a transfer or PERMUTE that reads
 // the running MAC's C block or writes its A, B or C block, and a MAC issued while the units are
 // busy, are `overlap` errors. Hand-made tables on the table executor, the SystemC-TLM cube and the
@@ -186,7 +186,7 @@ TEST(MacOverlap, WaitsAndOverrunsBesideTheUnits) {
   for (u64 y = 0; y < 4; ++y) expectMemory(e, y, afterMac(y, kF));
 }
 
-/// The four conflicts of §2.4, one per node, all in cycle 1 beside MAC f (issued in cycle 0):
+/// The four conflicts of docs/hardware/arithmetic.md §3, one per node, all in cycle 1 beside MAC f (issued in cycle 0):
 /// node 0 sends a slot of C (8) to node 1, which receives it into a slot of B (4); node 2 issues
 /// a second MAC; node 3 copies slot 14 into slot 8 with a PERMUTE, in the cycle in which the MAC
 /// writes c(0,0) there too (the MAC's write port wins).
@@ -399,7 +399,7 @@ TEST(MacOverlap, CannonOverlappedRefusesWhatItCannotBuild) {
             "--n with --grid auto or N1 = N2)");
 }
 
-// The issue's case: 64 x 64 x 64 on the 6-cube, one MAC unit, grid 8 x 8: arithmetic PQR/N =
+// 64 x 64 x 64 on the 6-cube, one MAC unit, grid 8 x 8: arithmetic PQR/N =
 // 4,096 cycles; the alignment (7 rotations of 64 cycles) is not hidden, the 7 rotations of the
 // multiply phase are: 448 + 8 x 512 = 4,544 cycles, 1.11 x max(arithmetic, communication bound)
 // = 4,096, against 4,992 without overlap. Table executor and TLM (the n = 6 RTL run is behind

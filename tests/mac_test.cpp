@@ -1,4 +1,4 @@
-// Issue 13: the block multiply-accumulate MAC (docs/hardware.md §2.3) on hand-made tables. Every
+// The block multiply-accumulate MAC (docs/hardware/arithmetic.md §2) on hand-made tables. Every
 // run that fits the CI's RTL models goes through the table executor, the SystemC-TLM cube and the
 // Verilated RTL cube (the rtl_models fixture's n = 2 model, K = 16, MacUnits = 1), which must
 // agree exactly; the expected memories are computed here by hand, in the order the hardware

@@ -1,4 +1,4 @@
-// Issue 13: matrix multiplication of Johnsson & Ho 1988 (TR-623) §3 — the rotation algorithm
+// Matrix multiplication of Johnsson & Ho 1988 (TR-623) §3 — the rotation algorithm
 // A(.,1,1) and Cannon's algorithm A(.,2,1) — built as catalogue cases, verified statically (the
 // verifier's product terms), run on the table executor and the TLM (and the RTL where a CI model
 // is big enough), every element of A checked against C x D computed independently, and the

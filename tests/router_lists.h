@@ -70,7 +70,7 @@ inline MessageList adaptiveDetourList() {
   return list;
 }
 
-// Multi-word messages with a start-up (docs/hardware.md §8.7), the 2-cube with tau = 3, B = 2:
+// Multi-word messages with a start-up (docs/hardware/router.md §7), the 2-cube with tau = 3, B = 2:
 // node x sends slots 0, 1 to node x^1 (slots 4, 5) and slots 2, 3 to node x^2 (slots 6, 7), one
 // word per entry, grouped by groupMessages into two messages of two words, in Q_0 and Q_1. Every
 // node's start-up unit serves Q_0's message in cycles 0-2 (its words leave in cycles 3 and 4,

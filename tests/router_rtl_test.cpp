@@ -1,17 +1,17 @@
 // hcube tests: the RTL routers (rtl/hc_router.sv, routed mode of hc_node) against the golden
-// model (sw/router/router_engine.h), docs/hardware.md §8: every catalogue permutation that
+// model (sw/router/router_engine.h), docs/hardware/router.md: every catalogue permutation that
 // builds at n = 2..4, e-cube, source and adaptive, FIFO depths 1 and 4 (a run-time value of one
 // model), the deadlocking ring and synthetic traffic — identical cycles, transfer and local cycles,
 // words, per-link words, stalls, maximum FIFO occupancy per port, latencies, span, router errors,
 // deadlock reports and final memories (receive area K..2K-1 included).
 //
-// The runs use the models with routers (HasRouter = 1, docs/hardware.md §8.11) that the
+// The runs use the models with routers (HasRouter = 1, docs/hardware/router.md §11) that the
 // rtl_models fixture builds (tests/build_models.cmake: n = 2, 3, 4 with M = 4 * 2^n and table
 // depths 16, 32, 128, the sizes of the fixture's table-mode models); a case that would need a
 // larger model is counted as skipped, never built here. The same models run every catalogue case
 // in table mode too (the configuration register chooses the mode at run time).
 //
-// Virtual channels (docs/hardware.md §8.13, RouterRtlVcs.*): the same checks with V = 2 (3 and 4
+// Virtual channels (docs/hardware/router.md §13, RouterRtlVcs.*): the same checks with V = 2 (3 and 4
 // at n = 3) on models built with NumVcs = V. `hcube build-model` has no --vcs, so these tests
 // build their fixture-size models themselves (vcModel: once per V and n into the test cache).
 #include <gtest/gtest.h>
@@ -61,7 +61,7 @@ void expectSame(const RoutedRun& g, const RoutedRun& t, const std::string& what)
   ASSERT_EQ(t.stats.blocked.size(), g.stats.blocked.size()) << what;
   EXPECT_EQ(t.stats.vcs, g.stats.vcs) << what;
   for (size_t i = 0; i < g.stats.blocked.size(); ++i) {
-    // With V > 1 the description names the FIFO's VC and the VC requested (§8.13).
+    // With V > 1 the description names the FIFO's VC and the VC requested (docs/hardware/router.md §13).
     EXPECT_EQ(describe(t.stats.blocked[i], g.stats.vcs), describe(g.stats.blocked[i], g.stats.vcs))
         << what;
     EXPECT_EQ(t.stats.blocked[i].input_vc, g.stats.blocked[i].input_vc) << what;
@@ -122,7 +122,7 @@ void catalogueAt(int n, bool flat = false) {
 TEST(RouterRtl, CatalogueN2) { catalogueAt(2); }
 TEST(RouterRtl, CatalogueN3) { catalogueAt(3); }
 TEST(RouterRtl, CatalogueN4) { catalogueAt(4); }
-// The flat model with routers (hc_cube verilated whole, docs/hardware.md §6.1), held to the
+// The flat model with routers (hc_cube verilated whole, docs/hardware/testbench.md §2.1), held to the
 // golden model as the node-array model is above.
 TEST(RouterRtl, CatalogueN3OnTheFlatModel) { catalogueAt(3, true); }
 
@@ -167,7 +167,7 @@ TEST(RouterRtl, TableModeOnTheRouterModel) {
   EXPECT_GE(mac, 2);  // rotation and Cannon at n = 2 (larger ones need deeper tables)
 }
 
-// The 2-cube AAPC of docs/hardware.md §8.8, hand-counted there: 3 cycles, 16 words, 0 stalls.
+// The 2-cube AAPC of docs/hardware/router.md §8, hand-counted there: 3 cycles, 16 words, 0 stalls.
 TEST(RouterRtl, HandCountedAapc) {
   const BuiltCase c = buildCase({"edelman", 2, 0, 1, false, {}});
   const MessageList list = messagesFromPermutation(c.perm, RouteKind::kEcube);
@@ -277,8 +277,8 @@ TEST(RouterRtl, TrafficAgrees) {
   }
 }
 
-// Idle routed nodes are not clocked by the node-array testbench (rt_idle_o, docs/hardware.md
-// §8.14). The scatter from one root leaves most routers idle for most cycles and the AAPC and
+// Idle routed nodes are not clocked by the node-array testbench (rt_idle_o, docs/hardware/router.md
+// §14). The scatter from one root leaves most routers idle for most cycles and the AAPC and
 // bit-reversal leave them idle at the end: with the skipping and with every node clocked at every
 // edge (HCUBE_EVERY_EDGE=1), every result is the golden model's, and skipping happened.
 TEST(RouterRtl, IdleNodesSkipExactly) {
@@ -334,7 +334,7 @@ TEST(RouterRtl, BadOptionsAreErrors) {
 namespace hcube {
 namespace {
 
-// Multi-word messages with a start-up (docs/hardware.md §8.7) on the fixture's models: the
+// Multi-word messages with a start-up (docs/hardware/router.md §7) on the fixture's models: the
 // hand-counted 2-cube lists of tests/router_lists.h (tau = 3, B = 2: 8 and 6 cycles), then the
 // 2D transposes and an AAPC at n = 2..4 with tau = 5 in messages of 2 and of K words.
 TEST(RouterRtl, StartupAndPacketsAgree) {
@@ -398,7 +398,7 @@ TEST(RouterRtl, StartupAndPacketsAgree) {
 namespace hcube {
 namespace {
 
-// Virtual channels (docs/hardware.md §8.13): the RTL routers built with NumVcs = V against the
+// Virtual channels (docs/hardware/router.md §13): the RTL routers built with NumVcs = V against the
 // golden model with --vcs V. A model is built per V; the fixture-size models (n = 2, 3, 4,
 // M = 4 * 2^n, table depth 16, 32, 128, as the rtl_models fixture's V = 1 models) are built
 // once into the test cache by vcModel below, so that every case finds one instead of building a
@@ -566,7 +566,7 @@ TEST(RouterRtlVcs, DeadlockAgrees) {
   }
 }
 
-// Multi-word messages with a start-up (§8.7) and two VCs: the hand-counted 2-cube lists and the
+// Multi-word messages with a start-up (docs/hardware/router.md §7) and two VCs: the hand-counted 2-cube lists and the
 // 2D transposes and an AAPC at n = 2..4 with tau = 5, B = 2, one-entry FIFOs.
 TEST(RouterRtlVcs, StartupAndPacketsAgree) {
   const MessageList serial = test::startupSerialList();

@@ -1,4 +1,4 @@
-// hcube tests: the golden model of routed mode (docs/hardware.md §8) — hand-counted e-cube runs
+// hcube tests: the golden model of routed mode (docs/hardware/router.md) — hand-counted e-cube runs
 // on a 2-cube and a 3-cube, every catalogue permutation delivered by routing logic alone
 // (Johnsson & Ho 1987 §8.2), backpressure with one-entry FIFOs, a deadlocking source route, the
 // message text form and bad input.
@@ -80,7 +80,7 @@ void expectMinimalDelivery(const PermutationSpec& perm, const RoutedRun& r,
   EXPECT_FALSE(r.stats.deadlock) << what;
 }
 
-// The 2-cube AAPC (edelman's permutation), e-cube, depth 4: derived in docs/hardware.md §8.8.
+// The 2-cube AAPC (edelman's permutation), e-cube, depth 4: derived in docs/hardware/router.md §8.
 // Node x sends slot l to node l; Q_0 holds the packets for x^1 and x^3 in slot order (x^1
 // first on nodes 0 and 1, x^3 first on nodes 2 and 3), Q_1 the one for x^2, Q_L the copy.
 // Cycle 0: both queues send, every packet for x^1, x^2 is delivered, those of nodes 2 and 3 for
@@ -287,7 +287,7 @@ TEST(RouterHandCounted, AdaptiveAvoidsAFullFifo3Cube) {
   EXPECT_EQ(e.run.link_words, links);
 }
 
-// P-cube's allowed dimensions and the selection by credits (docs/hardware.md §8.3).
+// P-cube's allowed dimensions and the selection by credits (docs/hardware/router.md §3).
 TEST(RouterAdaptive, AllowedDimensionsAndSelection) {
   EXPECT_EQ(pcubeAllowed(0b0101, 0b1010), 0b1010U);  // 0 -> 1 first
   EXPECT_EQ(pcubeAllowed(0b1111, 0b1010), 0b0101U);  // then 1 -> 0
@@ -485,7 +485,7 @@ TEST(RouterOptionsTest, BadOptionsAreErrors) {
 namespace hcube {
 namespace {
 
-// docs/hardware.md §8.7, the cycles derived by hand in tests/router_lists.h.
+// docs/hardware/router.md §7, the cycles derived by hand in tests/router_lists.h.
 TEST(RouterStartup, HandCountedSerialStartups2Cube) {
   const MessageList list = test::startupSerialList();
   ASSERT_EQ(list.per_node[0].size(), 4U);
@@ -593,7 +593,7 @@ TEST(RouterStartup, BadInputIsAnError) {
 }  // namespace
 }  // namespace hcube
 
-// ---- Virtual channels (docs/hardware.md §8.13).
+// ---- Virtual channels (docs/hardware/router.md §13).
 namespace hcube {
 namespace {
 
@@ -717,7 +717,7 @@ TEST(RouterVcs, CyclicSourceRouteStillDeadlocksAndNamesVcs) {
   expectDelivered(list, route(list, 2, 16, 0, 2));
 }
 
-// The VC choice of §8.13 on given credits.
+// The VC choice of docs/hardware/router.md §13 on given credits.
 TEST(RouterVcs, SelectionByCredits) {
   // credit[port][vc]
   const std::vector<std::vector<u64>> credit{{1, 3, 3}, {2, 0, 0}, {4, 2, 1}, {0, 0, 0}};

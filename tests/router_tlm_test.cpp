@@ -1,5 +1,5 @@
 // hcube tests: the TLM routers (sim/tlm/hc_tlm_router.h) against the golden model
-// (sw/router/router_engine.h), docs/hardware.md §8: every catalogue permutation that builds at
+// (sw/router/router_engine.h), docs/hardware/router.md: every catalogue permutation that builds at
 // n <= 4, e-cube, source and adaptive, FIFO depths 1 and 4, and the deadlocking ring — identical
 // cycles, transfer and local cycles, words, per-link words, stalls, maximum FIFO occupancy per
 // port, latencies, span, router errors, deadlock reports and final memories.
@@ -160,7 +160,7 @@ TEST(RouterTlm, TrafficAgrees) {
 namespace hcube {
 namespace {
 
-// Multi-word messages with a start-up (docs/hardware.md §8.7): the hand-counted 2-cube lists and
+// Multi-word messages with a start-up (docs/hardware/router.md §7): the hand-counted 2-cube lists and
 // every catalogue permutation at n = 3 with tau = 4 in messages of B = 2 and B = K words, e-cube,
 // source and adaptive, FIFO depths 1 and 4.
 TEST(RouterTlm, StartupAndPacketsAgree) {
@@ -199,7 +199,7 @@ TEST(RouterTlm, StartupAndPacketsAgree) {
   EXPECT_GE(ran, 40);
 }
 
-// Virtual channels (docs/hardware.md §8.13): every catalogue permutation at n = 2..4 with 2 and
+// Virtual channels (docs/hardware/router.md §13): every catalogue permutation at n = 2..4 with 2 and
 // 3 VCs, e-cube, source and adaptive (Duato's escape-VC routing), FIFO depths 1 and 4; the ring's
 // deadlock with 2 VCs and depth 1 (and its delivery with depth 2); uniform traffic with 2 VCs.
 TEST(RouterTlm, VirtualChannelsAgree) {

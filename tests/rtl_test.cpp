@@ -62,7 +62,7 @@ class RtlEdelmanLong : public ::testing::TestWithParam<int> {};
 TEST_P(RtlEdelmanLong, MatchesTableExecutorAndReference) { expectEdelmanOnRtl(GetParam(), 0); }
 INSTANTIATE_TEST_SUITE_P(Big, RtlEdelmanLong, ::testing::Range(7, 11));
 
-// Issue 11 goal 4: 2048 and 4096 nodes (K = 2^n) on the RTL, every AAPC schedule and the
+// 2048 and 4096 nodes (K = 2^n) on the RTL, every AAPC schedule and the
 // transposes (the two-dimensional ones need an even n), identical to the executor and correct.
 // Each distinct table depth is its own Verilated model; a 12-cube model takes about 30 CPU
 // minutes and 7 GB to build (sw/resource_limits.cpp), so these run by hand (label long).
@@ -202,7 +202,7 @@ TEST(RtlErrors, WaitOnePortForwardDropAndConflictMatchTheExecutor) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// PERMUTE (docs/hardware.md §2.1), wide channels and one-port mode with hand-made tables. The
+// PERMUTE (docs/hardware/node.md §2.1), wide channels and one-port mode with hand-made tables. The
 // expected values are worked out by hand from the contract; the executor must agree with them
 // and the RTL with the executor.
 // ---------------------------------------------------------------------------------------------
@@ -468,7 +468,7 @@ TEST(RtlOnePort, CompiledSchedulesAgreeWithTheExecutor) {
   }
 }
 
-// Issue 11: a model per thread count and per tracing, named so in the cache.
+// A model per thread count and per tracing, named so in the cache.
 TEST(RtlModelKey, NamesThreadsAndTracing) {
   RtlModelConfig c{3, 32, 1, 64};
   EXPECT_EQ(c.key(), "rtl-n3-m32-b1-t64-j1-w0");
@@ -531,7 +531,7 @@ TEST(RtlThreads, NodeArrayOnSeveralThreadsMatchesTheExecutor) {
   }
 }
 
-// The flat model (hc_cube verilated whole, docs/hardware.md §6.1) against the executor, as every
+// The flat model (hc_cube verilated whole, docs/hardware/testbench.md §2.1) against the executor, as every
 // other test here holds the node-array model to it: the catalogue at n = 2 and 3, the broken
 // tables of RtlErrors, and one link fault of each kind with the traffic log and the error events.
 // Both models equal to the executor means equal to each other.

@@ -1,5 +1,5 @@
 // hcube tests: source routes taken from a schedule's own paths (sw/router/schedule_paths.h,
-// issue 12 part 2). The paths are checked against the schedule's own run (the same links, the
+// docs/hardware/router.md). The paths are checked against the schedule's own run (the same links, the
 // same first cycles); where the schedule moves every element on at every step (SPT's pipelined
 // paths, Johnsson & Ho 1987 §6.1.1) the routers carry them with no stall in the schedule's
 // transfer cycles; where it parks elements between hops (the AAPC schedules) they contend; where

@@ -102,7 +102,7 @@ TEST(SdpCli, BadInputExitsTwoNamingWhy) {
   expectError({"sdp", "--describe", "--n", "3", "--k", "8"}, "exactly one of --delta");
   expectError({"sdp", "--describe", "--n", "3", "--k", "6", "--cycles", "0,1"}, "power of two");
   expectError({"sdp", "--n", "3", "--cycles", "0,1"}, "--describe");
-  // Issue 14's list: A2 without enough free storage dimensions (one-port, n-port, rotated), A1
+  // The refusals: A2 without enough free storage dimensions (one-port, n-port, rotated), A1
   // and A4 without a storage dimension to exchange with, A6 when every storage dimension is in
   // a mixed GSH, gamma above sigma_max.
   expectError({"run", "--algo", "sdp", "--n", "3", "--k", "4", "--method", "a2", "--cycles",

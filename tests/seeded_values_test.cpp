@@ -1,4 +1,4 @@
-// Issue 13 part 2: the collectives of TR-623 §2 from seeded values (sw/seeded_words.h,
+// The collectives of TR-623 §2 from seeded values (sw/seeded_words.h,
 // `--seed S`) instead of tags, on the table executor, the TLM and the RTL (the CI models of n = 2
 // and 3), which must agree exactly; every checked slot against the sums and copies computed here
 // from the generator, independently of sw/initial_values.cpp. Matmul's seeded runs are in

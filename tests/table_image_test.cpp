@@ -1,4 +1,4 @@
-// The binary table-word encoding of docs/hardware.md §3 and the image file.
+// The binary table-word encoding of docs/hardware/node.md §3 and the image file.
 #include "table_image.h"
 
 #include <gtest/gtest.h>
@@ -103,7 +103,7 @@ TableSet imageRoundTrip(const TableSet& set) {
   return readImage(in, "t.hex");
 }
 
-// Issue 15 part 1: the image reads back into the very table set it was written from.
+// The image reads back into the very table set it was written from.
 TEST(ImageReader, ImagesReadBackIntoTheSameTables) {
   for (int n = 1; n <= 6; ++n) {
     const TableSet set = buildCase({"edelman", n, 0, 1, false}).tables;

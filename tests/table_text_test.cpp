@@ -158,7 +158,7 @@ TEST(TableText, TablesForTheWrongCubeAreRejected) {
             "bad.hct:9: permutation 'aapc n=3 m=1' does not match dim 2 and slots 4");
 }
 
-// Issue 15's probe: numbers that would wrap modulo 2^32, fields that do not belong to the kind,
+// Probes: numbers that would wrap modulo 2^32, fields that do not belong to the kind,
 // repeated fields, an algo name that is not UTF-8 and a table without instructions are each an
 // error naming the file and line.
 TEST(TableText, PermNumbersAreNotCutTo32Bits) {

@@ -76,8 +76,8 @@ struct CatalogueCase {
   BuiltCase built;
 };
 
-/// Johnsson & Ho 1988 (TR-623) §3 matrix products (`matmul`, tau = 1, tags), the forms of issue
-/// 13's last round, each sized to fit the CI models (4 * 2^n memory words, table depth 16, 16,
+/// Johnsson & Ho 1988 (TR-623) §3 matrix products (`matmul`, tau = 1, tags), the product forms of
+/// §3, each sized to fit the CI models (4 * 2^n memory words, table depth 16, 16,
 /// 64, 128, 256, 1024 at n = 1..6): A(.,2,3) and A(.,2,5) on N1 < N2 (one-port), A(.,2,3),
 /// A(.,2,4), A(.,2,5) on N1 > N2 (all-port; A(.,2,5) one-port at n = 4, whose all-port scratch
 /// does not fit), on square grids A(.,2,2) .. A(.,2,5) with Table 11's SPT transposes and one MPT

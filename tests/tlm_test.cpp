@@ -165,7 +165,7 @@ TEST(TlmSequencer, UnequalTablesAndWordsArrivingAtAnEndedOrWaitingNodeAreLost) {
   const RunResult tlm = expectAgreement(set);
   EXPECT_EQ(tlm.cycles, 3U);
   EXPECT_EQ(tlm.words, 4U);
-  // Counters count cycles (docs/hardware.md §4): two words lost by node 1 in cycle 2 count once.
+  // Counters count cycles (docs/hardware/checks.md): two words lost by node 1 in cycle 2 count once.
   EXPECT_EQ(tlm.errors,
             (std::vector<NodeErrorCount>{{1, HwError::kLost, 2}, {2, HwError::kLost, 1}}));
 }
@@ -182,7 +182,7 @@ TEST(TlmSequencer, WaitOfTwentyThousandCyclesIsCountedExactly) {
   EXPECT_EQ(tlm.errors, (std::vector<NodeErrorCount>{{1, HwError::kLost, 1}}));
 }
 
-// Issue 16: cycles in which every node only waits are skipped in one step. A 1-cube moves a
+// Cycles in which every node only waits are skipped in one step. A 1-cube moves a
 // word, waits, and moves it back.
 TableSet waitingOneCube(u32 wait) {
   TableSet set = handMade(1, 1, 2);
@@ -277,7 +277,7 @@ TEST(TlmSequencer, CycleLimitInsideAWaitAndAtAPassWord) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// PERMUTE (docs/hardware.md §2.1)
+// PERMUTE (docs/hardware/node.md §2.1)
 // ---------------------------------------------------------------------------------------------
 
 /// A PERMUTE for `channels` channels with channel c copying slot from[c] into slot to[c].

@@ -16,7 +16,7 @@ if(TARGET hcube_tlm)
     DISCOVERY_TIMEOUT 60)
   hcube_label_tests(hcube_tlm_long_tests "tlm;long")
 
-  # Routed mode: the TLM routers against the golden model (issue 12).
+  # Routed mode: the TLM routers against the golden model.
   add_executable(hcube_router_tlm_tests ${CMAKE_CURRENT_LIST_DIR}/router_tlm_test.cpp)
   target_link_libraries(hcube_router_tlm_tests PRIVATE hcube_tlm GTest::gtest_main)
   # libsystemc needs an sc_main; hcube_tlm's (in tlm_backend.cpp) is linked only when asked for.

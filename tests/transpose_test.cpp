@@ -149,11 +149,11 @@ TEST(Transpose1d, EveryOneDimensionalLayoutPair) {
   EXPECT_GT(dimperm_cases, 20);
 }
 
-// The issue's command: hcube run --algo transpose-1d --matrix 128x128 --n 5 --partition
+// hcube run --algo transpose-1d --matrix 128x128 --n 5 --partition
 // col-cyclic --ports one. The exchange algorithm: 5 exchanges of K/2 = 256 elements, one port
 // at a time, exactly n K/2 = 1280 transfer cycles; the local phases are the blocking before, four
 // shuffles between the exchanges and the final local transpose.
-TEST(Transpose1d, IssueCommandOnePortColumnCyclic) {
+TEST(Transpose1d, OnePortColumnCyclic128x128N5) {
   const Outcome o =
       runCase("transpose-1d", 5, {{"matrix", "128x128"}, {"partition", "col-cyclic"}}, true);
   expectClean(o);

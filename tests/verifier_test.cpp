@@ -140,7 +140,7 @@ TableSet alignedAapc1() {
   return set;
 }
 
-// A WAIT costs one step of the symbolic run however long it is (issue 16): the cycles grow with
+// A WAIT costs one step of the symbolic run however long it is: the cycles grow with
 // the wait, the work done (steps) does not.
 TEST(VerifierWait, LongestWaitInAOneCubeVerifiesInOneStep) {
   for (const u32 wait : {1U, 1000U, 4294967295U}) {

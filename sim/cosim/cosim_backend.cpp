@@ -42,7 +42,7 @@ const std::vector<ModelInfo>& models() {
 }
 
 /// The model that runs `set`: the cube's Dim and Lanes, a memory of at least M words whose
-/// table words are as wide as the cube's (docs/hardware.md §3: the width follows
+/// table words are as wide as the cube's (docs/hardware/node.md §3: the width follows
 /// max(1, clog2(M))), and room for the longest table.
 const ModelInfo& modelFor(const TableSet& set) {
   const TableHeader& h = set.header;

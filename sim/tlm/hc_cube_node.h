@@ -83,7 +83,7 @@ class HcCubeNode : public sc_core::sc_module {
   /// that cannot tell (a Verilated one) says 0, and the cube never skips a cycle.
   virtual u64 idleCycles() const { return 0; }
   /// Instead of running them: the next `cycles` (1 .. idleCycles()) cycles, which the cube
-  /// skips because every node is idle in them (issue 16). `last_cycle` is the 0-based index of
+  /// skips because every node is idle in them. `last_cycle` is the 0-based index of
   /// the last one (where an overrun of a table without END is counted).
   virtual void skipIdle(u64 cycles, u64 last_cycle) {
     (void)cycles;

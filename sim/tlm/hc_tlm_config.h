@@ -1,5 +1,5 @@
-// hcube TLM model: the configuration of a cube (docs/hardware.md §1) and the address map of its
-// load socket (the TLM counterpart of the RTL's table load port and memory scan port, §5).
+// hcube TLM model: the configuration of a cube (docs/hardware/node.md §1) and the address map of its
+// load socket (the TLM counterpart of the RTL's table load port and memory scan port, docs/hardware/testbench.md §1).
 //
 // SystemC-free on purpose, so the backend entry point and the tests need no SystemC headers.
 #pragma once
@@ -18,8 +18,8 @@ struct HcTlmConfig {
   u64 memory_words = 2;      ///< NumSlots M
   size_t table_depth = 2;    ///< TableDepth D (table words per node)
   bool one_port = false;     ///< one-port mode (the RTL's one_port_i)
-  u32 mac_units = 1;         ///< MacUnits U: multiply-add units per node (MAC, §2.3)
-  bool mac_overlap = false;  ///< MAC overlap mode (§2.4; the RTL's mac_overlap_i)
+  u32 mac_units = 1;         ///< MacUnits U: multiply-add units per node (MAC, docs/hardware/arithmetic.md §2)
+  bool mac_overlap = false;  ///< MAC overlap mode (docs/hardware/arithmetic.md §3; the RTL's mac_overlap_i)
   u64 tagged_elements = 0;   ///< traffic monitor: words below this are tags (span)
 
   u64 nodes() const { return u64{1} << n; }
@@ -51,7 +51,7 @@ constexpr u64 kOffsetMask = 0xFFFFFFFFULL;
 constexpr u64 kRegionTable = 0;
 /// Memory slot s at offset 4 * s (u32 words); bursts of whole words. R/W.
 constexpr u64 kRegionMemory = 1;
-/// Read only, u32 words: error counter of kind k (docs/hardware.md §4) at offset 4 * k, then
+/// Read only, u32 words: error counter of kind k (docs/hardware/checks.md) at offset 4 * k, then
 /// the done flag at offset kStatusDone.
 constexpr u64 kRegionStatus = 2;
 constexpr u64 kStatusDone = 4 * 10;  // 4 * kHwErrorKinds
@@ -64,7 +64,7 @@ constexpr u64 kCubeCycles = 0x18;       ///< R: cycles_o
 constexpr u64 kCubeXferCycles = 0x20;   ///< R: xfer_cycles_o
 constexpr u64 kCubeWords = 0x28;        ///< R: words_o
 constexpr u64 kCubeLocalCycles = 0x30;  ///< R: local_cycles_o (cycles with a PERMUTE)
-constexpr u64 kCubeMacCycles = 0x38;    ///< R: mac_cycles_o (cycles with a MAC, §2.3)
+constexpr u64 kCubeMacCycles = 0x38;    ///< R: mac_cycles_o (cycles with a MAC, docs/hardware/arithmetic.md §2)
 
 constexpr u64 address(u64 node, u64 region, u64 offset) {
   return (node << kNodeShift) | (region << kRegionShift) | offset;

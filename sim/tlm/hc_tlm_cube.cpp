@@ -159,7 +159,7 @@ void HcTlmCube::decide() {
       return;
     }
     // Cycles in which every node only counts down a WAIT (or has ended) are skipped in one
-    // step (issue 16), up to the shortest wait or the cycle limit; every counter comes out as
+    // step, up to the shortest wait or the cycle limit; every counter comes out as
     // if they had run. SystemC time does not advance over them, so not while tracing (the
     // waveform shows every cycle).
     const u64 idle = m_tracing ? 0 : idleCycles();

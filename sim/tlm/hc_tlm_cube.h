@@ -1,5 +1,5 @@
 // hcube TLM model: the cube — 2^n nodes bound by dimension, the clock, the run controller with
-// the cycle counters, and the load bus (docs/hardware.md §5, the TLM counterpart of
+// the cycle counters, and the load bus (docs/hardware/testbench.md §1, the TLM counterpart of
 // rtl/hc_cube.sv).
 //
 // Output port j of node x is bound to input port j of node x ^ (1 << j). Every node is an
@@ -72,7 +72,7 @@ class HcTlmCube : public sc_core::sc_module {
   HcTlmProbe& probe() { return m_probe; }
   /// Called with the cycles done after every cycle (or skipped stretch) of a run; empty: none.
   void setProgress(std::function<void(u64)> progress) { m_progress = std::move(progress); }
-  /// Stretches of idle cycles the last run skipped in one step each (issue 16).
+  /// Stretches of idle cycles the last run skipped in one step each.
   u64 skips() const { return m_skips; }
   HcCubeNode& node(u64 x) { return *m_nodes.at(x); }
 

@@ -1,6 +1,6 @@
 // hcube TLM model: the table decoder the nodes of a cube share.
 //
-// A node's table memory holds the raw table words it was loaded with (docs/hardware.md §3). At
+// A node's table memory holds the raw table words it was loaded with (docs/hardware/node.md §3). At
 // start, its sequencer gets the decoded table from this decoder, which decodes each distinct
 // table content once: after a broadcast load all 2^n nodes share one decoded table instead of
 // holding 2^n copies (which would cost memory bandwidth, and time, at n = 10). A word the
@@ -20,7 +20,7 @@ namespace hcube {
 
 class HcTlmDecoder {
  public:
-  /// Opcode of the instruction a rejected word decodes to (no opcode of docs/hardware.md §3).
+  /// Opcode of the instruction a rejected word decodes to (no opcode of docs/hardware/node.md §3).
   static constexpr Opcode kIllegal = static_cast<Opcode>(0xFF);
 
   HcTlmDecoder(const ImageLayout& layout, unsigned word_bytes)
@@ -29,7 +29,7 @@ class HcTlmDecoder {
   /// A decoded table, and per instruction whether its memory writes can never name one slot
   /// twice at any node: every MEM input has the same relative flag and a slot of its own (the
   /// XOR with the node address keeps distinct slots distinct), so no node needs the conflict
-  /// check (docs/hardware.md §4) for it.
+  /// check (docs/hardware/checks.md) for it.
   struct Decoded {
     Table table;
     std::vector<char> distinct_writes;

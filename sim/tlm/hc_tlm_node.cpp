@@ -91,7 +91,7 @@ void HcTlmNode::sendPhase() {
     return;
   }
   const Instruction& ins = m_seq.current();
-  if (m_seq.macWork() != nullptr) m_probe.mac();  // the MAC units are busy (§2.3, §2.4)
+  if (m_seq.macWork() != nullptr) m_probe.mac();  // the MAC units are busy (docs/hardware/arithmetic.md §2, docs/hardware/arithmetic.md §3)
   switch (ins.op) {
     case Opcode::kXfer:
       sendXfer(ins);
@@ -122,14 +122,13 @@ void HcTlmNode::receivePhase() {
     return;
   }
   const Instruction& ins = m_seq.current();
-  // ---- issue 13: the MAC units' cycle (docs/hardware.md §2.3, §2.4), formed from the memory as
+  // ---- the MAC units' cycle (docs/hardware/arithmetic.md §2, §3), formed from the memory as
   // it is at the start of the cycle and written after the channels' writes ----
   MacCycle work;
   if (const MacField* mac = m_seq.macWork()) {
     work = multiplyAccumulate(*mac, m_seq.macCycle());
     if (m_seq.macBusy()) checkOverlap(ins, *mac);
   }
-  // ---- end issue 13 ----
   if (ins.op == Opcode::kXfer) {
     receiveXfer(ins);
   } else {
@@ -249,7 +248,7 @@ void HcTlmNode::sendXfer(const Instruction& ins) {
   if (m_pass_held) checkDropped(&ins);
 }
 
-// ---- issue 13: block multiply-accumulate (docs/hardware.md §2.3, sw/mac.h) ----
+// ---- block multiply-accumulate (docs/hardware/arithmetic.md §2, sw/mac.h) ----
 MacCycle HcTlmNode::multiplyAccumulate(const MacField& mac, u64 t) {
   const MacCycle work = macStep(mac, m_config.mac_units, t, m_config.memory_words,
                                 [&](u64 slot) { return m_memory[slot]; });
@@ -259,7 +258,7 @@ MacCycle HcTlmNode::multiplyAccumulate(const MacField& mac, u64 t) {
 }
 
 void HcTlmNode::checkOverlap(const Instruction& ins, const MacField& mac) {
-  // MAC overlap mode (§2.4): the units run `mac`, issued in an earlier cycle, beside `ins`.
+  // MAC overlap mode (docs/hardware/arithmetic.md §3): the units run `mac`, issued in an earlier cycle, beside `ins`.
   bool hazard = m_seq.macRefused();  // a second MAC (not the running one's own instruction)
   if (ins.op == Opcode::kXfer || ins.op == Opcode::kPermute) {
     const bool permute = ins.op == Opcode::kPermute;
@@ -274,7 +273,6 @@ void HcTlmNode::checkOverlap(const Instruction& ins, const MacField& mac) {
   }
   if (hazard) raise(HwError::kOverlap);
 }
-// ---- end issue 13 ----
 
 void HcTlmNode::end_of_elaboration() {
   m_port_if.clear();
@@ -332,7 +330,7 @@ void HcTlmNode::receiveXfer(const Instruction& ins) {
   // Receive slots are checked on the instruction, whether or not words arrive: out of range,
   // or two MEM inputs naming one slot.
   checkWriteSlots(ins, false);
-  // ---- issue 13: combining receive (docs/hardware.md §2.2) ----
+  // ---- combining receive (docs/hardware/arithmetic.md §1) ----
   // An ADD stores the slot as it was at the start of the cycle plus the arriving word (W = 32
   // bit wrap-around): every sum is formed before any receive of the cycle writes.
   for (size_t c = 0; c < m_channels; ++c) {
@@ -341,7 +339,6 @@ void HcTlmNode::receiveXfer(const Instruction& ins) {
     const u64 slot = resolve(in.slot, in.rel);
     if (slot < m_config.memory_words) m_sum[c] = m_memory[slot] + m_inbox.in[c].data;
   }
-  // ---- end issue 13 ----
   bool pass_held = false;
   for (size_t c = 0; c < m_channels; ++c) {
     const HcPortRegister arriving = m_inbox.in[c];
@@ -371,7 +368,7 @@ void HcTlmNode::receiveXfer(const Instruction& ins) {
         m_probe.store(arriving.data);
         break;
       }
-      case InOp::kAdd: {  // issue 13: the sum formed above
+      case InOp::kAdd: {  // the sum formed above
         if (arriving.valid == 0) {
           raise(HwError::kNoData);
           break;
@@ -399,7 +396,7 @@ void HcTlmNode::discardArrivals() {
 }
 
 void HcTlmNode::readCopies(const Instruction& ins) {
-  // docs/hardware.md §2.1: MEM(a)/MEM(b) copies slot a into slot b, reading the memory as it
+  // docs/hardware/node.md §2.1: MEM(a)/MEM(b) copies slot a into slot b, reading the memory as it
   // is at the start of the cycle; IDLE/IDLE does nothing; anything else is illegal and copies
   // nothing. A read outside the memory is a slot error and copies the word 0.
   for (size_t c = 0; c < m_channels; ++c) {

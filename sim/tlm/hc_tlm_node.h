@@ -1,4 +1,4 @@
-// hcube TLM model: one node of the Boolean n-cube (docs/hardware.md §2 - §4), the TLM-2.0
+// hcube TLM model: one node of the Boolean n-cube (docs/hardware/node.md, checks.md), the TLM-2.0
 // counterpart of rtl/hc_node.sv.
 //
 // A node holds M words of memory, a table memory of D words written through its load socket
@@ -14,7 +14,7 @@
 // or b_transport where it denied DMI (the receiver annotates the link latency and latches the
 // words); a PERMUTE reads the words it copies. At the falling edge (receivePhase) it stores
 // the words that arrived (or the PERMUTE copies), fills its PASS registers and advances its
-// sequencer. Error counters count the cycles in which a condition held (docs/hardware.md §4).
+// sequencer. Error counters count the cycles in which a condition held (docs/hardware/checks.md).
 #pragma once
 
 #include <array>
@@ -62,9 +62,9 @@ class HcTlmNode final : public HcCubeNode {
   void readCopies(const Instruction& ins);
   void receiveXfer(const Instruction& ins);
   void writeCopies(const Instruction& ins);
-  /// Cycle t of a MAC (docs/hardware.md §2.3): the write it makes at the end of the cycle.
+  /// Cycle t of a MAC (docs/hardware/arithmetic.md §2): the write it makes at the end of the cycle.
   MacCycle multiplyAccumulate(const MacField& mac, u64 t);
-  /// MAC overlap mode (§2.4): the `overlap` checks of `ins` against the MAC running beside it.
+  /// MAC overlap mode (docs/hardware/arithmetic.md §3): the `overlap` checks of `ins` against the MAC running beside it.
   void checkOverlap(const Instruction& ins, const MacField& mac);
   /// Receive-slot checks on the instruction (range, two channels naming one slot), for the
   /// channels whose input side writes memory.
@@ -92,7 +92,7 @@ class HcTlmNode final : public HcCubeNode {
   unsigned loadAccess(tlm::tlm_generic_payload& trans);
 
   /// Records that the condition of `e` holds in the current cycle. A counter counts the cycles
-  /// in which its condition held (docs/hardware.md §4): events are collected per cycle and
+  /// in which its condition held (docs/hardware/checks.md): events are collected per cycle and
   /// counted once the cycle is over.
   void raise(HwError e) { raiseAt(m_probe.cycle(), e); }
   /// The same in `cycle`; the first time per cycle and kind it is also handed to the probe's
@@ -151,7 +151,7 @@ class HcTlmNode final : public HcCubeNode {
   std::vector<HcLatch> m_pass;       ///< PASS registers, filled in the previous cycle
   std::vector<HcLatch> m_pass_next;  ///< ... being filled in this cycle
   std::vector<HcLatch> m_copy;       ///< PERMUTE: the word each channel copies this cycle
-  std::vector<u32> m_sum;            ///< XFER: an ADD receive's sum (issue 13), per channel
+  std::vector<u32> m_sum;            ///< XFER: an ADD receive's sum, per channel
 
   /// The words a port sends by b_transport (where the neighbour denied DMI), per channel.
   HcPortSender m_sender;

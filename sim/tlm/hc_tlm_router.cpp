@@ -34,8 +34,8 @@ struct RouterPacket {
   u64 release = 0;
   u32 src_slot = 0;
   u64 id = 0;          ///< the message's index in the list (node by node), for delivered_at
-  bool start = false;  ///< the first word of a message that pays the start-up tau (§8.7)
-  int vc = 0;          ///< the virtual channel it crosses the link on: the receiver's FIFO (§8.13)
+  bool start = false;  ///< the first word of a message that pays the start-up tau (docs/hardware/router.md §7)
+  int vc = 0;          ///< the virtual channel it crosses the link on: the receiver's FIFO (docs/hardware/router.md §13)
 };
 
 /// What every router reports to: statistics of the whole cube (a per-run object, not a global).
@@ -68,7 +68,7 @@ using InitSocket = tlm_utils::simple_initiator_socket<sc_core::sc_module>;
 class HcTlmRouterNode;
 using TargetSocket = tlm_utils::simple_target_socket_tagged<HcTlmRouterNode>;
 
-/// One node's router (docs/hardware.md §8.2-8.4, §8.13): input FIFOs per port and virtual
+/// One node's router (docs/hardware/router.md §2–4, §13): input FIFOs per port and virtual
 /// channel, injection queues, outputs with round-robin pointers and credits per VC;
 /// m_link_out[j] / m_link_in[j] carry packets over dimension j (the packet names its VC),
 /// m_credit_out[j] / m_credit_in[j] the credits back (the payload names the VC).
@@ -110,7 +110,7 @@ class HcTlmRouterNode : public sc_core::sc_module {
       m_link_in.back()->register_b_transport(this, &HcTlmRouterNode::linkTransport, j);
       m_credit_in.back()->register_b_transport(this, &HcTlmRouterNode::creditTransport, j);
     }
-    // The message list, loaded into the injection queues by first hop (§8.2).
+    // The message list, loaded into the injection queues by first hop (docs/hardware/router.md §2).
     for (const Message& m : list.per_node[id]) {
       RouterPacket p;
       p.dst = m.dst;
@@ -127,7 +127,7 @@ class HcTlmRouterNode : public sc_core::sc_module {
     m_queue_head.assign(m_queue.size(), 0);
   }
 
-  /// Steps 1-3 of §8.4 on the state at the start of the cycle. Returns whether the node has
+  /// Steps 1-3 of docs/hardware/router.md §4 on the state at the start of the cycle. Returns whether the node has
   /// work (a FIFO packet or a released queue head); `next_release` gets the earliest release of
   /// an unreleased queue head.
   bool decide(u64 cycle, u64& next_release) {
@@ -163,7 +163,7 @@ class HcTlmRouterNode : public sc_core::sc_module {
         queue_vc[static_cast<size_t>(j)] = injectionVcOf(j);
       }
     }
-    // The start-up unit (§8.7): one message at a time, tau cycles; its state is this node's
+    // The start-up unit (docs/hardware/router.md §7): one message at a time, tau cycles; its state is this node's
     // alone, so the end-of-cycle update is made here.
     if (!m_su_busy && waiting >= 0) {
       m_su_busy = true;
@@ -295,7 +295,7 @@ class HcTlmRouterNode : public sc_core::sc_module {
     return h < v.size() ? &v[h] : nullptr;
   }
   u64 credit(int port, int vc) const { return m_credit[static_cast<size_t>(port * m_vcs + vc)]; }
-  /// The output port and VC a FIFO head requests (§8.3, §8.13), on the credits at the start of
+  /// The output port and VC a FIFO head requests (docs/hardware/router.md §3, docs/hardware/router.md §13), on the credits at the start of
   /// the cycle.
   PortVc outputOf(const RouterPacket& p) const {
     const auto cr = [&](int j, int c) { return credit(j, c); };
@@ -323,7 +323,7 @@ class HcTlmRouterNode : public sc_core::sc_module {
     return p.dst == m_id;
   }
 
-  /// Output j's arbitration (§8.4 step 2): requesters in round-robin order from m_rr[j]; a FIFO
+  /// Output j's arbitration (docs/hardware/router.md §4 step 2): requesters in round-robin order from m_rr[j]; a FIFO
   /// head is a requester of j if req names port j; the queue head if queue_vc >= 0.
   void arbitrate(int j, const std::vector<PortVc>& req, int queue_vc) {
     const int queue_req = m_n * m_vcs;
@@ -394,7 +394,7 @@ class HcTlmRouterNode : public sc_core::sc_module {
   std::vector<std::vector<RouterPacket>> m_queue;  // Q_0..Q_{n-1}, Q_L
   std::vector<u64> m_queue_head;
   std::vector<bool> m_started;  // per Q_j: its head has had its start-up
-  bool m_su_busy = false;       // the start-up unit (§8.7)
+  bool m_su_busy = false;       // the start-up unit (docs/hardware/router.md §7)
   int m_su_queue = 0;
   u64 m_su_left = 0;
   std::vector<Grant> m_grants;

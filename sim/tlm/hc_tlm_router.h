@@ -1,4 +1,4 @@
-// hcube TLM model: routed mode (docs/hardware.md §8) — a router per node as its own SystemC
+// hcube TLM model: routed mode (docs/hardware/router.md) — a router per node as its own SystemC
 // module, packets and credits crossing TLM-2.0 sockets between neighbours, and a cube whose
 // clock drives the cycle. The TLM counterpart of the golden model sw/router/router_engine.h,
 // which it must match cycle for cycle (cycles, words, links, stalls, FIFO occupancy, latencies,

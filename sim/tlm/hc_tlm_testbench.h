@@ -1,5 +1,5 @@
 // hcube TLM model: the testbench that drives a cube through its load bus, as the RTL runner
-// (docs/hardware.md §6) drives hc_cube through its load and scan ports: it writes the encoded
+// (docs/hardware/testbench.md §2) drives hc_cube through its load and scan ports: it writes the encoded
 // table words (sw/table_image.h; one broadcast for a shared table, else per node), the initial
 // memories and the cycle limit, pulses start, waits for done and reads back the counters, the
 // per-node error counters and every memory word.

@@ -1,6 +1,6 @@
 // hcube: the SystemC-TLM backend ("tlm") — runs a table set on the TLM-2.0 model of the cube
 // (sim/tlm/hc_tlm_*.h) with tags in every data slot, and returns what it measured in the same
-// shape as the table executor and the RTL backend (docs/hardware.md §2 - §4, docs/architecture.md
+// shape as the table executor and the RTL backend (docs/hardware/node.md, checks.md, docs/architecture.md
 // §3).
 //
 // SystemC elaborates once per process and its kernel cannot be restarted, so runOnTlm runs each

@@ -20,7 +20,7 @@ std::optional<u64> parseDecimal(const std::string& s) {
 }
 
 // When each instruction of a table runs: tables are straight-line programs, each instruction
-// occupying Instruction::cycles() cycles from the start (docs/hardware.md §2).
+// occupying Instruction::cycles() cycles from the start (docs/hardware/node.md §2).
 class Clock {
  public:
   explicit Clock(const TableSet& set) : set_(set) {}
@@ -169,7 +169,7 @@ ElementPath traceElement(const RunResult& run, const TableSet& set, u64 node, u6
     size_t end = i;
     while (end < hops.size() && hops[end].cycle == hops[i].cycle) ++end;
     const u64 cycle = hops[i].cycle;
-    // Local copies (PERMUTE, docs/hardware.md §2.1) up to this cycle, at every node that holds
+    // Local copies (PERMUTE, docs/hardware/node.md §2.1) up to this cycle, at every node that holds
     // the element: a MEM(a)/MEM(b) channel copies slot a into slot b.
     for (auto& [x, held] : where.slots) {
       for (const Instruction* ins : clock.permutes(x, permuted_until[x], cycle)) {

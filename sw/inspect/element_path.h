@@ -5,7 +5,7 @@
 // Which links the element crossed, and when, comes from the traffic monitor's log
 // (RunResult::traffic), which every backend records the same way: a send is (cycle, node, port,
 // word), a store (cycle, word). The rest is read from the tables the run executed (straight-line
-// programs, docs/hardware.md §2): the sender's instruction in that cycle says which lane of the
+// programs, docs/hardware/node.md §2): the sender's instruction in that cycle says which lane of the
 // port sent the slot (or PASS register) holding the element, the receiver's says whether that
 // lane's word was stored (and into which slot) or held in a PASS register to leave in the next
 // cycle. Where the tables cannot tell (two lanes of the port send a slot the element is in, or

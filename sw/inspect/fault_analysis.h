@@ -1,4 +1,4 @@
-// hcube inspection: what an injected fault did (issue 15 part 2) — whether a check caught it,
+// hcube inspection: what an injected fault did — whether a check caught it,
 // and where it went wrong, from observation alone.
 //
 // The faulty run is compared with a fault-free run of the same tables on the same backend,

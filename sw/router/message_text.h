@@ -1,4 +1,4 @@
-// hcube: the text form of a routed-mode message list (docs/hardware.md §8.1), what `hcube
+// hcube: the text form of a routed-mode message list (docs/hardware/router.md §1), what `hcube
 // messages` writes and `hcube run --messages` reads. Every error names the file and line.
 #pragma once
 

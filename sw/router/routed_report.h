@@ -1,4 +1,4 @@
-// hcube: the report of a routed-mode run (docs/hardware.md §8.6): the run's cycles beside the
+// hcube: the report of a routed-mode run (docs/hardware/router.md §6): the run's cycles beside the
 // paper's bound, the router statistics, the outcome checks and the verdict against the
 // reference model, as text or one JSON object.
 #pragma once

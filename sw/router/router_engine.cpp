@@ -16,7 +16,7 @@ constexpr u32 kNone = 0xFFFFFFFFU;
 /// The routers of every node in flat arrays: FIFOs and credits by (node, port, virtual channel),
 /// queues by (node, queue), round-robin pointers by (node, output port); one cycle is a decide
 /// sweep over the nodes on the state at the start of the cycle and an apply step
-/// (docs/hardware.md §8.4, with virtual channels §8.13).
+/// (docs/hardware/router.md §4, with virtual channels docs/hardware/router.md §13).
 class RouterEngine {
  public:
   RouterEngine(const MessageList& list, const CubeMemory& initial, const RouterOptions& opt)
@@ -128,7 +128,7 @@ class RouterEngine {
     u32 route_len = 0;
     u32 hop = 0;         ///< hops made
     u32 word = 0;        ///< the word, read at injection
-    bool start = false;  ///< the first word of a message that pays the start-up tau (§8.7)
+    bool start = false;  ///< the first word of a message that pays the start-up tau (docs/hardware/router.md §7)
   };
   struct Grant {
     u64 node;
@@ -162,7 +162,7 @@ class RouterEngine {
     return q_head_[k] < q_begin_[k + 1] ? queue_[q_head_[k]] : kNone;
   }
 
-  /// The output port and virtual channel a FIFO head requests at node v (§8.3, §8.13); the
+  /// The output port and virtual channel a FIFO head requests at node v (docs/hardware/router.md §3, docs/hardware/router.md §13); the
   /// choice reads the credits, so it is made on the state at the start of the cycle (before
   /// node v's arbitration).
   PortVc outputOf(const Msg& m, u64 v) const {
@@ -178,7 +178,7 @@ class RouterEngine {
     }
     return {port, vcSelect(port, 0, vcs_, credit)};
   }
-  /// The virtual channel the head of injection queue Q_j of node v requests (§8.13).
+  /// The virtual channel the head of injection queue Q_j of node v requests (docs/hardware/router.md §13).
   int injectionVcOf(u64 v, int j) const {
     return injectionVc(list_.route, j, vcs_,
                        [&](int p, int c) { return credit_[fifoIndex(v, p, c)]; });
@@ -189,7 +189,7 @@ class RouterEngine {
     return (v ^ (u64{1} << output)) == m.dst;
   }
 
-  /// Steps 1-3 of §8.4 for every node, on the state at the start of the cycle: the grants and
+  /// Steps 1-3 of docs/hardware/router.md §4 for every node, on the state at the start of the cycle: the grants and
   /// copies of the cycle (words read from memory now, written in apply()).
   Decision decide(u64 cycle) {
     Decision d;
@@ -249,7 +249,7 @@ class RouterEngine {
     return d;
   }
 
-  /// The start-up unit of node v (§8.7): busy for tau cycles with one message at a time; when
+  /// The start-up unit of node v (docs/hardware/router.md §7): busy for tau cycles with one message at a time; when
   /// idle it takes the lowest queue whose released head waits (`waiting`, -1: none). Its state
   /// is read only here, so the end-of-cycle update is made at once.
   void startup(u64 v, int waiting, Decision& d) {
@@ -267,7 +267,7 @@ class RouterEngine {
     }
   }
 
-  /// Step 2 of §8.4 at output j of node v: the first requester from the round-robin pointer on
+  /// Step 2 of docs/hardware/router.md §4 at output j of node v: the first requester from the round-robin pointer on
   /// that may send (last hop, or a credit on the virtual channel it asks for) is granted; every
   /// other requester stalls.
   void arbitrate(u64 v, int j) {
@@ -301,7 +301,7 @@ class RouterEngine {
     if (granted >= 0) rr_[o] = static_cast<u32>((granted + 1) % requesters);
   }
 
-  /// Steps 4-5 of §8.4: pops, credits, link crossings, pushes and deliveries at the end of the
+  /// Steps 4-5 of docs/hardware/router.md §4: pops, credits, link crossings, pushes and deliveries at the end of the
   /// cycle.
   void apply(u64 cycle) {
     const int queue_req = requesters_ - 1;
@@ -345,7 +345,7 @@ class RouterEngine {
     }
     if (!copies_.empty()) ++r_.run.local_cycles;
     // Writes in port order, the local copy last: of two writes of one slot the higher port's
-    // word is kept (§8.4).
+    // word is kept (docs/hardware/router.md §4).
     for (u64 y : dirty_) {
       Delivery* at = &deliveries_[y * static_cast<u64>(n_ + 1)];
       bool conflict = false;
@@ -387,7 +387,7 @@ class RouterEngine {
   }
 
   /// The heads that cannot move, node by node: FIFOs in port and then VC order, then the
-  /// released injection heads in queue order (§8.5, §8.13).
+  /// released injection heads in queue order (docs/hardware/router.md §5, docs/hardware/router.md §13).
   void declareDeadlock(u64 cycle) {
     r_.stats.deadlock = true;
     r_.stats.deadlock_cycle = cycle;

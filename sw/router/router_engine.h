@@ -1,4 +1,4 @@
-// hcube: the golden model of routed mode (docs/hardware.md §8) — a per-cycle packet router in
+// hcube: the golden model of routed mode (docs/hardware/router.md) — a per-cycle packet router in
 // every node: an input FIFO per port, injection queues fed from memory, delivery into memory,
 // per-output round-robin arbitration and credit-based flow control, with the e-cube routing of
 // the iPSC and CM routers (Johnsson & Ho 1987 §8.2.1, Figure 14(b); §8.2.2, Figures 16-18) or
@@ -17,8 +17,8 @@ namespace hcube {
 
 struct RouterOptions {
   u64 fifo_depth = 4;              ///< D >= 1, entries per input FIFO
-  int vcs = 1;                     ///< V: virtual channels per link, 1..kMaxVcs (§8.13)
-  u64 tau = 0;                     ///< start-up cycles of a message, 0..kMaxRoutedTau (§8.7)
+  int vcs = 1;                     ///< V: virtual channels per link, 1..kMaxVcs (docs/hardware/router.md §13)
+  u64 tau = 0;                     ///< start-up cycles of a message, 0..kMaxRoutedTau (docs/hardware/router.md §7)
   u64 deadlock_cycles = 64;        ///< L >= 1: no packet moved for L cycles with work waiting
   u64 max_cycles = u64{1} << 32;   ///< stop with timeout = true after this many cycles
   u64 tagged_elements = 0;         ///< words below this are tags: track their span
@@ -35,11 +35,11 @@ struct BlockedPort {
   u64 dst = 0;             ///< the head packet's destination
   int output = 0;          ///< the output it requests
   bool no_credit = false;  ///< the output has no credit (else: granted to another requester)
-  int input_vc = 0;        ///< the FIFO's virtual channel (0 for a queue; §8.13)
+  int input_vc = 0;        ///< the FIFO's virtual channel (0 for a queue; docs/hardware/router.md §13)
   int output_vc = 0;       ///< the virtual channel of the output it requests
 };
 
-/// Router counters of one node (docs/hardware.md §8.5).
+/// Router counters of one node (docs/hardware/router.md §5).
 struct RouterNodeErrors {
   u64 node = 0;
   u64 overflow = 0;  ///< pushes into a full FIFO
@@ -48,11 +48,11 @@ struct RouterNodeErrors {
   friend bool operator==(const RouterNodeErrors&, const RouterNodeErrors&) = default;
 };
 
-/// The statistics of docs/hardware.md §8.6 and the outcome checks of §8.5.
+/// The statistics of docs/hardware/router.md §6 and the outcome checks of docs/hardware/router.md §5.
 struct RouterStats {
   u64 fifo_depth = 0;
-  int vcs = 1;       ///< virtual channels per link (§8.13)
-  u64 tau = 0;       ///< the start-up of a message (§8.7)
+  int vcs = 1;       ///< virtual channels per link (docs/hardware/router.md §13)
+  u64 tau = 0;       ///< the start-up of a message (docs/hardware/router.md §7)
   u64 messages = 0;  ///< words: every word is a packet of its own
   u64 startups = 0;  ///< delivered first words of messages that paid tau (0 with tau = 0)
   u64 delivered = 0;
@@ -79,7 +79,7 @@ struct RoutedRun {
   RunResult run;  ///< cycles, transfer cycles, words, local cycles (copies), memory, links, span
   RouterStats stats;
   /// The RTL node-array runner only: node clock edges it did not evaluate because the node was
-  /// idle (rt_idle_o, docs/hardware.md §8.14); 0 from every other executor.
+  /// idle (rt_idle_o, docs/hardware/router.md §14); 0 from every other executor.
   u64 idle_edges = 0;
 };
 
@@ -93,7 +93,7 @@ void checkRouterOptions(const RouterOptions& opt);
 /// Runs `list` from `initial` (words_per_node = 2K). Throws Error for a bad list or option.
 RoutedRun runRouter(const MessageList& list, const CubeMemory& initial, const RouterOptions& opt);
 
-/// The most virtual channels per link a router has (docs/hardware.md §8.13).
+/// The most virtual channels per link a router has (docs/hardware/router.md §13).
 inline constexpr int kMaxVcs = 4;
 
 /// One line naming a blocked head, as the deadlock error prints it; with vcs > 1 it names the

@@ -75,7 +75,7 @@ MessageList messagesFromSchedule(const PermutationSpec& perm, const TableSet& ta
                     std::to_string(at) + "; its word does not travel one path there");
       }
     }
-    // Each node injects in release order (docs/hardware.md §8.2: a queue is served in list
+    // Each node injects in release order (docs/hardware/router.md §2: a queue is served in list
     // order, so a message released later must not stand before one released earlier).
     std::stable_sort(list.per_node[x].begin(), list.per_node[x].end(),
                      [](const Message& a, const Message& b) { return a.release < b.release; });

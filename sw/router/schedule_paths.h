@@ -1,5 +1,5 @@
-// hcube: source routes taken from a schedule's own paths (issue 12 part 2; docs/hardware.md
-// §8.3, `source`).
+// hcube: source routes taken from a schedule's own paths (docs/hardware/router.md
+// §3, `source`).
 //
 // A schedule decides, for every element, the dimensions it crosses and the cycles it crosses
 // them in. messagesFromSchedule runs the schedule's tables once on the golden executor with the

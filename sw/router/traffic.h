@@ -1,7 +1,7 @@
-// hcube: synthetic traffic for routed mode (issue 12 part 5), what BookSim and Noxim users
+// hcube: synthetic traffic for routed mode, what BookSim and Noxim users
 // expect of a router model: every node injects single-word packets by a Bernoulli process at a
 // rate (packets per node and cycle) to destinations given by a pattern, through the e-cube
-// routers of docs/hardware.md §8. A run has a warm-up phase (packets released before `warmup`
+// routers of docs/hardware/router.md. A run has a warm-up phase (packets released before `warmup`
 // are not measured), a measurement phase (released in [warmup, cycles)) and a drain phase (the
 // run continues until every packet is delivered). Latency counts from release, source queueing
 // included.

@@ -1,7 +1,7 @@
 // hcube: the all-to-all collectives of Johnsson & Ho 1988 (TR-623) §2 as per-node tables:
 // all-to-all broadcasting on N translated spanning binomial trees (SBT, one-port) or on N
 // translations of n rotated SBTs (nRSBT, n-port), and all-to-all reduction, their reverse, whose
-// receives combine (ADD, docs/hardware.md §2.2). Node x's data are K = m * 2^n slots in blocks of
+// receives combine (ADD, docs/hardware/arithmetic.md §1). Node x's data are K = m * 2^n slots in blocks of
 // m (block b = slots b*m .. b*m+m-1); the specs are PermutationSpec::collective(n, m, reduce).
 //
 // Broadcast (TR-623 §2.1, lc_brd1): in step t = 0 .. n-1 every node exchanges along dimension

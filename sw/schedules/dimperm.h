@@ -17,7 +17,7 @@
 //     parallel swappings (Lemma 15); our cube has no direct exchange between two node
 //     dimensions, so each swapped pair (a, b) goes through a local bit v as three exchange rounds
 //     (a v)(b v)(a v), every pair of a parallel swapping with its own local bit;
-//  3. a local permutation of the slots (PERMUTE cycles, docs/hardware.md §2.1).
+//  3. a local permutation of the slots (PERMUTE cycles, docs/hardware/node.md §2.1).
 // Part 2 has two alternatives (NodePermMethod): two parallel swappings always suffice (every
 // permutation is a product of two involutions), and §7's other way, all moved node bits out to
 // local bits, a local permutation and back (two exchange rounds whatever the permutation).

@@ -49,7 +49,7 @@ struct Cell {
   int port = 0;
   u32 out = 0;
   u32 in = 0;
-  bool add = false;  ///< a combining receive (ADD, docs/hardware.md §2.2)
+  bool add = false;  ///< a combining receive (ADD, docs/hardware/arithmetic.md §1)
 };
 /// A node's part of a communication, cycle by cycle (an empty cycle: its ports idle, e.g. a
 /// start-up).
@@ -168,7 +168,7 @@ class Builder {
 
   void addStartups(u64 s) { counts_.startups += s; }
 
-  // ---- MAC overlap mode (docs/hardware.md §2.4): only cannon() uses these ----
+  // ---- MAC overlap mode (docs/hardware/arithmetic.md §3): only cannon() uses these ----
   /// Cycles every node's table has taken so far (the nodes run in lockstep).
   u64 elapsed() const {
     u64 c = 0;
@@ -186,7 +186,7 @@ class Builder {
       t.push_back(Instruction::waitFor(static_cast<u32>(issued + cycles - now)));
   }
   // ---- end MAC overlap ----
-  /// Local copies (PERMUTE, docs/hardware.md §2.1): node x copies slot copies[x][i].first to
+  /// Local copies (PERMUTE, docs/hardware/node.md §2.1): node x copies slot copies[x][i].first to
   /// .second, one copy per channel and cycle (n per cycle); every node the same number.
   void localCopies(const std::vector<std::vector<std::pair<u64, u64>>>& copies) {
     const size_t channels = static_cast<size_t>(l_.n);
@@ -330,7 +330,7 @@ TableSet rotation(const MatmulOptions& o, const MatmulLayout& l, MatmulCounts* c
   return b.finish("matmul-rotation");
 }
 
-// ---- MAC overlap mode (docs/hardware.md §2.4) ----
+// ---- MAC overlap mode (docs/hardware/arithmetic.md §3) ----
 // Cannon's multiply phase with the MACs overlapping the rotations (square grids, after the
 // alignment): double buffering, C and D in two buffers each, the blocks at c_base and d_base
 // and two scratch blocks after the data slots. In step t every node issues the MAC of the
@@ -2040,7 +2040,7 @@ TableSet threeDimensional(const MatmulOptions& o, const MatmulLayout& l, MatmulC
 
 TableSet matmulTables(const MatmulOptions& o, MatmulCounts* counts) {
   const MatmulLayout l = MatmulLayout::of(o.spec);
-  // MAC overlap mode (docs/hardware.md §2.4): an overlapped schedule exists for Cannon's
+  // MAC overlap mode (docs/hardware/arithmetic.md §3): an overlapped schedule exists for Cannon's
   // algorithm on square grids; every other method's tables would run as they are (their MACs
   // and transfers alternate), so they are refused rather than labelled overlapped.
   if (o.mac_overlap && o.method != "cannon") {

@@ -1,6 +1,6 @@
 // hcube: matrix multiplication A += C x D on the cube (Johnsson & Ho 1988, TR-623, §3), compiled
 // into per-node tables of XFERs (rotations) and block multiply-accumulates (MAC,
-// docs/hardware.md §2.3). The matrices start in the paper's allocation (sw/matmul_layout.h).
+// docs/hardware/arithmetic.md §2). The matrices start in the paper's allocation (sw/matmul_layout.h).
 //
 // Methods built:
 //  * "rotation", A(.,1,1) with rotations (§3.1, "A Rotation Algorithm A(1,1,1)", Gray code
@@ -49,7 +49,7 @@
 // semantics, §2). A message of `packet` words (0: the whole block) is preceded by WAIT tau, its
 // start-up; on all-port hardware the C and D rotations of a step travel together, on one-port
 // hardware one after the other.
-// With `mac_overlap` (docs/hardware.md §2.4, square grids, "cannon" only) the multiply steps of
+// With `mac_overlap` (docs/hardware/arithmetic.md §3, square grids, "cannon" only) the multiply steps of
 // Cannon's algorithm issue their MAC and rotate C and D into a second pair of buffers while the
 // MAC units run: a step costs max(MAC, 1 + rotation) cycles instead of their sum.
 #pragma once
@@ -74,7 +74,7 @@ struct MatmulOptions {
   u32 mac_units = 1;  ///< U, multiply-add units per node
   /// broadcast: nRSBTs (every port of a grid row or column at once) rather than SBTs.
   bool n_port_tree = false;
-  /// MAC overlap mode (docs/hardware.md §2.4): cannon on a square grid only, its MACs
+  /// MAC overlap mode (docs/hardware/arithmetic.md §3): cannon on a square grid only, its MACs
   /// overlapping the rotations with double-buffered C and D blocks.
   bool mac_overlap = false;
   /// A(.,2,2) .. A(.,2,5): how the square part of a transpose moves blocks. "sbt": §2.2's SBT

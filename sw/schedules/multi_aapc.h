@@ -111,7 +111,7 @@ enum class MultiAapcAlignment {
   /// bits), so the first transfer reads the unaligned data and the last one writes the
   /// realigned data; phases 1 and 3 cost nothing.
   kSlots,
-  /// Phases 1 and 3 as local permutations (PERMUTE cycles, docs/hardware.md §2.1): the memory
+  /// Phases 1 and 3 as local permutations (PERMUTE cycles, docs/hardware/node.md §2.1): the memory
   /// passes through exactly the states of Table 3. Needs n * lanes >= 2 channels.
   kExplicit,
 };

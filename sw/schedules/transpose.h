@@ -6,7 +6,7 @@
 //
 // Every schedule is built on an ElementTracker: it knows which element every slot of every node
 // holds, appends the moves of each step to a MoveSchedule (link moves, and local copies that the
-// compiler lowers into PERMUTE cycles, docs/hardware.md §2.1), and at the end derives the last
+// compiler lowers into PERMUTE cycles, docs/hardware/node.md §2.1), and at the end derives the last
 // local reordering from the reference permutation, so what a schedule achieves is checked by
 // construction and again by the verifier and the executors.
 #pragma once

@@ -552,7 +552,7 @@ struct Pending {
 
 constexpr u32 kNone = 0xFFFFFFFFU;
 
-/// Schedules one node's local copies (PERMUTE, docs/hardware.md §2.1) into the cycles in which
+/// Schedules one node's local copies (PERMUTE, docs/hardware/node.md §2.1) into the cycles in which
 /// its ports are idle. `depart[l]` is the cycle in which data slot l's original element is sent
 /// (-1: nothing leaves it); `final_slot[l]` marks slots already holding their final element.
 /// Eviction slots for breaking cycles are taken from `next_scratch` upward.

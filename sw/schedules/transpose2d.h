@@ -24,7 +24,7 @@
 // Time model (one packet step = WAIT τ, then ceil(B/b) element cycles): in store-and-forward
 // mode a packet crosses one edge per step and waits in a scratch slot of every intermediate
 // node; in cut-through mode (SPT and DPT) it pays τ once at its source and every intermediate
-// node forwards each element one cycle after it arrives (docs/hardware.md FWD / PASS).
+// node forwards each element one cycle after it arrives (docs/hardware/node.md, FWD / PASS).
 #pragma once
 
 #include <string>

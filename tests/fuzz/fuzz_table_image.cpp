@@ -1,4 +1,4 @@
-// libFuzzer harness: the image reader (readImage in sw/table_image.h, docs/hardware.md §3).
+// libFuzzer harness: the image reader (readImage in sw/table_image.h, docs/hardware/node.md §3).
 //
 // Any input either reads as a table set or throws hcube::Error (bad input, named). A set that
 // reads must also survive a round trip through the image writer for its own memory size: read

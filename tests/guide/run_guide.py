@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""Runs the user guide's sessions and checks their output, so that the guide cannot rot.
+"""Runs the user guide's examples and checks their output, so that the guide cannot rot.
 
-A session is a fenced block whose info string is `console test`:
+An example is a fenced block whose info string is `console test`:
 
     ```console test
     $ build/hcube run --algo edelman --n 4
@@ -15,9 +15,9 @@ line); the lines after it, up to the next command, are the output the guide show
 line must appear in what the command printed (stdout and stderr together), in the same order,
 with runs of blanks compared as one blank. A `…` in a shown line stands for any text (a wall
 time, a path under a temporary directory); a line that is only `…` stands for any number of
-lines the guide leaves out. Every command must exit with status 0; a session that shows a
+lines the guide leaves out. Every command must exit with status 0; an example that shows a
 refusal writes `|| echo "exit status $?"` after it, so the status is part of the output.
-A session marked `console test long` (a place and route, a large cube) runs only with --long.
+An example marked `console test long` (a place and route, a large cube) runs only with --long.
 
 The commands of one chapter run one after the other in one working directory (a fresh one per
 chapter, unless --keep), in which `build`, `scripts`, `rtl`, `docs` and `tests` point into the
@@ -36,8 +36,8 @@ import tempfile
 FENCE = re.compile(r"^```console test( long)?\s*$")
 
 
-def sessions(path, long_too):
-    """Yields (line number, command, shown output lines) for every command of every session
+def examples(path, long_too):
+    """Yields (line number, command, shown output lines) for every command of every example
     (of the `console test long` ones only if long_too)."""
     with open(path, encoding="utf-8") as f:
         lines = f.read().split("\n")
@@ -61,12 +61,12 @@ def sessions(path, long_too):
                     cmd = cmd[:-1] + " " + lines[i].strip()
             elif cmd is None:
                 if line.strip():
-                    raise SystemExit(f"{path}:{i + 1}: output before the first command of a session")
+                    raise SystemExit(f"{path}:{i + 1}: output before the first command of an example")
             else:
                 shown.append(line)
             i += 1
         if i >= len(lines):
-            raise SystemExit(f"{path}: a session is not closed by ```")
+            raise SystemExit(f"{path}: an example is not closed by ```")
         if cmd is not None and not skip:
             yield cmd_line, cmd, shown
         i += 1
@@ -105,7 +105,7 @@ def run_chapter(path, source, build, env, keep, timeout, long_too):
     os.symlink(build, os.path.join(work, "build"))
     failures = 0
     count = 0
-    for line, cmd, shown in sessions(path, long_too):
+    for line, cmd, shown in examples(path, long_too):
         count += 1
         try:
             p = subprocess.run(["bash", "-c", cmd], cwd=work, env=env, stdout=subprocess.PIPE,
@@ -130,7 +130,7 @@ def run_chapter(path, source, build, env, keep, timeout, long_too):
     else:
         shutil.rmtree(work, ignore_errors=True)
     if count == 0:
-        print(f"FAIL {path}: no session marked `console test`")
+        print(f"FAIL {path}: no example marked `console test`")
         return 1
     return failures
 
@@ -143,7 +143,7 @@ def main():
     ap.add_argument("--keep", action="store_true", help="keep the working directory")
     ap.add_argument("--timeout", type=int, default=1200, help="seconds per command")
     ap.add_argument("--long", action="store_true",
-                    help="also the sessions marked `console test long` (minutes each)")
+                    help="also the examples marked `console test long` (minutes each)")
     ap.add_argument("chapters", nargs="+")
     args = ap.parse_args()
     source = os.path.abspath(args.source)

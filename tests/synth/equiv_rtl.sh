@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Proves with yosys (equiv_make / equiv_simple / equiv_induct) that hc_router and hc_node of
 # this tree are the same logic as those of a git revision, for the configurations below. Written
-# for the virtual channels (docs/hardware.md §8.13): with NumVcs = 1 the router must be that of
-# §8.11, and synthesis counts that move by a fraction of a percent (ABC's mapping follows the
+# for the virtual channels (docs/hardware/router.md §13): with NumVcs = 1 the router must be that of
+# docs/hardware/router.md §11, and synthesis counts that move by a fraction of a percent (ABC's mapping follows the
 # source text, not only the logic) are no evidence either way. Memories are mapped to flip-flops
 # first (memory_map), so the induction sees every FIFO and table entry as state.
 #

@@ -23,7 +23,7 @@ module hc_fpga_tb;
       hc_pkg::hc_max(hc_pkg::hc_bits(TableDepth), hc_pkg::hc_bits(NumSlots)), 4);
   localparam int unsigned CmdBits = 3 + Dim + AddrBits + DataBits;
 
-  // Table words (docs/hardware.md §3), ChanBits = 12 at n = 2, M = 8: channel c at [2 + 12c].
+  // Table words (docs/hardware/node.md §3), ChanBits = 12 at n = 2, M = 8: channel c at [2 + 12c].
   // XFER, channel 0: out MEM slot 0, in MEM slot 0 (field 0x041).
   localparam logic [63:0] XferDim0 = 64'h1 | (64'h041 << 2);
   // XFER, channel 1: out MEM slot 1, in MEM slot 1 (field 0x249).
