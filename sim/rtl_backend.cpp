@@ -19,6 +19,7 @@
 #include "progress.h"
 #include "resource_limits.h"
 #include "table_image.h"
+#include "verilator_tool.h"
 
 #ifndef HCUBE_SOURCE_DIR
 #error "HCUBE_SOURCE_DIR must name the source tree (set by CMake)"
@@ -54,7 +55,8 @@ const std::string& hostCpu() {
   return cpu;
 }
 
-// FNV-1a over the files the model is built from, so an edit forces a rebuild, and the host CPU.
+// FNV-1a over the files the model is built from, so an edit forces a rebuild, the host CPU and
+// the Verilator that builds it (HCUBE_VERILATOR: its version and place).
 std::string sourceHash() {
   const fs::path root = HCUBE_SOURCE_DIR;
   std::vector<fs::path> files;
@@ -80,6 +82,9 @@ std::string sourceHash() {
     }
   }
   for (char c : hostCpu()) mix(static_cast<unsigned char>(c));
+  for (char c : selectedVerilator(HCUBE_SOURCE_DIR).identity()) {
+    mix(static_cast<unsigned char>(c));
+  }
   std::ostringstream o;
   o << std::hex << h;
   return o.str().substr(0, 12);
@@ -268,7 +273,8 @@ RtlModel ensureRtlModel(const RtlModelConfig& config, const RtlOptions& options)
         std::string("-DHC_ROUTER=") + (config.router ? "1" : "0"),
         "-DHC_VCS=" + std::to_string(config.router ? config.vcs : 1),
         std::string("-DHC_ARRAY=") + (config.array ? "ON" : "OFF"),
-        std::string("-DHC_NATIVE=") + (hostCpu().empty() ? "OFF" : "ON")},
+        std::string("-DHC_NATIVE=") + (hostCpu().empty() ? "OFF" : "ON"),
+        selectedVerilator(HCUBE_SOURCE_DIR).cmakeArg()},
        "configure");
   step({cmake, "--build", dir.string(), "-j", "2"}, "build");
   if (!fs::exists(runner)) throw Error("building the RTL model produced no " + runner.string());
