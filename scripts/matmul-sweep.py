@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""The README sweep of issue 13 (Johnsson & Ho 1988, TR-623): every matrix multiplication method
-of §3 and every collective of §2 at n = 2..10 on the table executor, and on the RTL for n up to
---rtl-max-n, with the measured cycles beside the paper's formulas.
+"""The arithmetic sweep of docs/measurements.md (Johnsson & Ho 1988, TR-623): every matrix
+multiplication method of §3 and every collective of §2 at n = 2..10 on the table executor, and on
+the RTL for n up to --rtl-max-n, with the measured cycles beside the paper's formulas.
 
 For each run it calls `hcube run ... --json` (matmul with --seed 1, so A is checked element by
 element against C x D computed in C++) and records the total cycles, the MAC cycles the executor
@@ -13,8 +13,12 @@ measured (cycles in which some node's multiply-add units were busy) beside TR-62
     scripts/matmul-sweep.py [--hcube build/hcube] [--n 2-10] [--rtl-max-n 0]
                             [--shapes-max-n 6] [--cube-max-n 8] [--jsonl FILE]
                             [--timeout 900] [--only matmul|collectives]
+                            [--brief] [--write-doc NAME [--doc PATH]]
 
-Output: Markdown tables on stdout (one per part), one JSON object per run in --jsonl. A case
+Output: Markdown tables on stdout (one per part), one JSON object per run in --jsonl; with
+--write-doc NAME the tables also go into block NAME of docs/measurements.md, headed by the
+command, the machine and the date (scripts/mdtable.py). --brief leaves out the table of every
+matrix run and prints the collectives as one row per form and one column per n. A case
 that does not fit (a shape that does not divide over the grid, an odd n for the square-grid
 methods) is listed with hcube's own message (exit 2). Runs one case at a time: the machine is
 shared.
@@ -25,6 +29,8 @@ import os
 import subprocess
 import sys
 import time
+
+import mdtable
 
 # (method, extra options, label): all-port by default; one-port forms where the paper has both.
 MATMUL = [
@@ -125,11 +131,27 @@ def main():
     ap.add_argument("--only", choices=["matmul", "collectives"])
     ap.add_argument("--from-jsonl", action="append", default=[],
                     help="print the tables of earlier runs (their --jsonl files) instead of running")
+    ap.add_argument("--brief", action="store_true",
+                    help="no table of every matmul run; the collectives by form and n")
+    ap.add_argument("--write-doc", metavar="NAME",
+                    help="also write the tables into block NAME of docs/measurements.md")
+    ap.add_argument("--doc", default=mdtable.DOC, help="the page --write-doc writes")
     a = ap.parse_args()
+    run_info = mdtable.Run()
+    if a.write_doc:
+        tee = mdtable.capture()
+        status = sweep(a)
+        sys.stdout = tee.stream
+        run_info.write(a.write_doc, tee.text(), a.doc)
+        return status
+    return sweep(a)
+
+
+def sweep(a):
     if a.from_jsonl:
         runs = [json.loads(line) for f in a.from_jsonl for line in open(f) if line.strip()]
         report([r for r in runs if r["part"] == "matmul"],
-               [r for r in runs if r["part"] == "collective"])
+               [r for r in runs if r["part"] == "collective"], a.brief)
         return 0
     lo, hi = (int(x) for x in a.n.split("-")) if "-" in a.n else (int(a.n), int(a.n))
     log = open(a.jsonl, "w") if a.jsonl else None
@@ -173,14 +195,15 @@ def main():
                     res.update(part="collective", n=n, algo=algo, label=label, backend=be)
                     record(res)
                     coll_rows.append(res)
-    report(matmul_rows, coll_rows)
+    report(matmul_rows, coll_rows, a.brief)
     return 0
 
 
-def report(matmul_rows, coll_rows):
+def report(matmul_rows, coll_rows, brief=False):
     """Markdown: every matmul run, the cycles / (PQR/N) matrix of the N x N x N shape (or the
-    reduced one) by method and n, the fastest method per shape, every collective run."""
-    if matmul_rows:
+    reduced one) by method and n, the fastest method per shape, every collective run (brief:
+    no table of every matmul run, the collectives by form and n)."""
+    if matmul_rows and not brief:
         print("| n | P×Q×R | method | grid | cycles | MAC cycles (Table 5) | transfer cycles "
               "(paper) | cycles / (PQR/N) | check | RTL |")
         print("|---|---|---|---|---|---|---|---|---|---|")
@@ -204,6 +227,8 @@ def report(matmul_rows, coll_rows):
                 fmt(r.get("mac_cycles", "?")), fmt(r.get("table5_mac_cycles", "?")),
                 fmt(r["transfer_cycles"]), fmt(r["lower_bound"]), r["cycles"] / ideal,
                 "%d/%d" % (r["correct"], r["elements"]), rtl_cell))
+        print()
+    if matmul_rows:
         done = [r for r in matmul_rows if r["backend"] == "table" and r["status"] in ("pass", "fail")]
         print()
         print("%d runs on the table executor: %d pass (every element of A equal to C x D), MAC "
@@ -212,6 +237,10 @@ def report(matmul_rows, coll_rows):
                   len(done), sum(r["status"] == "pass" for r in done),
                   sum(r.get("mac_cycles") == r.get("table5_mac_cycles") for r in done),
                   sum(r["transfer_cycles"] == r["lower_bound"] for r in done)))
+        rtl_runs = [r for r in matmul_rows if r["backend"] == "rtl"]
+        if rtl_runs:
+            print("%d of them also on the RTL (`hcube compare --backends table,rtl`): %d agree." % (
+                len(rtl_runs), sum(r["status"] == "pass" for r in rtl_runs)))
         print()
         print("cycles / (PQR/N) by method and n, first shape of each n (table executor):")
         print()
@@ -246,7 +275,9 @@ def report(matmul_rows, coll_rows):
             print("| %d | %s | %s | %s | %s | %s |" % (n, shape, runs[0][1], fmt(runs[0][0]),
                                                      second[1], fmt(second[0])))
         print()
-    if coll_rows:
+    if coll_rows and brief:
+        brief_collectives(coll_rows)
+    elif coll_rows:
         print("| n | collective | form | cycles | transfer cycles (Tables 2–3) | check | RTL |")
         print("|---|---|---|---|---|---|---|")
         rtl = {(r["n"], r["algo"], r["label"]): r for r in coll_rows if r["backend"] == "rtl"}
@@ -263,6 +294,39 @@ def report(matmul_rows, coll_rows):
             print("| %d | %s | %s | %s | %s (%s) | %s | %s |" % (
                 r["n"], r["algo"], r["label"], fmt(r["cycles"]), fmt(r["transfer_cycles"]),
                 fmt(r["lower_bound"]), "%d/%d" % (r["correct"], r["elements"]), rtl_cell))
+
+
+def brief_collectives(coll_rows):
+    """One row per collective and form, one column per n: transfer cycles, the paper's count in
+    brackets where it differs; then how many runs passed and met the paper."""
+    ns = sorted({r["n"] for r in coll_rows})
+    print("| collective, form | " + " | ".join("n=%d" % n for n in ns) + " |")
+    print("|---|" + "---|" * len(ns))
+    cell = {}
+    for r in coll_rows:
+        if r["backend"] != "table":
+            continue
+        if r["status"] not in ("pass", "fail"):
+            cell[(r["algo"], r["label"], r["n"])] = r["status"]
+            continue
+        c = fmt(r["transfer_cycles"])
+        if r["transfer_cycles"] != r["lower_bound"]:
+            c += " (%s)" % fmt(r["lower_bound"])
+        if r["status"] != "pass":
+            c += " " + r["status"]
+        cell[(r["algo"], r["label"], r["n"])] = c
+    for algo, _, label in COLLECTIVES:
+        print("| `%s` %s | " % (algo, label) +
+              " | ".join(cell.get((algo, label, n), "") for n in ns) + " |")
+    done = [r for r in coll_rows if r["backend"] == "table" and r["status"] in ("pass", "fail")]
+    print()
+    print("%d runs on the table executor: %d pass, transfer cycles equal to the paper's count "
+          "in %d." % (len(done), sum(r["status"] == "pass" for r in done),
+                      sum(r["transfer_cycles"] == r["lower_bound"] for r in done)))
+    rtl_runs = [r for r in coll_rows if r["backend"] == "rtl"]
+    if rtl_runs:
+        print("%d of them also on the RTL (`hcube compare --backends table,rtl`): %d agree." % (
+            len(rtl_runs), sum(r["status"] == "pass" for r in rtl_runs)))
 
 
 if __name__ == "__main__":

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Measures the stable-dimension-permutation algorithms (Ho & Johnsson 1988) for the README.
+"""Measures the stable-dimension-permutation algorithms (Ho & Johnsson 1988) for
+docs/measurements.md.
 
 Runs `hcube run --algo sdp` on the table executor for several SDPs, every implemented method,
 one-port and n-port, tau in {0, 10, 100}, and prints a Markdown table: measured cycles, the
@@ -15,20 +16,27 @@ With --mixed: non-separable SDPs (mixed GSHs) n-port, section 4.4: A4, A6 and th
 if there is no virtual dimension" beside A2, A2 rotated, A3 and best (MIXED_SDPS).
 With --extended: the extended-cube scheme of section 4.5 (--method extended --mp M --inner I)
 beside the direct run on the data's subcube, against Corollary 4 (EXTENDED_SDPS).
-With --summary [--detail FILE]: issue 14 part 5 in one run — every SDP kind of SUMMARY_SDPS at
+With --summary [--detail FILE]: the whole comparison in one run — every SDP kind of SUMMARY_SDPS at
 tau in {0, 10, 100}, one-port and n-port, every method that applies (A5 with every gamma, the
 extended scheme with every inner method): per row the bound, the measured best, the runner-up
 and what `--method best` picks; then the section 4.6 break-even points against the measured
 winners. --detail FILE writes every run (cycles, start-ups, element cycles) as a Markdown table.
 
+With --write-doc NAME the printed tables are also written into block NAME of
+docs/measurements.md (or --doc PATH; scripts/mdtable.py puts the command, the machine and the
+date above them); with --summary, --detail-doc NAME writes the every-run table into block NAME.
+
 usage: scripts/sdp-measure.py path/to/hcube [--backend table|rtl]
                               [--small | --a5 | --a3 | --nport | --mixed | --extended |
-                               --summary [--detail FILE]]
+                               --summary [--detail FILE] [--detail-doc NAME]]
+                              [--write-doc NAME] [--doc PATH]
 """
 import json
 import re
 import subprocess
 import sys
+
+import mdtable
 
 SDPS = [
     # name, n, K, cycles (paper numbering: processor 0..n-1, storage n..), taus
@@ -74,7 +82,7 @@ EXTENDED_SDPS = [
 EXTENDED_METHODS = {"one": ["a1", "extended a1", "a1p", "extended a1p"],
                     "all": ["a4", "extended a4", "a1p", "extended a1p", "a2r", "extended a2r"]}
 
-# Issue 14 part 5 (--summary): name, n, K, cycles, m_p (None: full cube). n up to 10, K = 64
+# The --summary comparison: name, n, K, cycles, m_p (None: full cube). n up to 10, K = 64
 # on the 9- and 10-cubes so that every method runs in seconds on the table executor.
 SUMMARY_SDPS = [
     ("single GSH (0..9)", 10, 64, ",".join(map(str, range(10))), None),
@@ -165,6 +173,7 @@ def summary(tool, backend, detail_path):
     if detail_path:
         with open(detail_path, "w") as f:
             f.write("\n".join(detail) + "\n")
+    return "\n".join(detail) + "\n"
 
 
 def break_even(winners):
@@ -220,14 +229,35 @@ def run(tool, backend, n, k, cycles, ports, method, tau, more=()):
     return json.loads(p.stdout), None
 
 
+def option(name):
+    """The value after NAME on the command line, or None."""
+    return sys.argv[sys.argv.index(name) + 1] if name in sys.argv else None
+
+
 def main():
+    run_info = mdtable.Run()
+    block, detail_block = option("--write-doc"), option("--detail-doc")
+    doc = option("--doc") or mdtable.DOC
+    tee = mdtable.capture() if block else None
+    measure()
+    if tee:
+        sys.stdout = tee.stream
+        run_info.write(block, tee.text(), doc)
+    if detail_block:
+        run_info.write(detail_block, DETAIL[0], doc)
+
+
+DETAIL = [""]
+
+
+def measure():
     tool = sys.argv[1]
     backend = "table"
     if "--backend" in sys.argv:
         backend = sys.argv[sys.argv.index("--backend") + 1]
     if "--summary" in sys.argv:
         detail = sys.argv[sys.argv.index("--detail") + 1] if "--detail" in sys.argv else None
-        summary(tool, backend, detail)
+        DETAIL[0] = summary(tool, backend, detail)
         return
     sdps = SMALL if "--small" in sys.argv else SDPS
     methods_of = METHODS

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Synthesis of the hcube RTL with Debian's yosys 0.23 and nextpnr-ice40 (docs/hardware.md §7).
+"""Synthesis of the hcube RTL with Debian's yosys 0.23 and nextpnr-ice40 (docs/hardware/synthesis.md).
 
 Run through scripts/synth.sh. Modes:
 
@@ -14,6 +14,9 @@ Run through scripts/synth.sh. Modes:
                                   hc_node / a 2-cube keep the resource counts of
                                   tests/synth/golden.json within its tolerance
   synth.sh --check --update       the same, writing the counts measured into the golden file
+  synth.sh ... --write-doc NAME   also write the printed tables into block NAME of
+                                  docs/measurements.md (or --doc PATH), headed by the command,
+                                  the machine and the date (scripts/mdtable.py)
 
 Every rtl/*_pkg.sv is read first, then every other rtl/*.sv, so that a module added under rtl/
 is checked without changing this script. Exits 2 on bad arguments, 1 on a failed check.
@@ -28,6 +31,8 @@ import sys
 import tempfile
 import time
 
+import mdtable
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 RTL = os.path.join(ROOT, "rtl")
 GOLDEN = os.path.join(ROOT, "tests", "synth", "golden.json")
@@ -38,7 +43,7 @@ CHECK_CONFIGS = [
     ("hc_node", {"Dim": 3, "Lanes": 1, "NumSlots": 8, "TableDepth": 16}),
     ("hc_node", {"Dim": 2, "Lanes": 2, "NumSlots": 8, "TableDepth": 8}),
     ("hc_cube", {"Dim": 2, "Lanes": 1, "NumSlots": 8, "TableDepth": 8}),
-    # The node of routed runs (docs/hardware.md §8.11): the first configuration with its router.
+    # The node of routed runs (docs/hardware/router.md §11): the first configuration with its router.
     ("hc_node", {"Dim": 3, "Lanes": 1, "NumSlots": 8, "TableDepth": 16, "HasRouter": 1}),
 ]
 
@@ -49,6 +54,7 @@ SWEEP_VARY = [
     ("Lanes", [2]),
     ("NumSlots", [64]),
     ("TableDepth", [256]),
+    ("HasRouter", [1]),  # the node of routed runs (docs/hardware/router.md §11)
 ]
 SWEEP_CUBES = [
     {"Dim": 1, "Lanes": 1, "NumSlots": 8, "TableDepth": 8},
@@ -344,10 +350,29 @@ def main():
     ap.add_argument("--cube", type=lambda t: parse_config("hc_cube", t), action="append",
                     metavar="n,b,M,D", help="synthesize hc_cube at this configuration (repeatable)")
     ap.add_argument("--work", help="directory for netlists and logs (default: a temporary one)")
+    ap.add_argument("--write-doc", metavar="NAME",
+                    help="also write the tables into block NAME of docs/measurements.md")
+    ap.add_argument("--doc", default=mdtable.DOC, help="the page --write-doc writes")
     try:
         args = ap.parse_args()
     except SystemExit as e:
         return 2 if e.code else 0
+    if args.write_doc and args.check:
+        print("synth.sh: --write-doc does not go with --check", file=sys.stderr)
+        return 2
+    if args.write_doc:
+        run_info = mdtable.Run(mdtable.command_line(
+            [os.path.join(ROOT, "scripts", "synth.sh")] + sys.argv[1:]))
+        tee = mdtable.capture()
+        status = synth_main(args)
+        sys.stdout = tee.stream
+        if status == 0:
+            run_info.write(args.write_doc, tee.text(), args.doc)
+        return status
+    return synth_main(args)
+
+
+def synth_main(args):
     if args.update and not args.check:
         print("synth.sh: --update only goes with --check", file=sys.stderr)
         return 2
