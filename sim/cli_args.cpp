@@ -77,10 +77,11 @@ Args::Args(int argc, const char* const* argv, int first, const CommandLine& comm
   for (const std::string& name : command.options) {
     const OptionInfo& o = optionInfo(name);
     CLI::Option* opt = nullptr;
+    const std::string names = o.short_name.empty() ? o.name : o.short_name + "," + o.name;
     if (o.value.empty()) {
-      opt = app.add_flag(o.name, o.help);
+      opt = app.add_flag(names, o.help);
     } else {
-      opt = app.add_option(o.name, values[o.name], o.help)
+      opt = app.add_option(names, values[o.name], o.help)
                 ->expected(1)
                 ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
                 ->allow_extra_args(false);

@@ -65,7 +65,7 @@ const std::vector<OptionInfo>& optionCatalogue() {
        "--rtl-model flat Verilator's multithreaded model",
        true},
       {"--rtl-model", "array|flat",
-       "the Verilated cube: node-array (default, docs/hardware.md §6.1) or flat (hc_cube whole; "
+       "the Verilated cube: node-array (default, docs/hardware/testbench.md §2.1) or flat (hc_cube whole; "
        "traced runs use it)",
        true},
       {"--router", "",
@@ -87,7 +87,7 @@ const std::vector<OptionInfo>& optionCatalogue() {
       {"--fifo-depth", "D", "router input FIFO depth per port, 1..4 (default 4)", true},
       {"--vcs", "V", "virtual channels per link, 1..4 (default 1; adaptive with 2+: Duato)", true},
       {"--deadlock-cycles", "L", "report a deadlock after L cycles without progress (64)", true},
-      {"--messages", "FILE", "a routed-mode message list (docs/hardware.md §8.1)", true},
+      {"--messages", "FILE", "a routed-mode message list (docs/hardware/router.md §1)", true},
       {"--modes", "LIST", "comma-separated: schedule, ecube, source, adaptive", true},
       {"--pattern", "NAME", "uniform|transpose|bit-complement|bit-reversal|shuffle|hotspot"},
       {"--rate", "R", "offered load, packets per node per cycle, 0..1"},
@@ -103,6 +103,11 @@ const std::vector<OptionInfo>& optionCatalogue() {
       // Arithmetic.
       {"--mac-overlap", "",
        "matmul: MAC overlap mode, the MACs run beside the transfers (cannon, square grids)"},
+      // Regression suites.
+      {"--jobs", "N", "cases run at once, each in a worker process (default 1)", true, "-j"},
+      {"--junit", "FILE.xml", "write the results as JUnit XML (what CI servers read)", true},
+      {"--shard", "k/N", "run only the k-th of N shards of the suite, chosen by case name", true},
+      {"--update", "", "write the measured results into the suite as its expectations", true},
   };
   return options;
 }
@@ -143,7 +148,7 @@ const std::vector<CommandLine>& commandLines() {
       model (hc_node and hc_cube_ctl verilated apart and wired by the testbench, whose build does
       not grow with n) unless --rtl-model flat or --trace asks for hc_cube verilated whole;
       --router runs the tables on the model with routers (table mode is its reset
-      configuration; routed runs use that model, docs/hardware.md §8.11);
+      configuration; routed runs use that model, docs/hardware/router.md §11);
       --threads T evaluates the nodes on T threads (with the flat model: Verilator's
       multithreaded model, a model of its own); --trace writes an
       FST (or .vcd) waveform and a GTKWave save file from the RTL, or a VCD from the TLM model;
@@ -160,7 +165,7 @@ const std::vector<CommandLine>& commandLines() {
             [--backend table|tlm|rtl] [--fifo-depth D] [--vcs V] [--deadlock-cycles L]
             [--max-cycles C] [--trace FILE.vcd|FILE.fst] [--cache DIR] [--json]
       routed mode: the case's permutation by the per-cycle packet routers, no schedule
-      (docs/hardware.md §8; on the RTL the FIFO depth is 1..4, --trace shows the routers))",
+      (docs/hardware/router.md; on the RTL the FIFO depth is 1..4, --trace shows the routers))",
        join(kCase, {"--tables", "--backend", "--trace", "--json", "--no-verify", "--max-cycles",
                     "--cache", "--threads", "--rtl-model", "--router", "--links", "--heatmap",
                     "--inject", "--seed", "--route", "--fifo-depth", "--vcs", "--deadlock-cycles"}),
@@ -199,8 +204,8 @@ const std::vector<CommandLine>& commandLines() {
             [--vcs V] [--cache DIR] [--rtl-model array|flat [--threads T]]
       build (or find in the cache) the Verilated cube for a case, without running it;
       --memory / --depth make it at least that large, so that it serves bigger cases too;
-      --router builds the model of routed runs (nodes with routers, docs/hardware.md §8.11),
-      --vcs V that of routed runs with V virtual channels (§8.13);
+      --router builds the model of routed runs (nodes with routers, docs/hardware/router.md §11),
+      --vcs V that of routed runs with V virtual channels (docs/hardware/router.md §13);
       --rtl-model flat builds hc_cube verilated whole instead of the node-array model, with
       --threads T as Verilator's multithreaded model with T threads)",
        join(kCase, {"--tables", "--memory", "--depth", "--router", "--vcs", "--cache", "--threads",
@@ -209,7 +214,7 @@ const std::vector<CommandLine>& commandLines() {
       {"messages", "write the routed-mode message list of a case",
        R"(  hcube messages --algo A --n N [--k K] [--PARAM V ...] [--route ecube|source|adaptive]
                  --out FILE
-      write the routed-mode message list of the case's permutation (docs/hardware.md §8.1))",
+      write the routed-mode message list of the case's permutation (docs/hardware/router.md §1))",
        join(kCase, {"--tables", "--route", "--out"}), true},
       {"route",
        "run a message list through the per-cycle routers",
@@ -240,6 +245,16 @@ const std::vector<CommandLine>& commandLines() {
       a stable dimension permutation (Ho & Johnsson 1988, paper numbering: processor dimensions
       0..n-1, storage n..): its GSHs, real/virtual/mixed, sigma_p, beta, oJ, every lower bound)",
        {"--describe", "--n", "--k", "--delta", "--cycles", "--mp", "--tau", "--json"}},
+      {"regress",
+       "run a suite of cases against their expected results (JUnit XML, shards)",
+       R"(  hcube regress SUITE.json [--jobs N] [--shard k/N] [--junit FILE.xml] [--json] [--update]
+      run every case of the suite (catalogue cases and table files, each on its backends) in
+      worker processes and compare each run with the case's expected fields (cycles, memory
+      digest, errors, exit status...); exit 1 if one differs. --shard k/N runs the cases whose
+      name hashes to k of N, so that N jobs together run every case exactly once. --update
+      writes what this run measured into the suite as its expectations (after a reviewed
+      change); the backends of a case must agree. The format: sim/regress.h, docs/guide/02-tables.md)",
+       {"--jobs", "--shard", "--junit", "--json", "--update"}},
   };
   return commands;
 }

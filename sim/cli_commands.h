@@ -18,6 +18,8 @@ struct OptionInfo {
   /// True for options that are never an algorithm's own parameter (--backend, --out, ...);
   /// false for the case options and for names an algorithm may also take (--route, --tau).
   bool command_only = false;
+  /// A one-letter alias ("-j"), for the options that build tools spell that way; most have none.
+  std::string short_name;
 };
 
 /// One subcommand.

@@ -32,6 +32,7 @@
 #include "inspect/link_csv.h"
 #include "progress.h"
 #include "reference.h"
+#include "regress.h"
 #include "report.h"
 #include "resource_limits.h"
 #include "router/message_text.h"
@@ -295,7 +296,7 @@ int rtlThreadsOption(Args& args, bool rtl_runs) {
   return requireRtlThreads(*t);
 }
 
-// --rtl-model array|flat: the node-array model (default; docs/hardware.md §6.1) or the flat
+// --rtl-model array|flat: the node-array model (default; docs/hardware/testbench.md §2.1) or the flat
 // model, hc_cube verilated whole (traced runs use it anyway).
 bool rtlFlatOption(Args& args, bool rtl_runs) {
   const std::optional<std::string> m = args.get("--rtl-model");
@@ -457,7 +458,7 @@ int cmdFaults(Args& args) {
   return 0;
 }
 
-// --seed S of run and compare (issue 13): the arithmetic cases start from seeded values
+// --seed S of run and compare: the arithmetic cases start from seeded values
 // (sw/initial_values.h) instead of tags; nullopt without the option.
 std::optional<CubeMemory> seededInitial(const std::optional<long long>& seed, const BuiltCase& c) {
   if (!seed) return std::nullopt;
@@ -487,7 +488,7 @@ int cmdRun(Args& args) {
   }
   const int threads = rtlThreadsOption(args, backend == "rtl");
   const bool flat = rtlFlatOption(args, backend == "rtl");
-  // --router: table mode on the model with routers (routed runs' model, docs/hardware.md §8.11).
+  // --router: table mode on the model with routers (routed runs' model, docs/hardware/router.md §11).
   const bool router_model = args.flag("--router");
   if (router_model && backend != "rtl") {
     throw Error("--router runs the tables on the RTL model with routers: it needs --backend rtl");
@@ -576,7 +577,7 @@ int cmdRun(Args& args) {
   return report.passed() ? 0 : 1;
 }
 
-// hcube trace: one element's path through a run, from the traffic monitor's log (issue 15).
+// hcube trace: one element's path through a run, from the traffic monitor's log.
 int cmdTrace(Args& args) {
   const std::string backend = args.get("--backend").value_or("table");
   const auto element = args.get("--element");
@@ -692,7 +693,7 @@ int cmdCompare(Args& args) {
   return problems.empty() ? 0 : 1;
 }
 
-// ---- Routed mode (issue 12, docs/hardware.md §8): a permutation or a message list run by the
+// ---- Routed mode (docs/hardware/router.md): a permutation or a message list run by the
 // per-cycle packet routers instead of tables.
 
 // --fifo-depth, --vcs and --deadlock-cycles, checked.
@@ -713,7 +714,7 @@ RouterOptions routerOptions(Args& args) {
   return opt;
 }
 
-// --tau T and --packet B in routed mode (docs/hardware.md §8.7): the start-up of every message
+// --tau T and --packet B in routed mode (docs/hardware/router.md §7): the start-up of every message
 // and the most words a message carries, read without claiming them, for they are also the
 // case's own parameters (its schedule's tau and packet size, checked by the algorithm).
 struct RoutedMessaging {
@@ -764,8 +765,8 @@ RoutedRun runRoutedOn(const std::string& backend, const MessageList& list,
 }
 
 // The message list of a case in routed mode: under ecube every element's packet finds its own
-// way; under source it follows the path the case's schedule moves it on (issue 12 part 2,
-// sw/router/schedule_paths.h), released in the cycle the schedule first sends it.
+// way; under source it follows the path the case's schedule moves it on
+// (sw/router/schedule_paths.h), released in the cycle the schedule first sends it.
 // With --packet B each node's words for one destination go in messages of up to B words
 // (router/messages.h groupMessages).
 MessageList caseMessages(const BuiltCase& c, RouteKind route, u64 packet = 1) {
@@ -896,7 +897,7 @@ int cmdRoute(Args& args) {
 
 // hcube compare --modes schedule,ecube,source: one permutation run by its schedule's tables and
 // by the routers, side by side (Johnsson & Ho 1987 §8.2: schedules against the routing logic).
-// Where two routed runs of one list differ (backends must agree exactly, docs/hardware.md §8.10),
+// Where two routed runs of one list differ (backends must agree exactly, docs/hardware/router.md §10),
 // or "".
 std::string routedDisagreement(const RoutedRun& a, const RoutedRun& b) {
   std::vector<std::string> d;
@@ -1266,7 +1267,7 @@ constexpr Command kCommands[] = {
     {"compare", cmdCompare},   {"build-model", cmdBuildModel},
     {"messages", cmdMessages}, {"route", cmdRoute},
     {"traffic", cmdTraffic},   {"diff", cmdDiff},
-    {"sdp", cmdSdp},
+    {"sdp", cmdSdp},           {"regress", cmdRegress},
 };
 
 int dispatch(int argc, char** argv) {

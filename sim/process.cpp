@@ -18,8 +18,10 @@ namespace hcube {
 ProcessResult runProcess(const std::vector<std::string>& argv,
                          const std::function<void(const std::string&)>& on_line) {
   if (argv.empty()) throw Error("runProcess: no program given");
+  // Close-on-exec, so that a program started at the same time from another thread does not
+  // inherit this pipe's write end and hold it open after this program has exited.
   int fds[2];
-  if (pipe(fds) != 0) throw Error("cannot create a pipe to run " + argv[0]);
+  if (pipe2(fds, O_CLOEXEC) != 0) throw Error("cannot create a pipe to run " + argv[0]);
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
   posix_spawn_file_actions_addclose(&actions, fds[0]);

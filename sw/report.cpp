@@ -122,6 +122,23 @@ std::string formatReportText(const RunReport& r) {
   return o.str();
 }
 
+std::string memoryDigest(const CubeMemory& m) {
+  // FNV-1a over the node count, the words per node and every word, little-endian bytes.
+  u64 h = 0xcbf29ce484222325ULL;
+  auto mix = [&h](u64 v, int bytes) {
+    for (int i = 0; i < bytes; ++i) {
+      h ^= (v >> (8 * i)) & 0xFFU;
+      h *= 0x100000001b3ULL;
+    }
+  };
+  mix(m.nodes, 8);
+  mix(m.words_per_node, 8);
+  for (const u32 w : m.words) mix(w, 4);
+  char text[32];
+  std::snprintf(text, sizeof text, "fnv1a64:%016llx", static_cast<unsigned long long>(h));
+  return text;
+}
+
 nlohmann::ordered_json reportJson(const RunReport& r) {
   const LinkUtilisation u = linkUtilisation(r.run, r.lanes);
   // Fractions keep six decimals, as the text report does.
@@ -153,6 +170,7 @@ nlohmann::ordered_json reportJson(const RunReport& r) {
   j["elements"] = r.check.elements;
   j["correct"] = r.check.correct;
   j["mismatches"] = r.check.mismatches;
+  j["memory_digest"] = memoryDigest(r.run.memory);
   if (r.perm.hasVirtual()) j["virtual"] = r.perm.elements() - r.perm.participating();
   j["hw_errors"] = nlohmann::ordered_json::array();
   for (const NodeErrorCount& e : r.run.errors) {

@@ -39,6 +39,10 @@ bool hasArithmetic(const RunReport& r);
 u64 table5MacCycles(const RunReport& r);
 
 std::string formatReportText(const RunReport& r);
+/// A digest of a cube's final memory (every word of every node, scratch included), the same on
+/// every backend when they agree: "fnv1a64:" and 16 hex digits. Regression suites keep it
+/// instead of the memory itself.
+std::string memoryDigest(const CubeMemory& m);
 /// The report as one JSON object, keys in a fixed order (pinned by tests/cli_test.cpp).
 nlohmann::ordered_json reportJson(const RunReport& r);
 std::string formatReportJson(const RunReport& r);

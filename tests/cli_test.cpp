@@ -227,7 +227,7 @@ TEST_F(Cli, AlignmentOptionsOnTheWrongAlgorithmOrCodeAreErrors) {
       << o.output;
 }
 
-// Issue 16: options the parser cannot place are errors, never silently ignored.
+// Options the parser cannot place are errors, never silently ignored.
 TEST_F(Cli, SingleDashOptionsAndStrayWordsAreErrors) {
   Outcome o = tool({"run", "--algo", "jh4", "--n", "3", "-backend", "rtl"});
   EXPECT_EQ(o.status, 2);
@@ -412,7 +412,7 @@ std::string emptySchedule(int n, const std::string& extra = "W 1\n", int lines =
          body + "E\nend\n";
 }
 
-// Issue 16: sizes are estimated from the header before anything large is allocated and refused
+// Sizes are estimated from the header before anything large is allocated and refused
 // with the estimate, the limit and the file and line of the field that decided it.
 TEST_F(Cli, VerifierRefusesADim24FileAtOnce) {
   const std::string f = write("d24.hct", emptySchedule(24));
@@ -505,7 +505,7 @@ TEST_F(Cli, OutOfMemoryMessageFitsVerify) {
                           "; its tables do not fit this machine's memory\n");
 }
 
-// Issue 15 part 1: the image is an input like the text tables.
+// The image is an input like the text tables.
 std::string readFile(const fs::path& p) {
   std::ifstream in(p);
   return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
@@ -643,6 +643,7 @@ const std::vector<std::string> kRunKeys = {"algo",
                                            "elements",
                                            "correct",
                                            "mismatches",
+                                           "memory_digest",
                                            "hw_errors",
                                            "timeout",
                                            "wall_seconds",
