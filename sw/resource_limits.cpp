@@ -36,9 +36,9 @@ namespace {
 //   RTL build: hcube run --algo edelman --n 11 --backend rtl on an empty cache (load 10-12):
 //              Verilator peaked at 3.24 GB (1.58 MB per node instance) and the build took
 //              817 CPU seconds (Verilator and g++), 1794 s of wall time at that load.
-//              Since the model is built untraced and hc_cube's links are one loop (issue 11
-//              goal 3): n = 10 (memory and depth 1024) took 168 CPU seconds (main before: 422)
-//              and peaked at 1.61 GB (before: 1.91 GB), load 11-20; the per-node CPU below is
+//              With the model built untraced and hc_cube's links as one loop, n = 10
+//              (memory and depth 1024) took 168 CPU seconds and peaked at 1.61 GB, load
+//              11-20; the per-node CPU below is
 //              that measurement (n = 11 not re-measured; the memory estimate is kept, an upper
 //              bound at n = 10).
 constexpr double kVerifierBytesPerNode = 24;  // the sequencer

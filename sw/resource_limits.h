@@ -1,5 +1,5 @@
 // hcube: how large a case this tool will verify or simulate, and the estimates that decide it
-// before anything large is allocated (issue 16). Every reader and backend asks here: the
+// before anything large is allocated. Every reader and backend asks here: the
 // verifier, the table executor's caller, the TLM backend and the RTL backend. An estimate that
 // exceeds a limit is refused with the estimate, the limit and the header field (file and line,
 // when the tables were read from a file) that made it so large.

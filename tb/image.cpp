@@ -137,7 +137,7 @@ class Reader {
     }
     const Field& one_port = header_["one-port"];
     if (one_port.value > 1) FailAt(one_port.line, "one-port must be 0 or 1");
-    // Optional (issue 13): images without MACs on one unit leave it out.
+    // Optional: images without MACs on one unit leave it out.
     if (header_.count("mac-units")) expect("mac-units", config_.mac_units, "mac-units");
     image_.dim = config_.dim;
     image_.lanes = config_.lanes;

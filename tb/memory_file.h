@@ -1,4 +1,4 @@
-// hcube-rtl-sim --memory FILE: an initial memory instead of tags (issue 13: seeded values, the
+// hcube-rtl-sim --memory FILE: an initial memory instead of tags (seeded values, the
 // same words the table executor and the TLM start from; sim/rtl_backend.cpp writes the file).
 //
 // The file holds W words of every node, node 0 first, each word 4 bytes little-endian (W: the

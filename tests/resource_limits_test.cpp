@@ -1,5 +1,5 @@
 // The RTL's estimates (sw/resource_limits.h): the model state a run needs, and the memory a
-// model build needs, refused before any work when the machine cannot hold it (issue 11, goal 4).
+// model build needs, refused before any work when the machine cannot hold it.
 #include "resource_limits.h"
 
 #include <gtest/gtest.h>

@@ -1,4 +1,4 @@
-// hcube tests: the routed-mode commands on good and bad input (issue 12): exit status and the
+// hcube tests: the routed-mode commands on good and bad input: exit status and the
 // message a user sees.
 #include <gtest/gtest.h>
 

@@ -12,7 +12,7 @@ class Cfg:
         self.slot_bits = clog2_min1(memory)
         self.idx_bits = max(self.slot_bits, clog2_min1(dim) + clog2_min1(lanes))
         self.chan_bits = 6 + self.idx_bits + self.slot_bits
-        # the last term holds a MAC word (issue 13, docs/hardware.md §2.3)
+        # the last term holds a MAC word (docs/hardware/arithmetic.md §2)
         self.width = max(34, 2 + dim * lanes * self.chan_bits, 5 + 6 * self.slot_bits)
 
     def chan(self, port, lane=0):
