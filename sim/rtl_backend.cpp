@@ -289,7 +289,7 @@ RtlModel ensureRtlModel(const RtlModelConfig& config, const RtlOptions& options)
 
 namespace {
 
-// A runner result file (docs/hardware.md §6), read line by line: the header line, the keys every
+// A runner result file (docs/hardware/testbench.md §2), read line by line: the header line, the keys every
 // run writes (the counters, `link`, `memory`, `end`) into a RunResult, and every other key handed
 // to the caller's reader (table-mode traffic and errors, routed-mode statistics), which returns
 // false for a key it does not know. One reader for both modes, so the shared keys are parsed and
@@ -467,6 +467,43 @@ void writeMemoryFile(const std::string& path, const CubeMemory& initial, const T
   if (!out) throw Error(path + ": cannot write the RTL runner's initial memory");
 }
 
+bool isVcdPath(const std::string& path) {
+  return path.size() > 4 && path.compare(path.size() - 4, 4, ".vcd") == 0;
+}
+
+// The runner's trace arguments for options.trace / options.gtkw, added to `argv`. A .vcd trace
+// is written by the runner as an FST in `work` and converted after the run (finishTrace).
+// Returns the FST the runner writes (empty: no trace).
+std::string addTraceArgs(const RtlOptions& options, const fs::path& work,
+                         std::vector<std::string>& argv) {
+  if (options.trace.empty()) return "";
+  const std::string fst = isVcdPath(options.trace) ? (work / "trace.fst").string() : options.trace;
+  argv.insert(argv.end(), {"--trace", fst});
+  if (!options.gtkw.empty()) argv.insert(argv.end(), {"--gtkw", options.gtkw});
+  return fst;
+}
+
+// After a traced run: a .vcd trace is converted from the runner's FST (fst2vcd keeps the FST's
+// 1 ns time unit) and the save file pointed at the VCD instead of the temporary FST.
+void finishTrace(const RtlOptions& options, const std::string& fst) {
+  if (options.trace.empty() || !isVcdPath(options.trace)) return;
+  const std::string fst2vcd = findProgram("fst2vcd");
+  if (fst2vcd.empty()) throw Error("fst2vcd (Debian package gtkwave) is needed for a .vcd trace");
+  const ProcessResult c = runProcess({fst2vcd, "-f", fst, "-o", options.trace});
+  if (c.status != 0) throw Error("fst2vcd failed:\n" + tail(c.output, 10));
+  if (options.gtkw.empty()) return;
+  std::ifstream g(options.gtkw);
+  std::stringstream text;
+  text << g.rdbuf();
+  std::string s = text.str();
+  const size_t at = s.find(fst);
+  if (at != std::string::npos) s.replace(at, fst.size(), fs::absolute(options.trace).string());
+  std::ofstream out(options.gtkw);
+  out << s;
+  out.close();
+  if (!out) throw Error(options.gtkw + ": cannot rewrite the GTKWave save file");
+}
+
 }  // namespace
 
 RunResult runOnRtl(const TableSet& set, const RtlOptions& options) {
@@ -518,14 +555,7 @@ RunResult runOnRtl(const TableSet& set, const RtlOptions& options) {
   if (options.record_traffic && options.record_word != ~u64{0}) {
     argv.insert(argv.end(), {"--traffic-word", std::to_string(options.record_word)});
   }
-  std::string fst;
-  const bool vcd =
-      options.trace.size() > 4 && options.trace.compare(options.trace.size() - 4, 4, ".vcd") == 0;
-  if (!options.trace.empty()) {
-    fst = vcd ? (work / "trace.fst").string() : options.trace;
-    argv.insert(argv.end(), {"--trace", fst});
-    if (!options.gtkw.empty()) argv.insert(argv.end(), {"--gtkw", options.gtkw});
-  }
+  const std::string fst = addTraceArgs(options, work, argv);
   if (options.progress) {
     *options.progress << "hcube: running " << set.cycles() << " cycles on the RTL cube ("
                       << set.header.nodes() << " nodes, "
@@ -563,26 +593,11 @@ RunResult runOnRtl(const TableSet& set, const RtlOptions& options) {
     for (u64 l = 0; l < keep; ++l) trimmed.at(x, l) = r.memory.at(x, l);
   }
   r.memory = std::move(trimmed);
-  if (vcd) {
-    const std::string fst2vcd = findProgram("fst2vcd");
-    if (fst2vcd.empty()) throw Error("fst2vcd (Debian package gtkwave) is needed for a .vcd trace");
-    const ProcessResult c = runProcess({fst2vcd, "-f", fst, "-o", options.trace});
-    if (c.status != 0) throw Error("fst2vcd failed:\n" + tail(c.output, 10));
-    if (!options.gtkw.empty()) {
-      // Point the save file at the VCD instead of the temporary FST.
-      std::ifstream g(options.gtkw);
-      std::stringstream text;
-      text << g.rdbuf();
-      std::string s = text.str();
-      const size_t at = s.find(fst);
-      if (at != std::string::npos) s.replace(at, fst.size(), fs::absolute(options.trace).string());
-      std::ofstream(options.gtkw) << s;
-    }
-  }
+  finishTrace(options, fst);
   return r;
 }
 
-// ---- Routed mode (docs/hardware.md §8) ----
+// ---- Routed mode (docs/hardware/router.md) ----
 
 namespace {
 
@@ -676,8 +691,8 @@ void checkRtlRouterOptions(const MessageList& list, const RouterOptions& ropt) {
 namespace {
 
 /// Node x's messages (list indices) in its injection queues Q_0 .. Q_{n-1} by first hop, then
-/// Q_L, each in list order: the order the routed image stores them (docs/hardware.md §8.11; with
-/// Duato, V >= 2, the first hop is the e-cube dimension, §8.13).
+/// Q_L, each in list order: the order the routed image stores them (docs/hardware/router.md §11; with
+/// Duato, V >= 2, the first hop is the e-cube dimension, docs/hardware/router.md §13).
 std::vector<std::vector<u64>> nodeQueues(const MessageList& list, u64 x, int vcs) {
   std::vector<std::vector<u64>> queues(static_cast<size_t>(list.n + 1));
   const std::vector<Message>& msgs = list.per_node[x];
@@ -719,7 +734,7 @@ void writeRoutedImageFile(const std::string& path, const MessageList& list,
       << "dim " << n << "\nslots " << list.slots << "\nmemory " << list.memoryWords() << "\ntagged "
       << ropt.tagged_elements << "\nmsg-width " << L.msg_width << "\nfifo-depth " << ropt.fifo_depth
       << "\ndeadlock " << ropt.deadlock_cycles << "\n";
-  // Virtual channels (§8.13): only with V > 1, so that a V = 1 image is that of §8.11.
+  // Virtual channels (docs/hardware/router.md §13): only with V > 1, so that a V = 1 image is that of docs/hardware/router.md §11.
   if (ropt.vcs > 1) out << "vcs " << ropt.vcs << "\n";
   if (ropt.record_deliveries) out << "deliveries 1\n";
   for (u64 x = 0; x < list.nodes(); ++x) {
@@ -810,7 +825,7 @@ RoutedRun parseRoutedResult(std::istream& in, const std::string& source, const M
   RouterStats& s = rr.stats;
   const u64 nodes = list.nodes();
   const u64 n = static_cast<u64>(list.n);
-  // FIFOs per node: V per port, FIFO f = port * V + VC (§8.13), as the golden model indexes them.
+  // FIFOs per node: V per port, FIFO f = port * V + VC (docs/hardware/router.md §13), as the golden model indexes them.
   const u64 v = static_cast<u64>(vcs);
   const u64 fifos = n * v;
   s.vcs = vcs;
@@ -833,7 +848,7 @@ RoutedRun parseRoutedResult(std::istream& in, const std::string& source, const M
       words >> s.stalls;
     } else if (key == "startups") {
       words >> s.startups;
-    } else if (key == "idle-edges") {  // the node-array runner's skipped edges (§8.14)
+    } else if (key == "idle-edges") {  // the node-array runner's skipped edges (docs/hardware/router.md §14)
       words >> rr.idle_edges;
     } else if (key == "deadlock") {
       words >> a;
@@ -932,14 +947,7 @@ RoutedRun runRoutedOnRtl(const MessageList& list, const CubeMemory& initial,
   if (ropt.max_cycles != (u64{1} << 32)) {
     argv.insert(argv.end(), {"--max-cycles", std::to_string(ropt.max_cycles)});
   }
-  std::string fst;
-  const bool vcd =
-      options.trace.size() > 4 && options.trace.compare(options.trace.size() - 4, 4, ".vcd") == 0;
-  if (!options.trace.empty()) {
-    fst = vcd ? (work / "trace.fst").string() : options.trace;
-    argv.insert(argv.end(), {"--trace", fst});
-    if (!options.gtkw.empty()) argv.insert(argv.end(), {"--gtkw", options.gtkw});
-  }
+  const std::string fst = addTraceArgs(options, work, argv);
   const ProcessResult p = runProcess(argv, [](const std::string&) {});
   if (p.status != 0) {
     throw Error("the RTL runner failed (status " + std::to_string(p.status) + "):\n" +
@@ -950,22 +958,7 @@ RoutedRun runRoutedOnRtl(const MessageList& list, const CubeMemory& initial,
   RoutedRun r = parseRoutedResult(in, result.string(), list, ropt.record_deliveries, ropt.vcs);
   r.stats.tau = ropt.tau;
   // wall_seconds: the runner's simulation proper (loading and read-back left out).
-  if (vcd) {
-    const std::string fst2vcd = findProgram("fst2vcd");
-    if (fst2vcd.empty()) throw Error("fst2vcd (Debian package gtkwave) is needed for a .vcd trace");
-    const ProcessResult c = runProcess({fst2vcd, "-f", fst, "-o", options.trace});
-    if (c.status != 0) throw Error("fst2vcd failed:\n" + tail(c.output, 10));
-    if (!options.gtkw.empty()) {
-      // Point the save file at the VCD instead of the temporary FST.
-      std::ifstream g(options.gtkw);
-      std::stringstream text;
-      text << g.rdbuf();
-      std::string s = text.str();
-      const size_t at = s.find(fst);
-      if (at != std::string::npos) s.replace(at, fst.size(), fs::absolute(options.trace).string());
-      std::ofstream(options.gtkw) << s;
-    }
-  }
+  finishTrace(options, fst);
   return r;
 }
 

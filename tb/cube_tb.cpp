@@ -58,7 +58,7 @@ std::string CubeConfig::Describe() const {
 CubeTb::CubeTb(const std::string& trace_path, int threads)
     : config_(CubeConfig::FromBuild()), context_(std::make_unique<VerilatedContext>()) {
   static_assert(HC_WORD_WIDTH == 32, "the testbench moves 32-bit words");
-  // Assertions report each error kind once per node; the run goes on (docs/hardware.md §4).
+  // Assertions report each error kind once per node; the run goes on (docs/hardware/checks.md).
   context_->errorLimit(INT_MAX);
   context_->fatalOnError(false);
   // As many threads as the model was built with (the default is one per core, which would start
@@ -74,6 +74,9 @@ CubeTb::CubeTb(const std::string& trace_path, int threads)
   if (!trace_path.empty()) {
     trace_ = std::make_unique<VerilatedFstC>();
     top_->trace(trace_.get(), 99);
+    // Dumps are at 10 * tick (Tick()): with a 1 ns time unit a cycle reads as 10 ns.
+    trace_->set_time_unit("1ns");
+    trace_->set_time_resolution("1ns");
     trace_->open(trace_path.c_str());
     if (!trace_->isOpen()) throw std::runtime_error(trace_path + ": cannot open trace file");
   }

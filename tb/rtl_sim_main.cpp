@@ -1,9 +1,9 @@
-// hcube-rtl-sim: runs one table image on the Verilated hc_cube (docs/hardware.md §6).
+// hcube-rtl-sim: runs one table image on the Verilated hc_cube (docs/hardware/testbench.md §2).
 //
 //   hcube-rtl-sim --image FILE --out FILE [--trace FILE.fst] [--max-cycles C] [--gtkw FILE]
 //                 [--traffic [--traffic-word W]] [--memory FILE] [--fault SPEC] [--threads T]
 //
-// A routed image (docs/hardware.md §8.1, tb/routed_image.h) runs the routers instead
+// A routed image (docs/hardware/router.md §1, tb/routed_image.h) runs the routers instead
 // (tb/routed_run.h). Loads the image through the load port, writes tag x*K + l into slot l < K of
 // node x (zero above) through the scan port, pulses start, runs until done or the cycle limit while
 // a traffic monitor (sw/traffic_monitor.h) counts the words per link and the span, reads every
@@ -37,9 +37,9 @@ constexpr const char* kUsage =
     "usage: hcube-rtl-sim --image FILE --out FILE [--trace FILE.fst] [--max-cycles C]\n"
     "                     [--gtkw FILE] [--traffic [--traffic-word W]] [--memory FILE]\n"
     "                     [--fault SPEC] [--threads T]\n"
-    "  --image FILE       table image (docs/hardware.md §3) or routed image (§8.1) for this\n"
+    "  --image FILE       table image (docs/hardware/node.md §3) or routed image (router.md §1) for this\n"
     "                     build's configuration\n"
-    "  --out FILE         result file (docs/hardware.md §6)\n"
+    "  --out FILE         result file (docs/hardware/testbench.md §2)\n"
     "  --trace FILE.fst   write an FST waveform of the whole run (models built with HC_TRACE)\n"
     "  --max-cycles C     cycle limit after start (default: the longest table's cycle count\n"
     "                     + 16, which a correct RTL never reaches)\n"
@@ -50,7 +50,7 @@ constexpr const char* kUsage =
     "                     error event ('error' lines: cycle, node, kind)\n"
     "  --traffic-word W   with --traffic: only the sends and stores of word W\n"
     "  --memory FILE      initial memory (tb/memory_file.h) instead of tags\n"
-    "  --fault SPEC       inject one link fault (tb/link_fault.h, docs/hardware.md §9):\n"
+    "  --fault SPEC       inject one link fault (tb/link_fault.h, docs/hardware/faults.md):\n"
     "                     flip|stuck|dead|drop:NODE:PORT:LANE:CYCLE[:BIT[:VALUE]]\n"
     "  --threads T        threads that evaluate the nodes of a node-array model (tb/node_array.h;\n"
     "                     1..64, default 1); a flat model has the threads it was built with\n";
@@ -140,7 +140,7 @@ int Run(const Options& opt) {
   using hcube::tb::CubeConfig;
   const CubeConfig config = CubeConfig::FromBuild();
   if (hcube::tb::IsRoutedImage(opt.image)) {
-    // Routed mode (docs/hardware.md §8): a routed image instead of tables.
+    // Routed mode (docs/hardware/router.md): a routed image instead of tables.
     if (!config.has_router) {
       throw UsageError(opt.image +
                        ": a routed image needs a model built with routers (HC_ROUTER=1); this "
@@ -239,12 +239,15 @@ int Run(const Options& opt) {
       }
     }
   };
-  const uint64_t run_begin = 10 * tb.tick_count();  // trace time of the start pulse
+  // The trace time of the edge that latches the start pulse: the run's cycle 0.
+  const uint64_t run_start = hcube::tb::kTraceTimePerCycle * (tb.tick_count() + 1);
   drive_fault(0);  // latched by the start pulse's edge, which begins cycle 0
   tb.Start(image.one_port, image.mac_overlap);
   const hcube::tb::RunResult r = tb.RunToDone(max_cycles, each_cycle, false, log_errors);
   aside.Finish();  // the monitor has every cycle's words
-  const uint64_t run_end = 10 * tb.tick_count();
+  // done_o rose at the edge before the one RunToDone clocks after it.
+  const uint64_t run_done =
+      hcube::tb::kTraceTimePerCycle * (tb.tick_count() - (r.timed_out ? 0 : 1));
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   if (r.timed_out) {
     std::cerr << "hcube-rtl-sim: " << opt.image << ": timeout: not done after " << max_cycles
@@ -274,7 +277,16 @@ int Run(const Options& opt) {
   out.close();
   if (!out) throw UsageError(opt.out + ": error writing the result file");
 
-  if (!opt.gtkw.empty()) hcube::tb::WriteGtkwSave(opt.gtkw, opt.trace, config, run_begin, run_end);
+  if (!opt.gtkw.empty()) {
+    hcube::tb::GtkwRun shown;
+    shown.start = run_start;
+    shown.done = run_done;
+    if (opt.memory.empty()) {  // tags, not the values of a memory file
+      shown.tag_words = static_cast<uint64_t>(nodes) * static_cast<uint64_t>(image.slots);
+      shown.tag_slots = static_cast<uint64_t>(image.slots);
+    }
+    hcube::tb::WriteGtkwSave(opt.gtkw, opt.trace, config, shown);
+  }
   return 0;
 }
 
