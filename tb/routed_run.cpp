@@ -1,4 +1,4 @@
-// hcube testbench: one routed run on the Verilated hc_cube (docs/hardware.md §8).
+// hcube testbench: one routed run on the Verilated hc_cube (docs/hardware/router.md).
 //
 // The router statistics come from the RTL: the cube's stall counter and deadlock flag, each
 // router's maximum FIFO occupancy and blocked heads, and the deliveries (with the tag each packet
@@ -8,6 +8,7 @@
 
 #include <verilated.h>
 
+#include <algorithm>
 #include <chrono>
 #include <fstream>
 #include <iostream>
@@ -36,6 +37,7 @@ int RunRouted(const RoutedRunOptions& opt) {
   const int n = config.dim;
   uint64_t messages = 0;
   uint64_t last_release = 0;
+  uint64_t first_release = ~uint64_t{0};
   // Each message's release cycle and start flag, read out of the image once (a delivery looks
   // them up by its tag: a million times in an n = 10 AAPC).
   std::vector<std::vector<uint64_t>> release(static_cast<size_t>(nodes));
@@ -49,10 +51,11 @@ int RunRouted(const RoutedRunOptions& opt) {
       release[x][i] = image.Release(config, x, i);
       starts[x][i] = image.Starts(config, x, i) ? 1 : 0;
       last_release = std::max(last_release, release[x][i]);
+      first_release = std::min(first_release, release[x][i]);
     }
   }
   // Every message needs at most (hops + waits) cycles, plus its start-up tau (bits [41:32] of
-  // the configuration word, docs/hardware.md §8.7); a generous bound that a correct router with
+  // the configuration word, docs/hardware/router.md §7); a generous bound that a correct router with
   // a working deadlock detector never reaches.
   const TableWord& cfg = image.nodes.at(0).header.at(0);
   const uint64_t tau = cfg.size() > 1 ? (cfg[1] & 0x3FFU) : 0;
@@ -61,12 +64,36 @@ int RunRouted(const RoutedRunOptions& opt) {
                      : last_release + (messages + 2) * (static_cast<uint64_t>(2 * n + 4) + tau) +
                            image.deadlock + 16;
 
+  // Before the first release nothing moves: no packet is in flight, no queue head is released,
+  // the deadlock detector counts only released work (docs/hardware/router.md §5) and every
+  // router's cycle count is the cube's. So the run starts `skip` cycles late, with every release
+  // `skip` earlier, and adds `skip` to the cycles it measures, as the table executor and the
+  // TLM cube jump over that idle stretch: a release at cycle 2^32 - 1 costs no simulated cycles.
+  // (Idle stretches between releases are still simulated cycle by cycle.)
+  uint64_t skip = messages == 0 ? 0 : first_release;
+  if (opt.max_cycles != 0 && skip >= opt.max_cycles) skip = 0;  // the limit comes first
+  const uint64_t tb_max_cycles = max_cycles - skip;
+
   CubeTb tb(opt.trace, opt.threads);
   tb.Reset();
   // Every node's messages and header through the wide load: one cycle per message index, not
-  // one per message (docs/hardware.md §8.11).
+  // one per message (docs/hardware/router.md §11).
   std::vector<std::vector<TableWord>> lists(static_cast<size_t>(nodes));
-  for (int x = 0; x < nodes; ++x) lists[x] = image.nodes[static_cast<size_t>(x)].messages;
+  for (int x = 0; x < nodes; ++x) {
+    lists[x] = image.nodes[static_cast<size_t>(x)].messages;
+    if (skip == 0) continue;
+    const int lsb = config.ReleaseLsb();
+    for (size_t i = 0; i < lists[x].size(); ++i) {
+      const uint64_t rel = release[x][i] - skip;
+      TableWord& m = lists[x][i];
+      for (int b = 0; b < 32; ++b) {
+        const int at = lsb + b;
+        const uint32_t bit = uint32_t{1} << (at % 32);
+        uint32_t& w = m[static_cast<size_t>(at / 32)];
+        w = ((rel >> b) & 1U) != 0 ? (w | bit) : (w & ~bit);
+      }
+    }
+  }
   tb.LoadWordsAll(CubeTb::Region::kMessages, lists);
   for (int x = 0; x < nodes; ++x) lists[x] = image.nodes[static_cast<size_t>(x)].header;
   tb.LoadWordsAll(CubeTb::Region::kRouterHeader, lists);
@@ -94,7 +121,8 @@ int RunRouted(const RoutedRunOptions& opt) {
   // The monitor takes a cycle's words aside from the cube (tb/aside_monitor.h); the local
   // copies' stores go with them. The deliveries' tags and latencies are read here.
   AsideMonitor aside(tb, monitor, config.lanes);
-  auto each_cycle = [&](uint64_t cycle) {
+  auto each_cycle = [&](uint64_t tb_cycle) {
+    const uint64_t cycle = tb_cycle + skip;  // the run's cycle
     std::vector<uint32_t>& copies = aside.Collect();
     for (int x = 0; x < nodes; ++x) {
       const uint64_t dlv = GetBits(top.RtDlv(x), 0, n + 1);
@@ -128,13 +156,17 @@ int RunRouted(const RoutedRunOptions& opt) {
     aside.Submit(cycle);
   };
 
-  const uint64_t run_begin = 10 * tb.tick_count();
+  // The trace time of the edge that latches the start pulse (cycle `skip` of the run).
+  const uint64_t run_start = kTraceTimePerCycle * (tb.tick_count() + 1);
   const auto t0 = std::chrono::steady_clock::now();
   tb.Start(false);
-  const RunResult r = tb.RunToDone(max_cycles, each_cycle);
+  RunResult r = tb.RunToDone(tb_max_cycles, each_cycle);
   aside.Finish();  // the monitor has every cycle's words
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  const uint64_t run_end = 10 * tb.tick_count();
+  // done_o rose at the edge before the one RunToDone clocks after it.
+  const uint64_t run_done = kTraceTimePerCycle * (tb.tick_count() - (r.timed_out ? 0 : 1));
+  r.cycles += skip;
+  r.ticks += skip;
   const bool deadlock = top.rt_deadlock_o != 0;
   const uint64_t stalls = top.rt_stalls_o;
   const std::vector<ErrorCounters> errors = tb.ReadErrorCounters();
@@ -148,7 +180,7 @@ int RunRouted(const RoutedRunOptions& opt) {
   out << "stalls " << stalls << "\n";
   out << "startups " << startups << "\n";
   out << "idle-edges " << top.idle_edges() << "\n";
-  // Per FIFO f = port * V + VC (docs/hardware.md §8.13; with V = 1 the port).
+  // Per FIFO f = port * V + VC (docs/hardware/router.md §13; with V = 1 the port).
   const int fifos = config.NumFifos();
   for (int x = 0; x < nodes; ++x) {
     for (int f = 0; f < fifos; ++f) {
@@ -190,7 +222,16 @@ int RunRouted(const RoutedRunOptions& opt) {
   WriteMemoryAndEnd(out, mem, image.memory);
   out.close();
   if (!out) throw std::runtime_error(opt.out + ": error writing the result file");
-  if (!opt.gtkw.empty()) WriteGtkwSave(opt.gtkw, opt.trace, config, run_begin, run_end, true);
+  if (!opt.gtkw.empty()) {
+    GtkwRun shown;
+    shown.start = run_start;
+    shown.done = run_done;
+    shown.tag_words = std::min<uint64_t>(image.tagged, static_cast<uint64_t>(nodes) *
+                                                           static_cast<uint64_t>(image.slots));
+    shown.tag_slots = static_cast<uint64_t>(std::max(1, image.slots));
+    shown.routed = true;
+    WriteGtkwSave(opt.gtkw, opt.trace, config, shown);
+  }
   if (r.timed_out) {
     std::cerr << "hcube-rtl-sim: " << opt.image << ": timeout: not done after " << max_cycles
               << " cycles\n";
