@@ -260,6 +260,17 @@ def report(matmul_rows, coll_rows, brief=False):
                     cell[(r["label"], r["n"])] = "—" if r["status"] == "does not fit" else r["status"]
         for _, _, label in MATMUL:
             print("| %s | " % label + " | ".join(cell.get((label, n), "") for n in ns) + " |")
+        refused = {}
+        for r in matmul_rows:
+            if r["backend"] == "table" and r["status"] == "does not fit":
+                refused.setdefault((r["n"], r["shape"]), []).append(r)
+        if refused:
+            print()
+            print("Runs hcube refused (— above), per n and shape, with its message for the first:")
+            print()
+            for (n, shape), rs in sorted(refused.items()):
+                print("- n = %d, %s: %s: %s" % (n, shape, ", ".join(r["label"] for r in rs),
+                                                rs[0].get("message", "")))
         print()
         print("Fastest method per n and shape (table executor, cycles):")
         print()

@@ -237,7 +237,8 @@ BuiltCase loadCase(Args& args, const std::vector<std::string>& backends, HeaderO
                   ", not --n " + std::to_string(*n));
     }
   } else {
-    const CaseSpec spec = caseFrom(args);
+    CaseSpec spec = caseFrom(args);
+    spec.will_run = true;  // its cube memory must fit the executors, checked before it is built
     if (std::find(backends.begin(), backends.end(), "rtl") != backends.end()) {
       requireRtlDimension(spec.n);
     }

@@ -1,5 +1,5 @@
 // hcube: the RTL backend — builds (once, cached) the Verilated cube a table set needs and runs
-// the table set on it through the testbench runner `hcube-rtl-sim` (docs/hardware.md §6).
+// the table set on it through the testbench runner `hcube-rtl-sim` (docs/hardware/testbench.md §2).
 //
 // A model is built per (dimension, memory words, lanes, table depth, threads, tracing), sizes
 // rounded up to
@@ -30,15 +30,15 @@ struct RtlModelConfig {
   /// Waveform tracing compiled in (only runs with --trace need it; the trace code is about half
   /// of a big cube's generated C++). A traced model also serves untraced runs.
   bool trace = false;
-  /// The nodes have routers (HasRouter = 1, docs/hardware.md §8.11): the model of routed runs,
+  /// The nodes have routers (HasRouter = 1, docs/hardware/router.md §11): the model of routed runs,
   /// which runs table mode too. Table runs use models without routers, which are faster.
   bool router = false;
-  /// The node-array model (tb/node_array.h, docs/hardware.md §6.1): hc_node and hc_cube_ctl
+  /// The node-array model (tb/node_array.h, docs/hardware/testbench.md §2.1): hc_node and hc_cube_ctl
   /// verilated apart and wired by the testbench, a build that does not grow with the cube; its
   /// threads are the runner's (--threads), so `threads` stays 1. False: the flat model, hc_cube
   /// verilated whole, which traced runs need.
   bool array = false;
-  /// Virtual channels per link of the routers (NumVcs, docs/hardware.md §8.13; with `router`
+  /// Virtual channels per link of the routers (NumVcs, docs/hardware/router.md §13; with `router`
   /// only): a model per V, which serves routed runs with that V alone.
   int vcs = 1;
   /// Directory name of this model in the cache ("-r" for routers, then "-vV" for V > 1 virtual
@@ -74,13 +74,13 @@ struct RtlOptions {
   /// runOnRtl: run the tables in table mode on the model with routers (the routed runs' model)
   /// instead of the table-mode model.
   bool router_model = false;
-  /// With router_model: the virtual channels of that model's routers (docs/hardware.md §8.13),
+  /// With router_model: the virtual channels of that model's routers (docs/hardware/router.md §13),
   /// whose table mode is the same as any other's.
   int router_vcs = 1;
   /// Initial memory (nodes x the set's memory words, e.g. seeded values, sw/initial_values.h),
   /// passed to the runner as a file (--memory); nullptr: tags in every data slot.
   const CubeMemory* initial = nullptr;
-  /// A link fault to inject (sw/fault.h; the runner's --fault, docs/hardware.md §9); nullptr or
+  /// A link fault to inject (sw/fault.h; the runner's --fault, docs/hardware/faults.md); nullptr or
   /// a table fault (applied to the tables before they are passed): none.
   const Fault* fault = nullptr;
 };
@@ -100,7 +100,7 @@ RtlModel ensureRtlModel(const RtlModelConfig& config, const RtlOptions& options)
 /// Runs a table set on the RTL cube (tags in every data slot) and returns what it measured.
 RunResult runOnRtl(const TableSet& set, const RtlOptions& options);
 
-/// Parses a runner result file (docs/hardware.md §6); `source` names it in errors.
+/// Parses a runner result file (docs/hardware/testbench.md §2); `source` names it in errors.
 RunResult parseRtlResult(std::istream& in, const std::string& source, u64 nodes, int dims,
                          u64 words_per_node);
 
@@ -113,7 +113,7 @@ void checkRtlRouterOptions(const MessageList& list, const RouterOptions& ropt);
 /// table depth >= the longest message list, routers with `vcs` VCs.
 RtlModelConfig rtlModelForMessages(const MessageList& list, int vcs = 1);
 
-/// Writes the routed image (docs/hardware.md §8.1, tb/routed_image.h) of `list` for `model`,
+/// Writes the routed image (docs/hardware/router.md §1, tb/routed_image.h) of `list` for `model`,
 /// with a `vcs` line when ropt.vcs > 1 (the runner refuses an image whose V is not the model's).
 /// Throws Error if a message does not fit the model's message word (a route longer than 2n + 2,
 /// a release beyond 32 bits) or the RTL router's limits (FIFO depth 1..4, deadlock limit

@@ -1,5 +1,8 @@
 #include "algorithms.h"
 
+#include <algorithm>
+#include <cmath>
+
 #include "alignment.h"
 #include "cases/families.h"
 #include "error.h"
@@ -33,6 +36,38 @@ const std::vector<AlgorithmInfo>& algorithmCatalogue() {
 }
 
 u64 aapcAllPortBound(u64 slots) { return slots / 2; }
+
+std::string sizeOption(const CaseSpec& spec, const char* param) {
+  if (param != nullptr) {
+    if (auto it = spec.params.find(param); it != spec.params.end()) {
+      return "--" + std::string(param) + " " + it->second;
+    }
+  }
+  if (spec.slots != 0) return "--k " + std::to_string(spec.slots);
+  return "--n " + std::to_string(spec.n);
+}
+
+CaseSize checkedSize(const CaseSpec& spec, const std::string& option, double slots, bool shared,
+                     double instructions) {
+  // Saturated far above any limit, so that the checks refuse instead of wrapping around.
+  auto saturate = [](double x) { return x >= 1.8e19 ? ~u64{0} : static_cast<u64>(std::ceil(x)); };
+  CaseSize s;
+  s.option = option;
+  s.n = spec.n;
+  s.slots = saturate(slots);
+  s.shared = shared;
+  s.instructions = saturate(instructions);
+  s.channels = static_cast<u64>(spec.n) * static_cast<u64>(std::max(spec.lanes, 1));
+  requireBuildable(s, spec.will_run);
+  return s;
+}
+
+CaseSize perNodeSize(const CaseSpec& spec, const std::string& option, double slots, double passes,
+                     bool startups, double extra) {
+  const double pass = std::ceil(slots / std::max(spec.lanes, 1));
+  const double instructions = passes * pass * (startups ? 2 : 1) + extra + 8.0 * spec.n + 16;
+  return checkedSize(spec, option, slots, false, instructions);
+}
 
 BuiltCase buildCase(const CaseSpec& spec) {
   if (spec.lanes < 1) throw Error("--width " + std::to_string(spec.lanes) + ": must be >= 1");
@@ -71,7 +106,15 @@ BuiltCase buildCase(const CaseSpec& spec) {
                   "), so it has no alignment phases to make explicit");
     }
     if (!explicit_alignment) return built;
-    return explicitAlignment(built, gray ? AddressCode::kGray : AddressCode::kBinary);
+    // The explicit alignment gives every node its own table: the exchange and PERMUTE phases
+    // before and after it, at most 2K cycles (edelman n = 6, K = 4096: 2048 + 1367).
+    const CaseSize size =
+        checkedSize(spec, built.size.option, static_cast<double>(built.size.slots), false,
+                    static_cast<double>(built.size.instructions) +
+                        2.0 * static_cast<double>(built.size.slots) + 8);
+    BuiltCase aligned = explicitAlignment(built, gray ? AddressCode::kGray : AddressCode::kBinary);
+    aligned.size = size;
+    return aligned;
   }
   std::string known;
   for (const AlgorithmInfo& a : algorithmCatalogue()) known += (known.empty() ? "" : ", ") + a.name;

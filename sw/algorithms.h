@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "permutation.h"
+#include "resource_limits.h"
 #include "table.h"
 
 namespace hcube {
@@ -26,6 +27,9 @@ struct CaseSpec {
   bool one_port = false;
   /// Algorithm parameters by option name without the dashes (--tau 20 -> "tau" = "20").
   std::map<std::string, std::string> params;
+  /// The case will be simulated (run, compare, trace, faults), not only written as tables: its
+  /// cube memory must fit kMaxSimulatedWords, checked before its tables are built.
+  bool will_run = false;
 };
 
 struct BuiltCase {
@@ -34,6 +38,8 @@ struct BuiltCase {
   u64 lower_bound = 0;       ///< the paper's bound on transfer cycles for this case
   std::string bound_source;  ///< where the bound comes from
   u64 schedule_span = 0;     ///< the span the abstract schedule has (Def. 2), for the report
+  /// The size its family estimated from the parameters before building it (requireBuildable).
+  CaseSize size;
 };
 
 struct AlgorithmInfo {

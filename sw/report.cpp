@@ -170,8 +170,8 @@ nlohmann::ordered_json reportJson(const RunReport& r) {
   j["elements"] = r.check.elements;
   j["correct"] = r.check.correct;
   j["mismatches"] = r.check.mismatches;
-  j["memory_digest"] = memoryDigest(r.run.memory);
   if (r.perm.hasVirtual()) j["virtual"] = r.perm.elements() - r.perm.participating();
+  j["memory_digest"] = memoryDigest(r.run.memory);
   j["hw_errors"] = nlohmann::ordered_json::array();
   for (const NodeErrorCount& e : r.run.errors) {
     j["hw_errors"].push_back({{"node", e.node}, {"kind", hwErrorName(e.kind)}, {"count", e.count}});

@@ -64,6 +64,17 @@ constexpr double kRtlBuildBytesBase = 300e6;
 constexpr double kRtlBuildCpuSecondsPerNode = 0.135;
 constexpr double kRtlBuildCpuSecondsBase = 30;
 
+// Building a case's schedule and tables, by `/usr/bin/time -f "%M KB"` on hcube tables (the
+// peak less the 10 MB of an empty run), per instruction of every table: k-shuffle n = 8, K =
+// 4096 (256 node tables of 21063 instructions, 8 channels) 255 B; broadcast-all one-port n = 8,
+// m = 64 195 B; jh4-pipelined n = 8, K = 4096 470 B (the moves of its schedule); spt n = 8,
+// K = 4096 760 B; matmul cannon n = 2, 512x512x512 (2 channels) 130 B; exchange n = 8, K = 65536
+// (one shared table, 8 channels) 320 B. 128 B + 80 B per channel covers them all.
+constexpr double kBuildBytesPerInstruction = 128;
+constexpr double kBuildBytesPerChannel = 80;
+/// Slot fields are 32 bits wide (sw/table.h): a node's memory holds at most 2^32 words.
+constexpr u64 kMaxSlotsPerNode = u64{1} << 32;
+
 // The Verilated cube's speed: 4 million node-cycles per second up to 64 nodes, whose state fits
 // the caches; beyond, each node-cycle costs more (edelman n = 11 ran 1024 cycles of 2048 nodes in
 // 8.0 s, 0.26 million node-cycles per second at load 11: 15 times fewer for 32 times the nodes,
@@ -148,6 +159,47 @@ std::string HeaderOrigin::where(const std::string& field) const {
   const auto it = lines.find(field);
   if (it == lines.end()) return file + ": ";
   return file + ":" + std::to_string(it->second) + ": ";
+}
+
+ResourceEstimate caseBuildEstimate(const CaseSize& s) {
+  ResourceEstimate e;
+  e.consumer = "building the tables";
+  const double tables = s.shared ? 1.0 : std::exp2(s.n);
+  const double instructions = tables * static_cast<double>(s.instructions);
+  const double total =
+      instructions * (kBuildBytesPerInstruction +
+                      kBuildBytesPerChannel * static_cast<double>(s.channels));
+  e.bytes = total >= 1.8e19 ? ~u64{0} : static_cast<u64>(total);
+  const double words = std::exp2(s.n) * static_cast<double>(s.slots);
+  e.words = words >= 1.8e19 ? ~u64{0} : static_cast<u64>(words);
+  e.words_field = s.option;
+  e.words_detail = std::to_string(u64{1} << s.n) + " nodes x " + std::to_string(s.slots) + " words";
+  e.field = s.option;
+  char text[160];
+  std::snprintf(text, sizeof text, "%s of up to %llu instructions of %llu channels",
+                s.shared ? "1 shared table"
+                         : (std::to_string(u64{1} << s.n) + " node tables").c_str(),
+                static_cast<unsigned long long>(s.instructions),
+                static_cast<unsigned long long>(s.channels));
+  e.detail = text;
+  return e;
+}
+
+void requireBuildable(const CaseSize& s, bool will_run) {
+  const std::string where = s.option.empty() ? "" : s.option + ": ";
+  if (s.slots > kMaxSlotsPerNode) {
+    throw Error(where + "K = " + std::to_string(s.slots) +
+                " words per node is more than the 2^32 slots a table can address");
+  }
+  const ResourceEstimate e = caseBuildEstimate(s);
+  if (will_run && e.words > kMaxSimulatedWords) {
+    throw Error(where + e.words_detail + " is more than the " + std::to_string(kMaxSimulatedWords) +
+                " words this tool simulates (tables can still be generated)");
+  }
+  if (e.bytes > e.limit_bytes) {
+    throw Error(where + e.consumer + " would need about " + formatBytes(e.bytes) + " (" +
+                e.detail + "), more than the limit of " + formatBytes(e.limit_bytes));
+  }
 }
 
 ResourceEstimate verifierEstimate(const TableSet& set) {

@@ -46,6 +46,26 @@ struct ResourceEstimate {
   std::string detail;        ///< what the bytes are made of, in words
 };
 
+/// What building a case's schedule and tables would hold, from the case's parameters alone: each
+/// algorithm family (sw/cases/) fills it in and calls requireBuildable before it builds anything,
+/// so a case that would exhaust the machine is refused at once, not after gigabytes.
+struct CaseSize {
+  std::string option;     ///< the option that decides the size, with its value ("--k 4096")
+  int n = 1;              ///< cube dimensions
+  u64 slots = 0;          ///< K, data slots per node (scratch not counted: a lower bound)
+  bool shared = false;    ///< one table for every node (relative addressing), else one per node
+  u64 instructions = 0;   ///< an upper bound on the longest table, END included
+  u64 channels = 1;       ///< n * lanes, the channel fields of an XFER
+};
+
+/// Building the schedule and tables of `s`: their memory (the abstract schedule's moves and the
+/// instructions with their channel fields; measured, see limits in resource_limits.cpp).
+ResourceEstimate caseBuildEstimate(const CaseSize& s);
+/// Throws Error, naming s.option, if `s` needs more slots than a table can address, more memory
+/// than kMaxEstimatedBytes to build, or (when `will_run`, the case is to be simulated) more cube
+/// memory than kMaxSimulatedWords.
+void requireBuildable(const CaseSize& s, bool will_run);
+
 /// The static verifier on `set` (one step per XFER/PERMUTE cycle; a WAIT costs one step).
 ResourceEstimate verifierEstimate(const TableSet& set);
 /// The C++ table executor on `set` (a stretch in which every node waits is one step).

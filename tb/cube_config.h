@@ -1,4 +1,4 @@
-// hcube testbench: the configuration of one RTL build (docs/hardware.md §1, §3).
+// hcube testbench: the configuration of one RTL build (docs/hardware/node.md §1, §3).
 #pragma once
 
 #include <string>
@@ -13,8 +13,8 @@ struct CubeConfig {
   int lanes = 1;            ///< b: lanes per port and direction (Lanes)
   int word_width = 32;      ///< W: word width in bits (WordWidth)
   int table_depth = 16;     ///< D: table words per node (TableDepth)
-  bool has_router = false;  ///< the nodes have routers (HasRouter, docs/hardware.md §8.11)
-  int vcs = 1;              ///< V: the routers' virtual channels per link (NumVcs, §8.13)
+  bool has_router = false;  ///< the nodes have routers (HasRouter, docs/hardware/router.md §11)
+  int vcs = 1;              ///< V: the routers' virtual channels per link (NumVcs, docs/hardware/router.md §13)
 
   /// The configuration compiled into this binary (HC_DIM, HC_NUM_SLOTS, HC_LANES,
   /// HC_TABLE_DEPTH, HC_HAS_ROUTER, HC_VCS).
@@ -44,7 +44,7 @@ struct CubeConfig {
   constexpr int LaneBits() const { return Bits(lanes); }
   constexpr int IdxBits() const { return Max(SlotBits(), PortBits() + LaneBits()); }
   constexpr int ChanBits() const { return 6 + IdxBits() + SlotBits(); }
-  /// max(34, 2 + n b ChanBits, 5 + 6 SlotBits): the last term holds a MAC (§2.3).
+  /// max(34, 2 + n b ChanBits, 5 + 6 SlotBits): the last term holds a MAC (docs/hardware/arithmetic.md §2).
   constexpr int TableWidth() const {
     return Max(Max(34, 2 + NumChans() * ChanBits()), 5 + 6 * SlotBits());
   }
@@ -54,13 +54,13 @@ struct CubeConfig {
   /// Hex digits of one table word in an image file.
   constexpr int TableHexDigits() const { return (TableWidth() + 3) / 4; }
 
-  // Routed mode (rtl/hc_pkg.sv, docs/hardware.md §8.1): the message word and the load port.
+  // Routed mode (rtl/hc_pkg.sv, docs/hardware/router.md §1): the message word and the load port.
   constexpr int RouteMax() const { return 2 * dim + 2; }
   constexpr int RouteLenBits() const { return Bits(RouteMax() + 1); }
   constexpr int RouteBits() const { return RouteLenBits() + RouteMax() * PortBits(); }
   /// The release cycle's position in a message word (its top 32 bits).
   constexpr int ReleaseLsb() const { return 2 * SlotBits() + dim + RouteBits(); }
-  /// The start flag (the first word of a message that pays tau, §8.7): the top bit.
+  /// The start flag (the first word of a message that pays tau, docs/hardware/router.md §7): the top bit.
   constexpr int StartBit() const { return ReleaseLsb() + 32; }
   constexpr int MsgWidth() const { return StartBit() + 1; }
   /// The load port's data: a table word, or with routers a message word if that is wider.
@@ -78,7 +78,7 @@ struct CubeConfig {
   constexpr int TagBits() const { return dim + DepthBits(); }
   /// Bits of a FIFO occupancy (hc_pkg::FifoDepthDefault = 4).
   constexpr int OccBits() const { return 3; }
-  /// The router's input FIFOs per node (V per port, FIFO f = port * V + VC, §8.13) and the bits
+  /// The router's input FIFOs per node (V per port, FIFO f = port * V + VC, docs/hardware/router.md §13) and the bits
   /// of such an index (a blocked head's output port * V + VC).
   constexpr int NumFifos() const { return dim * vcs; }
   constexpr int FifoBits() const { return Bits(dim * vcs); }

@@ -1,4 +1,4 @@
-// hcube testbench: a reusable driver of the Verilated hc_cube (docs/hardware.md §5, §6).
+// hcube testbench: a reusable driver of the Verilated hc_cube (docs/hardware/testbench.md §1, §2).
 //
 // After the Verilator examples and ZipCPU's TESTB: one VerilatedContext per instance, Tick()
 // settles the inputs, makes a rising and a falling edge and dumps the trace; per-cycle checkers
@@ -23,7 +23,7 @@ namespace hcube::tb {
 
 class CubeTop;  // tb/cube_top.h: the flat or the node-array model of hc_cube
 
-/// Names of the error kinds, in counter order (docs/hardware.md §4).
+/// Names of the error kinds, in counter order (docs/hardware/checks.md).
 inline constexpr std::array<const char*, 10> kErrorKindNames = {
     "lost",    "nodata",  "fwd",      "slot",    "overrun",
     "oneport", "illegal", "conflict", "dropped", "overlap"};
@@ -114,12 +114,12 @@ class CubeTb {
   /// Loads an image: one broadcast table or one table per node.
   void LoadImage(const Image& image);
 
-  /// Load port regions (docs/hardware.md §8.1): the address's two top bits.
+  /// Load port regions (docs/hardware/router.md §1): the address's two top bits.
   enum class Region { kTable = 0, kMessages = 1, kRouterHeader = 2 };
   /// Writes words[a] at address a of `region` of node `node` (-1: every node).
   void LoadWords(int node, Region region, const std::vector<TableWord>& words);
   /// Writes words[x][a] at address a of `region` of every node x < words.size() with the wide
-  /// load (docs/hardware.md §8.11): one cycle per address, as many as the longest list; a node
+  /// load (docs/hardware/router.md §11): one cycle per address, as many as the longest list; a node
   /// whose list is shorter is not written at the addresses beyond it.
   void LoadWordsAll(Region region, const std::vector<std::vector<TableWord>>& words);
 
@@ -136,7 +136,7 @@ class CubeTb {
   void Start(bool one_port, bool mac_overlap = false);
   /// Ticks until done_o or max_cycles cycles after the start pulse, calling each_cycle (if
   /// given) in every cycle of the run; then one more edge so that the error counters include
-  /// the last cycle's events (docs/hardware.md §5), calling after_done (if given) before it
+  /// the last cycle's events (docs/hardware/testbench.md §1), calling after_done (if given) before it
   /// with that cycle's number. A timeout is reported in the result, or thrown as TimeoutError
   /// if throw_on_timeout.
   RunResult RunToDone(uint64_t max_cycles, const CycleHook& each_cycle = {},
@@ -169,7 +169,7 @@ class CubeTb {
   /// err_any_o: bit k set if some node counted an error of kind k.
   uint32_t ErrorSummary();
 
-  /// Drives hc_cube's fault mask inputs (docs/hardware.md §9): from the cycle that the next
+  /// Drives hc_cube's fault mask inputs (docs/hardware/faults.md): from the cycle that the next
   /// rising edge begins (hc_cube registers them), the word `node` sends on output channel
   /// `chan` (port = chan / Lanes) has the bits of `clear_bits` forced to 0, those of `set_bits`
   /// forced to 1, then those of `xor_bits` inverted, and is removed if `kill`. Called in a

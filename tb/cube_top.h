@@ -1,5 +1,5 @@
 // hcube testbench: the Verilated cube the runner drives, one of two models of rtl/hc_cube.sv
-// (docs/hardware.md §6.1), chosen when the runner is built (tb/model HC_ARRAY):
+// (docs/hardware/testbench.md §2.1), chosen when the runner is built (tb/model HC_ARRAY):
 //   * HC_NODE_ARRAY = 0, the flat model: hc_cube verilated as one model (Vhc_cube). Waveform
 //     tracing needs it, and it is the model of hc_cube.sv as the FPGA build reads it;
 //   * HC_NODE_ARRAY = 1, the node-array model (tb/node_array.h): hc_node and hc_cube_ctl
@@ -56,7 +56,7 @@ class CubeTop : public Vhc_cube {
     }
   }
   void WaitAside() {}
-  /// Every node is clocked at every edge (the node-array model skips idle ones, §8.14).
+  /// Every node is clocked at every edge (the node-array model skips idle ones, docs/hardware/router.md §14).
   uint64_t idle_edges() const { return 0; }
   const auto& OutValid(int x) const { return rootp->hc_cube__DOT__node_out_valid[x]; }
   const auto& OutData(int x) const { return rootp->hc_cube__DOT__node_out_data[x]; }

@@ -1,4 +1,4 @@
-// hcube testbench: reading and checking table image files (docs/hardware.md §3).
+// hcube testbench: reading and checking table image files (docs/hardware/node.md §3).
 #include "image.h"
 
 #include <algorithm>
@@ -145,7 +145,7 @@ class Reader {
     image_.table_width = config_.TableWidth();
     image_.slots = static_cast<int>(slots.value);
     image_.one_port = one_port.value == 1;
-    if (header_.count("mac-overlap")) {  // optional, default 0 (docs/hardware.md §2.4)
+    if (header_.count("mac-overlap")) {  // optional, default 0 (docs/hardware/arithmetic.md §3)
       const Field& overlap = header_["mac-overlap"];
       if (overlap.value > 1) FailAt(overlap.line, "mac-overlap must be 0 or 1");
       image_.mac_overlap = overlap.value == 1;

@@ -1,4 +1,4 @@
-// hcube testbench: the table image file (docs/hardware.md §3) the RTL runner loads.
+// hcube testbench: the table image file (docs/hardware/node.md §3) the RTL runner loads.
 #pragma once
 
 #include <cstdint>
@@ -28,7 +28,7 @@ struct Image {
   int memory = 0;  ///< M: memory words per node (<= the build's NumSlots)
   int lanes = 0;
   bool one_port = false;
-  bool mac_overlap = false;  ///< MAC overlap mode (docs/hardware.md §2.4), optional line
+  bool mac_overlap = false;  ///< MAC overlap mode (docs/hardware/arithmetic.md §3), optional line
   int table_width = 0;
   /// true: tables[0] is loaded into every node; false: tables[x] is node x's table.
   bool broadcast = true;

@@ -1,4 +1,4 @@
-// hcube-rtl-sim --fault SPEC: one link fault (docs/hardware.md §9), the model of sw/fault.h
+// hcube-rtl-sim --fault SPEC: one link fault (docs/hardware/faults.md), the model of sw/fault.h
 // driven onto hc_cube's fault-mask inputs cycle by cycle (CubeTb::SetFault). The spec is what
 // hcube's formatFault writes for a link fault:
 //   flip:NODE:PORT:LANE:CYCLE:BIT         the word of CYCLE has BIT inverted

@@ -1,4 +1,4 @@
-// hcube testbench: the node-array model of hc_cube (docs/hardware.md §6.1).
+// hcube testbench: the node-array model of hc_cube (docs/hardware/testbench.md §2.1).
 //
 // hc_cube is 2^n instances of hc_node, the wires between them and one hc_cube_ctl. Verilated
 // as one model, the wires and each instance's port copies become straight-line code per node
@@ -105,7 +105,7 @@ class NodeArrayCube {
   void final();
 
   /// Node clock edges not evaluated so far: the node was routed and idle (rt_idle_o,
-  /// docs/hardware.md §8.14). 0 with HCUBE_EVERY_EDGE=1.
+  /// docs/hardware/router.md §14). 0 with HCUBE_EVERY_EDGE=1.
   uint64_t idle_edges() const { return idle_edges_; }
 
   /// Node x's model (its output ports are what hc_cube's per-node arrays hold).

@@ -1,4 +1,4 @@
-// hcube-rtl-sim: the result file (docs/hardware.md §6), the parts a table-mode run
+// hcube-rtl-sim: the result file (docs/hardware/testbench.md §2), the parts a table-mode run
 // (tb/rtl_sim_main.cpp) and a routed run (tb/routed_run.cpp) both write: the header with the
 // cube's counters, the per-link words, the error counters, the memories and the end line. Each
 // run writes its own sections (traffic log, router statistics) between them. Header-only so the
@@ -39,7 +39,7 @@ inline void WriteResultHead(std::ostream& out, const RunResult& r, double wall_s
   }
 }
 
-/// One `errors <node> <kind> <count>` line per non-zero counter (docs/hardware.md §4).
+/// One `errors <node> <kind> <count>` line per non-zero counter (docs/hardware/checks.md).
 inline void WriteErrorLines(std::ostream& out, const std::vector<ErrorCounters>& errors) {
   for (size_t x = 0; x < errors.size(); ++x) {
     for (int k = 0; k < kNumErrorKinds; ++k) {

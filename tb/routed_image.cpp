@@ -1,4 +1,4 @@
-// hcube testbench: the routed image reader (docs/hardware.md §8.1).
+// hcube testbench: the routed image reader (docs/hardware/router.md §1).
 //
 //   hcube-routed-image 1
 //   dim 2                  # the build's Dim

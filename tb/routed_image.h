@@ -1,4 +1,4 @@
-// hcube testbench: the routed image (docs/hardware.md §8.1) — what software loads into every
+// hcube testbench: the routed image (docs/hardware/router.md §1) — what software loads into every
 // node's router for a routed run: the header words, the message words in queue order, and the
 // node's initial memory.
 #pragma once
@@ -25,7 +25,7 @@ struct RoutedImage {
   int memory = 0;           ///< M = 2K words per node (<= the build's NumSlots)
   uint64_t tagged = 0;      ///< words below this are tags (the traffic monitor's span)
   int fifo_depth = 0;       ///< D (also in the configuration word)
-  int vcs = 1;              ///< V: virtual channels per link, the model's (§8.13)
+  int vcs = 1;              ///< V: virtual channels per link, the model's (docs/hardware/router.md §13)
   uint64_t deadlock = 0;    ///< L (also in the configuration word)
   bool deliveries = false;  ///< report every delivery's cycle ("delivery" result lines)
   std::vector<RoutedNode> nodes;
@@ -33,7 +33,7 @@ struct RoutedImage {
   /// The release cycle of message `index` of node `node`.
   uint64_t Release(const CubeConfig& config, int node, uint64_t index) const;
   /// Whether message `index` of node `node` is the first word of a message that pays the
-  /// start-up tau (its start flag, docs/hardware.md §8.7).
+  /// start-up tau (its start flag, docs/hardware/router.md §7).
   bool Starts(const CubeConfig& config, int node, uint64_t index) const;
 };
 

@@ -1,4 +1,4 @@
-// hcube testbench: one routed run on the Verilated hc_cube (docs/hardware.md §8).
+// hcube testbench: one routed run on the Verilated hc_cube (docs/hardware/router.md).
 #pragma once
 
 #include <cstdint>
@@ -17,7 +17,7 @@ struct RoutedRunOptions {
 
 /// Loads the routed image, runs it to the end (or deadlock, or the cycle limit) while the traffic
 /// monitor and the delivery monitor watch every cycle, and writes the result file with the
-/// router statistics (docs/hardware.md §6, §8.6). Returns the exit status.
+/// router statistics (docs/hardware/testbench.md §2; docs/hardware/router.md §6). Returns the exit status.
 int RunRouted(const RoutedRunOptions& options);
 
 }  // namespace hcube::tb

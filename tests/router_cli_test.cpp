@@ -112,7 +112,7 @@ TEST_F(RouterCli, BadMessageFilesAreErrors) {
 // Two packets chase each other around the 2-cube ring with one-entry FIFOs (the ring of
 // tests/router_test.cpp with one packet per node, four hops each, back home): the detector
 // ends the run, exit 1, naming the blocked nodes and ports.
-// Virtual channels (docs/hardware.md §8.13): --vcs reaches the report and the JSON; out of range
+// Virtual channels (docs/hardware/router.md §13): --vcs reaches the report and the JSON; out of range
 // is exit 2; a deadlock names the VCs.
 TEST_F(RouterCli, VirtualChannels) {
   ProcessResult r =
@@ -178,7 +178,7 @@ TEST_F(RouterCli, DeadlockIsReportedNotHung) {
 
 // The 2-cube AAPC both ways: the schedule takes K/2 = 2 cycles, e-cube routing 3 (the
 // hand-counted run of tests/router_test.cpp). Source routing follows the schedule's own paths
-// (docs/hardware.md §8.12, `hcube messages --route source`): in cycle 0 node x sends its
+// (docs/hardware/router.md §12, `hcube messages --route source`): in cycle 0 node x sends its
 // packet for x^3 over dimension 0 and the one for x^2 over dimension 1; in cycle 1 the packet
 // for x^3 goes on over dimension 1 and the one for x^1 (released in cycle 1) over dimension 0.
 // No output has two requesters: 2 cycles, no stall.
@@ -260,7 +260,7 @@ TEST_F(RouterCli, TrafficBadInputIsAnError) {
 namespace hcube {
 namespace {
 
-// docs/hardware.md §8.7. SPT on the 2-cube (K = 4): nodes 0 and 3 keep their blocks (local
+// docs/hardware/router.md §7. SPT on the 2-cube (K = 4): nodes 0 and 3 keep their blocks (local
 // copies), nodes 1 and 2 swap theirs as one 4-word message each over two hops. Start-up in
 // cycles 0-9, the words leave in cycles 10-13 and each is delivered one cycle after it leaves:
 // 15 cycles, 2 start-ups.

@@ -60,7 +60,12 @@ BuiltCase buildRelative(const CaseSpec& spec, RelativeSchedule (*schedule)(int))
   const std::string bound = spec.algo == "edelman"
                                 ? "K/2, Edelman 1991 Theorem 3.1"
                                 : "K/2, Johnsson & Ho 1992 section 1 (all-port AAPC)";
-  return relativeAapcCase(schedule(spec.n), perm, plainOptions(spec), bound);
+  // One shared table of K/2 XFERs and the END.
+  const double k = static_cast<double>(perm.slots());
+  const CaseSize size = checkedSize(spec, sizeOption(spec), k, true, k / 2 + spec.n + 2);
+  BuiltCase c = relativeAapcCase(schedule(spec.n), perm, plainOptions(spec), bound);
+  c.size = size;
+  return c;
 }
 
 constexpr long long kMaxStartup = (1LL << 31) - 1;
@@ -78,6 +83,13 @@ bool switchParam(CaseParams& params, const std::string& name) {
   if (!v || *v == "off") return false;
   if (*v == "on") return true;
   throw Error("--" + name + " '" + *v + "': must be on or off");
+}
+
+/// The size of a slot-schedule AAPC (one shared table) of at most `steps` XFERs; a start-up is
+/// one WAIT before a block, and a block has at least one step.
+CaseSize slotSize(const CaseSpec& spec, u64 slots, double steps, u64 startup) {
+  return checkedSize(spec, sizeOption(spec), static_cast<double>(slots), true,
+                     (steps + 2) * (startup > 0 ? 2 : 1));
 }
 
 BuiltCase slotCase(const SlotSchedule& s, const PermutationSpec& perm, const CaseSpec& spec,
@@ -106,6 +118,8 @@ BuiltCase buildJh(const CaseSpec& spec) {
                 "exchange");
   }
   const u64 k = perm.slots();
+  // K/2 steps (Algorithm 1: n ceil(K/2n)).
+  const CaseSize size = slotSize(spec, k, static_cast<double>(k / 2 + spec.n), startup);
   // The shared AAPC family (sw/schedules/aapc_family.h, also what SDP Algorithm A2 runs).
   AapcScheduleOptions options;
   options.lanes = spec.lanes;
@@ -126,7 +140,9 @@ BuiltCase buildJh(const CaseSpec& spec) {
               std::to_string(startup) + " start-up cycles (" +
               (blocked ? "blocked, section 5" : "one block per step") + ")";
   }
-  return slotCase(s, perm, spec, startup, bound, source);
+  BuiltCase c = slotCase(s, perm, spec, startup, bound, source);
+  c.size = size;
+  return c;
 }
 
 /// Johnsson & Ho 1987 §3.2, §5: the standard exchange algorithm (one-port; also all-port).
@@ -138,6 +154,9 @@ BuiltCase buildExchange(const CaseSpec& spec) {
   const u64 packet = static_cast<u64>(
       params.integer("packet", static_cast<long long>(k / 2), 1, static_cast<long long>(k)));
   params.finish();
+  // n exchanges of K/2 steps.
+  const CaseSize size =
+      slotSize(spec, k, static_cast<double>(spec.n) * static_cast<double>(k / 2), startup);
   AapcScheduleOptions options;
   options.lanes = spec.lanes;
   options.packet = packet;
@@ -161,7 +180,9 @@ BuiltCase buildExchange(const CaseSpec& spec) {
     source += "; plus " + std::to_string(s.blocks()) + " block transfers (packets of " +
               std::to_string(packet) + ") * tau " + std::to_string(startup);
   }
-  return slotCase(s, perm, spec, startup, bound, source);
+  BuiltCase c = slotCase(s, perm, spec, startup, bound, source);
+  c.size = size;
+  return c;
 }
 
 /// Johnsson & Ho 1987 §3.2, §5: AAPC routed on spanning balanced n-trees (all-port).
@@ -192,6 +213,9 @@ BuiltCase buildSbnt(const CaseSpec& spec) {
                 ": sbnt uses one word per port and cycle");
   }
   const PermutationSpec perm = aapcFor(spec);
+  // K/2 + the trees' depth for the rounds (measured at most 1.4 K/2); at most K steps.
+  const CaseSize size =
+      slotSize(spec, perm.slots(), static_cast<double>(perm.slots()) + 2 * spec.n, startup);
   AapcScheduleOptions options;
   options.sbnt_scheduling = mode == "rounds" ? SbntScheduling::kRounds : SbntScheduling::kGreedy;
   options.sbnt_tree = tree == "sbnt" ? SbntTree::kBalanced : SbntTree::kRotatedBinomial;
@@ -202,7 +226,9 @@ BuiltCase buildSbnt(const CaseSpec& spec) {
   if (startup > 0) {
     source += "; plus " + std::to_string(s.blocks()) + " rounds * tau " + std::to_string(startup);
   }
-  return slotCase(s, perm, spec, startup, perm.slots() / 2, source);
+  BuiltCase c = slotCase(s, perm, spec, startup, perm.slots() / 2, source);
+  c.size = size;
+  return c;
 }
 
 }  // namespace

@@ -30,6 +30,15 @@ MultiAapcShape shapeOf(const CaseSpec& spec, CaseParams& params) {
   return sh;
 }
 
+/// Refuses a multiple-AAPC case too large to build (sw/resource_limits.h): K/2 + (s-1)d steps
+/// and, with --align explicit, the PERMUTE phases; measured with hcube tables at n = 4, 6, K =
+/// 8..1024, --axes 1..3: at most 0.56 K instructions (1.12 K at K = 8), 0.85 K with --align
+/// explicit.
+CaseSize requireMultiAapcFits(const CaseSpec& spec, const MultiAapcShape& sh) {
+  return perNodeSize(spec, sizeOption(spec), static_cast<double>(sh.slots()), 1.5, false,
+                     2.0 * sh.s * sh.d);
+}
+
 std::string boundText(const MultiAapcShape& sh) {
   return "K/2 + (s-1)d = " + std::to_string(sh.slots() / 2) + " + " + std::to_string(sh.s - 1) +
          "*" + std::to_string(sh.d) + ", Johnsson & Ho 1992 Corollary 2 (section 4.1)";
@@ -50,11 +59,13 @@ BuiltCase buildPipelined(const CaseSpec& spec) {
   if (a == MultiAapcAlignment::kExplicit && sh.n * spec.lanes < 2) {
     throw Error("--align explicit: a PERMUTE on n * b = 1 channel cannot exchange two slots");
   }
+  const CaseSize size = requireMultiAapcFits(spec, sh);
   const MoveSchedule schedule = jhPipelinedAapcs(sh, a, spec.lanes);
   CompileOptions options;
   options.lanes = spec.lanes;
   options.one_port = spec.one_port;
   BuiltCase c;
+  c.size = size;
   c.perm = successiveAapcPermutation(sh);
   c.tables = compileMoves(schedule, c.perm, options);
   c.lower_bound = corollary2Steps(sh);
@@ -67,11 +78,13 @@ BuiltCase buildConcurrent(const CaseSpec& spec) {
   CaseParams params(spec);
   const MultiAapcShape sh = shapeOf(spec, params);
   params.finish();
+  const CaseSize size = requireMultiAapcFits(spec, sh);
   const MoveSchedule schedule = jhConcurrentAapcs(sh, spec.lanes);
   CompileOptions options;
   options.lanes = spec.lanes;
   options.one_port = spec.one_port;
   BuiltCase c;
+  c.size = size;
   c.perm = successiveAapcPermutation(sh);
   c.tables = compileMoves(schedule, c.perm, options);
   c.lower_bound = theorem2Steps(sh);

@@ -8,6 +8,24 @@
 
 namespace hcube {
 
+/// The option that decides a case's size, as the user gave it: --NAME VALUE for the algorithm
+/// parameter `param` if given (nullptr: none), else --k K if given, else --n N.
+std::string sizeOption(const CaseSpec& spec, const char* param = nullptr);
+
+/// The size of a case (resource_limits.h) from its parameters: K data slots per node, one
+/// shared table or one per node, at most `instructions` per table (a double, so that a formula
+/// on huge parameters saturates instead of wrapping). Checked with requireBuildable before the
+/// family builds anything; the family keeps it in BuiltCase::size.
+CaseSize checkedSize(const CaseSpec& spec, const std::string& option, double slots, bool shared,
+                     double instructions);
+
+/// checkedSize for a case with one table per node that makes at most `passes` passes over its K
+/// = `slots` data slots (a pass sends every slot once: ceil(K / lanes) XFERs), twice as many
+/// instructions when `startups` (a WAIT before every message, at worst one per word), plus
+/// `extra` instructions and 8n + 16 for the phases' boundaries, local copies and the END.
+CaseSize perNodeSize(const CaseSpec& spec, const std::string& option, double slots, double passes,
+                     bool startups, double extra = 0);
+
 /// Edelman 1991 and Johnsson & Ho 1992 Algorithms 1-4: relative-address AAPC schedules.
 std::vector<AlgorithmEntry> aapcAlgorithms();
 

@@ -17,6 +17,7 @@
 
 #include "error.h"
 #include "families.h"
+#include "matmul_layout.h"
 
 namespace hcube {
 namespace {
@@ -142,6 +143,26 @@ std::string boundText(const MatmulOptions& o) {
   return "A(.,2,1) on SBTs, rows and columns at once: element transfers";
 }
 
+/// Refuses a matmul case too large to build (sw/resource_limits.h), from the block sizes of its
+/// layout: every node's table has at most (N1 + N2) rotations of its C and D blocks (Cannon's
+/// alignment and steps), or for the other methods (N1 + N2 + 2n) passes over its C, D and A
+/// blocks (gathers, transposes, reductions), twice with start-ups, and 4N block MACs. Measured
+/// with hcube tables on 64x64x64 at n = 2, 4, 6 and 16x256x64 at n = 4, every method: at most
+/// 0.5 of the Cannon bound and 0.35 of the other (rotation at n = 6: 4097 instructions, C, D and
+/// A blocks of 64 words).
+CaseSize requireMatmulFits(const CaseSpec& spec, const MatmulOptions& o) {
+  const MatmulLayout l = MatmulLayout::of(o.spec);
+  const double rows = static_cast<double>(l.gridRows());
+  const double cols = static_cast<double>(l.gridCols());
+  const double c = static_cast<double>(l.c_rows) * static_cast<double>(l.c_cols);
+  const double d = static_cast<double>(l.d_rows) * static_cast<double>(l.d_cols);
+  const double a = static_cast<double>(l.a_rows) * static_cast<double>(l.a_cols);
+  const double passes =
+      o.method == "cannon" ? (rows + cols) * (c + d) / (c + d + a) : rows + cols + 2.0 * spec.n;
+  return perNodeSize(spec, sizeOption(spec, "shape"), c + d + a, passes, o.tau > 0,
+                     4.0 * static_cast<double>(u64{1} << spec.n));
+}
+
 BuiltCase buildMatmul(const CaseSpec& spec) {
   CaseParams params(spec);
   if (spec.n < 1 || spec.n > 16) {
@@ -182,7 +203,8 @@ BuiltCase buildMatmul(const CaseSpec& spec) {
   o.tau = static_cast<u32>(params.integer("tau", 0, 0, 1LL << 20));
   o.packet = static_cast<u64>(params.integer("packet", 0, 0, 1LL << 30));
   o.mac_units = static_cast<u32>(params.integer("units", 1, 1, 64));
-  o.mac_overlap = params.text("mac-overlap").has_value();  // a flag (docs/hardware.md §2.4)
+  o.mac_overlap =
+      params.text("mac-overlap").has_value();  // a flag (docs/hardware/arithmetic.md §3)
   const auto tree = params.text("tree");
   const auto transpose = params.text("transpose");
   const auto grid3 = params.text("grid3");
@@ -237,8 +259,10 @@ BuiltCase buildMatmul(const CaseSpec& spec) {
     throw Error("--tree nrsbt: uses every port at once, not one-port hardware (--ports one)");
   }
   o.spec = PermutationSpec::matmul(spec.n, shape[0], shape[1], shape[2], n1);
+  const CaseSize size = requireMatmulFits(spec, o);
   MatmulCounts counts;
   BuiltCase c;
+  c.size = size;
   c.perm = o.spec;
   c.tables = matmulTables(o, &counts);
   c.lower_bound = counts.transfer_cycles;
@@ -268,7 +292,7 @@ std::vector<AlgorithmEntry> matmulAlgorithms() {
         "sbt|spt|dpt|mpt) | a131 (A(.,3,1) on N1 x N1 x N2/N1, grid N1xN2 with N2 >= N1, or "
         "--grid3 N1'xN2'xN3'); --grid N1xN2|auto (Table 9), --tau, --packet, "
         "--units (MAC units), --mac-overlap (cannon on a square grid: MACs overlapping the "
-        "rotations, docs/hardware.md 2.4)",
+        "rotations, docs/hardware/arithmetic.md §3)",
         "Johnsson & Ho 1988 (TR-623), section 3, Tables 5-11"},
        [](const CaseSpec& s) { return buildMatmul(s); }},
   };

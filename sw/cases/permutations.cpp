@@ -113,8 +113,16 @@ BuiltCase buildDimensionCase(const CaseSpec& spec, int n, int k, const std::vect
     throw Error("--node-perm exchange-twice with --k " + std::to_string(u64{1} << k) + ": " +
                 e.what());
   }
+  // The plan's transfer cycles and its local PERMUTE phases, which measured at most K/4 cycles
+  // (hcube run --json at n = 6, K = 1024: bit-reversal 128, k-shuffle 205 PERMUTE cycles); K of
+  // them allowed.
+  const double slots = static_cast<double>(u64{1} << k);
+  const CaseSize size =
+      perNodeSize(spec, sizeOption(spec), slots, 0, false,
+                  static_cast<double>(plan.transferCycles(spec.one_port)) + slots);
   const int copies = n * spec.lanes;
   BuiltCase c;
+  c.size = size;
   c.perm = PermutationSpec::dimension(n, k, delta);
   CompileOptions options;
   options.lanes = spec.lanes;
@@ -239,7 +247,13 @@ BuiltCase buildPersonalized(const CaseSpec& spec, bool gather, bool subcube) {
   if (spec.one_port && o.tree != SpanningTree::kSbt) {
     throw Error("--tree " + *tree + ": one-port hardware splits along the SBT (--tree sbt)");
   }
+  // Measured with hcube tables at n = 4, 6 and K = 64, 1024: all-port at most 0.64 K
+  // instructions, one-port at most (l/2 + 1) K (some-to-all --l 6 --ports one: 3.0 K, one-to-all
+  // 0.99 K), as Table 3's l m 2^(l-1) + m 2^l (2^k - 1) says.
+  const CaseSize size = perNodeSize(spec, sizeOption(spec), static_cast<double>(slots),
+                                    spec.one_port ? o.l / 2.0 + 1.5 : 1.5, false);
   BuiltCase c;
+  c.size = size;
   c.perm = PermutationSpec::personalized(n, o.m, gather, o.l, o.root);
   CompileOptions options;
   options.one_port = spec.one_port;

@@ -539,6 +539,13 @@ BuiltCase buildSdp(const CaseSpec& spec) {
     }
   }
   params.finish();
+  // Measured with hcube tables at n = 4, 6, 8 and K = 256, 1024: one-port at most 1.5 sigma_p K
+  // instructions (a3 at n = 8: 12 K), n-port at most 1.38 K (a2); twice with start-ups, and the
+  // extended scheme's expansion and compression at most K each.
+  const double sigma = cls.sigma_p;
+  const CaseSize size =
+      perNodeSize(spec, sizeOption(spec), static_cast<double>(slots),
+                  (spec.one_port ? 2 * sigma + 2 : sigma / 4 + 2) + (extended ? 2 : 0), tau > 0);
   MethodRun m;
   try {
     m = runMethod(method, run_sdp, run_cls, spec.one_port, n_port, packet, gamma, spec.lanes, tau,
@@ -567,6 +574,7 @@ BuiltCase buildSdp(const CaseSpec& spec) {
   }
   const SdpSchedule& s = m.s;
   BuiltCase c;
+  c.size = size;
   c.perm = in.sdp.toPermutationSpec();
   c.tables = compileSdp(s, c.perm, spec.one_port, spec.lanes, tau);
   const SdpBounds lb = sdpLowerBounds(in.sdp, cls, tau);

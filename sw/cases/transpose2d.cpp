@@ -144,10 +144,21 @@ BuiltCase buildTranspose2d(const CaseSpec& spec, Transpose2dAlgo algo) {
     o.per_class_packets = sizing == "per-class";
   }
   params.finish();
+  // The section 6.1 formula's cycles without start-ups, twice for the start-up WAITs and the
+  // greedy routes' extra steps (spt n = 6, K = 1024, B = 1: 1192 instructions, formula 1029),
+  // and K for the local copies.
+  const u64 estimate_cycles =
+      algo == Transpose2dAlgo::kSpt   ? sptFormulaCycles(n, k, o.packet, 0, o.lanes)
+      : algo == Transpose2dAlgo::kDpt ? dptFormulaCycles(n, k, o.packet, 0, o.lanes)
+      : o.per_class_packets           ? mptPerClassCycles(n, k, o.packet, 0, o.lanes)
+                                      : mptScheduleCycles(n, k, o.packet, 0, o.lanes);
+  const CaseSize size = perNodeSize(spec, sizeOption(spec), static_cast<double>(k), 1, false,
+                                    2.0 * static_cast<double>(estimate_cycles));
 
   const Transpose2dPlan plan = planTranspose2d(perm, o);
   Transpose2dTables lowered = lowerTranspose2d(plan, perm);
   BuiltCase c;
+  c.size = size;
   c.perm = perm;
   c.tables = std::move(lowered.tables);
   c.tables.header.algo = spec.algo;

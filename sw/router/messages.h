@@ -1,4 +1,4 @@
-// hcube: the message lists of routed mode (docs/hardware.md §8.1) — what software loads into
+// hcube: the message lists of routed mode (docs/hardware/router.md §1) — what software loads into
 // each node instead of a table: per message, the source slot, the destination node and slot, the
 // release cycle and, for source routing, the dimensions of its path.
 //
@@ -18,7 +18,7 @@
 
 namespace hcube {
 
-/// The routing functions of docs/hardware.md §8.3: e-cube (dimension order), source (the route
+/// The routing functions of docs/hardware/router.md §3: e-cube (dimension order), source (the route
 /// in the message) and adaptive (minimal adaptive P-cube routing, Glass & Ni's turn model).
 enum class RouteKind { kEcube, kSource, kAdaptive };
 
@@ -26,15 +26,15 @@ const char* routeKindName(RouteKind r);
 /// Parses "ecube", "source" or "adaptive"; throws Error naming the word otherwise.
 RouteKind parseRouteKind(std::string_view word);
 
-/// The dimensions a P-cube packet at node v bound for dst may take next (docs/hardware.md
-/// §8.3): those where v has 0 and dst 1, or, when there are none, those where v has 1 and dst
+/// The dimensions a P-cube packet at node v bound for dst may take next (docs/hardware/router.md
+/// §3): those where v has 0 and dst 1, or, when there are none, those where v has 1 and dst
 /// 0. Bit j set: dimension j is allowed. 0 when v == dst.
 inline u64 pcubeAllowed(u64 v, u64 dst) {
   const u64 up = ~v & dst;
   return up != 0 ? up : v & ~dst;
 }
 
-/// The output an adaptive packet at node v bound for dst requests (docs/hardware.md §8.3):
+/// The output an adaptive packet at node v bound for dst requests (docs/hardware/router.md §3):
 /// among the dimensions pcubeAllowed gives, the one whose output has the most credits at the
 /// start of the cycle (credit(j): output j's credit counter), the lowest of equals.
 template <class Credit>
@@ -52,7 +52,7 @@ int pcubeSelect(u64 v, u64 dst, Credit credit) {
   return best;
 }
 
-/// An output port and a virtual channel there (docs/hardware.md §8.13).
+/// An output port and a virtual channel there (docs/hardware/router.md §13).
 struct PortVc {
   int port = 0;
   int vc = 0;
@@ -71,7 +71,7 @@ int vcSelect(int port, int first, int vcs, Credit credit) {
 }
 
 /// The output a FIFO head at node v bound for dst requests under Duato's fully adaptive minimal
-/// routing with V = vcs >= 2 virtual channels (docs/hardware.md §8.13): of the adaptive VCs
+/// routing with V = vcs >= 2 virtual channels (docs/hardware/router.md §13): of the adaptive VCs
 /// 1..V-1 of every dimension in which v and dst differ, the one with the most credits (lowest
 /// dimension, then lowest VC, of equals) if it has a credit, else the escape VC 0 of the e-cube
 /// dimension. v != dst.
@@ -93,7 +93,7 @@ PortVc duatoSelect(u64 v, u64 dst, int vcs, Credit credit) {
   return best;
 }
 
-/// The VC an injection head of queue Q_port requests (docs/hardware.md §8.13): Duato
+/// The VC an injection head of queue Q_port requests (docs/hardware/router.md §13): Duato
 /// (adaptive with vcs >= 2): the adaptive VC of that port with the most credits if it has one,
 /// else the escape VC 0; otherwise (ecube, source, P-cube) the VC with the most credits.
 template <class Credit>
@@ -105,11 +105,11 @@ int injectionVc(RouteKind route, int port, int vcs, Credit credit) {
   return vcSelect(port, 0, vcs, credit);
 }
 
-/// The largest start-up tau of routed mode (docs/hardware.md §8.7): the RTL configuration
+/// The largest start-up tau of routed mode (docs/hardware/router.md §7): the RTL configuration
 /// word's 10-bit field; every backend takes the same range.
 inline constexpr u64 kMaxRoutedTau = 1023;
 
-/// One word of a message: each word travels as a packet of its own (docs/hardware.md §8.2). A
+/// One word of a message: each word travels as a packet of its own (docs/hardware/router.md §2). A
 /// message of B words is B consecutive entries of a node's list, the first with cont = false
 /// and the others with cont = true; only the first pays the start-up tau (§8.7).
 struct Message {
@@ -141,7 +141,7 @@ struct MessageList {
 std::string messageProblem(const MessageList& list, u64 x, const Message& m);
 
 /// What is wrong with entry i of one node's messages as the continuation of a message
-/// (docs/hardware.md §8.7), or "": entry i has cont set but is the node's first, or differs from
+/// (docs/hardware/router.md §7), or "": entry i has cont set but is the node's first, or differs from
 /// entry i - 1 in its destination, release or route, or its message has more than K words.
 std::string continuationProblem(const std::vector<Message>& node_messages, size_t i, u64 slots);
 
@@ -157,7 +157,7 @@ void validateMessages(const MessageList& list);
 MessageList messagesFromPermutation(const PermutationSpec& perm, RouteKind route);
 
 /// `list` with each node's words grouped into messages of at most `packet` words (`--packet B`
-/// in routed mode, docs/hardware.md §8.7): words with the same destination, release and route
+/// in routed mode, docs/hardware/router.md §7): words with the same destination, release and route
 /// join the message opened by the first of them until it has B words; messages keep the order
 /// of their first words, and a message's words the list order. packet = 1 returns the list
 /// unchanged. Throws Error if packet is 0 or larger than K (a message longer than the data).
@@ -165,7 +165,7 @@ MessageList groupMessages(const MessageList& list, u64 packet);
 
 /// The first hop of message m of node x: its dimension, or -1 for a local copy (m.dst == x with
 /// no route). Adaptive: the lowest dimension P-cube allows at x (the injection queue is chosen
-/// when the message is loaded; docs/hardware.md §8.2); with vcs >= 2 (Duato, §8.13) the e-cube
+/// when the message is loaded; docs/hardware/router.md §2); with vcs >= 2 (Duato, §8.13) the e-cube
 /// dimension.
 int firstHop(RouteKind route, u64 x, const Message& m, int vcs = 1);
 

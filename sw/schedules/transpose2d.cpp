@@ -211,6 +211,7 @@ u64 mptClassPacket(int h, u64 slots, u64 tau, int lanes) {
 }
 
 u64 mptPerClassCycles(int n, u64 slots, u64 packet, u64 tau, int lanes) {
+  if (n < 2) return 0;  // a cube of one dimension has no half-distance class h >= 1
   u64 cycles = mptClassCycles(n / 2, slots, packet, tau, lanes);
   for (int h = 1; h < n / 2; ++h) {
     cycles = std::max(cycles,

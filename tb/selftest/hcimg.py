@@ -1,4 +1,4 @@
-"""Hand-made hcube table images (docs/hardware.md §3) for the RTL self-check."""
+"""Hand-made hcube table images (docs/hardware/node.md §3) for the RTL self-check."""
 
 
 def clog2_min1(n):
@@ -28,7 +28,7 @@ def mem(slot, rel=False):
 
 
 def add(slot, rel=False):
-    """Input side ADD(slot): the combining receive (docs/hardware.md §2.2)."""
+    """Input side ADD(slot): the combining receive (docs/hardware/arithmetic.md §1)."""
     return ('add', slot, rel)
 
 
@@ -60,7 +60,7 @@ def xfer(cfg, chans, opcode=1):
 
 
 def permute(cfg, chans):
-    """PERMUTE (docs/hardware.md §2.1): the channel fields of an XFER; chans[c] = (mem(a),
+    """PERMUTE (docs/hardware/node.md §2.1): the channel fields of an XFER; chans[c] = (mem(a),
     mem(b)) copies slot a into slot b, any other pair but (IDLE, IDLE) is illegal."""
     return xfer(cfg, chans, opcode=3)
 

@@ -133,7 +133,7 @@ def test_dim2(exe, tmp):
     check('illegal: LegalInstr_A reports the first occurrence per node only',
           r['stdout'].count('LegalInstr_A: node 0 (of 4 nodes)') == 1 and
           'PermuteChannel_A' not in r['stdout'], r['stdout'])
-    # Input op 3 is ADD (docs/hardware.md §2.2): slot 0 of every node += the neighbour's slot 0
+    # Input op 3 is ADD (docs/hardware/arithmetic.md §1): slot 0 of every node += the neighbour's slot 0
     # on port 0; port 1 adds the neighbour's slot 1 into slot 0 too (a conflict: the higher
     # channel's sum, old + its own word, is kept).
     r = run({'*': [xfer(cfg, {0: (mem(0), add(2))}), END]})
@@ -193,7 +193,7 @@ def test_dim2(exe, tmp):
 
 
 def test_permute(exe, tmp):
-    """PERMUTE (docs/hardware.md §2.1) on a 2-cube with M = K = 4."""
+    """PERMUTE (docs/hardware/node.md §2.1) on a 2-cube with M = K = 4."""
     cfg = Cfg(2, 4)
     run = Runner(exe, cfg, tmp).run
     k = 4
