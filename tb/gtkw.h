@@ -25,6 +25,13 @@ struct GtkwRun {
   bool routed = false;     ///< also show each node's router (docs/hardware/router.md)
 };
 
+/// Idle cycles to trace after done: GTKWave honours a save file's start time only when a whole
+/// page of trace follows it, and the page it measures may be the full window rather than the
+/// wave pane, so the trace runs on for twice the run's cycles (and 16 more) after done.
+inline uint64_t GtkwTailCycles(const GtkwRun& run) {
+  return 2 * ((run.done - run.start) / kTraceTimePerCycle) + 16;
+}
+
 /// The most tags a filter file lists (one line each): a 256 x 256 cube's worth.
 inline constexpr uint64_t kMaxTagWords = uint64_t{1} << 16;
 

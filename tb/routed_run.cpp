@@ -231,6 +231,7 @@ int RunRouted(const RoutedRunOptions& opt) {
     shown.tag_slots = static_cast<uint64_t>(std::max(1, image.slots));
     shown.routed = true;
     WriteGtkwSave(opt.gtkw, opt.trace, config, shown);
+    for (uint64_t i = 0; i < GtkwTailCycles(shown); ++i) tb.Tick();  // results already read
   }
   if (r.timed_out) {
     std::cerr << "hcube-rtl-sim: " << opt.image << ": timeout: not done after " << max_cycles

@@ -286,6 +286,7 @@ int Run(const Options& opt) {
       shown.tag_slots = static_cast<uint64_t>(image.slots);
     }
     hcube::tb::WriteGtkwSave(opt.gtkw, opt.trace, config, shown);
+    for (uint64_t i = 0; i < hcube::tb::GtkwTailCycles(shown); ++i) tb.Tick();  // results already read
   }
   return 0;
 }

@@ -10,6 +10,7 @@
 #include <fstream>
 #include <iostream>
 #include <iterator>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -611,6 +612,41 @@ TEST(RtlTrace, TracedRunBuildsATracedModelAndMatchesTheExecutor) {
   std::ifstream gtkw(opt.gtkw);
   const std::string save((std::istreambuf_iterator<char>(gtkw)), std::istreambuf_iterator<char>());
   EXPECT_NE(save.find("u_node"), std::string::npos) << save;
+
+  // The save file opens on the run: the view starts at the start edge (marker A) and marker B
+  // is done, 2 cycles of 10 ns later; the trace runs on after done so that GTKWave can place
+  // the view there (it needs a page of trace after the start time).
+  const size_t at = save.find("[timestart] ");
+  ASSERT_NE(at, std::string::npos) << save;
+  const unsigned long long start = std::stoull(save.substr(at + 12));
+  const std::string zoom_line = "\n*";
+  const size_t z = save.find(zoom_line);
+  ASSERT_NE(z, std::string::npos) << save;
+  std::istringstream zoom(save.substr(z + 2, save.find('\n', z + 2) - z - 2));
+  double factor = 0;
+  unsigned long long marker = 0, a = 0, b = 0;
+  zoom >> factor >> marker >> a >> b;
+  EXPECT_EQ(a, start);
+  EXPECT_EQ(marker, start);
+  EXPECT_EQ(b, start + 2 * 10);
+  std::ifstream fst(opt.trace, std::ios::binary);
+  unsigned char head[25] = {};
+  fst.read(reinterpret_cast<char*>(head), sizeof head);
+  unsigned long long end_time = 0;  // the FST header block: type, length, start, end (big endian)
+  for (int i = 17; i < 25; ++i) end_time = (end_time << 8) | head[i];
+  EXPECT_GE(end_time, b + 2 * (b - a)) << "the trace ends at " << end_time;
+
+  // Translate filter files beside it name the opcodes and show words as (node|slot) tags.
+  auto read = [](const std::filesystem::path& p) {
+    std::ifstream f(p);
+    return std::string((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+  };
+  const std::string opcodes = read(dir / "run-opcode.filter");
+  EXPECT_NE(opcodes.find("\n1 XFER\n"), std::string::npos) << opcodes;
+  EXPECT_NE(opcodes.find("\n3 PERMUTE\n"), std::string::npos) << opcodes;
+  const std::string tags = read(dir / "run-tags.filter");
+  EXPECT_NE(tags.find("\n6 (1|2)\n"), std::string::npos) << tags;  // K = 4: 6 = 1 * 4 + 2
+  EXPECT_NE(save.find("run-opcode.filter"), std::string::npos);
   std::filesystem::remove_all(dir);
 }
 
