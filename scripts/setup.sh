@@ -12,6 +12,7 @@ packages=(
   googletest libgtest-dev    # the tests
   libbenchmark-dev           # bench/: the microbenchmarks
   gtkwave                    # waveforms, and fst2vcd for VCD output
+  xvfb imagemagick           # scripts/wave-screenshot.sh: a waveform to PNG with no display
   clang-format               # formatting (.clang-format)
   clang libclang-rt-14-dev   # the sanitizer and libFuzzer build (scripts/test.sh, tests/fuzz)
   nlohmann-json3-dev         # JSON output of the tool
