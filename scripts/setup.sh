@@ -15,6 +15,7 @@ packages=(
   xvfb imagemagick           # scripts/wave-screenshot.sh: a waveform to PNG with no display
   clang-format               # formatting (.clang-format)
   clang libclang-rt-14-dev   # the sanitizer and libFuzzer build (scripts/test.sh, tests/fuzz)
+  libopenmpi-dev openmpi-bin # the table executor partitioned over MPI ranks (docs/mpi.md)
   nlohmann-json3-dev         # JSON output of the tool
   libcli11-dev               # the tool's option parser and --help (sim/cli_args.*)
   python3                    # scripts/synth.py, scripts/measure.py
