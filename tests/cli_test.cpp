@@ -9,6 +9,7 @@
 #include <set>
 #include <sstream>
 #include <string>
+#include <type_traits>
 
 #include "algorithms.h"
 #include "cli_commands.h"
@@ -610,6 +611,25 @@ TEST(TlmChild, InternalFaultsAreToldApartFromBadInput) {
                  "TLM backend: internal error in the simulation process: broken invariant");
   }
   EXPECT_THROW(runInChildProcess([]() -> RunResult { throw std::bad_alloc(); }), std::bad_alloc);
+}
+
+// A broken invariant of hcube is not bad input: a handler for bad input (catch Error, exit 2)
+// lets it through to the tool's exit 3, and the fuzz harnesses count it as a finding.
+TEST(Errors, InternalErrorsAreNotInputErrors) {
+  static_assert(!std::is_base_of_v<Error, InternalError>);
+  static_assert(std::is_same_v<InputError, Error>);
+  bool escaped = false;
+  try {
+    try {
+      throw InternalError("jh4: the groups take 3 steps, not 2");
+    } catch (const Error&) {
+      FAIL() << "an internal error caught as bad input";
+    }
+  } catch (const std::logic_error& e) {
+    escaped = true;
+    EXPECT_STREQ(e.what(), "jh4: the groups take 3 steps, not 2");
+  }
+  EXPECT_TRUE(escaped);
 }
 
 TEST(JsonText, OutputIsValidJsonForAnyBytes) {

@@ -389,7 +389,7 @@ RelativeSchedule jhAlgorithm4(int d, JhLineDrawing drawing) {
     t += n.steps();
   }
   if (t != s.steps()) {
-    throw Error("jh4: internal error, the groups take " + std::to_string(t) + " steps, not " +
+    throw InternalError("jh4: internal error, the groups take " + std::to_string(t) + " steps, not " +
                 std::to_string(s.steps()));
   }
   return s;

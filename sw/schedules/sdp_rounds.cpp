@@ -19,7 +19,7 @@ SdpRouter::SdpRouter(const Sdp& sdp, PermutationSpec target, bool scratch_bit, b
       lanes_(lanes) {
   const u64 slots = u64{1} << sdp.k;
   if (perm_.n() != sdp.n || perm_.slots() != slots) {
-    throw Error("sdp: internal error, a router's target is on another cube");
+    throw InternalError("sdp: internal error, a router's target is on another cube");
   }
   scratch_ = scratch_bit ? slots : 0;
   const u64 elements = perm_.elements();
@@ -46,13 +46,13 @@ void SdpRouter::linkRound(const Rule& rule, u64 packet) {
     const Step s = rule(e, node_[e], slot_[e]);
     if (s.dim < 0) {
       if (s.slot != slot_[e]) {
-        throw Error("sdp: internal error, an element that stays changes its slot in a link round");
+        throw InternalError("sdp: internal error, an element that stays changes its slot in a link round");
       }
       continue;
     }
     if (one_port_) {
       if (port_of[node_[e]] >= 0 && port_of[node_[e]] != s.dim) {
-        throw Error("sdp: internal error, node " + std::to_string(node_[e]) +
+        throw InternalError("sdp: internal error, node " + std::to_string(node_[e]) +
                     " would send on two ports in a one-port round");
       }
       port_of[node_[e]] = s.dim;
@@ -104,7 +104,7 @@ size_t SdpRouter::orderLinkMoves(std::vector<std::vector<Move>>& per_link) const
     for (size_t i = 0; i < l.size(); ++i) {
       const u64 at = neighbour(l[i].node, l[i].dim) * words + l[i].to_slot;
       if (leaves[at] != ~u64{0} && leaves[at] > i / lanes) {
-        throw Error("sdp: internal error in " + out_.moves.algo + ": slot " +
+        throw InternalError("sdp: internal error in " + out_.moves.algo + ": slot " +
                     std::to_string(l[i].to_slot) + " of node " +
                     std::to_string(neighbour(l[i].node, l[i].dim)) +
                     " would be written before its element leaves");
@@ -130,14 +130,14 @@ void SdpRouter::aapcPhase(const std::vector<AapcPart>& parts, u64 packet) {
     const SlotSchedule& s = *part.schedule;
     const size_t d = part.pairs.size();
     if (s.dims != static_cast<int>(d) || s.lanes != lanes_ || d == 0) {
-      throw Error("sdp: internal error in " + out_.moves.algo +
+      throw InternalError("sdp: internal error in " + out_.moves.algo +
                   ", an AAPC schedule does not fit its dimensions or lanes");
     }
     std::vector<int> bit(d);
     for (size_t i = 0; i < d; ++i) {
       const int real = part.pairs[i].second;
       if (real < 0 || real >= n || port_used[static_cast<size_t>(real)]) {
-        throw Error("sdp: internal error in " + out_.moves.algo +
+        throw InternalError("sdp: internal error in " + out_.moves.algo +
                     ", concurrent AAPCs share a processor dimension");
       }
       port_used[static_cast<size_t>(real)] = true;
@@ -149,7 +149,7 @@ void SdpRouter::aapcPhase(const std::vector<AapcPart>& parts, u64 packet) {
       const long long h = part.repetition(e, slot_[e]);
       if (h < 0) continue;
       if (taken[e]) {
-        throw Error("sdp: internal error in " + out_.moves.algo + ", an element in two AAPCs");
+        throw InternalError("sdp: internal error in " + out_.moves.algo + ", an element in two AAPCs");
       }
       taken[e] = true;
       u64 w = static_cast<u64>(h) << d;
@@ -157,7 +157,7 @@ void SdpRouter::aapcPhase(const std::vector<AapcPart>& parts, u64 packet) {
         w |= static_cast<u64>(bitOf(node_[e], part.pairs[i].second) ^ bitOf(slot_[e], bit[i])) << i;
       }
       if (w >= s.slots) {
-        throw Error("sdp: internal error in " + out_.moves.algo + ", repetition " +
+        throw InternalError("sdp: internal error in " + out_.moves.algo + ", repetition " +
                     std::to_string(h) + " outside an AAPC of " + std::to_string(s.slots) +
                     " slots");
       }
@@ -186,7 +186,7 @@ void SdpRouter::aapcPhase(const std::vector<AapcPart>& parts, u64 packet) {
         for (const u64 e : by_slot[p][row[c]]) {
           if (one_port_) {
             if (port_of[node_[e]] >= 0 && port_of[node_[e]] != real) {
-              throw Error("sdp: internal error, node " + std::to_string(node_[e]) +
+              throw InternalError("sdp: internal error, node " + std::to_string(node_[e]) +
                           " would send on two ports in a one-port step");
             }
             port_of[node_[e]] = real;
@@ -201,7 +201,7 @@ void SdpRouter::aapcPhase(const std::vector<AapcPart>& parts, u64 packet) {
       }
     }
     if (orderLinkMoves(per_link) > lanes) {
-      throw Error("sdp: internal error in " + out_.moves.algo +
+      throw InternalError("sdp: internal error in " + out_.moves.algo +
                   ", an AAPC step carries more words on a link than it has lanes");
     }
     std::vector<Move> step;
@@ -250,7 +250,7 @@ void SdpRouter::localSwap(int storage_a, int storage_b, const std::function<bool
   u64 listed = 0;
   for (const auto& l : per_node) listed += l.size();
   if (listed != swapping) {
-    throw Error("sdp: internal error in " + out_.moves.algo +
+    throw InternalError("sdp: internal error in " + out_.moves.algo +
                 ", a partial local swap splits a pair of slots");
   }
   for (u64 e = 0; e < node_.size(); ++e) {
@@ -301,7 +301,7 @@ void SdpRouter::pivotCycle(const Gsh& g, u64 packet) {
   const int n = sdp_.n;
   std::vector<int> dims = g.dims;
   const auto first_storage = std::find_if(dims.begin(), dims.end(), [n](int d) { return d >= n; });
-  if (first_storage == dims.end()) throw Error("sdp: internal error, a real GSH has no pivot");
+  if (first_storage == dims.end()) throw InternalError("sdp: internal error, a real GSH has no pivot");
   std::rotate(dims.begin(), first_storage, dims.end());
   for (size_t j = 1; j < dims.size(); ++j) {
     if (dims[j] < n) {
@@ -318,7 +318,7 @@ SdpSchedule SdpRouter::finish() {
     if (!live_[e]) continue;
     const GlobalAddress want = perm_.dest(unpackAddress(e, slots));
     if (want.node != node_[e] || want.slot != slot_[e]) {
-      throw Error("sdp: internal error in " + out_.moves.algo + ": element (" +
+      throw InternalError("sdp: internal error in " + out_.moves.algo + ": element (" +
                   std::to_string(e / slots) + " | " + std::to_string(e % slots) + ") ends at (" +
                   std::to_string(node_[e]) + " | " + std::to_string(slot_[e]) +
                   "), the reference model says (" + std::to_string(want.node) + " | " +
@@ -350,7 +350,7 @@ TableSet compileSdp(const SdpSchedule& s, const PermutationSpec& perm, bool one_
     size_t xfer = 0;
     for (const Instruction& ins : table) {
       if (ins.op == Opcode::kXfer) {
-        if (xfer >= starts.size()) throw Error("sdp: internal error, more XFERs than link steps");
+        if (xfer >= starts.size()) throw InternalError("sdp: internal error, more XFERs than link steps");
         if (starts[xfer]) out.push_back(Instruction::waitFor(static_cast<u32>(tau)));
         ++xfer;
       }

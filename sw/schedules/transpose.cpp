@@ -66,7 +66,7 @@ void ElementTracker::linkStep(const std::vector<Move>& moves) {
   for (const Move& m : moves) {
     const u64 e = at(m.node, m.slot);
     if (e == kEmpty) {
-      throw Error(result_.moves.algo + ": internal: step " +
+      throw InternalError(result_.moves.algo + ": internal: step " +
                   std::to_string(result_.moves.steps.size()) + " sends empty slot " +
                   std::to_string(m.slot) + " of node " + std::to_string(m.node));
     }
@@ -77,7 +77,7 @@ void ElementTracker::linkStep(const std::vector<Move>& moves) {
   for (const Write& w : writes) {
     const u64 old = content_[w.index];
     if (old != kEmpty && loc_[old] == w.index && leaving_[old] == 0) {
-      throw Error(result_.moves.algo + ": internal: step " +
+      throw InternalError(result_.moves.algo + ": internal: step " +
                   std::to_string(result_.moves.steps.size()) + " overwrites " +
                   elementName(old, k_) + ", which has no other copy");
     }
@@ -92,7 +92,7 @@ void ElementTracker::linkStep(const std::vector<Move>& moves) {
 
 u64 ElementTracker::exchange(int node_bit, int slot_bit, int lanes) {
   if (node_bit < 0 || node_bit >= n_ || slot_bit < 0 || (u64{1} << slot_bit) >= k_) {
-    throw Error(result_.moves.algo + ": internal: exchange of node dimension " +
+    throw InternalError(result_.moves.algo + ": internal: exchange of node dimension " +
                 std::to_string(node_bit) + " with local dimension " + std::to_string(slot_bit));
   }
   const u64 half = k_ / 2;
@@ -152,7 +152,7 @@ std::vector<std::vector<Move>> ElementTracker::localRounds(
     if (channels_ == 1) {
       // One copy per cycle cannot rotate a cycle in place: park the last element in the first
       // scratch slot, shift the rest, and bring it back (a path X, s0, ..., s_{L-1}, X).
-      if (words_ == k_) throw Error(result_.moves.algo + ": internal: no scratch slot");
+      if (words_ == k_) throw InternalError(result_.moves.algo + ": internal: no scratch slot");
       const u64 x = k_;
       c.cycle = false;
       c.slots.push_front(x);
@@ -234,7 +234,7 @@ u64 ElementTracker::local(const std::function<u64(u64 node, u64 slot)>& f) {
     for (u64 l = 0; l < k_; ++l) {
       const u64 to = f(x, l);
       if (to >= k_ || hit[to]) {
-        throw Error(result_.moves.algo + ": internal: the local reordering of node " +
+        throw InternalError(result_.moves.algo + ": internal: the local reordering of node " +
                     std::to_string(x) + " is not a permutation of its " + std::to_string(k_) +
                     " slots");
       }
@@ -254,7 +254,7 @@ u64 ElementTracker::finish(const PermutationSpec& spec) {
       const GlobalAddress want = spec.dest({x, l});
       const GlobalAddress now = where(e);
       if (now.node != want.node) {
-        throw Error(result_.moves.algo + ": internal: " + elementName(e, k_) + " ends on node " +
+        throw InternalError(result_.moves.algo + ": internal: " + elementName(e, k_) + " ends on node " +
                     std::to_string(now.node) + ", the reference '" + spec.str() + "' wants node " +
                     std::to_string(want.node));
       }
@@ -566,7 +566,7 @@ TransposeSchedule runAddressSteps(const std::string& algo, const PermutationSpec
         // Nodes whose bits a and b differ send their whole block over distance 2: across a into
         // the relay's scratch slots, then across b (the relay's bits a and b are equal, so its
         // own block stays).
-        if (scratch < k) throw Error(algo + ": internal: a node swap needs K scratch slots");
+        if (scratch < k) throw InternalError(algo + ": internal: a node swap needs K scratch slots");
         for (int phase = 0; phase < 2; ++phase) {
           for (u64 s = 0; s < block_steps; ++s) {
             std::vector<Move> moves;

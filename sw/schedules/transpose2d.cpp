@@ -576,7 +576,7 @@ std::map<u64, Instruction> scheduleLocalCopies(std::vector<Pending> pending,
   const u64 limit = (busy.empty() ? 0 : busy.rbegin()->first + 1) + 4 * words + 16;
   for (u64 c = 0; remaining > 0; ++c) {
     if (c > limit) {
-      throw Error("transpose lowering: node " + std::to_string(node) +
+      throw InternalError("transpose lowering: node " + std::to_string(node) +
                   " cannot finish its local copies (internal error)");
     }
     if (busy.count(c)) continue;
