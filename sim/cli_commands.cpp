@@ -50,6 +50,8 @@ const std::vector<OptionInfo>& optionCatalogue() {
       {"--ports", "all|one", "every port each cycle, or one port per node per cycle"},
       {"--tables", "PATH", "tables from a .hct file, a .hex image or a directory, not --algo",
        true},
+      // Not command-only: with --algo sbnt it is that algorithm's own --schedule rounds|greedy.
+      {"--schedule", "F.hcs", "a schedule file (docs/schedule-format.md), not --algo"},
       // What to do with it.
       {"--out", "PATH", "where to write (a directory for tables, a file for messages)", true},
       {"--backend", "table|tlm|rtl", "the executor: C++ table executor, SystemC-TLM or RTL", true},
@@ -138,7 +140,8 @@ const std::vector<CommandLine>& commandLines() {
       and/or tables.hex (with both, they must describe the same tables))",
        {}},
       {"run", "run a case on a backend and check it against the reference",
-       R"(  hcube run (--algo A --n N [--k K] [--width B] [--ports all|one] | --tables PATH)
+       R"(  hcube run (--algo A --n N [--k K] [--width B] [--ports all|one] | --tables PATH
+             | --schedule F.hcs [--width B] [--ports all|one] [--tau T])
             [--backend table|tlm|rtl] [--trace FILE] [--json] [--no-verify]
             [--max-cycles C] [--cache DIR] [--threads T] [--rtl-model array|flat] [--router]
             [--links FILE.csv] [--heatmap FILE.svg] [--inject KIND:...] [--seed S]
@@ -166,9 +169,10 @@ const std::vector<CommandLine>& commandLines() {
             [--max-cycles C] [--trace FILE.vcd|FILE.fst] [--cache DIR] [--json]
       routed mode: the case's permutation by the per-cycle packet routers, no schedule
       (docs/hardware/router.md; on the RTL the FIFO depth is 1..4, --trace shows the routers))",
-       join(kCase, {"--tables", "--backend", "--trace", "--json", "--no-verify", "--max-cycles",
-                    "--cache", "--threads", "--rtl-model", "--router", "--links", "--heatmap",
-                    "--inject", "--seed", "--route", "--fifo-depth", "--vcs", "--deadlock-cycles"}),
+       join(kCase, {"--tables", "--schedule", "--backend", "--trace", "--json", "--no-verify",
+                    "--max-cycles", "--cache", "--threads", "--rtl-model", "--router", "--links",
+                    "--heatmap", "--inject", "--seed", "--route", "--fifo-depth", "--vcs",
+                    "--deadlock-cycles"}),
        true},
       {"trace", "print one element's path cycle by cycle",
        R"(  hcube trace (--algo A --n N [--k K] [--width B] [--ports all|one] | --tables PATH)
@@ -184,7 +188,8 @@ const std::vector<CommandLine>& commandLines() {
       or node, and those no check can catch (masked) with the reason)",
        join(kCase, {"--tables", "--campaign", "--seed", "--backend", "--cache"}), true},
       {"compare", "one case on several backends, or by schedule and by routers, side by side",
-       R"(  hcube compare (--algo A --n N [--k K] [--width B] [--ports all|one] | --tables PATH)
+       R"(  hcube compare (--algo A --n N [--k K] [--width B] [--ports all|one] | --tables PATH
+                 | --schedule F.hcs [--width B] [--ports all|one] [--tau T])
             [--backends table,tlm,rtl] [--json] [--cache DIR] [--threads T]
             [--rtl-model array|flat] [--seed S]
       run one case on several backends, print cycles, mismatches and wall time side by side
@@ -196,8 +201,9 @@ const std::vector<CommandLine>& commandLines() {
       one permutation by its schedule's tables and by the routers, side by side; with
       --backends every mode runs on each backend and they must agree exactly)",
        join(kCase,
-            {"--tables", "--backends", "--json", "--cache", "--threads", "--rtl-model", "--seed",
-             "--modes", "--backend", "--fifo-depth", "--vcs", "--deadlock-cycles", "--max-cycles"}),
+            {"--tables", "--schedule", "--backends", "--json", "--cache", "--threads",
+             "--rtl-model", "--seed", "--modes", "--backend", "--fifo-depth", "--vcs",
+             "--deadlock-cycles", "--max-cycles"}),
        true},
       {"build-model", "build (or find in the cache) the Verilated cube for a case",
        R"(  hcube build-model --algo A --n N [--k K] [--width B] [--memory M] [--depth D] [--router]
@@ -245,6 +251,19 @@ const std::vector<CommandLine>& commandLines() {
       a stable dimension permutation (Ho & Johnsson 1988, paper numbering: processor dimensions
       0..n-1, storage n..): its GSHs, real/virtual/mixed, sigma_p, beta, oJ, every lower bound)",
        {"--describe", "--n", "--k", "--delta", "--cycles", "--mp", "--tau", "--json"}},
+      {"schedule", "write a catalogue algorithm's abstract schedule as a schedule file",
+       R"(  hcube schedule --algo A --n N [--k K] [--width B] [--ports all|one] [--PARAM V ...]
+                 --out F.hcs
+      write the case's abstract schedule (relative, slots or moves form) and its permutation as
+      a schedule file (docs/schedule-format.md); an algorithm whose tables are not one compiled
+      abstract schedule is refused, with the reason)",
+       join(kCase, {"--out"}), true},
+      {"compile", "compile a schedule file into tables",
+       R"(  hcube compile F.hcs [--width B] [--ports all|one] [--tau T] --out FILE.hct|DIR
+      read and check a schedule file (docs/schedule-format.md) and compile it for B lanes,
+      all-port or one-port hardware and T start-up cycles per block transfer: FILE.hct, or
+      DIR/tables.hct and DIR/tables.hex; run --schedule and compare --schedule run one)",
+       {"--width", "--ports", "--tau", "--out"}},
       {"regress",
        "run a suite of cases against their expected results (JUnit XML, shards)",
        R"(  hcube regress SUITE.json [--jobs N] [--shard k/N] [--junit FILE.xml] [--json] [--update]

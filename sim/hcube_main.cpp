@@ -22,6 +22,7 @@
 
 #include "algorithms.h"
 #include "cli_args.h"
+#include "cmd_schedule.h"
 #include "error.h"
 #include "executor.h"
 #include "hc_tlm_router.h"
@@ -217,6 +218,10 @@ int cmdDiff(Args& args) {
 BuiltCase loadCase(Args& args, const std::vector<std::string>& backends, HeaderOrigin& origin) {
   const auto tables_path = args.get("--tables");
   BuiltCase c;
+  // --schedule F.hcs: a schedule file (sim/cmd_schedule.cpp); with --algo it is the algorithm's.
+  if (!tables_path && !args.has("--algo") && args.has("--schedule")) {
+    return caseFromScheduleArgs(args, *args.get("--schedule"));
+  }
   if (tables_path) {
     // The tables fix the case: options that build one cannot be combined with them (only --n,
     // which must agree with the file).
@@ -1269,6 +1274,7 @@ constexpr Command kCommands[] = {
     {"messages", cmdMessages}, {"route", cmdRoute},
     {"traffic", cmdTraffic},   {"diff", cmdDiff},
     {"sdp", cmdSdp},           {"regress", cmdRegress},
+    {"schedule", cmdSchedule}, {"compile", cmdCompile},
 };
 
 int dispatch(int argc, char** argv) {

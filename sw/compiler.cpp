@@ -25,10 +25,31 @@ TableSet emptyTables(const std::string& algo, const PermutationSpec& perm,
   return set;
 }
 
+thread_local CompileRecord* recorder = nullptr;
+
+void record(const PermutationSpec& perm, const CompileOptions& options) {
+  ++recorder->calls;
+  recorder->relative.reset();
+  recorder->slots.reset();
+  recorder->moves.reset();
+  recorder->perm = perm;
+  recorder->options = options;
+}
+
 }  // namespace
+
+CompileRecord* setCompileRecorder(CompileRecord* r) {
+  CompileRecord* previous = recorder;
+  recorder = r;
+  return previous;
+}
 
 TableSet compileRelative(const RelativeSchedule& schedule, const PermutationSpec& perm,
                          const CompileOptions& options) {
+  if (recorder != nullptr) {
+    record(perm, options);
+    recorder->relative = schedule;
+  }
   const int d = schedule.dims();
   if (perm.kind() != PermutationSpec::Kind::kAapc || perm.n() != d) {
     throw Error("compile: the " + schedule.algo() + " schedule for d = " + std::to_string(d) +
@@ -74,6 +95,10 @@ TableSet compileRelative(const RelativeSchedule& schedule, const PermutationSpec
 
 TableSet compileSlots(const SlotSchedule& schedule, const PermutationSpec& perm,
                       const CompileOptions& options) {
+  if (recorder != nullptr) {
+    record(perm, options);
+    recorder->slots = schedule;
+  }
   const int d = schedule.dims;
   const std::string name = "compile: the " + schedule.algo + " schedule";
   if (perm.kind() != PermutationSpec::Kind::kAapc || perm.n() != d ||
@@ -236,6 +261,10 @@ void checkOnePort(const MoveSchedule& schedule, size_t t, int n) {
 
 TableSet compileMoves(const MoveSchedule& schedule, const PermutationSpec& perm,
                       const CompileOptions& options) {
+  if (recorder != nullptr) {
+    record(perm, options);
+    recorder->moves = schedule;
+  }
   const int n = schedule.dims;
   if (perm.n() != n) {
     throw Error("compile: the " + schedule.algo + " schedule is for n = " + std::to_string(n) +

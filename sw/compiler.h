@@ -2,6 +2,8 @@
 // tables of the instructions of docs/hardware/node.md (docs/architecture.md §3 "compile").
 #pragma once
 
+#include <optional>
+
 #include "permutation.h"
 #include "schedule.h"
 #include "table.h"
@@ -52,5 +54,20 @@ TableSet compileSlots(const SlotSchedule& schedule, const PermutationSpec& perm,
 /// slot the hardware does not have.
 TableSet compileMoves(const MoveSchedule& schedule, const PermutationSpec& perm,
                       const CompileOptions& options);
+
+/// What the compile* calls of this thread lowered while a recorder is set: the abstract schedule
+/// of each call, its permutation and options. `hcube schedule` builds a catalogue case with a
+/// recorder set to write its abstract schedule to a schedule file (sw/schedule_file.h).
+struct CompileRecord {
+  int calls = 0;  ///< compile* calls made; the schedule below is the last one's
+  std::optional<RelativeSchedule> relative;
+  std::optional<SlotSchedule> slots;
+  std::optional<MoveSchedule> moves;
+  std::optional<PermutationSpec> perm;
+  CompileOptions options;
+};
+
+/// Sets (or, with nullptr, clears) this thread's recorder; returns the previous one.
+CompileRecord* setCompileRecorder(CompileRecord* record);
 
 }  // namespace hcube
