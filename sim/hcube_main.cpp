@@ -9,6 +9,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -25,6 +26,9 @@
 #include "cmd_schedule.h"
 #include "error.h"
 #include "executor.h"
+#ifdef HCUBE_MPI
+#include "exec_partitioned.h"
+#endif
 #include "hc_tlm_router.h"
 #include "initial_values.h"
 #include "inspect/element_path.h"
@@ -313,6 +317,24 @@ bool rtlFlatOption(Args& args, bool rtl_runs) {
   throw Error("--rtl-model '" + *m + "': must be array or flat");
 }
 
+// The processes mpirun started for this run (1 without mpirun): table mode over the ranks
+// (docs/mpi.md, sw/exec_partitioned.h).
+int mpiRanks() {
+#ifdef HCUBE_MPI
+  return mpiSize();
+#else
+  return 1;
+#endif
+}
+
+RunResult executeTablesOnRanks(const TableSet& set, const CubeMemory& initial,
+                               const ExecOptions& opt) {
+#ifdef HCUBE_MPI
+  if (mpiPartitioned()) return executePartitioned(set, initial, opt);
+#endif
+  return executeTables(set, initial, opt);
+}
+
 RunResult runOn(const BuiltCase& c, const BackendRun& b, std::string* gtkw) {
   if (b.backend == "table") {
     ExecOptions opt;
@@ -323,8 +345,8 @@ RunResult runOn(const BuiltCase& c, const BackendRun& b, std::string* gtkw) {
     if (b.max_cycles > 0) opt.max_cycles = b.max_cycles;
     ProgressBar bar(b.progress, "table run", c.tables.cycles());
     if (b.progress != nullptr) opt.progress = bar.callback();
-    if (b.initial != nullptr) return executeTables(c.tables, *b.initial, opt);
-    return executeTables(c.tables, taggedMemory(c.perm, c.tables.header.memoryWords()), opt);
+    if (b.initial != nullptr) return executeTablesOnRanks(c.tables, *b.initial, opt);
+    return executeTablesOnRanks(c.tables, taggedMemory(c.perm, c.tables.header.memoryWords()), opt);
   }
   if (b.backend == "tlm") {
     TlmOptions opt;
@@ -477,9 +499,17 @@ int cmdRun(Args& args) {
   // own parameter (spt's --route greedy|sync).
   if (const auto route = args.peek("--route");
       route && (*route == "ecube" || *route == "source" || *route == "adaptive")) {
+    if (mpiRanks() > 1) {
+      throw Error("--route " + *route +
+                  ": routed mode does not run over MPI ranks yet (docs/mpi.md)");
+    }
     return cmdRoutedRun(args, *args.get("--route"));
   }
   const std::string backend = args.get("--backend").value_or("table");
+  if (mpiRanks() > 1 && backend != "table") {
+    throw Error("--backend " + backend +
+                ": a run over MPI ranks has the table backend only (docs/mpi.md)");
+  }
   const bool json = args.flag("--json");
   const bool no_verify = args.flag("--no-verify");
   const auto trace = args.get("--trace");
@@ -567,6 +597,9 @@ int cmdRun(Args& args) {
   b.initial = initial ? &*initial : nullptr;
   if (fault) return runWithFault(c, b, *fault);
   report.run = runOn(c, b, &report.gtkw);
+#ifdef HCUBE_MPI
+  if (mpiRank() != 0) return 0;  // rank 0 holds the whole cube's result and reports it
+#endif
   report.trace = b.trace;
   report.check = checkRun(c.perm, b.initial, report.run.memory);
   const TableHeader& h = c.tables.header;
@@ -1277,6 +1310,24 @@ constexpr Command kCommands[] = {
     {"schedule", cmdSchedule}, {"compile", cmdCompile},
 };
 
+// Started by mpirun (OpenMPI sets OMPI_COMM_WORLD_SIZE) with more than one rank: only a run
+// partitions the cube over the ranks, and only a tool built with MPI can (docs/mpi.md).
+void requireMpiCommand(int argc, char** argv) {
+  const char* size = std::getenv("OMPI_COMM_WORLD_SIZE");
+  if (size == nullptr || std::atoi(size) <= 1) return;
+#ifndef HCUBE_MPI
+  (void)argc;
+  (void)argv;
+  throw Error(std::string("started by mpirun with ") + size +
+              " ranks, but this hcube was built without MPI (install libopenmpi-dev and "
+              "rebuild; docs/mpi.md)");
+#else
+  if (argc < 2 || std::string(argv[1]) != "run") {
+    throw Error("under mpirun only 'hcube run' (table mode) runs over the ranks (docs/mpi.md)");
+  }
+#endif
+}
+
 int dispatch(int argc, char** argv) {
   if (argc < 2 || std::string(argv[1]) == "--help" || std::string(argv[1]) == "-h" ||
       std::string(argv[1]) == "help") {
@@ -1317,7 +1368,11 @@ int dispatch(int argc, char** argv) {
 }  // namespace hcube
 
 int main(int argc, char** argv) {
+#ifdef HCUBE_MPI
+  hcube::MpiSession mpi(&argc, &argv);  // started by mpirun: table mode over the ranks
+#endif
   try {
+    hcube::requireMpiCommand(argc, argv);
     return hcube::dispatch(argc, argv);
   } catch (const hcube::Error& e) {
     std::cerr << "hcube: error: " << e.what() << "\n";
