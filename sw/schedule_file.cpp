@@ -48,7 +48,10 @@ class Reader {
     std::string perm_text;
     while (true) {
       if (!next(tok)) fail("unexpected end of input in the header");
-      if (tok[0] == "step" || tok[0] == "block" || tok[0] == "end") break;
+      if (tok[0] == "step" || tok[0] == "block" || tok[0] == "end" || tok[0] == "move" ||
+          tok[0] == "copy") {
+        break;
+      }
       if (std::find(keys.begin(), keys.end(), tok[0]) == keys.end()) {
         fail("unknown header field '" + tok[0] +
              "' (expected algo, n, form, perm, lanes, scratch, or the first step)");
@@ -626,6 +629,37 @@ BuiltCase caseFromSchedule(const ScheduleFile& s, const CompileOptions& options)
   return c;
 }
 
+namespace {
+
+/// What a case's tables use that no abstract schedule says: " (combining receives, ...)".
+std::string tableFeatures(const BuiltCase& c) {
+  bool add = false;
+  bool fwd = false;
+  bool mac = false;
+  bool wait = false;
+  for (const Table& t : c.tables.tables) {
+    for (const Instruction& ins : t) {
+      mac = mac || ins.op == Opcode::kMac;
+      wait = wait || ins.op == Opcode::kWait;
+      for (const Channel& ch : ins.channels) {
+        add = add || ch.in.op == InOp::kAdd;
+        fwd = fwd || ch.out.op == OutOp::kFwd || ch.in.op == InOp::kPass;
+      }
+    }
+  }
+  std::string list;
+  auto item = [&](bool on, const char* what) {
+    if (on) list += (list.empty() ? "" : ", ") + std::string(what);
+  };
+  item(add, "combining receives, which a move does not add");
+  item(fwd, "words forwarded through a node without being stored (cut-through paths)");
+  item(mac, "block multiply-accumulates");
+  item(wait, "start-up waits");
+  return list.empty() ? "" : " (" + list + ")";
+}
+
+}  // namespace
+
 ScheduleFile scheduleOfCase(const CaseSpec& spec, CompileOptions* options) {
   CompileRecord record;
   CompileRecord* previous = setCompileRecorder(&record);
@@ -639,10 +673,8 @@ ScheduleFile scheduleOfCase(const CaseSpec& spec, CompileOptions* options) {
   setCompileRecorder(previous);
   const std::string refuse = "algorithm '" + spec.algo + "' has no abstract schedule to write: ";
   if (record.calls == 0) {
-    throw Error(refuse +
-                "its tables are built instruction by instruction (combining receives, "
-                "forwards, MACs or routed packets), not lowered from a relative, slot or move "
-                "schedule");
+    throw Error(refuse + "its tables are built instruction by instruction" + tableFeatures(built) +
+                ", not lowered from a relative, slot or move schedule");
   }
   if (record.calls > 1) {
     throw Error(refuse + "its tables join " + std::to_string(record.calls) +
