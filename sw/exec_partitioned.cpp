@@ -49,7 +49,7 @@ MpiSession::~MpiSession() {
   if (g_session) MPI_Finalize();
 }
 
-bool mpiPartitioned() { return g_session && g_size > 1; }
+bool mpiPartitioned() { return g_session; }
 int mpiRank() { return g_rank; }
 int mpiSize() { return g_size; }
 u64 partitionedExchangedBytes() { return g_exchanged_bytes; }
@@ -92,8 +92,14 @@ class PartEngine {
     local_dims_ = h_.n - cross_;
     nodes_ = u64{1} << local_dims_;
     base_ = static_cast<u64>(rank_) << local_dims_;
-    mem_.assign(initial.words.begin() + static_cast<std::ptrdiff_t>(base_ * words_),
-                initial.words.begin() + static_cast<std::ptrdiff_t>((base_ + nodes_) * words_));
+    rows_ = 1;
+    while (rows_ < std::max(words_, nodes_)) rows_ <<= 1;
+    relative_ = rows_ <= 2 * words_;
+    mem_.assign(relative_ ? rows_ * nodes_ : nodes_ * words_, 0);
+    for (u64 i = 0; i < nodes_; ++i) {
+      for (u64 slot = 0; slot < words_; ++slot)
+        mem_[at(i, slot)] = initial.words[(base_ + i) * words_ + slot];
+    }
     pc_.assign(nodes_, 0);
     wait_left_.assign(nodes_, 0);
     mac_of_.assign(nodes_, 0);
@@ -107,8 +113,7 @@ class PartEngine {
     errors_.assign(nodes_ * kHwErrorKinds, 0);
     link_words_.assign(nodes_ * static_cast<u64>(h_.n), 0);
     tagged_ = opt.tagged_elements;
-    first_send_.assign(tagged_, kNotSent);
-    last_store_.assign(tagged_, 0);
+    span_.assign(tagged_, {kNotSent, 0});
     out_.resize(static_cast<size_t>(cross_));
     in_.resize(static_cast<size_t>(cross_));
     for (int j = 0; j < cross_; ++j) {
@@ -167,7 +172,13 @@ class PartEngine {
  private:
   using Kind = ExecStep::Kind;
 
-  u64 at(u64 i, u64 slot) const { return i * words_ + slot; }
+  /// Where slot `slot` of the rank's node i lives in mem_: by relative slot (slot XOR i, then i)
+  /// where that costs at most twice the memory, as sw/executor.cpp lays out the whole cube, so
+  /// that a homogeneous step's sweep over the nodes runs through memory in order; else
+  /// node-major.
+  u64 at(u64 i, u64 slot) const {
+    return relative_ ? ((slot ^ i) << local_dims_) | i : i * words_ + slot;
+  }
 
   CubeStatus reduceStatus() {
     CubeStatus s;
@@ -253,13 +264,13 @@ class PartEngine {
   void monitorSend(u64 i, u32 port, u32 word, u64 cycle) {
     ++link_words_[i * static_cast<u64>(h_.n) + port];
     if (word < tagged_) {
-      u32& f = first_send_[word];
+      u32& f = span_[word].first;
       f = std::min(f, static_cast<u32>(std::min<u64>(cycle, kNotSent - 1)));
     }
   }
   void monitorStore(u32 word, u64 cycle) {
     if (word < tagged_) {
-      u32& l = last_store_[word];
+      u32& l = span_[word].last;
       l = std::max(l, static_cast<u32>(std::min<u64>(cycle, kNotSent - 1) + 1));
     }
   }
@@ -538,17 +549,27 @@ class PartEngine {
                MPI_COMM_WORLD);
     r_.memory = {root ? cube : 0, words_, {}};
     if (root) r_.memory.words.resize(cube * words_);
-    MPI_Gather(mem_.data(), static_cast<int>(mem_.size()), MPI_UINT32_T, r_.memory.words.data(),
-               static_cast<int>(mem_.size()), MPI_UINT32_T, 0, MPI_COMM_WORLD);
+    std::vector<u32> mine_mem(nodes_ * words_);
+    for (u64 i = 0; i < nodes_; ++i) {
+      for (u64 slot = 0; slot < words_; ++slot) mine_mem[i * words_ + slot] = mem_[at(i, slot)];
+    }
+    mem_ = {};
+    MPI_Gather(mine_mem.data(), static_cast<int>(mine_mem.size()), MPI_UINT32_T,
+               r_.memory.words.data(), static_cast<int>(mine_mem.size()), MPI_UINT32_T, 0,
+               MPI_COMM_WORLD);
     // Span (Johnsson & Ho 1992, Def. 2, as sw/traffic_monitor.h measures it): for each element,
     // its last store's cycle minus its first send's plus one, if it was stored after it was sent.
     u64 span = 0;
-    constexpr u64 kChunk = u64{1} << 22;
-    std::vector<u32> first(root ? kChunk : 0), last(root ? kChunk : 0);
+    constexpr u64 kChunk = u64{1} << 20;
+    std::vector<u32> first(kChunk), last(kChunk), my_first(kChunk), my_last(kChunk);
     for (u64 w0 = 0; w0 < tagged_; w0 += kChunk) {
       const int len = static_cast<int>(std::min(kChunk, tagged_ - w0));
-      MPI_Reduce(&first_send_[w0], first.data(), len, MPI_UINT32_T, MPI_MIN, 0, MPI_COMM_WORLD);
-      MPI_Reduce(&last_store_[w0], last.data(), len, MPI_UINT32_T, MPI_MAX, 0, MPI_COMM_WORLD);
+      for (int w = 0; w < len; ++w) {
+        my_first[static_cast<size_t>(w)] = span_[w0 + static_cast<u64>(w)].first;
+        my_last[static_cast<size_t>(w)] = span_[w0 + static_cast<u64>(w)].last;
+      }
+      MPI_Reduce(my_first.data(), first.data(), len, MPI_UINT32_T, MPI_MIN, 0, MPI_COMM_WORLD);
+      MPI_Reduce(my_last.data(), last.data(), len, MPI_UINT32_T, MPI_MAX, 0, MPI_COMM_WORLD);
       if (!root) continue;
       for (int w = 0; w < len; ++w) {
         if (first[static_cast<size_t>(w)] == kNotSent || last[static_cast<size_t>(w)] == 0)
@@ -576,6 +597,8 @@ class PartEngine {
   const u64 words_;
   const Fault* fault_;
   RunResult r_;
+  u64 rows_ = 0;           ///< the relative layout's rows: a power of two, >= memory and nodes
+  bool relative_ = false;  ///< mem_ is laid out by relative slot (at())
   std::vector<u32> mem_;
   std::vector<u32> pc_, wait_left_, mac_of_;
   std::vector<u64> mac_t_, mac_left_;
@@ -586,8 +609,13 @@ class PartEngine {
   std::vector<u32> errors_;
   std::vector<u64> link_words_;
   u64 tagged_ = 0;
-  std::vector<u32> first_send_;  ///< per element: the first cycle this rank sent it
-  std::vector<u32> last_store_;  ///< per element: 1 + the last cycle this rank stored it (0: never)
+  /// Per element: the first cycle this rank sent it, and 1 + the last cycle it stored it (0:
+  /// never); side by side, so that a word sent and stored in a cycle costs one cache line.
+  struct ElementSpan {
+    u32 first;
+    u32 last;
+  };
+  std::vector<ElementSpan> span_;
   std::vector<std::vector<u32>> out_,
       in_;  ///< per cross-rank dimension: (node * lanes + lane, word)
   u64 exchanged_bytes_ = 0;

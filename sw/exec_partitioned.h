@@ -37,7 +37,8 @@ class MpiSession {
   MpiSession& operator=(const MpiSession&) = delete;
 };
 
-/// True inside an MpiSession with more than one rank (the partitioned executor is used).
+/// True inside an MpiSession (started by mpirun, even with one rank): the partitioned executor
+/// runs the table backend.
 bool mpiPartitioned();
 int mpiRank();
 int mpiSize();
