@@ -66,6 +66,7 @@ class Reader {
   explicit Reader(const std::string& bytes, size_t pos) : m_bytes(bytes), m_pos(pos) {}
   void take(void* out, size_t n) {
     if (m_bytes.size() - m_pos < n) throw Error("TLM backend: truncated result from the child");
+    if (n == 0) return;  // an empty vector's data() may be null, which memcpy must not get
     std::memcpy(out, m_bytes.data() + m_pos, n);
     m_pos += n;
   }
