@@ -9,33 +9,33 @@
 module hc_cube
 #(
   /// Cube dimensions n; the cube has 2^Dim nodes.
-  parameter int unsigned Dim = 3,
+  parameter int Dim = 3,
   /// Memory words per node M.
-  parameter int unsigned NumSlots = 8,
+  parameter int NumSlots = 8,
   /// Lanes b per port and direction.
-  parameter int unsigned Lanes = 1,
+  parameter int Lanes = 1,
   /// Word width W in bits.
-  parameter int unsigned WordWidth = 32,
+  parameter int WordWidth = 32,
   /// Table depth D: instructions per node.
-  parameter int unsigned TableDepth = 16,
+  parameter int TableDepth = 16,
   /// 1: every node has a router (routed mode, docs/hardware/router.md §11); 0: table mode only.
-  parameter int unsigned HasRouter = 0,
+  parameter int HasRouter = 0,
   /// Virtual channels per link of the routers (1 .. 4, docs/hardware/router.md §13; HasRouter only).
-  parameter int unsigned NumVcs = 1,
+  parameter int NumVcs = 1,
 
   // derived
   /// Number of nodes N = 2^Dim.
-  localparam int unsigned NumNodes = 1 << Dim,
+  localparam int NumNodes = 1 << Dim,
   /// SlotBits = max(1, clog2(NumSlots)).
-  localparam int unsigned SlotBits = hc_pkg::hc_bits(NumSlots),
+  localparam int SlotBits = hc_pkg::hc_bits(NumSlots),
   /// Width of a table address.
-  localparam int unsigned DepthBits = hc_pkg::hc_bits(TableDepth),
+  localparam int DepthBits = hc_pkg::hc_bits(TableDepth),
   /// Load port address and data widths: a table address and word without a router; with one,
   /// wide enough for router messages and header words too.
-  localparam int unsigned LoadAddrBits = hc_pkg::hc_load_addr_bits(Dim, TableDepth, HasRouter),
-  localparam int unsigned LoadWidth = hc_pkg::hc_load_width(Dim, Lanes, NumSlots, HasRouter),
+  localparam int LoadAddrBits = hc_pkg::hc_load_addr_bits(Dim, TableDepth, HasRouter),
+  localparam int LoadWidth = hc_pkg::hc_load_width(Dim, Lanes, NumSlots, HasRouter),
   /// Width of an output channel index (fault injection).
-  localparam int unsigned ChanBits = hc_pkg::hc_bits(Dim * Lanes)
+  localparam int ChanBits = hc_pkg::hc_bits(Dim * Lanes)
 ) (
   /// Clock.
   input  logic                               clk_i,
@@ -130,7 +130,7 @@ module hc_cube
   input  logic                               flt_kill_i
 );
 
-  localparam int unsigned NumChans = Dim * Lanes;  // derived
+  localparam int NumChans = Dim * Lanes;  // derived
 
   // ---------------------------------------------------------------------------
   // Nodes and links
@@ -141,9 +141,9 @@ module hc_cube
   // arrays indexed by node (one C++ array for Verilator, cheap to build for 1024 nodes); they are
   // wires, not memories, which (* mem2reg *) tells yosys (hc_pkg.sv).
   /* verilator tracing_off */
-  localparam int unsigned NumErrKinds = hc_pkg::NumErrKinds;                 // derived
-  localparam int unsigned ErrBits     = NumErrKinds * hc_pkg::ErrCountBits;  // derived
-  localparam int unsigned ChanWords   = NumChans * WordWidth;                // derived
+  localparam int NumErrKinds = hc_pkg::NumErrKinds;                 // derived
+  localparam int ErrBits     = NumErrKinds * hc_pkg::ErrCountBits;  // derived
+  localparam int ChanWords   = NumChans * WordWidth;                // derived
 
   logic [NumNodes-1:0]                  node_done;
   logic [NumNodes-1:0]                  node_permute;
@@ -166,13 +166,13 @@ module hc_cube
   // the testbench reads for the statistics (public_flat_rd).
   // With V virtual channels (docs/hardware/router.md §13) a node has NumFifos = nV input FIFOs (f = port * V + VC):
   // credits, occupancies and blocked heads are per FIFO, a blocked head's output port * V + VC.
-  localparam int unsigned PktStride =  // derived: a packet's place on the links, whole words
+  localparam int PktStride =  // derived: a packet's place on the links, whole words
       hc_pkg::hc_pkt_stride(Dim, NumSlots, TableDepth, WordWidth, NumVcs);
-  localparam int unsigned TagBits   = Dim + DepthBits;                              // derived
-  localparam int unsigned OccBits   = $clog2(hc_pkg::FifoDepthDefault + 1);         // derived
-  localparam int unsigned StallBits = hc_pkg::hc_stall_bits(Dim, NumVcs);           // derived
-  localparam int unsigned NumFifos  = Dim * NumVcs;                                 // derived
-  localparam int unsigned FifoBits  = hc_pkg::hc_bits(Dim * NumVcs);                // derived
+  localparam int TagBits   = Dim + DepthBits;                              // derived
+  localparam int OccBits   = $clog2(hc_pkg::FifoDepthDefault + 1);         // derived
+  localparam int StallBits = hc_pkg::hc_stall_bits(Dim, NumVcs);           // derived
+  localparam int NumFifos  = Dim * NumVcs;                                 // derived
+  localparam int FifoBits  = hc_pkg::hc_bits(Dim * NumVcs);                // derived
   (* mem2reg *) logic [Dim*PktStride-1:0]     node_rt_pkt      [NumNodes];
   (* mem2reg *) logic [Dim*PktStride-1:0]     node_rt_pkt_in   [NumNodes];
   (* mem2reg *) logic [NumFifos-1:0]          node_rt_credit   [NumNodes];
@@ -197,6 +197,19 @@ module hc_cube
   logic [NumNodes-1:0]                        node_rt_work;
   logic [NumNodes-1:0]                        node_rt_moved;
   logic                                       rt_halt;
+
+  // The fault registers (each node compares flt_node_q with its id and masks its own outputs),
+  // written by the controller below. Declared before the nodes that read them: Icarus Verilog
+  // takes a name used before its declaration for an implicit one-bit net.
+  /* verilator tracing_on */
+  logic                  flt_en_q;
+  logic [Dim-1:0]        flt_node_q;
+  logic [ChanBits-1:0]   flt_chan_q;
+  logic [WordWidth-1:0]  flt_xor_q;
+  logic [WordWidth-1:0]  flt_clr_q;
+  logic [WordWidth-1:0]  flt_set_q;
+  logic                  flt_kill_q;
+  /* verilator tracing_off */
 
   for (genvar x = 0; x < NumNodes; x++) begin : g_node
     logic                 tbl_we;     // this node's load port (not traced): write enable
@@ -277,7 +290,7 @@ module hc_cube
     // across dimension d.
     if (HasRouter != 0) begin : g_rt_link
       for (genvar d = 0; d < Dim; d++) begin : g_dim
-        localparam int unsigned Neighbour = x ^ (1 << d);  // derived
+        localparam int Neighbour = x ^ (1 << d);  // derived
         assign node_rt_pkt_in[x][d*PktStride +: PktStride] =
             node_rt_pkt[Neighbour][d*PktStride +: PktStride];
         assign node_rt_cred_in[x][d*NumVcs +: NumVcs] =
@@ -295,8 +308,8 @@ module hc_cube
   // not N * Dim continuous assignments in g_node: Verilator keeps it a loop (--unroll-stmts 1),
   // so the cube's generated code does not grow with the wiring (and runs as a short loop).
   always_comb begin : links
-    for (int unsigned x = 0; x < NumNodes; x++) begin
-      for (int unsigned d = 0; d < Dim; d++) begin
+    for (int x = 0; x < NumNodes; x++) begin
+      for (int d = 0; d < Dim; d++) begin
         node_in_valid[x][d*Lanes +: Lanes] = node_out_valid[x ^ (1 << d)][d*Lanes +: Lanes];
         node_in_data[x][d*Lanes*WordWidth +: Lanes*WordWidth] =
             node_out_data[x ^ (1 << d)][d*Lanes*WordWidth +: Lanes*WordWidth];
@@ -308,7 +321,7 @@ module hc_cube
   // concatenations (quadratic in N). The loop assigns every bit (no '0 default: a 32k-bit
   // replication at Dim = 10).
   always_comb begin : scan_read
-    for (int unsigned x = 0; x < NumNodes; x++) begin
+    for (int x = 0; x < NumNodes; x++) begin
       mem_rdata_o[x*WordWidth +: WordWidth] = node_rdata[x];
     end
   end
@@ -316,15 +329,6 @@ module hc_cube
   // ---------------------------------------------------------------------------
   // The controller: counters, error summary, fault registers, deadlock detector, assertions
   // ---------------------------------------------------------------------------
-
-  // The fault registers (each node compares flt_node_q with its id and masks its own outputs).
-  logic                  flt_en_q;
-  logic [Dim-1:0]        flt_node_q;
-  logic [ChanBits-1:0]   flt_chan_q;
-  logic [WordWidth-1:0]  flt_xor_q;
-  logic [WordWidth-1:0]  flt_clr_q;
-  logic [WordWidth-1:0]  flt_set_q;
-  logic                  flt_kill_q;
 
   // The nodes' summaries as the controller takes them, node x at [x*Width +: Width] (loops, as
   // the links: the cube's code does not grow with N).
@@ -337,7 +341,7 @@ module hc_cube
   logic [15:0]                     rt_limit;
 
   always_comb begin : summaries
-    for (int unsigned x = 0; x < NumNodes; x++) begin
+    for (int x = 0; x < NumNodes; x++) begin
       sum_out_valid[x*NumChans +: NumChans]       = node_out_valid[x];
       sum_err_event[x*NumErrKinds +: NumErrKinds] = node_err_event[x];
       sum_err_flags[x*NumErrKinds +: NumErrKinds] = node_err_flags[x];

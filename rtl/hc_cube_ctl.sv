@@ -14,25 +14,25 @@
 module hc_cube_ctl
 #(
   /// Cube dimensions n; the cube has 2^Dim nodes.
-  parameter int unsigned Dim = 3,
+  parameter int Dim = 3,
   /// Lanes b per port and direction.
-  parameter int unsigned Lanes = 1,
+  parameter int Lanes = 1,
   /// Word width W in bits.
-  parameter int unsigned WordWidth = 32,
+  parameter int WordWidth = 32,
   /// 1: the nodes have routers (routed mode, docs/hardware/router.md §11); 0: table mode only.
-  parameter int unsigned HasRouter = 0,
+  parameter int HasRouter = 0,
   /// Virtual channels per link of the routers (docs/hardware/router.md §13): the stall count's width.
-  parameter int unsigned NumVcs = 1,
+  parameter int NumVcs = 1,
 
   // derived
   /// Number of nodes N = 2^Dim.
-  localparam int unsigned NumNodes = 1 << Dim,
+  localparam int NumNodes = 1 << Dim,
   /// Output channels per node.
-  localparam int unsigned NumChans = Dim * Lanes,
+  localparam int NumChans = Dim * Lanes,
   /// Width of an output channel index (fault injection).
-  localparam int unsigned ChanBits = hc_pkg::hc_bits(Dim * Lanes),
+  localparam int ChanBits = hc_pkg::hc_bits(Dim * Lanes),
   /// Width of a node's per-cycle stall count (hc_router).
-  localparam int unsigned StallBits = hc_pkg::hc_stall_bits(Dim, NumVcs)
+  localparam int StallBits = hc_pkg::hc_stall_bits(Dim, NumVcs)
 ) (
   input  logic                               clk_i,
   input  logic                               rst_ni,
@@ -89,13 +89,13 @@ module hc_cube_ctl
   output logic                               rt_deadlock_o
 );
 
-  localparam int unsigned NumErrKinds = hc_pkg::NumErrKinds;  // derived
-  localparam int unsigned CountBits   = hc_pkg::CountBits;    // derived
+  localparam int NumErrKinds = hc_pkg::NumErrKinds;  // derived
+  localparam int CountBits   = hc_pkg::CountBits;    // derived
   // Assertion classes: the error kinds, with two of them split by case: a lost word or an
   // illegal channel in a PERMUTE cycle has its own assertion (and message).
-  localparam int unsigned AssertPermuteLost    = NumErrKinds;      // derived
-  localparam int unsigned AssertPermuteIllegal = NumErrKinds + 1;  // derived
-  localparam int unsigned NumAsserts           = NumErrKinds + 2;  // derived
+  localparam int AssertPermuteLost    = NumErrKinds;      // derived
+  localparam int AssertPermuteIllegal = NumErrKinds + 1;  // derived
+  localparam int NumAsserts           = NumErrKinds + 2;  // derived
 
   // ---------------------------------------------------------------------------
   // Fault registers (docs/hardware/testbench.md §1; docs/hardware/faults.md): the values at the rising edge that begins a
@@ -153,7 +153,7 @@ module hc_cube_ctl
   always_comb begin : summary
     cycle_words = CountBits'($countones(node_out_valid_i));
     err_any_o   = '0;
-    for (int unsigned x = 0; x < NumNodes; x++) begin
+    for (int x = 0; x < NumNodes; x++) begin
       err_any_o = err_any_o | node_err_flags_i[x*NumErrKinds +: NumErrKinds];
     end
   end
@@ -216,7 +216,7 @@ module hc_cube_ctl
 
     always_comb begin : stall_sum
       cycle_stalls = '0;
-      for (int unsigned x = 0; x < NumNodes; x++) begin
+      for (int x = 0; x < NumNodes; x++) begin
         cycle_stalls = cycle_stalls + CountBits'(node_rt_stalls_i[x*StallBits +: StallBits]);
       end
     end
@@ -279,16 +279,18 @@ module hc_cube_ctl
   // Per error kind, the nodes that show it for the first time since start (lost and illegal
   // split into XFER/WAIT cycles and PERMUTE cycles).
   logic [NumAsserts-1:0]  first_err;                     // some node
-  int unsigned            first_err_node  [NumAsserts];  // the lowest such node
-  int unsigned            first_err_nodes [NumAsserts];  // how many
+  // Packed, not unpacked int arrays: vvp (Icarus Verilog 11) aborts at time 0 on an always_comb
+  // that writes an unpacked array in a loop (event.cc, vvp_fun_anyedge_sa::recv_vec4).
+  logic [NumAsserts-1:0][31:0] first_err_node;   // the lowest such node
+  logic [NumAsserts-1:0][31:0] first_err_nodes;  // how many
 
   always_comb begin : first_errors
     first_err = '0;
-    for (int unsigned k = 0; k < NumAsserts; k++) begin
+    for (int k = 0; k < NumAsserts; k++) begin
       first_err_node[k]  = 0;
       first_err_nodes[k] = 0;
     end
-    for (int unsigned x = 0; x < NumNodes; x++) begin
+    for (int x = 0; x < NumNodes; x++) begin
       logic [NumAsserts-1:0] first;
       first = '0;
       if (running_q && !start_i) begin
@@ -302,7 +304,7 @@ module hc_cube_ctl
           first[hc_pkg::ErrLost]      = 1'b0;
           first[hc_pkg::ErrIllegal]   = 1'b0;
         end
-        for (int unsigned k = 0; k < NumAsserts; k++) begin
+        for (int k = 0; k < NumAsserts; k++) begin
           if (first[k]) begin
             if (!first_err[k]) first_err_node[k] = x;
             first_err_nodes[k] = first_err_nodes[k] + 1;

@@ -24,33 +24,33 @@
 
 module hc_fpga #(
   /// Cube dimensions n.
-  parameter int unsigned Dim = 2,
+  parameter int Dim = 2,
   /// Memory words per node M.
-  parameter int unsigned NumSlots = 4,
+  parameter int NumSlots = 4,
   /// Lanes b per port and direction.
-  parameter int unsigned Lanes = 1,
+  parameter int Lanes = 1,
   /// Word width W in bits.
-  parameter int unsigned WordWidth = 8,
+  parameter int WordWidth = 8,
   /// Table depth D.
-  parameter int unsigned TableDepth = 16,
+  parameter int TableDepth = 16,
 
   // derived
   /// Number of nodes N = 2^Dim.
-  localparam int unsigned NumNodes = 1 << Dim,
+  localparam int NumNodes = 1 << Dim,
   /// Width of a slot address.
-  localparam int unsigned SlotBits = hc_pkg::hc_bits(NumSlots),
+  localparam int SlotBits = hc_pkg::hc_bits(NumSlots),
   /// Width of a table word.
-  localparam int unsigned TableWidth = hc_pkg::hc_table_width(Dim, Lanes, NumSlots),
+  localparam int TableWidth = hc_pkg::hc_table_width(Dim, Lanes, NumSlots),
   /// Width of a table address.
-  localparam int unsigned DepthBits = hc_pkg::hc_bits(TableDepth),
+  localparam int DepthBits = hc_pkg::hc_bits(TableDepth),
   /// Data field of a command: a table word or a memory word.
-  localparam int unsigned DataBits = hc_pkg::hc_max(TableWidth, WordWidth),
+  localparam int DataBits = hc_pkg::hc_max(TableWidth, WordWidth),
   /// Address field of a command: table address, slot or status register (4 bits at least).
-  localparam int unsigned AddrBits = hc_pkg::hc_max(hc_pkg::hc_max(DepthBits, SlotBits), 4),
+  localparam int AddrBits = hc_pkg::hc_max(hc_pkg::hc_max(DepthBits, SlotBits), 4),
   /// Width of the command register.
-  localparam int unsigned CmdBits = 3 + Dim + AddrBits + DataBits,
+  localparam int CmdBits = 3 + Dim + AddrBits + DataBits,
   /// Width of the answer register: a memory word or a counter.
-  localparam int unsigned ReadBits = hc_pkg::hc_max(WordWidth, hc_pkg::CountBits)
+  localparam int ReadBits = hc_pkg::hc_max(WordWidth, hc_pkg::CountBits)
 ) (
   /// Clock.
   input  logic clk_i,
@@ -70,9 +70,9 @@ module hc_fpga #(
   output logic err_o
 );
 
-  localparam int unsigned CountBits = hc_pkg::CountBits;  // derived
-  localparam int unsigned ErrCountBits = hc_pkg::ErrCountBits;  // derived
-  localparam int unsigned NumErrKinds = hc_pkg::NumErrKinds;  // derived
+  localparam int CountBits = hc_pkg::CountBits;  // derived
+  localparam int ErrCountBits = hc_pkg::ErrCountBits;  // derived
+  localparam int NumErrKinds = hc_pkg::NumErrKinds;  // derived
 
   localparam logic [2:0] OpTable    = 3'd1;
   localparam logic [2:0] OpTableAll = 3'd2;
@@ -111,7 +111,7 @@ module hc_fpga #(
 
   // A WRITE changes one node's word: the other nodes get back the word they hold.
   always_comb begin : write_row
-    for (int unsigned x = 0; x < NumNodes; x++) begin
+    for (int x = 0; x < NumNodes; x++) begin
       if (Dim'(x) == node) begin
         mem_wdata[x*WordWidth +: WordWidth] = data[WordWidth-1:0];
       end else begin
@@ -184,7 +184,7 @@ module hc_fpga #(
         AddrBits'(3): answer = ReadBits'(local_cycles);
         AddrBits'(4): answer = ReadBits'(err_any);
         default: begin
-          for (int unsigned k = 0; k < NumErrKinds; k++) begin
+          for (int k = 0; k < NumErrKinds; k++) begin
             if (32'(addr) == 5 + k) answer = ReadBits'(err_count[k*ErrCountBits +: ErrCountBits]);
           end
           if (32'(addr) == 5 + NumErrKinds) answer = ReadBits'(mac_cycles);

@@ -28,17 +28,17 @@
 module hc_mac
 #(
   /// Memory words per node M.
-  parameter int unsigned NumSlots = 8,
+  parameter int NumSlots = 8,
   /// Word width W in bits.
-  parameter int unsigned WordWidth = 32,
+  parameter int WordWidth = 32,
   /// Multiply-add units U.
-  parameter int unsigned MacUnits = 1,
+  parameter int MacUnits = 1,
 
   // derived
   /// SlotBits = max(1, clog2(NumSlots)): the width of each MAC field.
-  localparam int unsigned SlotBits = hc_pkg::hc_bits(NumSlots),
+  localparam int SlotBits = hc_pkg::hc_bits(NumSlots),
   /// Width of an address the unit forms (base + offset within a block of up to 2^(2 SlotBits)).
-  localparam int unsigned AddrBits = 2 * SlotBits + 2
+  localparam int AddrBits = 2 * SlotBits + 2
 ) (
   /// Clock.
   input  logic                            clk_i,
@@ -131,7 +131,7 @@ module hc_mac
     unit_on  = '0;
     a_addr_o = '0;
     b_addr_o = '0;
-    for (int unsigned u = 0; u < MacUnits; u++) begin
+    for (int u = 0; u < MacUnits; u++) begin
       l      = l0_q + AddrBits'(u);
       a_addr = a_base + arow_q + l;
       b_addr = b_base + brow_q + AddrBits'(u) * p + j_q;
@@ -144,7 +144,7 @@ module hc_mac
 
   always_comb begin : products
     sum = '0;
-    for (int unsigned u = 0; u < MacUnits; u++) begin
+    for (int u = 0; u < MacUnits; u++) begin
       if (unit_on[u]) begin
         sum = sum + a_data_i[u*WordWidth +: WordWidth] * b_data_i[u*WordWidth +: WordWidth];
       end

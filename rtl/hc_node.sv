@@ -25,53 +25,53 @@ module hc_node
 #(
   /* verilator tracing_off */  // parameters, ports and localparams are not traced (see below)
   /// Cube dimensions n: the node has Dim ports, port j links to node node_id_i ^ (1 << j).
-  parameter int unsigned Dim = 3,
+  parameter int Dim = 3,
   /// Memory words per node M (data slots plus scratch slots).
-  parameter int unsigned NumSlots = 8,
+  parameter int NumSlots = 8,
   /// Lanes b per port and direction (channel width in words).
-  parameter int unsigned Lanes = 1,
+  parameter int Lanes = 1,
   /// Word width W in bits.
-  parameter int unsigned WordWidth = 32,
+  parameter int WordWidth = 32,
   /// Table depth D: instructions per node.
-  parameter int unsigned TableDepth = 16,
+  parameter int TableDepth = 16,
   /// Multiply-add units U of the MAC instruction (docs/hardware/arithmetic.md §2).
-  parameter int unsigned MacUnits = 1,
+  parameter int MacUnits = 1,
   /// 1: the node has a router (hc_router, routed mode, docs/hardware/router.md §11); 0: table mode
   /// only, the router generated away.
-  parameter int unsigned HasRouter = 0,
+  parameter int HasRouter = 0,
   /// Virtual channels per link of the router (1 .. 4, docs/hardware/router.md §13; HasRouter only).
-  parameter int unsigned NumVcs = 1,
+  parameter int NumVcs = 1,
 
   // derived
   /// Channels per direction: Dim * Lanes.
-  localparam int unsigned NumChans = Dim * Lanes,
+  localparam int NumChans = Dim * Lanes,
   /// SlotBits = max(1, clog2(NumSlots)).
-  localparam int unsigned SlotBits = hc_pkg::hc_bits(NumSlots),
+  localparam int SlotBits = hc_pkg::hc_bits(NumSlots),
   /// IdxBits = max(SlotBits, PortBits + LaneBits).
-  localparam int unsigned IdxBits = hc_pkg::hc_idx_bits(Dim, Lanes, NumSlots),
+  localparam int IdxBits = hc_pkg::hc_idx_bits(Dim, Lanes, NumSlots),
   /// ChanBits = 6 + IdxBits + SlotBits.
-  localparam int unsigned ChanBits = hc_pkg::hc_chan_bits(Dim, Lanes, NumSlots),
+  localparam int ChanBits = hc_pkg::hc_chan_bits(Dim, Lanes, NumSlots),
   /// TableWidth = max(34, 2 + NumChans * ChanBits, 5 + 6 * SlotBits).
-  localparam int unsigned TableWidth = hc_pkg::hc_table_width(Dim, Lanes, NumSlots),
+  localparam int TableWidth = hc_pkg::hc_table_width(Dim, Lanes, NumSlots),
   /// Width of a table address.
-  localparam int unsigned DepthBits = hc_pkg::hc_bits(TableDepth),
+  localparam int DepthBits = hc_pkg::hc_bits(TableDepth),
   /// Load port: address (the top LoadSelBits select table, messages or router header) and data.
   /// Without a router: DepthBits and TableWidth.
-  localparam int unsigned LoadAddrBits = hc_pkg::hc_load_addr_bits(Dim, TableDepth, HasRouter),
-  localparam int unsigned LoadWidth = hc_pkg::hc_load_width(Dim, Lanes, NumSlots, HasRouter),
+  localparam int LoadAddrBits = hc_pkg::hc_load_addr_bits(Dim, TableDepth, HasRouter),
+  localparam int LoadWidth = hc_pkg::hc_load_width(Dim, Lanes, NumSlots, HasRouter),
   /// Routed mode (hc_router): a link packet's place on the rt_pkt ports (whole 32-bit words),
   /// delivery tag, FIFO occupancy and stall count widths.
-  localparam int unsigned PktStride =
+  localparam int PktStride =
       hc_pkg::hc_pkt_stride(Dim, NumSlots, TableDepth, WordWidth, NumVcs),
-  localparam int unsigned TagBits = Dim + DepthBits,
-  localparam int unsigned OccBits = $clog2(hc_pkg::FifoDepthDefault + 1),
-  localparam int unsigned StallBits = hc_pkg::hc_stall_bits(Dim, NumVcs),
+  localparam int TagBits = Dim + DepthBits,
+  localparam int OccBits = $clog2(hc_pkg::FifoDepthDefault + 1),
+  localparam int StallBits = hc_pkg::hc_stall_bits(Dim, NumVcs),
   /// The router's input FIFOs (V per port, FIFO f = port * V + VC) and an index of one (a
   /// blocked head's output port * V + VC; with V = 1 a port).
-  localparam int unsigned NumFifos = Dim * NumVcs,
-  localparam int unsigned FifoBits = hc_pkg::hc_bits(Dim * NumVcs),
+  localparam int NumFifos = Dim * NumVcs,
+  localparam int FifoBits = hc_pkg::hc_bits(Dim * NumVcs),
   /// Width of an output channel index (the fault mask's channel).
-  localparam int unsigned FltChanBits = hc_pkg::hc_bits(Dim * Lanes)
+  localparam int FltChanBits = hc_pkg::hc_bits(Dim * Lanes)
 ) (
   /// Clock.
   input  logic                                clk_i,
@@ -167,12 +167,12 @@ module hc_node
   /* verilator no_inline_module */
 
   // derived
-  localparam int unsigned PcBits      = $clog2(TableDepth + 1);        // derived: pc reaches D
-  localparam int unsigned ChanIdxBits = hc_pkg::hc_bits(NumChans);     // derived
-  localparam int unsigned AddrBits    = hc_pkg::hc_max(IdxBits, Dim);  // derived: slot after XOR
-  localparam int unsigned WaitBits    = hc_pkg::WaitBits;              // derived
-  localparam int unsigned CntBits     = hc_pkg::ErrCountBits;          // derived
-  localparam int unsigned NumErrKinds = hc_pkg::NumErrKinds;           // derived
+  localparam int PcBits      = $clog2(TableDepth + 1);        // derived: pc reaches D
+  localparam int ChanIdxBits = hc_pkg::hc_bits(NumChans);     // derived
+  localparam int AddrBits    = hc_pkg::hc_max(IdxBits, Dim);  // derived: slot after XOR
+  localparam int WaitBits    = hc_pkg::WaitBits;              // derived
+  localparam int CntBits     = hc_pkg::ErrCountBits;          // derived
+  localparam int NumErrKinds = hc_pkg::NumErrKinds;           // derived
 
   // Signals kept in the waveform: mem_q (Verilator traces arrays of up to 32 words), active_q,
   // pc_q, wait_cnt_q, pass_valid_q, err_cnt_q, done, opcode and, per channel,
@@ -260,9 +260,9 @@ module hc_node
   assign mac_o      = mac_work;
 
   // The MAC units' signals (hc_mac, below), declared here for the channels' overlap check.
-  localparam int unsigned MacAddrBits = 2 * SlotBits + 2;  // derived: hc_mac's AddrBits
+  localparam int MacAddrBits = 2 * SlotBits + 2;  // derived: hc_mac's AddrBits
   // derived: the width in which a channel's slot is compared with the MAC's block bounds
-  localparam int unsigned MacCmpBits = hc_pkg::hc_max(MacAddrBits, AddrBits);
+  localparam int MacCmpBits = hc_pkg::hc_max(MacAddrBits, AddrBits);
 
   logic [MacUnits*MacAddrBits-1:0] mac_a_addr, mac_b_addr;
   logic [MacUnits*WordWidth-1:0]   mac_a_data, mac_b_data;
@@ -525,7 +525,7 @@ module hc_node
   always_comb begin : fwd_usage
     fwd_used = '0;
     if (fwd_sel != '0) begin
-      for (int unsigned c = 0; c < NumChans; c++) fwd_used = fwd_used | fwd_sel[c*NumChans +: NumChans];
+      for (int c = 0; c < NumChans; c++) fwd_used = fwd_used | fwd_sel[c*NumChans +: NumChans];
     end
   end
   if (NumChans == 1) begin : g_one_chan
@@ -543,8 +543,8 @@ module hc_node
     always_comb begin : pairs
       conflict = 1'b0;
       if (chan_instr) begin
-        for (int unsigned a = 0; a < NumChans; a++) begin
-          for (int unsigned b = a + 1; b < NumChans; b++) begin
+        for (int a = 0; a < NumChans; a++) begin
+          for (int b = a + 1; b < NumChans; b++) begin
             if (wr_any[a] && wr_any[b] &&
                 wr_addr[a*SlotBits +: SlotBits] == wr_addr[b*SlotBits +: SlotBits]) begin
               conflict = 1'b1;
@@ -595,7 +595,7 @@ module hc_node
 
   always_comb begin : mac_reads
     mac_c_data = (32'(mac_c_addr) < NumSlots) ? mem_q[mac_c_addr[SlotBits-1:0]] : '0;
-    for (int unsigned u = 0; u < MacUnits; u++) begin
+    for (int u = 0; u < MacUnits; u++) begin
       mac_a_data[u*WordWidth +: WordWidth] =
           (32'(mac_a_addr[u*MacAddrBits +: MacAddrBits]) < NumSlots) ?
           mem_q[mac_a_addr[u*MacAddrBits +: SlotBits]] : '0;
@@ -613,8 +613,8 @@ module hc_node
   // the node is the table-mode node of docs/hardware/node.md, checks.md, gate for gate and in Verilator's
   // per-cycle code (the load port keeps the table's width, the rt_* outputs are tied to 0).
 
-  localparam int unsigned SelBits = HasRouter != 0 ? hc_pkg::LoadSelBits : 0;  // derived
-  localparam int unsigned MsgWidth = hc_pkg::hc_msg_width(Dim, NumSlots);       // derived
+  localparam int SelBits = HasRouter != 0 ? hc_pkg::LoadSelBits : 0;  // derived
+  localparam int MsgWidth = hc_pkg::hc_msg_width(Dim, NumSlots);       // derived
 
   logic                          routed;      // the router's configuration selects routed mode
   logic                          rt_done;
@@ -760,7 +760,7 @@ module hc_node
       if (routed) begin
         store = '0;
         wr_en = '0;
-        for (int unsigned j = 0; j < Dim; j++) begin
+        for (int j = 0; j < Dim; j++) begin
           store[j*Lanes] = rt_wr_en[j];
           wr_en[j*Lanes] = rt_wr_en[j];
         end
@@ -773,7 +773,7 @@ module hc_node
 
   for (genvar j = 0; j < Dim; j++) begin : g_port
     for (genvar l = 0; l < Lanes; l++) begin : g_lane
-      localparam int unsigned Chan = j * Lanes + l;  // derived
+      localparam int Chan = j * Lanes + l;  // derived
 
       // Traffic of channel (j, l): what the node sends on it and what arrives on it.
       /* verilator tracing_on */

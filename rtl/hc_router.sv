@@ -38,43 +38,43 @@ module hc_router
 #(
   /* verilator tracing_off */
   /// Cube dimensions n: one input FIFO and one output per dimension.
-  parameter int unsigned Dim = 3,
+  parameter int Dim = 3,
   /// Memory words per node M.
-  parameter int unsigned NumSlots = 8,
+  parameter int NumSlots = 8,
   /// Word width W in bits.
-  parameter int unsigned WordWidth = 32,
+  parameter int WordWidth = 32,
   /// Message memory words (hc_node: its table depth).
-  parameter int unsigned MsgDepth = 16,
+  parameter int MsgDepth = 16,
   /// Storage of each input FIFO; the configuration register chooses 1 .. FifoDepth at run time.
-  parameter int unsigned FifoDepth = hc_pkg::FifoDepthDefault,
+  parameter int FifoDepth = hc_pkg::FifoDepthDefault,
   /// Virtual channels per link V (1 .. 4, docs/hardware/router.md §13): V input FIFOs per port.
-  parameter int unsigned NumVcs = 1,
+  parameter int NumVcs = 1,
 
   // derived
-  localparam int unsigned SlotBits  = hc_pkg::hc_bits(NumSlots),
-  localparam int unsigned PortBits  = hc_pkg::hc_bits(Dim),
-  localparam int unsigned DepthBits = hc_pkg::hc_bits(MsgDepth),
-  localparam int unsigned HdrBits   = hc_pkg::hc_bits(Dim + 3),
-  localparam int unsigned MsgWidth  = hc_pkg::hc_msg_width(Dim, NumSlots),
-  localparam int unsigned RouteMax  = hc_pkg::hc_route_max(Dim),
-  localparam int unsigned LenBits   = hc_pkg::hc_bits(RouteMax + 1),
-  localparam int unsigned RouteBits = RouteMax * PortBits,
+  localparam int SlotBits  = hc_pkg::hc_bits(NumSlots),
+  localparam int PortBits  = hc_pkg::hc_bits(Dim),
+  localparam int DepthBits = hc_pkg::hc_bits(MsgDepth),
+  localparam int HdrBits   = hc_pkg::hc_bits(Dim + 3),
+  localparam int MsgWidth  = hc_pkg::hc_msg_width(Dim, NumSlots),
+  localparam int RouteMax  = hc_pkg::hc_route_max(Dim),
+  localparam int LenBits   = hc_pkg::hc_bits(RouteMax + 1),
+  localparam int RouteBits = RouteMax * PortBits,
   /// A delivered packet's tag: its source node and the index of its message there.
-  localparam int unsigned TagBits   = Dim + DepthBits,
+  localparam int TagBits   = Dim + DepthBits,
   /// Input FIFOs: V per input port, FIFO f = port * V + VC.
-  localparam int unsigned NumFifos  = Dim * NumVcs,
+  localparam int NumFifos  = Dim * NumVcs,
   /// A virtual channel; a FIFO (or output VC) index port * V + VC.
-  localparam int unsigned VcBits    = hc_pkg::hc_bits(NumVcs),
-  localparam int unsigned FifoBits  = hc_pkg::hc_bits(NumFifos),
+  localparam int VcBits    = hc_pkg::hc_bits(NumVcs),
+  localparam int FifoBits  = hc_pkg::hc_bits(NumFifos),
   /// Packet: word, dst, dslot, remaining route count and dimensions, tag, last-hop flag and, with
   /// V >= 2, the VC it travels on.
-  localparam int unsigned PktBits   =
+  localparam int PktBits   =
       hc_pkg::hc_pkt_bits_vc(Dim, NumSlots, MsgDepth, WordWidth, NumVcs),
   /// A packet's place on the link ports: PktBits rounded up to whole 32-bit words.
-  localparam int unsigned PktStride =
+  localparam int PktStride =
       hc_pkg::hc_pkt_stride(Dim, NumSlots, MsgDepth, WordWidth, NumVcs),
-  localparam int unsigned CntBits   = $clog2(FifoDepth + 1),
-  localparam int unsigned StallBits = hc_pkg::hc_stall_bits(Dim, NumVcs)
+  localparam int CntBits   = $clog2(FifoDepth + 1),
+  localparam int StallBits = hc_pkg::hc_stall_bits(Dim, NumVcs)
 ) (
   input  logic                          clk_i,
   input  logic                          rst_ni,
@@ -149,31 +149,31 @@ module hc_router
   output logic                          conflict_o
 );
 
-  localparam int unsigned PtrBits = $clog2(MsgDepth + 1);  // derived: a queue pointer reaches D
-  localparam int unsigned RelBits = hc_pkg::RelBits;       // derived
-  localparam int unsigned TauBits = hc_pkg::TauBits;       // derived
-  localparam int unsigned Req     = NumFifos + 1;          // derived: requesters per output
-  localparam int unsigned ReqBits = hc_pkg::hc_bits(2 * Req);  // derived
-  localparam int unsigned FifoIdx = hc_pkg::hc_bits(NumFifos * FifoDepth);  // derived: an entry
+  localparam int PtrBits = $clog2(MsgDepth + 1);  // derived: a queue pointer reaches D
+  localparam int RelBits = hc_pkg::RelBits;       // derived
+  localparam int TauBits = hc_pkg::TauBits;       // derived
+  localparam int Req     = NumFifos + 1;          // derived: requesters per output
+  localparam int ReqBits = hc_pkg::hc_bits(2 * Req);  // derived
+  localparam int FifoIdx = hc_pkg::hc_bits(NumFifos * FifoDepth);  // derived: an entry
 
   // Message word fields (docs/hardware/router.md §1), least significant first.
-  localparam int unsigned MSrc   = 0;                    // derived
-  localparam int unsigned MDst   = MSrc + SlotBits;      // derived
-  localparam int unsigned MDslot = MDst + Dim;           // derived
-  localparam int unsigned MLen   = MDslot + SlotBits;    // derived
-  localparam int unsigned MRoute = MLen + LenBits;       // derived
-  localparam int unsigned MRel   = MRoute + RouteBits;   // derived
-  localparam int unsigned MStart = MRel + RelBits;       // derived
+  localparam int MSrc   = 0;                    // derived
+  localparam int MDst   = MSrc + SlotBits;      // derived
+  localparam int MDslot = MDst + Dim;           // derived
+  localparam int MLen   = MDslot + SlotBits;    // derived
+  localparam int MRoute = MLen + LenBits;       // derived
+  localparam int MRel   = MRoute + RouteBits;   // derived
+  localparam int MStart = MRel + RelBits;       // derived
   // Packet fields, least significant first.
-  localparam int unsigned PWord  = 0;                    // derived
-  localparam int unsigned PDst   = WordWidth;            // derived
-  localparam int unsigned PDslot = PDst + Dim;           // derived
-  localparam int unsigned PLen   = PDslot + SlotBits;    // derived
-  localparam int unsigned PRoute = PLen + LenBits;       // derived
-  localparam int unsigned PTag   = PRoute + RouteBits;   // derived
-  localparam int unsigned PLast  = PTag + TagBits;       // derived
+  localparam int PWord  = 0;                    // derived
+  localparam int PDst   = WordWidth;            // derived
+  localparam int PDslot = PDst + Dim;           // derived
+  localparam int PLen   = PDslot + SlotBits;    // derived
+  localparam int PRoute = PLen + LenBits;       // derived
+  localparam int PTag   = PRoute + RouteBits;   // derived
+  localparam int PLast  = PTag + TagBits;       // derived
   // The VC field (V >= 2 only; with V = 1 the constant branches that name it are never taken).
-  localparam int unsigned PVc    = NumVcs > 1 ? PLast + 1 : PLast;  // derived
+  localparam int PVc    = NumVcs > 1 ? PLast + 1 : PLast;  // derived
 
   // ---------------------------------------------------------------------------
   // State
@@ -238,7 +238,7 @@ module hc_router
     q_any     = '0;
     rd_addr_o = '0;
     if (started_q) begin
-      for (int unsigned q = 0; q <= Dim; q++) begin
+      for (int q = 0; q <= Dim; q++) begin
         q_at[q*DepthBits +: DepthBits] = qh_q[q*PtrBits +: DepthBits];
         if (started_q && qh_q[q*PtrBits +: PtrBits] < begin_q[(q + 1)*PtrBits +: PtrBits]) begin
           q_any[q] = 1'b1;
@@ -265,9 +265,9 @@ module hc_router
       best_avc = '0;
       best_acr = '0;
       qh_vc    = '0;
-      for (int unsigned j = 0; j < Dim; j++) begin
+      for (int j = 0; j < Dim; j++) begin
         cr = credit_q[j*NumVcs*CntBits +: CntBits];
-        for (int unsigned c = 1; c < NumVcs; c++) begin
+        for (int c = 1; c < NumVcs; c++) begin
           if (credit_q[(j*NumVcs + c)*CntBits +: CntBits] > cr) begin
             cr = credit_q[(j*NumVcs + c)*CntBits +: CntBits];
             best_vc[j*VcBits +: VcBits] = VcBits'(c);
@@ -275,7 +275,7 @@ module hc_router
         end
         best_avc[j*VcBits +: VcBits]   = VcBits'(1);
         best_acr[j*CntBits +: CntBits] = credit_q[(j*NumVcs + 1)*CntBits +: CntBits];
-        for (int unsigned c = 2; c < NumVcs; c++) begin
+        for (int c = 2; c < NumVcs; c++) begin
           if (credit_q[(j*NumVcs + c)*CntBits +: CntBits] > best_acr[j*CntBits +: CntBits]) begin
             best_acr[j*CntBits +: CntBits] = credit_q[(j*NumVcs + c)*CntBits +: CntBits];
             best_avc[j*VcBits +: VcBits]   = VcBits'(c);
@@ -328,7 +328,7 @@ module hc_router
     // Only the routing decision is made here; the packet itself is assembled for the granted
     // heads alone (block `send`).
     if (started_q) begin
-      for (int unsigned i = 0; i < NumFifos; i++) begin
+      for (int i = 0; i < NumFifos; i++) begin
         if (cnt_q[i*CntBits +: CntBits] != '0) begin
           at   = FifoIdx'(i * FifoDepth) + FifoIdx'(rd_q[i*CntBits +: CntBits]);
           diff = fifo_q[at][PDst +: Dim] ^ node_id_i;
@@ -347,7 +347,7 @@ module hc_router
             // dimension, whose FIFOs alone cannot form a cycle (docs/hardware/router.md §13).
             picked = 1'b0;
             best   = '0;
-            for (int unsigned d = 0; d < Dim; d++) begin
+            for (int d = 0; d < Dim; d++) begin
               if (diff[d] && (!picked || best_acr[d*CntBits +: CntBits] > best)) begin
                 out    = PortBits'(d);
                 vc     = best_avc[d*VcBits +: VcBits];
@@ -357,7 +357,7 @@ module hc_router
             end
             if (best == '0) begin
               vc = '0;
-              for (int unsigned d = Dim; d > 0; d--) begin
+              for (int d = Dim; d > 0; d--) begin
                 if (diff[d-1]) out = PortBits'(d - 1);
               end
             end
@@ -367,7 +367,7 @@ module hc_router
             if (allow == '0) allow = node_id_i & ~fifo_q[at][PDst +: Dim];
             picked = 1'b0;
             best   = '0;
-            for (int unsigned d = 0; d < Dim; d++) begin
+            for (int d = 0; d < Dim; d++) begin
               if (allow[d] && (!picked || credit_q[d*CntBits +: CntBits] > best)) begin
                 out    = PortBits'(d);
                 best   = credit_q[d*CntBits +: CntBits];
@@ -376,7 +376,7 @@ module hc_router
             end
             last = (diff & (diff - Dim'(1))) == '0;
           end else begin
-            for (int unsigned d = Dim; d > 0; d--) begin
+            for (int d = Dim; d > 0; d--) begin
               if (diff[d-1]) out = PortBits'(d - 1);
             end
             last = (diff & (diff - Dim'(1))) == '0;
@@ -388,7 +388,7 @@ module hc_router
           fh_last[i] = last;
         end
       end
-      for (int unsigned q = 0; q <= Dim; q++) begin
+      for (int q = 0; q <= Dim; q++) begin
         if (q_any[q]) begin
           if (qm[q*MsgWidth + MRel +: RelBits] <= cyc_q) begin
             qh_v[q] = 1'b1;
@@ -430,7 +430,7 @@ module hc_router
     if (!su_busy_q && su_wait != '0) begin
       su_active = 1'b1;
       su_left   = tau_q;
-      for (int unsigned q = Dim; q > 0; q--) begin
+      for (int q = Dim; q > 0; q--) begin
         if (su_wait[q-1]) su_cur = PortBits'(q - 1);
       end
     end
@@ -476,7 +476,7 @@ module hc_router
     if (active && (fh_v != '0 || qh_v[Dim-1:0] != '0)) begin
       // The requests: each FIFO head asks for its output, each released queue head Q_j for j;
       // one may send on its last hop or with a credit of the output VC it requests.
-      for (int unsigned i = 0; i < NumFifos; i++) begin
+      for (int i = 0; i < NumFifos; i++) begin
         if (fh_v[i]) begin
           o = fh_out[i*PortBits +: PortBits];
           reqs[32'(o)*Req + i] = 1'b1;
@@ -488,7 +488,7 @@ module hc_router
           end
         end
       end
-      for (int unsigned j = 0; j < Dim; j++) begin
+      for (int j = 0; j < Dim; j++) begin
         if (qh_v[j]) begin
           reqs[j*Req + NumFifos] = 1'b1;
           if (NumVcs == 1) begin
@@ -500,7 +500,7 @@ module hc_router
         end
       end
       // Round-robin per output: the first requester that may send, from the pointer on.
-      for (int unsigned j = 0; j < Dim; j++) begin
+      for (int j = 0; j < Dim; j++) begin
         req = reqs[j*Req +: Req];
         if (req != '0) begin
           elig  = req & mays[j*Req +: Req];
@@ -508,7 +508,7 @@ module hc_router
           if (pick == '0) pick = elig;
           found = pick != '0;
           gi    = '0;
-          for (int unsigned s = Req; s > 0; s--) begin
+          for (int s = Req; s > 0; s--) begin
             if (pick[s-1]) gi = ReqBits'(s - 1);
           end
           stalls = stalls + StallBits'($countones(req)) - StallBits'(found);
@@ -556,7 +556,7 @@ module hc_router
     gi        = '0;
     out_pkt_o = '0;
     if (grant_v != '0) begin
-      for (int unsigned j = 0; j < Dim; j++) begin
+      for (int j = 0; j < Dim; j++) begin
         if (grant_v[j]) begin
           if (inj[j]) begin
             pkt                     = '0;
@@ -570,7 +570,7 @@ module hc_router
           end else begin
             // FIFO gi's head (a mux per output over the FIFO heads, which synthesis shares).
             gi = grant_i[j*ReqBits +: FifoBits];
-            for (int unsigned i = 0; i < NumFifos; i++) begin
+            for (int i = 0; i < NumFifos; i++) begin
               if (32'(gi) == i) begin
                 pkt        = fifo_q[i * FifoDepth + 32'(rd_q[i*CntBits +: CntBits])];
                 pkt[PLast] = fh_last[i];
@@ -608,7 +608,7 @@ module hc_router
     dl_data = '0;
     dl_tag  = '0;
     if (in_valid_i != '0) begin
-      for (int unsigned j = 0; j < Dim; j++) begin
+      for (int j = 0; j < Dim; j++) begin
         if (in_valid_i[j] && in_pkt_i[j*PktStride + PLast]) begin
           dl_en[j] = 1'b1;
           dl_addr[j*SlotBits +: SlotBits]   = in_pkt_i[j*PktStride + PDslot +: SlotBits];
@@ -625,7 +625,7 @@ module hc_router
     push = '0;
     drop = '0;
     if (in_valid_i != '0) begin
-      for (int unsigned j = 0; j < Dim; j++) begin
+      for (int j = 0; j < Dim; j++) begin
         if (in_valid_i[j] && !in_pkt_i[j*PktStride + PLast]) begin
           if (NumVcs == 1) begin
             if (cnt_q[j*CntBits +: CntBits] - CntBits'(pop[j]) >= depth_q) begin
@@ -634,7 +634,7 @@ module hc_router
               push[j] = 1'b1;
             end
           end else begin
-            for (int unsigned c = 0; c < NumVcs; c++) begin
+            for (int c = 0; c < NumVcs; c++) begin
               if (in_pkt_i[j*PktStride + PVc +: VcBits] == VcBits'(c)) begin
                 if (cnt_q[(j*NumVcs + c)*CntBits +: CntBits] - CntBits'(pop[j*NumVcs + c]) >=
                     depth_q) begin
@@ -662,8 +662,8 @@ module hc_router
   always_comb begin : conflicts
     conflict_o = 1'b0;
     if ((wr_en_o & (wr_en_o - (Dim+1)'(1))) != '0) begin  // two writes or more
-      for (int unsigned a = 0; a <= Dim; a++) begin
-        for (int unsigned b = a + 1; b <= Dim; b++) begin
+      for (int a = 0; a <= Dim; a++) begin
+        for (int b = a + 1; b <= Dim; b++) begin
           if (wr_en_o[a] && wr_en_o[b] &&
               wr_addr_o[a*SlotBits +: SlotBits] == wr_addr_o[b*SlotBits +: SlotBits]) begin
             conflict_o = 1'b1;
@@ -715,7 +715,7 @@ module hc_router
       qs_q      <= '0;
       cyc_q     <= '0;
       cnt_q     <= '0;
-      for (int unsigned j = 0; j < NumFifos; j++) begin
+      for (int j = 0; j < NumFifos; j++) begin
         credit_q[j*CntBits +: CntBits] <= depth_q;
       end
       rr_q      <= '0;
@@ -743,7 +743,7 @@ module hc_router
         // Verilated model evaluates logic that reads a top-level input at every eval() (twice a
         // cycle in the node-array model) but a flip-flop's next state only at the clock edge.
         // The largest occupancy can only grow by a push without a pop (cnt_q <= occ_max_q).
-        for (int unsigned f = 0; f < NumFifos; f++) begin
+        for (int f = 0; f < NumFifos; f++) begin
           if (CntBits'(pop[f]) != CntBits'(push[f])) begin
             cnt_q[f*CntBits +: CntBits] <= cnt_q[f*CntBits +: CntBits] - CntBits'(pop[f]) +
                                            CntBits'(push[f]);
@@ -758,13 +758,13 @@ module hc_router
           end
         end
         // Per output port: the pointer moves past the requester granted (the queue: to 0).
-        for (int unsigned j = 0; j < Dim; j++) begin
+        for (int j = 0; j < Dim; j++) begin
           if (grant_v[j]) begin
             rr_q[j*ReqBits +: ReqBits] <= (32'(grant_i[j*ReqBits +: ReqBits]) == NumFifos) ? '0 :
                                           grant_i[j*ReqBits +: ReqBits] + ReqBits'(1);
           end
         end
-        for (int unsigned q = 0; q < Dim; q++) begin
+        for (int q = 0; q < Dim; q++) begin
           if (inj[q]) begin
             qh_q[(q)*PtrBits +: PtrBits] <= qh_q[(q)*PtrBits +: PtrBits] + PtrBits'(1);
             qs_q[q] <= 1'b0;
@@ -781,7 +781,7 @@ module hc_router
           end
         end
         if (qh_v[Dim]) qh_q[Dim*PtrBits +: PtrBits] <= qh_q[Dim*PtrBits +: PtrBits] + PtrBits'(1);
-        for (int unsigned i = 0; i < NumFifos; i++) begin
+        for (int i = 0; i < NumFifos; i++) begin
           if (pop[i]) begin
             rd_q[i*CntBits +: CntBits] <= (rd_q[i*CntBits +: CntBits] + CntBits'(1) >= depth_q) ?
                                           '0 : rd_q[i*CntBits +: CntBits] + CntBits'(1);
@@ -800,7 +800,7 @@ module hc_router
     at      = '0;
     push_at = '0;
     if (active) begin
-      for (int unsigned j = 0; j < NumFifos; j++) begin
+      for (int j = 0; j < NumFifos; j++) begin
         at = {1'b0, rd_q[j*CntBits +: CntBits]} + {1'b0, cnt_q[j*CntBits +: CntBits]};
         if (at >= {1'b0, depth_q}) at = at - {1'b0, depth_q};
         push_at[j*CntBits +: CntBits] = at[CntBits-1:0];
@@ -834,7 +834,7 @@ module hc_router
     head_nocredit_o = '0;
     if (halted_q) begin
       // The FIFO heads (k = f), then the queue heads (k = nV + j); the output as port * V + VC.
-      for (int unsigned i = 0; i < NumFifos; i++) begin
+      for (int i = 0; i < NumFifos; i++) begin
         head_valid_o[i] = fh_v[i];
         head_dst_o[i*Dim +: Dim] =
             fifo_q[i * FifoDepth + 32'(rd_q[i*CntBits +: CntBits])][PDst +: Dim];
@@ -848,7 +848,7 @@ module hc_router
             credit_q[(32'(fh_out[i*PortBits +: PortBits])*NumVcs + 32'(fh_vc[i*VcBits +: VcBits]))*
                      CntBits +: CntBits] == '0;
       end
-      for (int unsigned i = 0; i < Dim; i++) begin
+      for (int i = 0; i < Dim; i++) begin
         head_valid_o[NumFifos + i] = qh_v[i];
         head_dst_o[(NumFifos + i)*Dim +: Dim] = qm[i*MsgWidth + MDst +: Dim];
         head_out_o[(NumFifos + i)*FifoBits +: FifoBits] =
