@@ -189,3 +189,6 @@ def _case_test(case):
 for _case in CASES:
     _name, _test = _case_test(_case)
     globals()[_name] = _test
+# cocotb collects every module-level test object: the loop variable would make the last case a
+# second time.
+del _case, _name, _test
