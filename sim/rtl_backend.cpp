@@ -24,6 +24,10 @@
 #ifndef HCUBE_SOURCE_DIR
 #error "HCUBE_SOURCE_DIR must name the source tree (set by CMake)"
 #endif
+// Where `cmake --install` puts the RTL sources (share/hcube under the configured prefix).
+#ifndef HCUBE_INSTALL_DATA_DIR
+#define HCUBE_INSTALL_DATA_DIR ""
+#endif
 
 namespace fs = std::filesystem;
 
@@ -58,7 +62,7 @@ const std::string& hostCpu() {
 // FNV-1a over the files the model is built from, so an edit forces a rebuild, the host CPU and
 // the Verilator that builds it (HCUBE_VERILATOR: its version and place).
 std::string sourceHash() {
-  const fs::path root = HCUBE_SOURCE_DIR;
+  const fs::path root = rtlSourceRoot();
   std::vector<fs::path> files;
   for (const char* dir : {"rtl", "tb", "tb/model"}) {
     if (!fs::is_directory(root / dir)) continue;
@@ -118,7 +122,49 @@ std::string tail(const std::string& text, size_t lines) {
   return pos == std::string::npos ? text : text.substr(pos + 1);
 }
 
+std::string& rtlSourceOverride() {
+  static std::string dir;
+  return dir;
+}
+
+// A directory the RTL models can be built from: it holds the model's project.
+bool holdsRtlSources(const fs::path& dir) {
+  std::error_code ec;
+  return !dir.empty() && fs::is_regular_file(dir / "tb" / "model" / "CMakeLists.txt", ec) &&
+         fs::is_directory(dir / "rtl", ec);
+}
+
 }  // namespace
+
+void setRtlSourceRoot(const std::string& dir) { rtlSourceOverride() = dir; }
+
+std::string rtlSourceRoot() {
+  auto named = [](const std::string& dir, const std::string& by) {
+    if (!holdsRtlSources(dir)) {
+      throw Error(by + " '" + dir + "': holds no RTL sources (rtl/ and tb/model/CMakeLists.txt)");
+    }
+    return dir;
+  };
+  if (!rtlSourceOverride().empty()) return named(rtlSourceOverride(), "the RTL source directory");
+  if (const char* d = std::getenv("HCUBE_DATA_DIR"); d != nullptr && *d != '\0') {
+    return named(d, "HCUBE_DATA_DIR");
+  }
+  // An installed tool finds the sources installed beside it (<prefix>/bin/hcube and
+  // <prefix>/share/hcube), wherever the prefix was moved to.
+  std::error_code ec;
+  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+  if (!ec) {
+    const fs::path beside = exe.parent_path().parent_path() / "share" / "hcube";
+    if (holdsRtlSources(beside)) return beside.string();
+  }
+  if (holdsRtlSources(HCUBE_SOURCE_DIR)) return HCUBE_SOURCE_DIR;
+  if (holdsRtlSources(HCUBE_INSTALL_DATA_DIR)) return HCUBE_INSTALL_DATA_DIR;
+  throw Error(std::string("no RTL sources to build the model from: neither the source tree ") +
+              HCUBE_SOURCE_DIR + " nor the installed " +
+              (std::string(HCUBE_INSTALL_DATA_DIR).empty() ? "data directory"
+                                                           : HCUBE_INSTALL_DATA_DIR) +
+              " holds them; set HCUBE_DATA_DIR to a directory with rtl/ and tb/model/");
+}
 
 std::string RtlModelConfig::key() const {
   std::ostringstream o;
@@ -246,7 +292,7 @@ RtlModel ensureRtlModel(const RtlModelConfig& config, const RtlOptions& options)
   }
   const std::string cmake = findProgram("cmake");
   if (cmake.empty()) throw Error("cmake is not installed (run scripts/setup.sh)");
-  const fs::path src = fs::path(HCUBE_SOURCE_DIR) / "tb" / "model";
+  const fs::path src = fs::path(rtlSourceRoot()) / "tb" / "model";
   std::string log;
   auto step = [&](const std::vector<std::string>& argv, const char* what) {
     ProcessResult r = runProcess(argv, [&](const std::string& line) {

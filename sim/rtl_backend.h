@@ -87,6 +87,14 @@ struct RtlOptions {
 
 std::string defaultCacheDir();
 
+/// The directory the RTL models are built from (rtl/, tb/ with tb/model/, sw/traffic_monitor.h):
+/// the one setRtlSourceRoot named, else $HCUBE_DATA_DIR, else <prefix>/share/hcube when the
+/// running program is an installed <prefix>/bin/hcube, else the source tree the tool was built
+/// from, else the data directory `cmake --install` wrote. Throws Error when none holds them.
+std::string rtlSourceRoot();
+/// Names the directory of the RTL sources for this process (empty: the search above).
+void setRtlSourceRoot(const std::string& dir);
+
 /// A built model: its runner and the configuration it was built for (which may be larger than
 /// the one asked for: any cached model with enough memory and table depth serves).
 struct RtlModel {
