@@ -458,6 +458,10 @@ int cmdFaults(Args& args) {
   const long long seed = args.number("--seed", 1);
   const std::string cache = args.get("--cache").value_or("");
   if (count < 1) throw Error("--campaign N (a number of faults, at least 1) is required");
+  if (static_cast<u64>(count) > kMaxCampaignFaults) {
+    throw Error("--campaign " + std::to_string(count) + ": a campaign runs at most " +
+                std::to_string(kMaxCampaignFaults) + " faults (each is a run of the case)");
+  }
   if (seed < 0) throw Error("--seed must not be negative");
   if (backend != "table" && backend != "tlm" && backend != "rtl") {
     throw Error("--backend '" + backend + "': must be table, tlm or rtl");
@@ -1152,6 +1156,10 @@ int cmdTraffic(Args& args) {
   if (plot && !sweep) throw Error("--plot needs --sweep");
   if (plot && fs::path(*plot).extension() != ".svg") {
     throw Error("--plot " + *plot + ": the plot is SVG (name the file *.svg)");
+  }
+  for (double r : rates) {  // every option is checked before the first line is printed
+    spec.rate = r;
+    checkTrafficSpec(spec);
   }
   opt.record_deliveries = true;
   if (!args.has("--max-cycles")) opt.max_cycles = spec.cycles * 64 + 100000;

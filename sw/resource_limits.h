@@ -21,6 +21,9 @@ namespace hcube {
 constexpr u64 kMaxEstimatedBytes = u64{4} << 30;
 /// Longest time an estimate may reach: one hour.
 constexpr double kMaxEstimatedSeconds = 3600;
+/// Most faults of one fault campaign (hcube faults --campaign N): each is a faulty run of the case
+/// and a record of its outcome, so N is refused above this before any fault is drawn.
+constexpr u64 kMaxCampaignFaults = 1'000'000;
 /// Cube dimensions the RTL cube supports (1..kRtlMaxDim).
 constexpr int kRtlMaxDim = 12;
 

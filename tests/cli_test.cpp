@@ -90,6 +90,19 @@ TEST_F(Cli, CaseTooBigForMemoryIsAnError) {
       << r.output;
 }
 
+// A campaign's size is checked before the case is built or any fault drawn: refused at once
+// with the option named, under an address-space limit far below what N faults would hold.
+TEST_F(Cli, CampaignTooLargeIsRefusedBeforeAllocating) {
+  const ProcessResult r = runProcess(
+      {"/bin/sh", "-c",
+       "ulimit -v 204800 && exec \"$0\" faults --campaign 99999999999 --algo edelman --n 2",
+       HCUBE_TOOL});
+  EXPECT_EQ(r.status, 2) << r.output;
+  EXPECT_EQ(r.output,
+            "hcube: error: --campaign 99999999999: a campaign runs at most 1000000 faults (each is "
+            "a run of the case)\n");
+}
+
 TEST_F(Cli, ImpossibleNAndKAreErrors) {
   Outcome o = tool({"run", "--algo", "edelman", "--n", "0"});
   EXPECT_EQ(o.status, 2);

@@ -109,6 +109,39 @@ TEST_F(RouterCli, BadMessageFilesAreErrors) {
                           ":6: node 0: destination node 4 is outside the 2-cube (nodes 0..3)\n");
 }
 
+// A repeated field, a second message into a slot already written and bytes that are not UTF-8
+// are refused naming the file and line; the bytes are quoted as \xHH, never copied raw.
+TEST_F(RouterCli, MalformedMessageLinesNameFileAndLine) {
+  const std::string head = "hcube-messages 1\ndim 2\nslots 2\nroute ecube\n";
+  const std::string twice = write("twice.hcm", head + "node 0 1\n0 1 5 at=1 at=2\nend\n");
+  ProcessResult r = tool({"route", "--messages", twice});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.output, "hcube: error: " + twice +
+                          ":6: the field at= appears twice in '0 1 5 at=1 at=2'\n");
+  const std::string same =
+      write("same.hcm", head + "node 0 1\n0 1 0\nnode 2 1\n0 1 0\nend\n");
+  r = tool({"route", "--messages", same});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.output, "hcube: error: " + same +
+                          ":8: node 2: node 1 slot 0 is already written by line 6 (one word "
+                          "would overwrite the other)\n");
+  const std::string bytes = write("bytes.hcm", head + "node 0 1\n0 1 0 \xff\xfe\nend\n");
+  r = tool({"route", "--messages", bytes});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.output, "hcube: error: " + bytes +
+                          ":6: unknown field '\\xff\\xfe' (at=C, route=D,... or cont)\n");
+}
+
+// Every option of traffic is checked before the first line of the result table.
+TEST_F(RouterCli, TrafficBadRatePrintsNothingBeforeTheError) {
+  for (const char* rate : {"-0.5", "1.5"}) {
+    const ProcessResult r = tool({"traffic", "--pattern", "uniform", "--n", "3", "--rate", rate});
+    EXPECT_EQ(r.status, 2);
+    EXPECT_EQ(r.output, std::string("hcube: error: --rate ") + (rate[0] == '-' ? "-0.5" : "1.5") +
+                            "00000: must be in (0, 1]\n");
+  }
+}
+
 // Two packets chase each other around the 2-cube ring with one-entry FIFOs (the ring of
 // tests/router_test.cpp with one packet per node, four hops each, back home): the detector
 // ends the run, exit 1, naming the blocked nodes and ports.

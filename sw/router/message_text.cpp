@@ -1,10 +1,13 @@
 #include "router/message_text.h"
 
 #include <fstream>
+#include <map>
 #include <sstream>
+#include <utility>
 #include <vector>
 
 #include "error.h"
+#include "utf8.h"
 
 namespace hcube {
 namespace {
@@ -25,6 +28,28 @@ u64 number(const std::string& s, u64 hi, const std::string& what) {
   const u64 v = std::stoull(s);
   if (v > hi) throw Error(what + " " + s + " is larger than " + std::to_string(hi));
   return v;
+}
+
+/// `text` with every byte that is not part of well-formed UTF-8 written as \xHH, as the schedule
+/// reader quotes a file: an error never copies raw bytes of a file to the terminal.
+std::string escapeNonUtf8(const std::string& text) {
+  if (isValidUtf8(text)) return text;
+  static const char* kHex = "0123456789abcdef";
+  std::string clean;
+  for (size_t i = 0; i < text.size();) {
+    const size_t len = utf8SequenceLength(text, i);
+    if (len == 0) {
+      const auto b = static_cast<unsigned char>(text[i]);
+      clean += "\\x";
+      clean += kHex[b >> 4];
+      clean += kHex[b & 15];
+      ++i;
+    } else {
+      clean.append(text, i, len);
+      i += len;
+    }
+  }
+  return clean;
 }
 
 }  // namespace
@@ -68,8 +93,11 @@ MessageList parseMessageText(const std::string& text, const std::string& name) {
   u64 node = 0;
   u64 left = 0;
   std::vector<bool> seen;
+  // The line of the message that writes each (destination node, slot): a second one would
+  // overwrite the first's word.
+  std::map<std::pair<u64, u32>, u64> writer;
   auto fail = [&](const std::string& what) -> Error {
-    return Error(name + ":" + std::to_string(line_no) + ": " + what);
+    return Error(escapeNonUtf8(name + ":" + std::to_string(line_no) + ": " + what));
   };
   while (std::getline(in, line)) {
     ++line_no;
@@ -133,16 +161,26 @@ MessageList parseMessageText(const std::string& text, const std::string& name) {
           m.src_slot = static_cast<u32>(number(w[0], 0xFFFFFFFFU, "source slot"));
           m.dst = number(w[1], ~u64{0} >> 1, "destination node");
           m.dst_slot = static_cast<u32>(number(w[2], 0xFFFFFFFFU, "destination slot"));
+          bool has_at = false;
+          bool has_route = false;
+          bool has_cont = false;
+          auto once = [&](bool& has, const std::string& field) {
+            if (has) throw Error("the field " + field + " appears twice in '" + line + "'");
+            has = true;
+          };
           for (size_t i = 3; i < w.size(); ++i) {
             if (w[i].rfind("at=", 0) == 0) {
+              once(has_at, "at=");
               m.release = number(w[i].substr(3), u64{1} << 40, "at");
             } else if (w[i].rfind("route=", 0) == 0) {
+              once(has_route, "route=");
               std::istringstream dims(w[i].substr(6));
               std::string d;
               while (std::getline(dims, d, ',')) {
                 m.route.push_back(static_cast<std::uint8_t>(number(d, 63, "route dimension")));
               }
             } else if (w[i] == "cont") {
+              once(has_cont, "cont");
               m.cont = true;
             } else {
               throw Error("unknown field '" + w[i] + "' (at=C, route=D,... or cont)");
@@ -154,6 +192,15 @@ MessageList parseMessageText(const std::string& text, const std::string& name) {
           const std::string cont =
               continuationProblem(list.per_node[node], list.per_node[node].size() - 1, list.slots);
           if (!cont.empty()) throw Error("node " + std::to_string(node) + ": " + cont);
+          const Message& added = list.per_node[node].back();
+          if (const auto [it, fresh] =
+                  writer.emplace(std::make_pair(added.dst, added.dst_slot), line_no);
+              !fresh) {
+            throw Error("node " + std::to_string(node) + ": node " + std::to_string(added.dst) +
+                        " slot " + std::to_string(added.dst_slot) + " is already written by line " +
+                        std::to_string(it->second) +
+                        " (one word would overwrite the other)");
+          }
           if (--left == 0) state = kNodes;
           break;
         }

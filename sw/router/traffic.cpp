@@ -69,7 +69,7 @@ u64 trafficDestination(TrafficPattern p, int n, u64 x, u64 draw, u64 draw2) {
   return x;
 }
 
-MessageList trafficMessages(const TrafficSpec& spec) {
+void checkTrafficSpec(const TrafficSpec& spec) {
   if (spec.n < 1 || spec.n > 20) throw Error("--n " + std::to_string(spec.n) + ": must be 1..20");
   if (!(spec.rate > 0 && spec.rate <= 1)) {
     throw Error("--rate " + std::to_string(spec.rate) + ": must be in (0, 1]");
@@ -85,6 +85,10 @@ MessageList trafficMessages(const TrafficSpec& spec) {
     throw Error("traffic of about " + std::to_string(static_cast<u64>(expected)) +
                 " packets is more than this tool holds (5e7): lower --rate, --cycles or --n");
   }
+}
+
+MessageList trafficMessages(const TrafficSpec& spec) {
+  checkTrafficSpec(spec);
   MessageList list;
   list.n = spec.n;
   list.slots = static_cast<u64>(spec.n);

@@ -50,6 +50,9 @@ u64 trafficDestination(TrafficPattern p, int n, u64 x, u64 draw, u64 draw2);
 /// generated. Slot 0 is the payload; a packet is delivered into slot K + d (K = n), d its last
 /// dimension, so no two packets write one slot in one cycle.
 MessageList trafficMessages(const TrafficSpec& spec);
+/// Throws the Error trafficMessages(spec) would throw for a bad spec, without drawing anything:
+/// the CLI checks every rate of a sweep before it prints a line.
+void checkTrafficSpec(const TrafficSpec& spec);
 
 struct TrafficResult {
   u64 generated = 0;    ///< packets in the list
