@@ -19,6 +19,7 @@ packages=(
   nlohmann-json3-dev         # JSON output of the tool
   libcli11-dev               # the tool's option parser and --help (sim/cli_args.*)
   python3                    # scripts/synth.py, scripts/measure.py
+  python3-pybind11 pybind11-dev python3-numpy python3-pytest  # the Python module hcube (python/)
   python3-venv               # .venv/ for requirements.txt (scripts/venv.sh)
   iverilog                   # Icarus Verilog, the second simulator of tests/cocotb
   yosys                      # synthesis of the RTL (scripts/synth.sh, ctest label synth)
