@@ -244,15 +244,16 @@ PYBIND11_MODULE(hcube, m) {
       .def_readonly("mismatches", &hc::Result::mismatches)
       .def_readonly("first_mismatches", &hc::Result::first_mismatches)
       .def_readonly("timeout", &hc::Result::timeout)
-      .def_property_readonly("errors",
-                             [](const hc::Result& r) {
-                               py::list l;
-                               for (const hc::ErrorCount& e : r.errors) {
-                                 l.append(py::make_tuple(e.node, e.kind, e.count));
-                               }
-                               return l;
-                             },
-                             "Non-zero hardware error counters: (node, kind, count).")
+      .def_property_readonly(
+          "errors",
+          [](const hc::Result& r) {
+            py::list l;
+            for (const hc::ErrorCount& e : r.errors) {
+              l.append(py::make_tuple(e.node, e.kind, e.count));
+            }
+            return l;
+          },
+          "Non-zero hardware error counters: (node, kind, count).")
       .def_property_readonly("link_words", &linkWords,
                              "Words per directed link: a (2^n, n) numpy array [node, port].")
       .def_readonly("link_min", &hc::Result::link_min)

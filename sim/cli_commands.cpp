@@ -67,7 +67,8 @@ const std::vector<OptionInfo>& optionCatalogue() {
        "--rtl-model flat Verilator's multithreaded model",
        true},
       {"--rtl-model", "array|flat",
-       "the Verilated cube: node-array (default, docs/hardware/testbench.md §2.1) or flat (hc_cube whole; "
+       "the Verilated cube: node-array (default, docs/hardware/testbench.md §2.1) or flat (hc_cube "
+       "whole; "
        "traced runs use it)",
        true},
       {"--router", "",
@@ -200,10 +201,9 @@ const std::vector<CommandLine>& commandLines() {
             [--json]
       one permutation by its schedule's tables and by the routers, side by side; with
       --backends every mode runs on each backend and they must agree exactly)",
-       join(kCase,
-            {"--tables", "--schedule", "--backends", "--json", "--cache", "--threads",
-             "--rtl-model", "--seed", "--modes", "--backend", "--fifo-depth", "--vcs",
-             "--deadlock-cycles", "--max-cycles"}),
+       join(kCase, {"--tables", "--schedule", "--backends", "--json", "--cache", "--threads",
+                    "--rtl-model", "--seed", "--modes", "--backend", "--fifo-depth", "--vcs",
+                    "--deadlock-cycles", "--max-cycles"}),
        true},
       {"build-model", "build (or find in the cache) the Verilated cube for a case",
        R"(  hcube build-model --algo A --n N [--k K] [--width B] [--memory M] [--depth D] [--router]
@@ -258,7 +258,8 @@ const std::vector<CommandLine>& commandLines() {
       a schedule file (docs/schedule-format.md); an algorithm whose tables are not one compiled
       abstract schedule is refused, with the reason)",
        join(kCase, {"--out"}), true},
-      {"compile", "compile a schedule file into tables",
+      {"compile",
+       "compile a schedule file into tables",
        R"(  hcube compile F.hcs [--width B] [--ports all|one] [--tau T] --out FILE.hct|DIR
       read and check a schedule file (docs/schedule-format.md) and compile it for B lanes,
       all-port or one-port hardware and T start-up cycles per block transfer: FILE.hct, or

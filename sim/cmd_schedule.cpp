@@ -18,7 +18,8 @@ namespace {
 // the lanes the schedule uses (slots form, moves form), 1 for the relative form.
 CompileOptions compileOptionsFrom(Args& args, const ScheduleFile& s) {
   CompileOptions o;
-  const long long width = args.number("--width", s.form == ScheduleFile::Form::kRelative ? 1 : s.lanes);
+  const long long width =
+      args.number("--width", s.form == ScheduleFile::Form::kRelative ? 1 : s.lanes);
   if (width < 1 || width > 64) throw Error("--width " + std::to_string(width) + ": must be 1..64");
   o.lanes = static_cast<int>(width);
   const std::string ports = args.get("--ports").value_or("all");

@@ -306,8 +306,8 @@ int rtlThreadsOption(Args& args, bool rtl_runs) {
   return requireRtlThreads(*t);
 }
 
-// --rtl-model array|flat: the node-array model (default; docs/hardware/testbench.md §2.1) or the flat
-// model, hc_cube verilated whole (traced runs use it anyway).
+// --rtl-model array|flat: the node-array model (default; docs/hardware/testbench.md §2.1) or the
+// flat model, hc_cube verilated whole (traced runs use it anyway).
 bool rtlFlatOption(Args& args, bool rtl_runs) {
   const std::optional<std::string> m = args.get("--rtl-model");
   if (!m) return false;
@@ -528,7 +528,8 @@ int cmdRun(Args& args) {
   }
   const int threads = rtlThreadsOption(args, backend == "rtl");
   const bool flat = rtlFlatOption(args, backend == "rtl");
-  // --router: table mode on the model with routers (routed runs' model, docs/hardware/router.md §11).
+  // --router: table mode on the model with routers (routed runs' model, docs/hardware/router.md
+  // §11).
   const bool router_model = args.flag("--router");
   if (router_model && backend != "rtl") {
     throw Error("--router runs the tables on the RTL model with routers: it needs --backend rtl");
@@ -940,8 +941,8 @@ int cmdRoute(Args& args) {
 
 // hcube compare --modes schedule,ecube,source: one permutation run by its schedule's tables and
 // by the routers, side by side (Johnsson & Ho 1987 §8.2: schedules against the routing logic).
-// Where two routed runs of one list differ (backends must agree exactly, docs/hardware/router.md §10),
-// or "".
+// Where two routed runs of one list differ (backends must agree exactly, docs/hardware/router.md
+// §10), or "".
 std::string routedDisagreement(const RoutedRun& a, const RoutedRun& b) {
   std::vector<std::string> d;
   if (a.run.cycles != b.run.cycles) d.push_back("cycles");

@@ -159,11 +159,11 @@ std::string rtlSourceRoot() {
   }
   if (holdsRtlSources(HCUBE_SOURCE_DIR)) return HCUBE_SOURCE_DIR;
   if (holdsRtlSources(HCUBE_INSTALL_DATA_DIR)) return HCUBE_INSTALL_DATA_DIR;
-  throw Error(std::string("no RTL sources to build the model from: neither the source tree ") +
-              HCUBE_SOURCE_DIR + " nor the installed " +
-              (std::string(HCUBE_INSTALL_DATA_DIR).empty() ? "data directory"
-                                                           : HCUBE_INSTALL_DATA_DIR) +
-              " holds them; set HCUBE_DATA_DIR to a directory with rtl/ and tb/model/");
+  throw Error(
+      std::string("no RTL sources to build the model from: neither the source tree ") +
+      HCUBE_SOURCE_DIR + " nor the installed " +
+      (std::string(HCUBE_INSTALL_DATA_DIR).empty() ? "data directory" : HCUBE_INSTALL_DATA_DIR) +
+      " holds them; set HCUBE_DATA_DIR to a directory with rtl/ and tb/model/");
 }
 
 std::string RtlModelConfig::key() const {
@@ -335,11 +335,11 @@ RtlModel ensureRtlModel(const RtlModelConfig& config, const RtlOptions& options)
 
 namespace {
 
-// A runner result file (docs/hardware/testbench.md §2), read line by line: the header line, the keys every
-// run writes (the counters, `link`, `memory`, `end`) into a RunResult, and every other key handed
-// to the caller's reader (table-mode traffic and errors, routed-mode statistics), which returns
-// false for a key it does not know. One reader for both modes, so the shared keys are parsed and
-// checked once.
+// A runner result file (docs/hardware/testbench.md §2), read line by line: the header line, the
+// keys every run writes (the counters, `link`, `memory`, `end`) into a RunResult, and every other
+// key handed to the caller's reader (table-mode traffic and errors, routed-mode statistics), which
+// returns false for a key it does not know. One reader for both modes, so the shared keys are
+// parsed and checked once.
 class ResultReader {
  public:
   using More = std::function<bool(const std::string& key, std::istringstream& words)>;
@@ -737,8 +737,8 @@ void checkRtlRouterOptions(const MessageList& list, const RouterOptions& ropt) {
 namespace {
 
 /// Node x's messages (list indices) in its injection queues Q_0 .. Q_{n-1} by first hop, then
-/// Q_L, each in list order: the order the routed image stores them (docs/hardware/router.md §11; with
-/// Duato, V >= 2, the first hop is the e-cube dimension, docs/hardware/router.md §13).
+/// Q_L, each in list order: the order the routed image stores them (docs/hardware/router.md §11;
+/// with Duato, V >= 2, the first hop is the e-cube dimension, docs/hardware/router.md §13).
 std::vector<std::vector<u64>> nodeQueues(const MessageList& list, u64 x, int vcs) {
   std::vector<std::vector<u64>> queues(static_cast<size_t>(list.n + 1));
   const std::vector<Message>& msgs = list.per_node[x];
@@ -780,7 +780,8 @@ void writeRoutedImageFile(const std::string& path, const MessageList& list,
       << "dim " << n << "\nslots " << list.slots << "\nmemory " << list.memoryWords() << "\ntagged "
       << ropt.tagged_elements << "\nmsg-width " << L.msg_width << "\nfifo-depth " << ropt.fifo_depth
       << "\ndeadlock " << ropt.deadlock_cycles << "\n";
-  // Virtual channels (docs/hardware/router.md §13): only with V > 1, so that a V = 1 image is that of docs/hardware/router.md §11.
+  // Virtual channels (docs/hardware/router.md §13): only with V > 1, so that a V = 1 image is that
+  // of docs/hardware/router.md §11.
   if (ropt.vcs > 1) out << "vcs " << ropt.vcs << "\n";
   if (ropt.record_deliveries) out << "deliveries 1\n";
   for (u64 x = 0; x < list.nodes(); ++x) {
@@ -871,7 +872,8 @@ RoutedRun parseRoutedResult(std::istream& in, const std::string& source, const M
   RouterStats& s = rr.stats;
   const u64 nodes = list.nodes();
   const u64 n = static_cast<u64>(list.n);
-  // FIFOs per node: V per port, FIFO f = port * V + VC (docs/hardware/router.md §13), as the golden model indexes them.
+  // FIFOs per node: V per port, FIFO f = port * V + VC (docs/hardware/router.md §13), as the golden
+  // model indexes them.
   const u64 v = static_cast<u64>(vcs);
   const u64 fifos = n * v;
   s.vcs = vcs;
@@ -894,7 +896,8 @@ RoutedRun parseRoutedResult(std::istream& in, const std::string& source, const M
       words >> s.stalls;
     } else if (key == "startups") {
       words >> s.startups;
-    } else if (key == "idle-edges") {  // the node-array runner's skipped edges (docs/hardware/router.md §14)
+    } else if (key == "idle-edges") {  // the node-array runner's skipped edges
+                                       // (docs/hardware/router.md §14)
       words >> rr.idle_edges;
     } else if (key == "deadlock") {
       words >> a;

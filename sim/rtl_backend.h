@@ -33,10 +33,10 @@ struct RtlModelConfig {
   /// The nodes have routers (HasRouter = 1, docs/hardware/router.md §11): the model of routed runs,
   /// which runs table mode too. Table runs use models without routers, which are faster.
   bool router = false;
-  /// The node-array model (tb/node_array.h, docs/hardware/testbench.md §2.1): hc_node and hc_cube_ctl
-  /// verilated apart and wired by the testbench, a build that does not grow with the cube; its
-  /// threads are the runner's (--threads), so `threads` stays 1. False: the flat model, hc_cube
-  /// verilated whole, which traced runs need.
+  /// The node-array model (tb/node_array.h, docs/hardware/testbench.md §2.1): hc_node and
+  /// hc_cube_ctl verilated apart and wired by the testbench, a build that does not grow with the
+  /// cube; its threads are the runner's (--threads), so `threads` stays 1. False: the flat model,
+  /// hc_cube verilated whole, which traced runs need.
   bool array = false;
   /// Virtual channels per link of the routers (NumVcs, docs/hardware/router.md §13; with `router`
   /// only): a model per V, which serves routed runs with that V alone.

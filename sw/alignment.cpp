@@ -26,14 +26,16 @@ void checkCompiled(const std::vector<u32>& dest, const std::vector<CopyCycle>& c
   auto index = [&](u32 slot) -> size_t {
     if (slot < k) return slot;
     if (scratch_slot >= 0 && slot == static_cast<u64>(scratch_slot)) return k;
-    throw InternalError("local permutation: internal error, copy names slot " + std::to_string(slot));
+    throw InternalError("local permutation: internal error, copy names slot " +
+                        std::to_string(slot));
   };
   for (const CopyCycle& cycle : cycles) {
     std::vector<long long> next = mem;
     std::vector<bool> written(mem.size(), false);
     for (const LocalCopy& c : cycle) {
       const size_t to = index(c.to);
-      if (written[to]) throw InternalError("local permutation: internal error, two copies into one slot");
+      if (written[to])
+        throw InternalError("local permutation: internal error, two copies into one slot");
       written[to] = true;
       next[to] = mem[index(c.from)];
     }
@@ -41,8 +43,8 @@ void checkCompiled(const std::vector<u32>& dest, const std::vector<CopyCycle>& c
   }
   for (size_t s = 0; s < k; ++s) {
     if (mem[dest[s]] != static_cast<long long>(s)) {
-      throw InternalError("local permutation: internal error, the word of slot " + std::to_string(s) +
-                  " does not reach slot " + std::to_string(dest[s]));
+      throw InternalError("local permutation: internal error, the word of slot " +
+                          std::to_string(s) + " does not reach slot " + std::to_string(dest[s]));
     }
   }
 }

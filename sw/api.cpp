@@ -3,8 +3,6 @@
 // by the static verifier and run on the table executor, the TLM cube or the RTL cube exactly as
 // `hcube run --schedule` does, and the report is the tool's. Internal errors (hcube::Error) leave
 // as hcube::api::Error with the same message.
-#include "hcube/hcube.h"
-
 #include <cstdlib>
 #include <iostream>
 #include <sstream>
@@ -13,6 +11,7 @@
 #include "compiler.h"
 #include "error.h"
 #include "executor.h"
+#include "hcube/hcube.h"
 #include "initial_values.h"
 #include "permutation.h"
 #include "report.h"
@@ -123,7 +122,8 @@ ScheduleFile scheduleFile(const Schedule& s, const Permutation& perm, const Opti
       }
       f.form = ScheduleFile::Form::kSlots;
       f.lanes = s.lanes();
-      SlotSchedule sl(s.name(), s.n(), s.lanes(), s.slotCount() == 0 ? f.perm.slots() : s.slotCount());
+      SlotSchedule sl(s.name(), s.n(), s.lanes(),
+                      s.slotCount() == 0 ? f.perm.slots() : s.slotCount());
       for (size_t t = 0; t < s.entries().size(); ++t) {
         sl.addStep(s.blockStarts().empty() || s.blockStarts()[t]) = s.entries()[t];
       }
@@ -192,8 +192,7 @@ Result runBuilt(const BuiltCase& c, const Options& o) {
     ExecOptions opt;
     opt.tagged_elements = c.perm.elements();
     if (o.max_cycles > 0) opt.max_cycles = o.max_cycles;
-    report.run =
-        executeTables(c.tables, taggedMemory(c.perm, c.tables.header.memoryWords()), opt);
+    report.run = executeTables(c.tables, taggedMemory(c.perm, c.tables.header.memoryWords()), opt);
   } else if (o.backend == "tlm") {
     TlmOptions opt;
     opt.max_cycles = o.max_cycles;

@@ -174,8 +174,8 @@ bool isLocalStep(const MoveSchedule& schedule, size_t t) {
   return local;
 }
 
-/// Lowers one step of local copies (docs/hardware/node.md §2.1). Node x's copies go, in the order the
-/// schedule lists them, onto channels 0 .. n*b-1 of consecutive PERMUTE cycles. Splitting is
+/// Lowers one step of local copies (docs/hardware/node.md §2.1). Node x's copies go, in the order
+/// the schedule lists them, onto channels 0 .. n*b-1 of consecutive PERMUTE cycles. Splitting is
 /// exact only if no copy reads a slot that a copy of an earlier PERMUTE cycle of the same step
 /// has written (the step reads the memory as it was at its start); otherwise Error. Every node
 /// gets as many PERMUTEs as the busiest node needs (empty ones pad), so nodes stay in lockstep.

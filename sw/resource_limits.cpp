@@ -166,9 +166,8 @@ ResourceEstimate caseBuildEstimate(const CaseSize& s) {
   e.consumer = "building the tables";
   const double tables = s.shared ? 1.0 : std::exp2(s.n);
   const double instructions = tables * static_cast<double>(s.instructions);
-  const double total =
-      instructions * (kBuildBytesPerInstruction +
-                      kBuildBytesPerChannel * static_cast<double>(s.channels));
+  const double total = instructions * (kBuildBytesPerInstruction +
+                                       kBuildBytesPerChannel * static_cast<double>(s.channels));
   e.bytes = total >= 1.8e19 ? ~u64{0} : static_cast<u64>(total);
   const double words = std::exp2(s.n) * static_cast<double>(s.slots);
   e.words = words >= 1.8e19 ? ~u64{0} : static_cast<u64>(words);
@@ -176,11 +175,10 @@ ResourceEstimate caseBuildEstimate(const CaseSize& s) {
   e.words_detail = std::to_string(u64{1} << s.n) + " nodes x " + std::to_string(s.slots) + " words";
   e.field = s.option;
   char text[160];
-  std::snprintf(text, sizeof text, "%s of up to %llu instructions of %llu channels",
-                s.shared ? "1 shared table"
-                         : (std::to_string(u64{1} << s.n) + " node tables").c_str(),
-                static_cast<unsigned long long>(s.instructions),
-                static_cast<unsigned long long>(s.channels));
+  std::snprintf(
+      text, sizeof text, "%s of up to %llu instructions of %llu channels",
+      s.shared ? "1 shared table" : (std::to_string(u64{1} << s.n) + " node tables").c_str(),
+      static_cast<unsigned long long>(s.instructions), static_cast<unsigned long long>(s.channels));
   e.detail = text;
   return e;
 }
@@ -197,8 +195,8 @@ void requireBuildable(const CaseSize& s, bool will_run) {
                 " words this tool simulates (tables can still be generated)");
   }
   if (e.bytes > e.limit_bytes) {
-    throw Error(where + e.consumer + " would need about " + formatBytes(e.bytes) + " (" +
-                e.detail + "), more than the limit of " + formatBytes(e.limit_bytes));
+    throw Error(where + e.consumer + " would need about " + formatBytes(e.bytes) + " (" + e.detail +
+                "), more than the limit of " + formatBytes(e.limit_bytes));
   }
 }
 

@@ -53,12 +53,12 @@ struct ResourceEstimate {
 /// algorithm family (sw/cases/) fills it in and calls requireBuildable before it builds anything,
 /// so a case that would exhaust the machine is refused at once, not after gigabytes.
 struct CaseSize {
-  std::string option;     ///< the option that decides the size, with its value ("--k 4096")
-  int n = 1;              ///< cube dimensions
-  u64 slots = 0;          ///< K, data slots per node (scratch not counted: a lower bound)
-  bool shared = false;    ///< one table for every node (relative addressing), else one per node
-  u64 instructions = 0;   ///< an upper bound on the longest table, END included
-  u64 channels = 1;       ///< n * lanes, the channel fields of an XFER
+  std::string option;    ///< the option that decides the size, with its value ("--k 4096")
+  int n = 1;             ///< cube dimensions
+  u64 slots = 0;         ///< K, data slots per node (scratch not counted: a lower bound)
+  bool shared = false;   ///< one table for every node (relative addressing), else one per node
+  u64 instructions = 0;  ///< an upper bound on the longest table, END included
+  u64 channels = 1;      ///< n * lanes, the channel fields of an XFER
 };
 
 /// Building the schedule and tables of `s`: their memory (the abstract schedule's moves and the

@@ -97,13 +97,13 @@ class Reader {
     }
     if (s.perm.n() != s.n) {
       line_ = seen["perm"];
-      fail("the schedule is for n = " + std::to_string(s.n) + ", the permutation '" +
-           s.perm.str() + "' for n = " + std::to_string(s.perm.n()));
+      fail("the schedule is for n = " + std::to_string(s.n) + ", the permutation '" + s.perm.str() +
+           "' for n = " + std::to_string(s.perm.n()));
     }
     if (s.form != ScheduleFile::Form::kMoves && seen.count("scratch") != 0) {
       line_ = seen["scratch"];
-      fail("scratch slots belong to the moves form, not the " +
-           std::string(formName(s.form)) + " form");
+      fail("scratch slots belong to the moves form, not the " + std::string(formName(s.form)) +
+           " form");
     }
     if (s.form == ScheduleFile::Form::kRelative && s.lanes != 1) {
       line_ = seen["lanes"];
@@ -209,8 +209,8 @@ class Reader {
                                " lane " + std::to_string(l);
         const u64 w = entry(e, at);
         if (w >= k) {
-          fail(at + ": slot " + e + " is out of range (the " + std::to_string(k) +
-               " slots 0.." + std::to_string(k - 1) + ")");
+          fail(at + ": slot " + e + " is out of range (the " + std::to_string(k) + " slots 0.." +
+               std::to_string(k - 1) + ")");
         }
         if (((w >> j) & 1U) == 0) {
           fail(at + ": relative slot " + e + " has bit " + std::to_string(j) +
@@ -234,7 +234,7 @@ class Reader {
     m.algo = s.algo;
     m.dims = s.n;
     std::map<std::pair<u64, int>, std::vector<u64>> links;  // per step
-    std::map<std::pair<u64, u64>, int> stored;                               // per step
+    std::map<std::pair<u64, u64>, int> stored;              // per step
     while (tok[0] != "end") {
       if (tok[0] == "step") {
         if (tok.size() != 1) fail("'step' takes no value (its moves follow on their own lines)");
@@ -267,8 +267,8 @@ class Reader {
       } else {
         const u64 dim = entry(tok[3], at + ": dimension");
         if (dim >= static_cast<u64>(s.n)) {
-          fail(at + ": dimension " + tok[3] + " is not on a " + std::to_string(s.n) +
-               "-cube (0.." + std::to_string(s.n - 1) + ")");
+          fail(at + ": dimension " + tok[3] + " is not on a " + std::to_string(s.n) + "-cube (0.." +
+               std::to_string(s.n - 1) + ")");
         }
         mv.dim = static_cast<int>(dim);
         at += ", dimension " + tok[3];
@@ -279,8 +279,9 @@ class Reader {
       mv.to_slot = static_cast<u32>(slotEntry(to_text, at));
       const std::vector<Move>& so_far = m.steps.back();
       if (!so_far.empty() && (so_far.front().dim == Move::kLocal) != copy) {
-        fail(at + ": the step mixes link moves and local copies (a step is either a transfer or "
-                  "a PERMUTE)");
+        fail(at +
+             ": the step mixes link moves and local copies (a step is either a transfer or "
+             "a PERMUTE)");
       }
       if (!copy) {
         std::vector<u64>& slots = links[{mv.node, mv.dim}];
@@ -440,8 +441,7 @@ class Reader {
     throw Error(source_ + ":" + std::to_string(line_) + ": " + text);
   }
 
-  u64 number(const std::string& text, const std::string& what, u64 lo = 0,
-             u64 hi = ~u64{0}) const {
+  u64 number(const std::string& text, const std::string& what, u64 lo = 0, u64 hi = ~u64{0}) const {
     u64 v = 0;
     const char* end = text.data() + text.size();
     auto [ptr, ec] = std::from_chars(text.data(), end, v);

@@ -34,8 +34,8 @@ struct ScheduleFile {
   std::optional<RelativeSchedule> relative;
   std::optional<SlotSchedule> slots;
   std::optional<MoveSchedule> moves;
-  std::string source;            ///< the file, for messages
-  std::vector<int> step_lines;   ///< the line of every step
+  std::string source;           ///< the file, for messages
+  std::vector<int> step_lines;  ///< the line of every step
   u64 steps() const;
 };
 

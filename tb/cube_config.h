@@ -14,7 +14,7 @@ struct CubeConfig {
   int word_width = 32;      ///< W: word width in bits (WordWidth)
   int table_depth = 16;     ///< D: table words per node (TableDepth)
   bool has_router = false;  ///< the nodes have routers (HasRouter, docs/hardware/router.md §11)
-  int vcs = 1;              ///< V: the routers' virtual channels per link (NumVcs, docs/hardware/router.md §13)
+  int vcs = 1;  ///< V: the routers' virtual channels per link (NumVcs, docs/hardware/router.md §13)
 
   /// The configuration compiled into this binary (HC_DIM, HC_NUM_SLOTS, HC_LANES,
   /// HC_TABLE_DEPTH, HC_HAS_ROUTER, HC_VCS).
@@ -44,7 +44,8 @@ struct CubeConfig {
   constexpr int LaneBits() const { return Bits(lanes); }
   constexpr int IdxBits() const { return Max(SlotBits(), PortBits() + LaneBits()); }
   constexpr int ChanBits() const { return 6 + IdxBits() + SlotBits(); }
-  /// max(34, 2 + n b ChanBits, 5 + 6 SlotBits): the last term holds a MAC (docs/hardware/arithmetic.md §2).
+  /// max(34, 2 + n b ChanBits, 5 + 6 SlotBits): the last term holds a MAC
+  /// (docs/hardware/arithmetic.md §2).
   constexpr int TableWidth() const {
     return Max(Max(34, 2 + NumChans() * ChanBits()), 5 + 6 * SlotBits());
   }
@@ -60,7 +61,8 @@ struct CubeConfig {
   constexpr int RouteBits() const { return RouteLenBits() + RouteMax() * PortBits(); }
   /// The release cycle's position in a message word (its top 32 bits).
   constexpr int ReleaseLsb() const { return 2 * SlotBits() + dim + RouteBits(); }
-  /// The start flag (the first word of a message that pays tau, docs/hardware/router.md §7): the top bit.
+  /// The start flag (the first word of a message that pays tau, docs/hardware/router.md §7): the
+  /// top bit.
   constexpr int StartBit() const { return ReleaseLsb() + 32; }
   constexpr int MsgWidth() const { return StartBit() + 1; }
   /// The load port's data: a table word, or with routers a message word if that is wider.
@@ -78,8 +80,8 @@ struct CubeConfig {
   constexpr int TagBits() const { return dim + DepthBits(); }
   /// Bits of a FIFO occupancy (hc_pkg::FifoDepthDefault = 4).
   constexpr int OccBits() const { return 3; }
-  /// The router's input FIFOs per node (V per port, FIFO f = port * V + VC, docs/hardware/router.md §13) and the bits
-  /// of such an index (a blocked head's output port * V + VC).
+  /// The router's input FIFOs per node (V per port, FIFO f = port * V + VC, docs/hardware/router.md
+  /// §13) and the bits of such an index (a blocked head's output port * V + VC).
   constexpr int NumFifos() const { return dim * vcs; }
   constexpr int FifoBits() const { return Bits(dim * vcs); }
   /// hc_pkg::hc_pkt_bits_vc: the router's link packet, with a VC field on top when V >= 2.

@@ -136,9 +136,9 @@ class CubeTb {
   void Start(bool one_port, bool mac_overlap = false);
   /// Ticks until done_o or max_cycles cycles after the start pulse, calling each_cycle (if
   /// given) in every cycle of the run; then one more edge so that the error counters include
-  /// the last cycle's events (docs/hardware/testbench.md §1), calling after_done (if given) before it
-  /// with that cycle's number. A timeout is reported in the result, or thrown as TimeoutError
-  /// if throw_on_timeout.
+  /// the last cycle's events (docs/hardware/testbench.md §1), calling after_done (if given) before
+  /// it with that cycle's number. A timeout is reported in the result, or thrown as TimeoutError if
+  /// throw_on_timeout.
   RunResult RunToDone(uint64_t max_cycles, const CycleHook& each_cycle = {},
                       bool throw_on_timeout = false, const CycleHook& after_done = {});
   /// Reports this cycle's traffic: every word sent, and every arriving word that is stored.

@@ -56,7 +56,8 @@ class CubeTop : public Vhc_cube {
     }
   }
   void WaitAside() {}
-  /// Every node is clocked at every edge (the node-array model skips idle ones, docs/hardware/router.md §14).
+  /// Every node is clocked at every edge (the node-array model skips idle ones,
+  /// docs/hardware/router.md §14).
   uint64_t idle_edges() const { return 0; }
   const auto& OutValid(int x) const { return rootp->hc_cube__DOT__node_out_valid[x]; }
   const auto& OutData(int x) const { return rootp->hc_cube__DOT__node_out_data[x]; }

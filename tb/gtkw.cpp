@@ -84,9 +84,9 @@ void WriteFilters(const std::vector<std::string>& paths, const GtkwRun& run, int
   for (int v = 0; v < 16; ++v) {
     const bool started = (v & 8) != 0, halted = (v & 4) != 0, work = (v & 2) != 0;
     const bool startup = (v & 1) != 0;
-    const char* name = !started ? "idle"
-                       : halted ? "deadlock"
-                       : !work  ? "waiting"
+    const char* name = !started  ? "idle"
+                       : halted  ? "deadlock"
+                       : !work   ? "waiting"
                        : startup ? "start-up"
                                  : "routing";
     state << v << ' ' << name << '\n';
@@ -101,8 +101,8 @@ void WriteFilters(const std::vector<std::string>& paths, const GtkwRun& run, int
 
 // A GTKWave combined vector: `alias` made of single-bit signals and the bits of vectors (bit
 // (i) of a W-bit vector counts from its MSB), MSB first.
-std::string Combined(const std::string& alias, const std::string& bit,
-                     const std::string& vector, int width) {
+std::string Combined(const std::string& alias, const std::string& bit, const std::string& vector,
+                     int width) {
   std::string s = "#{" + alias + "} " + bit;
   for (int i = 0; i < width; ++i) s += " (" + std::to_string(i) + ")" + vector;
   return s;
@@ -188,10 +188,12 @@ void WriteGtkwSave(const std::string& gtkw_path, const std::string& fst_path,
                                  (config.lanes > 1 ? " lane " + std::to_string(l) : "");
         f << kGroupOpen << "\n-" << port << "\n";
         if (tags) {
-          f << kNamed << "\n" << filter(kLinkTag)
+          f << kNamed << "\n"
+            << filter(kLinkTag)
             << Combined(port + " out", c + "out_valid", c + "out_data" + word, ww) << "\n";
-          f << kNamed << "\n" << filter(kLinkTag)
-            << Combined(port + " in", c + "in_valid", c + "in_data" + word, ww) << "\n";
+          f << kNamed << "\n"
+            << filter(kLinkTag) << Combined(port + " in", c + "in_valid", c + "in_data" + word, ww)
+            << "\n";
         } else {
           f << kBin << "\n" << c << "out_valid\n";
           f << kHex << "\n" << c << "out_data" << word << "\n";
@@ -220,10 +222,12 @@ void WriteGtkwSave(const std::string& gtkw_path, const std::string& fst_path,
       const int fifos = config.NumFifos();
       const std::string router = label + " router";
       f << kGroupOpen << "\n-" << router << "\n";
-      f << kNamed << "\n" << filter(kRouterState) << "#{" << router << " state} " << r
-        << "started_q " << r << "halted_q " << r << "work_o " << r << "su_busy_q\n";
-      f << kNamed << "\n" << filter(kRouting) << "#{" << router << " routing} " << r
-        << "routed_q " << r << "source_q " << r << "adaptive_q\n";
+      f << kNamed << "\n"
+        << filter(kRouterState) << "#{" << router << " state} " << r << "started_q " << r
+        << "halted_q " << r << "work_o " << r << "su_busy_q\n";
+      f << kNamed << "\n"
+        << filter(kRouting) << "#{" << router << " routing} " << r << "routed_q " << r
+        << "source_q " << r << "adaptive_q\n";
       f << kHex << "\n" << r << "cnt_q" << Range(fifos * config.OccBits()) << "\n";
       f << kHex << "\n" << r << "credit_q" << Range(fifos * config.OccBits()) << "\n";
       f << kBin << "\n" << r << "grant_v" << Range(d) << "\n";

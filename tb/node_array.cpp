@@ -122,7 +122,8 @@ constexpr int kErrKinds = kNumErrorKinds;  // cube_tb.h, hc_pkg::NumErrKinds
 constexpr int kPktWords = kCfg.PktStride() / 32;
 // hc_pkg::hc_stall_bits: a node's per-cycle stall count.
 constexpr int kStallBits = kCfg.StallBits();
-// Virtual channels per link (docs/hardware/router.md §13): port d's credit wires are bits d*V .. d*V + V - 1.
+// Virtual channels per link (docs/hardware/router.md §13): port d's credit wires are bits d*V ..
+// d*V + V - 1.
 constexpr int kVcs = kCfg.vcs;
 
 }  // namespace
@@ -533,9 +534,9 @@ void NodeArrayCube::Settle() {
 }
 
 void NodeArrayCube::ClockEdge() {
-  // A routed node whose edge changes none of its flip-flops (rt_idle_o, docs/hardware/router.md §14)
-  // is not clocked: its outputs hold, so nothing else changes either. Its last evaluation saw its
-  // present inputs (Settle evaluated every node whose inputs changed), so the flag is current.
+  // A routed node whose edge changes none of its flip-flops (rt_idle_o, docs/hardware/router.md
+  // §14) is not clocked: its outputs hold, so nothing else changes either. Its last evaluation saw
+  // its present inputs (Settle evaluated every node whose inputs changed), so the flag is current.
   if constexpr (kCfg.has_router) {
     if (skip_idle_) {
       for (int x = 0; x < kNodes; ++x) {

@@ -21,11 +21,11 @@ struct RoutedNode {
 struct RoutedImage {
   std::string path;
   int dim = 0;
-  int slots = 0;            ///< K
-  int memory = 0;           ///< M = 2K words per node (<= the build's NumSlots)
-  uint64_t tagged = 0;      ///< words below this are tags (the traffic monitor's span)
-  int fifo_depth = 0;       ///< D (also in the configuration word)
-  int vcs = 1;              ///< V: virtual channels per link, the model's (docs/hardware/router.md §13)
+  int slots = 0;        ///< K
+  int memory = 0;       ///< M = 2K words per node (<= the build's NumSlots)
+  uint64_t tagged = 0;  ///< words below this are tags (the traffic monitor's span)
+  int fifo_depth = 0;   ///< D (also in the configuration word)
+  int vcs = 1;  ///< V: virtual channels per link, the model's (docs/hardware/router.md §13)
   uint64_t deadlock = 0;    ///< L (also in the configuration word)
   bool deliveries = false;  ///< report every delivery's cycle ("delivery" result lines)
   std::vector<RoutedNode> nodes;

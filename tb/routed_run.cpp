@@ -55,8 +55,8 @@ int RunRouted(const RoutedRunOptions& opt) {
     }
   }
   // Every message needs at most (hops + waits) cycles, plus its start-up tau (bits [41:32] of
-  // the configuration word, docs/hardware/router.md §7); a generous bound that a correct router with
-  // a working deadlock detector never reaches.
+  // the configuration word, docs/hardware/router.md §7); a generous bound that a correct router
+  // with a working deadlock detector never reaches.
   const TableWord& cfg = image.nodes.at(0).header.at(0);
   const uint64_t tau = cfg.size() > 1 ? (cfg[1] & 0x3FFU) : 0;
   const uint64_t max_cycles =
@@ -226,8 +226,8 @@ int RunRouted(const RoutedRunOptions& opt) {
     GtkwRun shown;
     shown.start = run_start;
     shown.done = run_done;
-    shown.tag_words = std::min<uint64_t>(image.tagged, static_cast<uint64_t>(nodes) *
-                                                           static_cast<uint64_t>(image.slots));
+    shown.tag_words = std::min<uint64_t>(
+        image.tagged, static_cast<uint64_t>(nodes) * static_cast<uint64_t>(image.slots));
     shown.tag_slots = static_cast<uint64_t>(std::max(1, image.slots));
     shown.routed = true;
     WriteGtkwSave(opt.gtkw, opt.trace, config, shown);

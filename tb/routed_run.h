@@ -17,7 +17,8 @@ struct RoutedRunOptions {
 
 /// Loads the routed image, runs it to the end (or deadlock, or the cycle limit) while the traffic
 /// monitor and the delivery monitor watch every cycle, and writes the result file with the
-/// router statistics (docs/hardware/testbench.md §2; docs/hardware/router.md §6). Returns the exit status.
+/// router statistics (docs/hardware/testbench.md §2; docs/hardware/router.md §6). Returns the exit
+/// status.
 int RunRouted(const RoutedRunOptions& options);
 
 }  // namespace hcube::tb

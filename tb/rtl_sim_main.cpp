@@ -37,7 +37,8 @@ constexpr const char* kUsage =
     "usage: hcube-rtl-sim --image FILE --out FILE [--trace FILE.fst] [--max-cycles C]\n"
     "                     [--gtkw FILE] [--traffic [--traffic-word W]] [--memory FILE]\n"
     "                     [--fault SPEC] [--threads T]\n"
-    "  --image FILE       table image (docs/hardware/node.md §3) or routed image (router.md §1) for this\n"
+    "  --image FILE       table image (docs/hardware/node.md §3) or routed image (router.md §1) "
+    "for this\n"
     "                     build's configuration\n"
     "  --out FILE         result file (docs/hardware/testbench.md §2)\n"
     "  --trace FILE.fst   write an FST waveform of the whole run (models built with HC_TRACE)\n"
@@ -286,7 +287,8 @@ int Run(const Options& opt) {
       shown.tag_slots = static_cast<uint64_t>(image.slots);
     }
     hcube::tb::WriteGtkwSave(opt.gtkw, opt.trace, config, shown);
-    for (uint64_t i = 0; i < hcube::tb::GtkwTailCycles(shown); ++i) tb.Tick();  // results already read
+    for (uint64_t i = 0; i < hcube::tb::GtkwTailCycles(shown); ++i)
+      tb.Tick();  // results already read
   }
   return 0;
 }

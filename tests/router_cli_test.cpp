@@ -116,10 +116,9 @@ TEST_F(RouterCli, MalformedMessageLinesNameFileAndLine) {
   const std::string twice = write("twice.hcm", head + "node 0 1\n0 1 5 at=1 at=2\nend\n");
   ProcessResult r = tool({"route", "--messages", twice});
   EXPECT_EQ(r.status, 2);
-  EXPECT_EQ(r.output, "hcube: error: " + twice +
-                          ":6: the field at= appears twice in '0 1 5 at=1 at=2'\n");
-  const std::string same =
-      write("same.hcm", head + "node 0 1\n0 1 0\nnode 2 1\n0 1 0\nend\n");
+  EXPECT_EQ(r.output,
+            "hcube: error: " + twice + ":6: the field at= appears twice in '0 1 5 at=1 at=2'\n");
+  const std::string same = write("same.hcm", head + "node 0 1\n0 1 0\nnode 2 1\n0 1 0\nend\n");
   r = tool({"route", "--messages", same});
   EXPECT_EQ(r.status, 2);
   EXPECT_EQ(r.output, "hcube: error: " + same +
@@ -145,8 +144,8 @@ TEST_F(RouterCli, TrafficBadRatePrintsNothingBeforeTheError) {
 // Two packets chase each other around the 2-cube ring with one-entry FIFOs (the ring of
 // tests/router_test.cpp with one packet per node, four hops each, back home): the detector
 // ends the run, exit 1, naming the blocked nodes and ports.
-// Virtual channels (docs/hardware/router.md §13): --vcs reaches the report and the JSON; out of range
-// is exit 2; a deadlock names the VCs.
+// Virtual channels (docs/hardware/router.md §13): --vcs reaches the report and the JSON; out of
+// range is exit 2; a deadlock names the VCs.
 TEST_F(RouterCli, VirtualChannels) {
   ProcessResult r =
       tool({"run", "--algo", "edelman", "--n", "2", "--route", "adaptive", "--vcs", "2", "--json"});

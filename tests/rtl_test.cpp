@@ -532,10 +532,10 @@ TEST(RtlThreads, NodeArrayOnSeveralThreadsMatchesTheExecutor) {
   }
 }
 
-// The flat model (hc_cube verilated whole, docs/hardware/testbench.md §2.1) against the executor, as every
-// other test here holds the node-array model to it: the catalogue at n = 2 and 3, the broken
-// tables of RtlErrors, and one link fault of each kind with the traffic log and the error events.
-// Both models equal to the executor means equal to each other.
+// The flat model (hc_cube verilated whole, docs/hardware/testbench.md §2.1) against the executor,
+// as every other test here holds the node-array model to it: the catalogue at n = 2 and 3, the
+// broken tables of RtlErrors, and one link fault of each kind with the traffic log and the error
+// events. Both models equal to the executor means equal to each other.
 RunResult onFlatRtl(const TableSet& set, const Fault* fault = nullptr, bool traffic = false) {
   RtlOptions opt;
   opt.progress = &std::cerr;
@@ -643,8 +643,7 @@ TEST(RtlTrace, TracedRunBuildsATracedModelAndMatchesTheExecutor) {
   };
   const std::string opcodes = read(dir / "run-opcode.filter");
   // Every value of the 2-bit opcode has its name (rtl/hc_pkg.sv opcode_e).
-  EXPECT_NE(opcodes.find("\n0 END/MAC\n1 XFER\n2 WAIT\n3 PERMUTE\n"), std::string::npos)
-      << opcodes;
+  EXPECT_NE(opcodes.find("\n0 END/MAC\n1 XFER\n2 WAIT\n3 PERMUTE\n"), std::string::npos) << opcodes;
   const std::string tags = read(dir / "run-tags.filter");
   EXPECT_NE(tags.find("\n6 (1|2)\n"), std::string::npos) << tags;  // K = 4: 6 = 1 * 4 + 2
   EXPECT_NE(save.find("run-opcode.filter"), std::string::npos);

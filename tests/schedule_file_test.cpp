@@ -2,6 +2,8 @@
 // of the whole catalogue through `hcube schedule` and `hcube compile`, Edelman 1991's Tables i-iii
 // written by hand from the paper, bad files refused with file and line, and run / compare
 // --schedule.
+#include "schedule_file.h"
+
 #include <gtest/gtest.h>
 
 #include <fstream>
@@ -12,7 +14,6 @@
 #include "algorithms.h"
 #include "cli_fixture.h"
 #include "error.h"
-#include "schedule_file.h"
 #include "table_text.h"
 
 namespace hcube {
@@ -87,13 +88,30 @@ std::vector<RoundTripCase> roundTripCases() {
 }
 
 // The algorithms whose tables are one compiled abstract schedule; the others must be refused.
-const std::set<std::string> kWithForm = {
-    "edelman",         "jh1",          "jh2",           "jh3",           "jh4",
-    "exchange",        "sbnt",         "bit-reversal",  "k-shuffle",     "dimperm",
-    "one-to-all",      "all-to-one",   "some-to-all",   "all-to-some",   "jh4-pipelined",
-    "jh5",             "transpose-1d", "storage-convert", "transpose-gray",
-    "transpose-gray-separate", "transpose-assign1", "transpose-assign2", "transpose-assign3",
-    "sdp"};
+const std::set<std::string> kWithForm = {"edelman",
+                                         "jh1",
+                                         "jh2",
+                                         "jh3",
+                                         "jh4",
+                                         "exchange",
+                                         "sbnt",
+                                         "bit-reversal",
+                                         "k-shuffle",
+                                         "dimperm",
+                                         "one-to-all",
+                                         "all-to-one",
+                                         "some-to-all",
+                                         "all-to-some",
+                                         "jh4-pipelined",
+                                         "jh5",
+                                         "transpose-1d",
+                                         "storage-convert",
+                                         "transpose-gray",
+                                         "transpose-gray-separate",
+                                         "transpose-assign1",
+                                         "transpose-assign2",
+                                         "transpose-assign3",
+                                         "sdp"};
 
 TEST(ScheduleFile, RoundTripCoversTheCatalogue) {
   std::set<std::string> covered;
@@ -224,8 +242,7 @@ TEST_F(ScheduleCli, EdelmanTablesFromThePaper) {
               std::string::npos)
         << run.output;
     EXPECT_NE(run.output.find("verdict          PASS"), std::string::npos);
-    const ProcessResult cmp =
-        tool({"compare", "--schedule", hcs, "--backends", "table,tlm"});
+    const ProcessResult cmp = tool({"compare", "--schedule", hcs, "--backends", "table,tlm"});
     EXPECT_EQ(cmp.status, 0) << cmp.output;
     EXPECT_NE(cmp.output.find("verdict: AGREE"), std::string::npos) << cmp.output;
   }
@@ -233,9 +250,8 @@ TEST_F(ScheduleCli, EdelmanTablesFromThePaper) {
 
 TEST_F(ScheduleCli, RunScheduleWithHardwareOptions) {
   const std::string hcs = (dir_ / "jh4.hcs").string();
-  ASSERT_EQ(tool({"schedule", "--algo", "jh4", "--n", "3", "--blocking", "on", "--out", hcs})
-                .status,
-            0);
+  ASSERT_EQ(
+      tool({"schedule", "--algo", "jh4", "--n", "3", "--blocking", "on", "--out", hcs}).status, 0);
   const ProcessResult r = tool({"run", "--schedule", hcs, "--tau", "10", "--json"});
   EXPECT_EQ(r.status, 0) << r.output;
   // K/2 = 4 transfer steps plus n = 3 block start-ups of 10 cycles (Johnsson & Ho 1992 §5).
@@ -291,10 +307,12 @@ std::vector<BadFile> badFiles() {
       /*2*/ "hcube-schedule 1\nalgo mine\nn 3\nn 3\n",
       /*3*/ "hcube-schedule 1\nalgo mine\nn x3\n",
       /*4*/ "hcube-schedule 1\nalgo mine\nn 3\nform relative\nperm aapc n=4 m=1\n" + body,
-      /*5*/ h + "step 0b011 0b110 0b100\nstep 0b001 0b111 0b110\nstep 0b111 0b010 0b101\n"
-                "step 0b101 0b011 0b1111\nend\n",
-      /*6*/ h + "step 0b011 0b110 0b100\nstep 0b001 0b111 0b110\nstep 0b111 0b010 0b101\n"
-                "end\n",
+      /*5*/ h +
+          "step 0b011 0b110 0b100\nstep 0b001 0b111 0b110\nstep 0b111 0b010 0b101\n"
+          "step 0b101 0b011 0b1111\nend\n",
+      /*6*/ h +
+          "step 0b011 0b110 0b100\nstep 0b001 0b111 0b110\nstep 0b111 0b010 0b101\n"
+          "end\n",
       /*7*/ h + "step 0b011 0b110\n",
       /*8*/ h + "step 0b011 0b110 0b110\n",
       /*9*/ h + "step 0b010 0b110 0b100\n",
@@ -310,7 +328,9 @@ std::vector<BadFile> badFiles() {
       /*19*/ h + body + "step\n",
       /*20*/ h + "widths 3\n",
       /*21*/ "hcube-schedule 1\nalgo mine\nn 1\nform slots\nperm dim n=1 k=1 delta=1,0\nend\n",
-      /*22*/ "hcube-schedule 1\nalgo mi\xff" "ne\n",
+      /*22*/
+      "hcube-schedule 1\nalgo mi\xff"
+      "ne\n",
       /*23*/ "hcube-schedule 1\nalgo mine\nn 1\nform slots\nperm aapc n=1 m=1\nstep 2\nend\n",
       /*24*/ m + "step\nmove 0 1 0 1\nmove 1 1 0 0\nend\n",
       /*25*/ h,
@@ -320,7 +340,8 @@ std::vector<BadFile> badFiles() {
       {"wrong magic", texts[0].c_str(), "1: expected 'hcube-schedule 1'"},
       {"unknown form", texts[1].c_str(),
        "4: unknown form 'diagonal' (expected relative, slots or moves)"},
-      {"repeated header field", texts[2].c_str(), "4: header field 'n' given twice (first on line 3)"},
+      {"repeated header field", texts[2].c_str(),
+       "4: header field 'n' given twice (first on line 3)"},
       {"malformed number", texts[3].c_str(), "3: n 'x3' is not a non-negative integer"},
       {"schedule for the wrong n", texts[4].c_str(),
        "5: the schedule is for n = 3, the permutation 'aapc n=4 m=1' for n = 4"},

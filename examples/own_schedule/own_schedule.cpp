@@ -30,8 +30,8 @@ int main(int argc, char** argv) {
                                                            {5, 3, 7},  // step 3
                                                        },
                                                        "own-aapc");
-  std::cout << "hcube " << hc::version() << ": " << schedule.name() << " on " << perm.str()
-            << ", " << schedule.steps() << " steps\n";
+  std::cout << "hcube " << hc::version() << ": " << schedule.name() << " on " << perm.str() << ", "
+            << schedule.steps() << " steps\n";
   bool ok = true;
   try {
     const hc::Verification v = hc::verify(schedule, perm);
@@ -41,8 +41,8 @@ int main(int argc, char** argv) {
       hc::Options options;
       options.backend = backend;
       if (backend == "rtl") {
-        std::cout << "RTL sources " << (options.data_dir.empty() ? "(found by the library)"
-                                                                  : options.data_dir)
+        std::cout << "RTL sources "
+                  << (options.data_dir.empty() ? "(found by the library)" : options.data_dir)
                   << "\n";
       }
       const hc::Result r = hc::run(schedule, perm, options);

@@ -96,8 +96,7 @@ class Schedule {
   /// A general move schedule; `lanes` is the most words it puts on one link in a step and
   /// `scratch` the slots per node it uses beyond the K data slots.
   static Schedule moves(int n, const std::vector<std::vector<Move>>& steps,
-                        const std::string& name = "own", int lanes = 1,
-                        std::uint64_t scratch = 0);
+                        const std::string& name = "own", int lanes = 1, std::uint64_t scratch = 0);
   /// A schedule file (.hcs, docs/schedule-format.md), read and checked; its permutation is
   /// filePermutation().
   static Schedule load(const std::string& path);
@@ -188,7 +187,7 @@ struct Result {
   std::uint64_t mismatches = 0;  ///< elements not where the reference model says
   std::vector<std::string> first_mismatches;
   bool timeout = false;
-  std::vector<ErrorCount> errors;       ///< hardware error counters that are not zero
+  std::vector<ErrorCount> errors;         ///< hardware error counters that are not zero
   std::vector<std::uint64_t> link_words;  ///< words per directed link, index node * n + port
   double link_min = 0, link_mean = 0, link_max = 0;  ///< words / (cycles * lanes) per link
   std::string memory_digest;  ///< of the final memory, equal on every backend that agrees

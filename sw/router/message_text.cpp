@@ -198,8 +198,7 @@ MessageList parseMessageText(const std::string& text, const std::string& name) {
               !fresh) {
             throw Error("node " + std::to_string(node) + ": node " + std::to_string(added.dst) +
                         " slot " + std::to_string(added.dst_slot) + " is already written by line " +
-                        std::to_string(it->second) +
-                        " (one word would overwrite the other)");
+                        std::to_string(it->second) + " (one word would overwrite the other)");
           }
           if (--left == 0) state = kNodes;
           break;

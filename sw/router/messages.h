@@ -141,8 +141,8 @@ struct MessageList {
 std::string messageProblem(const MessageList& list, u64 x, const Message& m);
 
 /// What is wrong with entry i of one node's messages as the continuation of a message
-/// (docs/hardware/router.md §7), or "": entry i has cont set but is the node's first, or differs from
-/// entry i - 1 in its destination, release or route, or its message has more than K words.
+/// (docs/hardware/router.md §7), or "": entry i has cont set but is the node's first, or differs
+/// from entry i - 1 in its destination, release or route, or its message has more than K words.
 std::string continuationProblem(const std::vector<Message>& node_messages, size_t i, u64 slots);
 
 /// Throws Error naming the node, the message (0-based) and the problem, for the first bad one

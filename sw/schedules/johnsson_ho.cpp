@@ -389,8 +389,8 @@ RelativeSchedule jhAlgorithm4(int d, JhLineDrawing drawing) {
     t += n.steps();
   }
   if (t != s.steps()) {
-    throw InternalError("jh4: internal error, the groups take " + std::to_string(t) + " steps, not " +
-                std::to_string(s.steps()));
+    throw InternalError("jh4: internal error, the groups take " + std::to_string(t) +
+                        " steps, not " + std::to_string(s.steps()));
   }
   return s;
 }

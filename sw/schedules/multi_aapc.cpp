@@ -828,13 +828,14 @@ MoveSchedule jhConcurrentAapcs(const MultiAapcShape& sh, int lanes, ConcurrentAa
         auto& pr = r.pairs[node[e]];
         if (pr[1] != ~u32{0}) {
           throw InternalError("jh5: internal error, chain " + std::to_string(op.chain) +
-                      " has more than two elements in node " + std::to_string(node[e]));
+                              " has more than two elements in node " + std::to_string(node[e]));
         }
         pr[pr[0] == ~u32{0} ? 0 : 1] = e;
       }
       if (members[op.chain].size() != 2 * nodes) {
         throw InternalError("jh5: internal error, chain " + std::to_string(op.chain) + " has " +
-                    std::to_string(members[op.chain].size()) + " elements, not two per node");
+                            std::to_string(members[op.chain].size()) +
+                            " elements, not two per node");
       }
       running.push_back(std::move(r));
     }
@@ -851,9 +852,9 @@ MoveSchedule jhConcurrentAapcs(const MultiAapcShape& sh, int lanes, ConcurrentAa
         const bool first = bitOf(a ^ (alternate ? field1[pr[0]] : field0[pr[0]]), dim);
         const bool second = bitOf(a ^ (alternate ? field1[pr[1]] : field0[pr[1]]), dim);
         if (first == second) {
-          throw InternalError("jh5: internal error, chain " + std::to_string(op.chain) + " at node " +
-                      std::to_string(x) + " has no single element for dimension " +
-                      std::to_string(gd));
+          throw InternalError("jh5: internal error, chain " + std::to_string(op.chain) +
+                              " at node " + std::to_string(x) +
+                              " has no single element for dimension " + std::to_string(gd));
         }
         sent[x] = first ? pr[0] : pr[1];
       }
@@ -907,7 +908,7 @@ MoveSchedule jhConcurrentAapcs(const MultiAapcShape& sh, int lanes, ConcurrentAa
     const GlobalAddress want = perm.dest(unpackAddress(e, K));
     if (want.node != node[e]) {
       throw InternalError("jh5: internal error, element " + std::to_string(e) + " ends in node " +
-                  std::to_string(node[e]) + ", not " + std::to_string(want.node));
+                          std::to_string(node[e]) + ", not " + std::to_string(want.node));
     }
     if (want.slot == slot[e]) continue;
     if (to[node[e]].empty()) {

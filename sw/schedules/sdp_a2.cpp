@@ -137,7 +137,8 @@ SdpSchedule sdpA2Schedule(const Sdp& sdp, const SdpClass& cls, u64 packet, int l
       const int at =
           static_cast<int>(std::find(holder.begin(), holder.end(), want) - holder.begin());
       if (at < n)
-        throw InternalError("sdp: internal error in A2, a content wanted on the node field is there");
+        throw InternalError(
+            "sdp: internal error in A2, a content wanted on the node field is there");
       second.push_back({at, p});
     }
     for (const auto& [at, p] : second) swapHolders(at, p);
@@ -243,7 +244,8 @@ A2Plan planA2NPort(const Sdp& sdp, const SdpClass& cls, bool rotated) {
     for (const int p : out.moved) {
       const int at = where(from[static_cast<size_t>(p)]);
       if (at < n)
-        throw InternalError("sdp: internal error in A2, a content wanted on the node field is there");
+        throw InternalError(
+            "sdp: internal error in A2, a content wanted on the node field is there");
       out.second.push_back({at, p});
       std::swap(holder[static_cast<size_t>(at)], holder[static_cast<size_t>(p)]);
     }

@@ -46,14 +46,15 @@ void SdpRouter::linkRound(const Rule& rule, u64 packet) {
     const Step s = rule(e, node_[e], slot_[e]);
     if (s.dim < 0) {
       if (s.slot != slot_[e]) {
-        throw InternalError("sdp: internal error, an element that stays changes its slot in a link round");
+        throw InternalError(
+            "sdp: internal error, an element that stays changes its slot in a link round");
       }
       continue;
     }
     if (one_port_) {
       if (port_of[node_[e]] >= 0 && port_of[node_[e]] != s.dim) {
         throw InternalError("sdp: internal error, node " + std::to_string(node_[e]) +
-                    " would send on two ports in a one-port round");
+                            " would send on two ports in a one-port round");
       }
       port_of[node_[e]] = s.dim;
     }
@@ -105,9 +106,9 @@ size_t SdpRouter::orderLinkMoves(std::vector<std::vector<Move>>& per_link) const
       const u64 at = neighbour(l[i].node, l[i].dim) * words + l[i].to_slot;
       if (leaves[at] != ~u64{0} && leaves[at] > i / lanes) {
         throw InternalError("sdp: internal error in " + out_.moves.algo + ": slot " +
-                    std::to_string(l[i].to_slot) + " of node " +
-                    std::to_string(neighbour(l[i].node, l[i].dim)) +
-                    " would be written before its element leaves");
+                            std::to_string(l[i].to_slot) + " of node " +
+                            std::to_string(neighbour(l[i].node, l[i].dim)) +
+                            " would be written before its element leaves");
       }
     }
   }
@@ -131,14 +132,14 @@ void SdpRouter::aapcPhase(const std::vector<AapcPart>& parts, u64 packet) {
     const size_t d = part.pairs.size();
     if (s.dims != static_cast<int>(d) || s.lanes != lanes_ || d == 0) {
       throw InternalError("sdp: internal error in " + out_.moves.algo +
-                  ", an AAPC schedule does not fit its dimensions or lanes");
+                          ", an AAPC schedule does not fit its dimensions or lanes");
     }
     std::vector<int> bit(d);
     for (size_t i = 0; i < d; ++i) {
       const int real = part.pairs[i].second;
       if (real < 0 || real >= n || port_used[static_cast<size_t>(real)]) {
         throw InternalError("sdp: internal error in " + out_.moves.algo +
-                    ", concurrent AAPCs share a processor dimension");
+                            ", concurrent AAPCs share a processor dimension");
       }
       port_used[static_cast<size_t>(real)] = true;
       bit[i] = sdp_.position(part.pairs[i].first);
@@ -149,7 +150,8 @@ void SdpRouter::aapcPhase(const std::vector<AapcPart>& parts, u64 packet) {
       const long long h = part.repetition(e, slot_[e]);
       if (h < 0) continue;
       if (taken[e]) {
-        throw InternalError("sdp: internal error in " + out_.moves.algo + ", an element in two AAPCs");
+        throw InternalError("sdp: internal error in " + out_.moves.algo +
+                            ", an element in two AAPCs");
       }
       taken[e] = true;
       u64 w = static_cast<u64>(h) << d;
@@ -158,8 +160,8 @@ void SdpRouter::aapcPhase(const std::vector<AapcPart>& parts, u64 packet) {
       }
       if (w >= s.slots) {
         throw InternalError("sdp: internal error in " + out_.moves.algo + ", repetition " +
-                    std::to_string(h) + " outside an AAPC of " + std::to_string(s.slots) +
-                    " slots");
+                            std::to_string(h) + " outside an AAPC of " + std::to_string(s.slots) +
+                            " slots");
       }
       by_slot[p][static_cast<size_t>(w)].push_back(e);
     }
@@ -187,7 +189,7 @@ void SdpRouter::aapcPhase(const std::vector<AapcPart>& parts, u64 packet) {
           if (one_port_) {
             if (port_of[node_[e]] >= 0 && port_of[node_[e]] != real) {
               throw InternalError("sdp: internal error, node " + std::to_string(node_[e]) +
-                          " would send on two ports in a one-port step");
+                                  " would send on two ports in a one-port step");
             }
             port_of[node_[e]] = real;
           }
@@ -202,7 +204,7 @@ void SdpRouter::aapcPhase(const std::vector<AapcPart>& parts, u64 packet) {
     }
     if (orderLinkMoves(per_link) > lanes) {
       throw InternalError("sdp: internal error in " + out_.moves.algo +
-                  ", an AAPC step carries more words on a link than it has lanes");
+                          ", an AAPC step carries more words on a link than it has lanes");
     }
     std::vector<Move> step;
     for (const auto& l : per_link) step.insert(step.end(), l.begin(), l.end());
@@ -251,7 +253,7 @@ void SdpRouter::localSwap(int storage_a, int storage_b, const std::function<bool
   for (const auto& l : per_node) listed += l.size();
   if (listed != swapping) {
     throw InternalError("sdp: internal error in " + out_.moves.algo +
-                ", a partial local swap splits a pair of slots");
+                        ", a partial local swap splits a pair of slots");
   }
   for (u64 e = 0; e < node_.size(); ++e) {
     const u32 s = slot_[e];
@@ -301,7 +303,8 @@ void SdpRouter::pivotCycle(const Gsh& g, u64 packet) {
   const int n = sdp_.n;
   std::vector<int> dims = g.dims;
   const auto first_storage = std::find_if(dims.begin(), dims.end(), [n](int d) { return d >= n; });
-  if (first_storage == dims.end()) throw InternalError("sdp: internal error, a real GSH has no pivot");
+  if (first_storage == dims.end())
+    throw InternalError("sdp: internal error, a real GSH has no pivot");
   std::rotate(dims.begin(), first_storage, dims.end());
   for (size_t j = 1; j < dims.size(); ++j) {
     if (dims[j] < n) {
@@ -319,10 +322,10 @@ SdpSchedule SdpRouter::finish() {
     const GlobalAddress want = perm_.dest(unpackAddress(e, slots));
     if (want.node != node_[e] || want.slot != slot_[e]) {
       throw InternalError("sdp: internal error in " + out_.moves.algo + ": element (" +
-                  std::to_string(e / slots) + " | " + std::to_string(e % slots) + ") ends at (" +
-                  std::to_string(node_[e]) + " | " + std::to_string(slot_[e]) +
-                  "), the reference model says (" + std::to_string(want.node) + " | " +
-                  std::to_string(want.slot) + ")");
+                          std::to_string(e / slots) + " | " + std::to_string(e % slots) +
+                          ") ends at (" + std::to_string(node_[e]) + " | " +
+                          std::to_string(slot_[e]) + "), the reference model says (" +
+                          std::to_string(want.node) + " | " + std::to_string(want.slot) + ")");
     }
   }
   out_.scratch = scratch_;
@@ -350,7 +353,8 @@ TableSet compileSdp(const SdpSchedule& s, const PermutationSpec& perm, bool one_
     size_t xfer = 0;
     for (const Instruction& ins : table) {
       if (ins.op == Opcode::kXfer) {
-        if (xfer >= starts.size()) throw InternalError("sdp: internal error, more XFERs than link steps");
+        if (xfer >= starts.size())
+          throw InternalError("sdp: internal error, more XFERs than link steps");
         if (starts[xfer]) out.push_back(Instruction::waitFor(static_cast<u32>(tau)));
         ++xfer;
       }

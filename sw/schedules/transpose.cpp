@@ -67,8 +67,8 @@ void ElementTracker::linkStep(const std::vector<Move>& moves) {
     const u64 e = at(m.node, m.slot);
     if (e == kEmpty) {
       throw InternalError(result_.moves.algo + ": internal: step " +
-                  std::to_string(result_.moves.steps.size()) + " sends empty slot " +
-                  std::to_string(m.slot) + " of node " + std::to_string(m.node));
+                          std::to_string(result_.moves.steps.size()) + " sends empty slot " +
+                          std::to_string(m.slot) + " of node " + std::to_string(m.node));
     }
     leaving_[e] = 1;
     const u64 to = m.dim == Move::kLocal ? m.node : neighbour(m.node, m.dim);
@@ -78,8 +78,8 @@ void ElementTracker::linkStep(const std::vector<Move>& moves) {
     const u64 old = content_[w.index];
     if (old != kEmpty && loc_[old] == w.index && leaving_[old] == 0) {
       throw InternalError(result_.moves.algo + ": internal: step " +
-                  std::to_string(result_.moves.steps.size()) + " overwrites " +
-                  elementName(old, k_) + ", which has no other copy");
+                          std::to_string(result_.moves.steps.size()) + " overwrites " +
+                          elementName(old, k_) + ", which has no other copy");
     }
   }
   for (const Write& w : writes) {
@@ -93,7 +93,8 @@ void ElementTracker::linkStep(const std::vector<Move>& moves) {
 u64 ElementTracker::exchange(int node_bit, int slot_bit, int lanes) {
   if (node_bit < 0 || node_bit >= n_ || slot_bit < 0 || (u64{1} << slot_bit) >= k_) {
     throw InternalError(result_.moves.algo + ": internal: exchange of node dimension " +
-                std::to_string(node_bit) + " with local dimension " + std::to_string(slot_bit));
+                        std::to_string(node_bit) + " with local dimension " +
+                        std::to_string(slot_bit));
   }
   const u64 half = k_ / 2;
   const u64 per_step = static_cast<u64>(lanes);
@@ -235,8 +236,8 @@ u64 ElementTracker::local(const std::function<u64(u64 node, u64 slot)>& f) {
       const u64 to = f(x, l);
       if (to >= k_ || hit[to]) {
         throw InternalError(result_.moves.algo + ": internal: the local reordering of node " +
-                    std::to_string(x) + " is not a permutation of its " + std::to_string(k_) +
-                    " slots");
+                            std::to_string(x) + " is not a permutation of its " +
+                            std::to_string(k_) + " slots");
       }
       hit[to] = true;
       if (to != l) copies.emplace_back(l, to);
@@ -254,9 +255,9 @@ u64 ElementTracker::finish(const PermutationSpec& spec) {
       const GlobalAddress want = spec.dest({x, l});
       const GlobalAddress now = where(e);
       if (now.node != want.node) {
-        throw InternalError(result_.moves.algo + ": internal: " + elementName(e, k_) + " ends on node " +
-                    std::to_string(now.node) + ", the reference '" + spec.str() + "' wants node " +
-                    std::to_string(want.node));
+        throw InternalError(result_.moves.algo + ": internal: " + elementName(e, k_) +
+                            " ends on node " + std::to_string(now.node) + ", the reference '" +
+                            spec.str() + "' wants node " + std::to_string(want.node));
       }
       if (now.slot != want.slot) copies[now.node].emplace_back(now.slot, want.slot);
     }
@@ -566,7 +567,8 @@ TransposeSchedule runAddressSteps(const std::string& algo, const PermutationSpec
         // Nodes whose bits a and b differ send their whole block over distance 2: across a into
         // the relay's scratch slots, then across b (the relay's bits a and b are equal, so its
         // own block stays).
-        if (scratch < k) throw InternalError(algo + ": internal: a node swap needs K scratch slots");
+        if (scratch < k)
+          throw InternalError(algo + ": internal: a node swap needs K scratch slots");
         for (int phase = 0; phase < 2; ++phase) {
           for (u64 s = 0; s < block_steps; ++s) {
             std::vector<Move> moves;

@@ -577,7 +577,7 @@ std::map<u64, Instruction> scheduleLocalCopies(std::vector<Pending> pending,
   for (u64 c = 0; remaining > 0; ++c) {
     if (c > limit) {
       throw InternalError("transpose lowering: node " + std::to_string(node) +
-                  " cannot finish its local copies (internal error)");
+                          " cannot finish its local copies (internal error)");
     }
     if (busy.count(c)) continue;
     std::vector<std::pair<u32, u32>> copies_now;  // (pending index, to slot)
