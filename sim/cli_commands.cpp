@@ -173,7 +173,7 @@ const std::vector<CommandLine>& commandLines() {
        join(kCase, {"--tables", "--schedule", "--backend", "--trace", "--json", "--no-verify",
                     "--max-cycles", "--cache", "--threads", "--rtl-model", "--router", "--links",
                     "--heatmap", "--inject", "--seed", "--route", "--fifo-depth", "--vcs",
-                    "--deadlock-cycles"}),
+                    "--deadlock-cycles", "--tau"}),
        true},
       {"trace", "print one element's path cycle by cycle",
        R"(  hcube trace (--algo A --n N [--k K] [--width B] [--ports all|one] | --tables PATH)
@@ -203,7 +203,7 @@ const std::vector<CommandLine>& commandLines() {
       --backends every mode runs on each backend and they must agree exactly)",
        join(kCase, {"--tables", "--schedule", "--backends", "--json", "--cache", "--threads",
                     "--rtl-model", "--seed", "--modes", "--backend", "--fifo-depth", "--vcs",
-                    "--deadlock-cycles", "--max-cycles"}),
+                    "--deadlock-cycles", "--max-cycles", "--tau"}),
        true},
       {"build-model", "build (or find in the cache) the Verilated cube for a case",
        R"(  hcube build-model --algo A --n N [--k K] [--width B] [--memory M] [--depth D] [--router]
@@ -263,7 +263,7 @@ const std::vector<CommandLine>& commandLines() {
        R"(  hcube compile F.hcs [--width B] [--ports all|one] [--tau T] --out FILE.hct|DIR
       read and check a schedule file (docs/schedule-format.md) and compile it for B lanes,
       all-port or one-port hardware and T start-up cycles per block transfer: FILE.hct, or
-      DIR/tables.hct and DIR/tables.hex; run --schedule and compare --schedule run one)",
+      DIR/tables.hct and DIR/tables.hex (hcube run and hcube compare also take a schedule file))",
        {"--width", "--ports", "--tau", "--out"}},
       {"regress",
        "run a suite of cases against their expected results (JUnit XML, shards)",
