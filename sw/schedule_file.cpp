@@ -560,7 +560,15 @@ namespace {
 TableSet compileForms(const ScheduleFile& s, const CompileOptions& options) {
   CompileOptions o = options;
   try {
-    if (s.relative) return compileRelative(*s.relative, s.perm, o);
+    if (s.relative) {
+      // Edelman's w_ij name one word per link and step: no message has a start-up to pay.
+      if (o.startup != 0) {
+        throw Error("compile: --tau " + std::to_string(o.startup) +
+                    ": the relative form sends single words, it has no block transfers to start "
+                    "(the slots form has)");
+      }
+      return compileRelative(*s.relative, s.perm, o);
+    }
     if (s.slots) return compileSlots(*s.slots, s.perm, o);
     o.scratch = s.scratch;
     if (s.lanes > o.lanes) {

@@ -268,6 +268,31 @@ TEST_F(ScheduleCli, RunScheduleWithHardwareOptions) {
   EXPECT_EQ(n.output, "hcube: error: " + hcs + ": the schedule is for n = 3, not --n 4\n");
 }
 
+// The paper's Table i, as a schedule file, on the three executors: the same cycles (K/2 = 4) and
+// no mismatch on the RTL either.
+TEST_F(ScheduleCli, EdelmanTableIOnTheRtl) {
+  const std::string hcs = std::string(HCUBE_SCHEDULES_DIR) + "/edelman-table-i.hcs";
+  const ProcessResult cmp =
+      tool({"compare", "--schedule", hcs, "--backends", "table,tlm,rtl", "--json"});
+  EXPECT_EQ(cmp.status, 0) << cmp.output;
+  EXPECT_NE(cmp.output.find("\"agree\":true"), std::string::npos) << cmp.output;
+  const ProcessResult run = tool({"run", "--schedule", hcs, "--backend", "rtl"});
+  EXPECT_EQ(run.status, 0) << run.output;
+  EXPECT_NE(run.output.find("  cycles           4 (start to last done)"), std::string::npos)
+      << run.output;
+  EXPECT_NE(run.output.find("verdict          PASS"), std::string::npos) << run.output;
+}
+
+// --tau applies to block transfers; the relative and moves forms have none, so it is refused.
+TEST_F(ScheduleCli, TauIsRefusedWhereThereAreNoBlockTransfers) {
+  const std::string hcs = std::string(HCUBE_SCHEDULES_DIR) + "/edelman-table-i.hcs";
+  const ProcessResult r = tool({"compile", hcs, "--tau", "3", "--out", (dir_ / "t.hct").string()});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.output, "hcube: error: " + hcs +
+                          ": compile: --tau 3: the relative form sends single words, it has no "
+                          "block transfers to start (the slots form has)\n");
+}
+
 // A bad schedule file: exit 2 and the message, with file and line.
 struct BadFile {
   const char* name;
