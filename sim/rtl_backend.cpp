@@ -719,17 +719,34 @@ void checkRtlRouterOptions(const MessageList& list, const RouterOptions& ropt) {
                 ": the RTL detector counts 1..65535 cycles");
   }
   const int route_max = 2 * list.n + 2;
+  u64 first = ~u64{0};
+  u64 last = 0;
+  std::pair<u64, size_t> latest{0, 0};
   for (u64 x = 0; x < list.nodes(); ++x) {
-    for (const Message& m : list.per_node[x]) {
+    for (size_t i = 0; i < list.per_node[x].size(); ++i) {
+      const Message& m = list.per_node[x][i];
       if (m.route.size() > static_cast<size_t>(route_max)) {
-        throw Error("node " + std::to_string(x) + ": a source route of " +
+        throw Error(list.where(x, i) + ": node " + std::to_string(x) + ": a source route of " +
                     std::to_string(m.route.size()) + " hops; the RTL router carries at most " +
                     std::to_string(route_max) + " (2n + 2)");
       }
       if (m.release > 0xFFFFFFFFULL) {
-        throw Error("node " + std::to_string(x) + ": release cycle " + std::to_string(m.release) +
-                    " does not fit the RTL's 32 bits");
+        throw Error(list.where(x, i) + ": node " + std::to_string(x) + ": release cycle " +
+                    std::to_string(m.release) + " does not fit the RTL's 32 bits");
       }
+      first = std::min(first, m.release);
+      if (m.release > last) {
+        last = m.release;
+        latest = {x, i};
+      }
+    }
+  }
+  if (last > 0) {
+    try {
+      requireWithinLimits(rtlRoutedRunEstimate(list.nodes(), first, last));
+    } catch (const Error& e) {
+      throw Error(list.where(latest.first, latest.second) + ": " + e.what() +
+                  " (the table and TLM backends skip idle cycles)");
     }
   }
 }
@@ -993,7 +1010,7 @@ RoutedRun runRoutedOnRtl(const MessageList& list, const CubeMemory& initial,
   std::vector<std::string> argv = {model.runner, "--image", image.string(), "--out",
                                    result.string()};
   if (config.array && threads > 1) argv.insert(argv.end(), {"--threads", std::to_string(threads)});
-  if (ropt.max_cycles != (u64{1} << 32)) {
+  if (ropt.max_cycles != 0) {
     argv.insert(argv.end(), {"--max-cycles", std::to_string(ropt.max_cycles)});
   }
   const std::string fst = addTraceArgs(options, work, argv);

@@ -256,6 +256,17 @@ ResourceEstimate rtlRunEstimate(const TableSet& set) {
   return e;
 }
 
+ResourceEstimate rtlRoutedRunEstimate(u64 nodes, u64 first, u64 last) {
+  ResourceEstimate e;
+  e.consumer = "the routed RTL run";
+  const double cycles = static_cast<double>(last - std::min(first, last));
+  e.seconds = cycles * static_cast<double>(nodes) / rtlNodeCyclesPerSecond(nodes);
+  e.field = "at";
+  e.detail = std::to_string(last - std::min(first, last)) + " cycles from the first release (" +
+             std::to_string(first) + ") to the last (" + std::to_string(last) + ")";
+  return e;
+}
+
 ResourceEstimate rtlBuildEstimate(int n) {
   ResourceEstimate e;
   e.consumer = "building the Verilated " + std::to_string(n) + "-cube";

@@ -79,6 +79,10 @@ ResourceEstimate tlmEstimate(const TableSet& set);
 /// The Verilated RTL cube on `set`: the model's state (every node's table and memory) and the
 /// time (it simulates every cycle, waits included).
 ResourceEstimate rtlRunEstimate(const TableSet& set);
+/// A routed RTL run on a `nodes`-node cube whose messages are released from cycle `first` to
+/// cycle `last`: the testbench starts at the first release, then simulates every cycle, the idle
+/// ones between releases included (the routers' per-cycle state allows no jump).
+ResourceEstimate rtlRoutedRunEstimate(u64 nodes, u64 first, u64 last);
 /// Building the Verilated model of an n-cube: Verilator's peak memory (it grows with the node
 /// instances it elaborates) and the CPU time of Verilator and the C++ compile.
 ResourceEstimate rtlBuildEstimate(int n);

@@ -131,6 +131,49 @@ TEST_F(RouterCli, MalformedMessageLinesNameFileAndLine) {
                           ":6: unknown field '\\xff\\xfe' (at=C, route=D,... or cont)\n");
 }
 
+// A message released at the last cycle a message file allows on the RTL (2^32 - 1) is delivered
+// on the table and TLM backends, not cut off by the default cycle limit.
+TEST_F(RouterCli, ALateReleaseIsDeliveredOnEveryBackend) {
+  const std::string head = "hcube-messages 1\ndim 2\nslots 2\nroute ecube\n";
+  const std::string late = write("late.hcm", head + "node 0 1\n1 3 2 at=4294967295\nend\n");
+  for (const char* backend : {"table", "tlm"}) {
+    const ProcessResult r = tool({"route", "--messages", late, "--backend", backend});
+    EXPECT_EQ(r.status, 0) << backend << r.output;
+    EXPECT_NE(r.output.find("  cycles 4294967297, words 2, stalls 0, delivered 1 of 1, latency "
+                            "max 2\n  verdict PASS"),
+              std::string::npos)
+        << backend << r.output;
+  }
+}
+
+// What the RTL router cannot carry, or would take hours to simulate, is refused before the model
+// is built, naming the message's file and line.
+TEST_F(RouterCli, RoutedHardwareLimitsNameFileAndLine) {
+  const std::string head = "hcube-messages 1\ndim 2\nslots 2\nroute source\n";
+  const std::string hops =
+      write("hops.hcm",
+            head + "node 0 2\n0 1 2 route=0\n1 1 3 route=0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0\nend\n");
+  ProcessResult r = tool({"route", "--messages", hops, "--backend", "rtl"});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.output, "hcube: error: " + hops +
+                          ":7: node 0: a source route of 19 hops; the RTL router carries at most "
+                          "6 (2n + 2)\n");
+  // Releases at 1 and 2^32 - 1: the testbench skips to the first release but then simulates
+  // every cycle.
+  const std::string apart =
+      write("apart.hcm",
+            "hcube-messages 1\ndim 2\nslots 2\nroute ecube\nnode 0 2\n0 1 2 at=1\n1 3 2 "
+            "at=4294967295\nend\n");
+  r = tool({"route", "--messages", apart, "--backend", "rtl"});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.output, "hcube: error: " + apart +
+                          ":7: the routed RTL run would take about 1.2 h, more than the limit of "
+                          "1.0 h (the table and TLM backends skip idle cycles)\n");
+  r = tool({"route", "--messages", apart, "--backend", "table"});
+  EXPECT_EQ(r.status, 0) << r.output;
+  EXPECT_NE(r.output.find("delivered 2 of 2"), std::string::npos) << r.output;
+}
+
 // Every option of traffic is checked before the first line of the result table.
 TEST_F(RouterCli, TrafficBadRatePrintsNothingBeforeTheError) {
   for (const char* rate : {"-0.5", "1.5"}) {
@@ -139,6 +182,20 @@ TEST_F(RouterCli, TrafficBadRatePrintsNothingBeforeTheError) {
     EXPECT_EQ(r.output, std::string("hcube: error: --rate ") + (rate[0] == '-' ? "-0.5" : "1.5") +
                             "00000: must be in (0, 1]\n");
   }
+}
+
+// A single message released at cycle 2^32 - 1: the RTL testbench starts the run at the release,
+// so it simulates a few cycles, and reports the cycles the other backends count.
+TEST_F(RouterCli, RtlLateReleaseSkipsTheIdleStretch) {
+  const std::string late =
+      write("late.hcm",
+            "hcube-messages 1\ndim 2\nslots 2\nroute ecube\nnode 0 1\n1 3 2 at=4294967295\nend\n");
+  const ProcessResult r = tool({"route", "--messages", late, "--backend", "rtl"});
+  EXPECT_EQ(r.status, 0) << r.output;
+  EXPECT_NE(r.output.find("  cycles 4294967297, words 2, stalls 0, delivered 1 of 1, latency "
+                          "max 2\n  verdict PASS"),
+            std::string::npos)
+      << r.output;
 }
 
 // Two packets chase each other around the 2-cube ring with one-entry FIFOs (the ring of

@@ -34,8 +34,10 @@ struct RouterPacket {
   u64 release = 0;
   u32 src_slot = 0;
   u64 id = 0;          ///< the message's index in the list (node by node), for delivered_at
-  bool start = false;  ///< the first word of a message that pays the start-up tau (docs/hardware/router.md §7)
-  int vc = 0;          ///< the virtual channel it crosses the link on: the receiver's FIFO (docs/hardware/router.md §13)
+  bool start = false;  ///< the first word of a message that pays the start-up tau
+                       ///< (docs/hardware/router.md §7)
+  int vc = 0;          ///< the virtual channel it crosses the link on: the receiver's FIFO
+                       ///< (docs/hardware/router.md §13)
 };
 
 /// What every router reports to: statistics of the whole cube (a per-run object, not a global).
@@ -127,9 +129,9 @@ class HcTlmRouterNode : public sc_core::sc_module {
     m_queue_head.assign(m_queue.size(), 0);
   }
 
-  /// Steps 1-3 of docs/hardware/router.md §4 on the state at the start of the cycle. Returns whether the node has
-  /// work (a FIFO packet or a released queue head); `next_release` gets the earliest release of
-  /// an unreleased queue head.
+  /// Steps 1-3 of docs/hardware/router.md §4 on the state at the start of the cycle. Returns
+  /// whether the node has work (a FIFO packet or a released queue head); `next_release` gets the
+  /// earliest release of an unreleased queue head.
   bool decide(u64 cycle, u64& next_release) {
     m_grants.clear();
     m_copy = false;
@@ -163,8 +165,8 @@ class HcTlmRouterNode : public sc_core::sc_module {
         queue_vc[static_cast<size_t>(j)] = injectionVcOf(j);
       }
     }
-    // The start-up unit (docs/hardware/router.md §7): one message at a time, tau cycles; its state is this node's
-    // alone, so the end-of-cycle update is made here.
+    // The start-up unit (docs/hardware/router.md §7): one message at a time, tau cycles; its state
+    // is this node's alone, so the end-of-cycle update is made here.
     if (!m_su_busy && waiting >= 0) {
       m_su_busy = true;
       m_su_queue = waiting;
@@ -295,8 +297,8 @@ class HcTlmRouterNode : public sc_core::sc_module {
     return h < v.size() ? &v[h] : nullptr;
   }
   u64 credit(int port, int vc) const { return m_credit[static_cast<size_t>(port * m_vcs + vc)]; }
-  /// The output port and VC a FIFO head requests (docs/hardware/router.md §3, docs/hardware/router.md §13), on the credits at the start of
-  /// the cycle.
+  /// The output port and VC a FIFO head requests (docs/hardware/router.md §3,
+  /// docs/hardware/router.md §13), on the credits at the start of the cycle.
   PortVc outputOf(const RouterPacket& p) const {
     const auto cr = [&](int j, int c) { return credit(j, c); };
     int port = 0;
@@ -323,8 +325,9 @@ class HcTlmRouterNode : public sc_core::sc_module {
     return p.dst == m_id;
   }
 
-  /// Output j's arbitration (docs/hardware/router.md §4 step 2): requesters in round-robin order from m_rr[j]; a FIFO
-  /// head is a requester of j if req names port j; the queue head if queue_vc >= 0.
+  /// Output j's arbitration (docs/hardware/router.md §4 step 2): requesters in round-robin order
+  /// from m_rr[j]; a FIFO head is a requester of j if req names port j; the queue head if queue_vc
+  /// >= 0.
   void arbitrate(int j, const std::vector<PortVc>& req, int queue_vc) {
     const int queue_req = m_n * m_vcs;
     const int requesters = queue_req + 1;
@@ -414,6 +417,7 @@ class HcTlmRouterCube : public sc_core::sc_module {
                   const RouterOptions& opt)
       : sc_module(name),
         m_opt(opt),
+        m_max_cycles(routerCycleLimit(opt, list)),
         m_total(list.messages()),
         m_clock("clock", sc_core::sc_time(10, sc_core::SC_NS)),
         m_probe(list.nodes(), list.n, opt.tagged_elements) {
@@ -506,7 +510,7 @@ class HcTlmRouterCube : public sc_core::sc_module {
       stop();
       return;
     }
-    if (m_cycle >= m_opt.max_cycles) {
+    if (m_cycle >= m_max_cycles) {
       m_timeout = true;
       stop();
       return;
@@ -528,7 +532,7 @@ class HcTlmRouterCube : public sc_core::sc_module {
     if (m_stopped) return;
     if (!m_work) {
       // Nothing in a FIFO, no released head: jump to the next release, as the golden model.
-      m_cycle = std::min(m_next_release, m_opt.max_cycles);
+      m_cycle = std::min(m_next_release, m_max_cycles);
       return;
     }
     if (m_probe.grants == 0 && !m_probe.startup_active) {
@@ -553,6 +557,7 @@ class HcTlmRouterCube : public sc_core::sc_module {
   }
 
   const RouterOptions m_opt;
+  const u64 m_max_cycles;
   const u64 m_total;
   sc_core::sc_clock m_clock;
   RouterProbe m_probe;

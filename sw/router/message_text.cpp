@@ -89,6 +89,7 @@ MessageList parseMessageText(const std::string& text, const std::string& name) {
   std::string line;
   u64 line_no = 0;
   MessageList list;
+  list.source = name;
   enum { kMagic, kDim, kSlots, kRoute, kNodes, kBody, kEnd } state = kMagic;
   u64 node = 0;
   u64 left = 0;
@@ -134,6 +135,7 @@ MessageList parseMessageText(const std::string& text, const std::string& name) {
           expect("route", 2);
           list.route = parseRouteKind(w[1]);
           list.per_node.assign(list.nodes(), {});
+          list.lines.assign(list.nodes(), {});
           seen.assign(list.nodes(), false);
           state = kNodes;
           break;
@@ -189,6 +191,7 @@ MessageList parseMessageText(const std::string& text, const std::string& name) {
           const std::string problem = messageProblem(list, node, m);
           if (!problem.empty()) throw Error("node " + std::to_string(node) + ": " + problem);
           list.per_node[node].push_back(std::move(m));
+          list.lines[node].push_back(line_no);
           const std::string cont =
               continuationProblem(list.per_node[node], list.per_node[node].size() - 1, list.slots);
           if (!cont.empty()) throw Error("node " + std::to_string(node) + ": " + cont);

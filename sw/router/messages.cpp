@@ -33,6 +33,13 @@ u64 MessageList::messages() const {
   return total;
 }
 
+std::string MessageList::where(u64 x, size_t i) const {
+  if (!source.empty() && x < lines.size() && i < lines[x].size()) {
+    return source + ":" + std::to_string(lines[x][i]);
+  }
+  return "node " + std::to_string(x) + " message " + std::to_string(i);
+}
+
 std::string messageProblem(const MessageList& list, u64 x, const Message& m) {
   if (m.src_slot >= list.slots) {
     return "source slot " + std::to_string(m.src_slot) + " is outside the data slots 0.." +

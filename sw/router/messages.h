@@ -128,10 +128,17 @@ struct MessageList {
   u64 slots = 1;  ///< K; the memory is M = 2K words (slots K..2K-1: the receive area)
   RouteKind route = RouteKind::kEcube;
   std::vector<std::vector<Message>> per_node;  ///< per_node[x]: node x's messages, in order
+  /// Where the list was read from, for messages about one entry: the file, and lines[x][i] the
+  /// line of per_node[x][i]. Empty for a list built in memory (a case's messages).
+  std::string source;
+  std::vector<std::vector<u64>> lines;
 
   u64 nodes() const { return u64{1} << n; }
   u64 memoryWords() const { return 2 * slots; }
   u64 messages() const;
+  /// "FILE:LINE" of message i of node x when the list was read from a file, else
+  /// "node X message I".
+  std::string where(u64 x, size_t i) const;
 };
 
 /// What is wrong with message `m` of node `x` under `list`'s n, K and routing function, or an

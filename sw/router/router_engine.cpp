@@ -9,6 +9,16 @@
 #include "traffic_monitor.h"
 
 namespace hcube {
+
+u64 routerCycleLimit(const RouterOptions& opt, const MessageList& list) {
+  if (opt.max_cycles != 0) return opt.max_cycles;
+  u64 last = 0;
+  for (const std::vector<Message>& node : list.per_node) {
+    for (const Message& m : node) last = std::max(last, m.release);
+  }
+  return last + (u64{1} << 32);
+}
+
 namespace {
 
 constexpr u32 kNone = 0xFFFFFFFFU;
@@ -22,6 +32,7 @@ class RouterEngine {
   RouterEngine(const MessageList& list, const CubeMemory& initial, const RouterOptions& opt)
       : list_(list),
         opt_(opt),
+        max_cycles_(routerCycleLimit(opt, list)),
         n_(list.n),
         nodes_(list.nodes()),
         vcs_(opt.vcs),
@@ -85,7 +96,7 @@ class RouterEngine {
     u64 cycle = 0;
     u64 quiet = 0;  // consecutive cycles in which nothing moved with work waiting
     while (r_.stats.delivered + lost_ < total) {
-      if (cycle >= opt_.max_cycles) {
+      if (cycle >= max_cycles_) {
         r_.run.timeout = true;
         r_.run.cycles = cycle;
         break;
@@ -94,7 +105,7 @@ class RouterEngine {
       if (!d.work) {
         // Nothing in a FIFO and no queue head released: run to the next release in one step.
         if (d.next_release == ~u64{0}) break;  // cannot happen: undelivered messages are queued
-        cycle = std::min(d.next_release, opt_.max_cycles);
+        cycle = std::min(d.next_release, max_cycles_);
         if (opt_.progress) opt_.progress(cycle);
         continue;
       }
@@ -128,7 +139,8 @@ class RouterEngine {
     u32 route_len = 0;
     u32 hop = 0;         ///< hops made
     u32 word = 0;        ///< the word, read at injection
-    bool start = false;  ///< the first word of a message that pays the start-up tau (docs/hardware/router.md §7)
+    bool start = false;  ///< the first word of a message that pays the start-up tau
+                         ///< (docs/hardware/router.md §7)
   };
   struct Grant {
     u64 node;
@@ -162,9 +174,9 @@ class RouterEngine {
     return q_head_[k] < q_begin_[k + 1] ? queue_[q_head_[k]] : kNone;
   }
 
-  /// The output port and virtual channel a FIFO head requests at node v (docs/hardware/router.md §3, docs/hardware/router.md §13); the
-  /// choice reads the credits, so it is made on the state at the start of the cycle (before
-  /// node v's arbitration).
+  /// The output port and virtual channel a FIFO head requests at node v (docs/hardware/router.md
+  /// §3, docs/hardware/router.md §13); the choice reads the credits, so it is made on the state at
+  /// the start of the cycle (before node v's arbitration).
   PortVc outputOf(const Msg& m, u64 v) const {
     const auto credit = [&](int j, int c) { return credit_[fifoIndex(v, j, c)]; };
     int port = 0;
@@ -178,7 +190,8 @@ class RouterEngine {
     }
     return {port, vcSelect(port, 0, vcs_, credit)};
   }
-  /// The virtual channel the head of injection queue Q_j of node v requests (docs/hardware/router.md §13).
+  /// The virtual channel the head of injection queue Q_j of node v requests
+  /// (docs/hardware/router.md §13).
   int injectionVcOf(u64 v, int j) const {
     return injectionVc(list_.route, j, vcs_,
                        [&](int p, int c) { return credit_[fifoIndex(v, p, c)]; });
@@ -189,8 +202,8 @@ class RouterEngine {
     return (v ^ (u64{1} << output)) == m.dst;
   }
 
-  /// Steps 1-3 of docs/hardware/router.md §4 for every node, on the state at the start of the cycle: the grants and
-  /// copies of the cycle (words read from memory now, written in apply()).
+  /// Steps 1-3 of docs/hardware/router.md §4 for every node, on the state at the start of the
+  /// cycle: the grants and copies of the cycle (words read from memory now, written in apply()).
   Decision decide(u64 cycle) {
     Decision d;
     grants_.clear();
@@ -249,9 +262,9 @@ class RouterEngine {
     return d;
   }
 
-  /// The start-up unit of node v (docs/hardware/router.md §7): busy for tau cycles with one message at a time; when
-  /// idle it takes the lowest queue whose released head waits (`waiting`, -1: none). Its state
-  /// is read only here, so the end-of-cycle update is made at once.
+  /// The start-up unit of node v (docs/hardware/router.md §7): busy for tau cycles with one message
+  /// at a time; when idle it takes the lowest queue whose released head waits (`waiting`, -1:
+  /// none). Its state is read only here, so the end-of-cycle update is made at once.
   void startup(u64 v, int waiting, Decision& d) {
     if (su_busy_[v] == 0) {
       if (waiting < 0) return;
@@ -267,9 +280,9 @@ class RouterEngine {
     }
   }
 
-  /// Step 2 of docs/hardware/router.md §4 at output j of node v: the first requester from the round-robin pointer on
-  /// that may send (last hop, or a credit on the virtual channel it asks for) is granted; every
-  /// other requester stalls.
+  /// Step 2 of docs/hardware/router.md §4 at output j of node v: the first requester from the
+  /// round-robin pointer on that may send (last hop, or a credit on the virtual channel it asks
+  /// for) is granted; every other requester stalls.
   void arbitrate(u64 v, int j) {
     const u64 o = outIndex(v, j);
     const int requesters = requesters_;
@@ -301,8 +314,8 @@ class RouterEngine {
     if (granted >= 0) rr_[o] = static_cast<u32>((granted + 1) % requesters);
   }
 
-  /// Steps 4-5 of docs/hardware/router.md §4: pops, credits, link crossings, pushes and deliveries at the end of the
-  /// cycle.
+  /// Steps 4-5 of docs/hardware/router.md §4: pops, credits, link crossings, pushes and deliveries
+  /// at the end of the cycle.
   void apply(u64 cycle) {
     const int queue_req = requesters_ - 1;
     for (const Grant& g : grants_) {
@@ -387,7 +400,8 @@ class RouterEngine {
   }
 
   /// The heads that cannot move, node by node: FIFOs in port and then VC order, then the
-  /// released injection heads in queue order (docs/hardware/router.md §5, docs/hardware/router.md §13).
+  /// released injection heads in queue order (docs/hardware/router.md §5, docs/hardware/router.md
+  /// §13).
   void declareDeadlock(u64 cycle) {
     r_.stats.deadlock = true;
     r_.stats.deadlock_cycle = cycle;
@@ -445,6 +459,7 @@ class RouterEngine {
 
   const MessageList& list_;
   const RouterOptions& opt_;
+  const u64 max_cycles_;
   const int n_;
   const u64 nodes_;
   const int vcs_;         // V: virtual channels per link

@@ -16,16 +16,20 @@
 namespace hcube {
 
 struct RouterOptions {
-  u64 fifo_depth = 4;              ///< D >= 1, entries per input FIFO
-  int vcs = 1;                     ///< V: virtual channels per link, 1..kMaxVcs (docs/hardware/router.md §13)
-  u64 tau = 0;                     ///< start-up cycles of a message, 0..kMaxRoutedTau (docs/hardware/router.md §7)
-  u64 deadlock_cycles = 64;        ///< L >= 1: no packet moved for L cycles with work waiting
-  u64 max_cycles = u64{1} << 32;   ///< stop with timeout = true after this many cycles
+  u64 fifo_depth = 4;  ///< D >= 1, entries per input FIFO
+  int vcs = 1;         ///< V: virtual channels per link, 1..kMaxVcs (docs/hardware/router.md §13)
+  u64 tau = 0;  ///< start-up cycles of a message, 0..kMaxRoutedTau (docs/hardware/router.md §7)
+  u64 deadlock_cycles = 64;  ///< L >= 1: no packet moved for L cycles with work waiting
+  u64 max_cycles = 0;  ///< stop with timeout = true after this many cycles (0: routerCycleLimit)
   u64 tagged_elements = 0;         ///< words below this are tags: track their span
   bool record_deliveries = false;  ///< fill RouterStats::delivered_at (synthetic traffic)
   /// If set, called after every cycle (or skipped idle stretch) with the cycles done so far.
   std::function<void(u64 cycles_done)> progress;
 };
+
+/// The cycle a routed run stops at with a timeout: opt.max_cycles if set, else 2^32 cycles after
+/// the last release (so a message released at any cycle a file allows is delivered).
+u64 routerCycleLimit(const RouterOptions& opt, const MessageList& list);
 
 /// A FIFO head (or queue head) that cannot move when a deadlock is declared.
 struct BlockedPort {
@@ -35,8 +39,8 @@ struct BlockedPort {
   u64 dst = 0;             ///< the head packet's destination
   int output = 0;          ///< the output it requests
   bool no_credit = false;  ///< the output has no credit (else: granted to another requester)
-  int input_vc = 0;        ///< the FIFO's virtual channel (0 for a queue; docs/hardware/router.md §13)
-  int output_vc = 0;       ///< the virtual channel of the output it requests
+  int input_vc = 0;   ///< the FIFO's virtual channel (0 for a queue; docs/hardware/router.md §13)
+  int output_vc = 0;  ///< the virtual channel of the output it requests
 };
 
 /// Router counters of one node (docs/hardware/router.md §5).
@@ -48,7 +52,8 @@ struct RouterNodeErrors {
   friend bool operator==(const RouterNodeErrors&, const RouterNodeErrors&) = default;
 };
 
-/// The statistics of docs/hardware/router.md §6 and the outcome checks of docs/hardware/router.md §5.
+/// The statistics of docs/hardware/router.md §6 and the outcome checks of docs/hardware/router.md
+/// §5.
 struct RouterStats {
   u64 fifo_depth = 0;
   int vcs = 1;       ///< virtual channels per link (docs/hardware/router.md §13)
