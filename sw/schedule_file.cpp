@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "error.h"
+#include "reference.h"
 #include "table_diff.h"
 #include "table_text.h"
 #include "utf8.h"
@@ -120,6 +121,13 @@ class Reader {
     }
     nodes_ = s.perm.nodes();
     words_ = s.perm.slots() + s.scratch;
+    // The reader plays the schedule on the whole cube's memory (checkArrivals), twice over.
+    if (words_ > kMaxSimulatedWords / nodes_) {
+      line_ = seen["perm"];
+      fail("'" + s.perm.str() + "' on " + std::to_string(nodes_) + " nodes x " +
+           std::to_string(words_) + " words is more than the " +
+           std::to_string(kMaxSimulatedWords) + " words of cube memory this tool simulates");
+    }
     switch (s.form) {
       case ScheduleFile::Form::kRelative:
         readRelative(s, tok);

@@ -360,6 +360,7 @@ std::vector<BadFile> badFiles() {
       /*24*/ m + "step\nmove 0 1 0 1\nmove 1 1 0 0\nend\n",
       /*25*/ h,
       /*26*/ h + "step 0b011 0b110 0b100\n",
+      /*27*/ "hcube-schedule 1\nalgo big\nn 20\nform moves\nperm aapc n=20 m=1\nstep\nend\n",
   };
   return {
       {"wrong magic", texts[0].c_str(), "1: expected 'hcube-schedule 1'"},
@@ -417,6 +418,9 @@ std::vector<BadFile> badFiles() {
        "step it is in no slot (overwritten)"},
       {"no steps", texts[25].c_str(), "5: unexpected end of input in the header"},
       {"missing end", texts[26].c_str(), "6: unexpected end of input: missing 'end'"},
+      {"cube too large to check", texts[27].c_str(),
+       "5: 'aapc n=20 m=1' on 1048576 nodes x 1048576 words is more than the 268435456 words of "
+       "cube memory this tool simulates"},
   };
 }
 
