@@ -164,7 +164,10 @@ TEST_F(RouterCli, RoutedHardwareLimitsNameFileAndLine) {
       write("apart.hcm",
             "hcube-messages 1\ndim 2\nslots 2\nroute ecube\nnode 0 2\n0 1 2 at=1\n1 3 2 "
             "at=4294967295\nend\n");
-  r = tool({"route", "--messages", apart, "--backend", "rtl"});
+  // Refused before anything is built, under an address-space limit of 200 MB.
+  r = runProcess({"/bin/sh", "-c",
+                  "ulimit -v 204800 && exec \"$0\" route --messages \"$1\" --backend rtl",
+                  HCUBE_TOOL, apart});
   EXPECT_EQ(r.status, 2);
   EXPECT_EQ(r.output, "hcube: error: " + apart +
                           ":7: the routed RTL run would take about 1.2 h, more than the limit of "
