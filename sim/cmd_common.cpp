@@ -288,6 +288,16 @@ RoutedRun runRoutedOn(const std::string& backend, const MessageList& list,
   return runRouter(list, initial, opt);
 }
 
+RoutedReport routedReportFor(const BuiltCase& c, RouteKind route) {
+  RoutedReport r;
+  r.algo = c.tables.header.algo;
+  r.perm = c.perm;
+  r.route = route;
+  r.lower_bound = c.lower_bound;
+  r.bound_source = c.bound_source;
+  return r;
+}
+
 MessageList caseMessages(const BuiltCase& c, RouteKind route, u64 packet) {
   return groupMessages(route == RouteKind::kSource ? messagesFromSchedule(c.perm, c.tables)
                                                    : messagesFromPermutation(c.perm, route),

@@ -14,6 +14,7 @@
 #include "report.h"
 #include "resource_limits.h"
 #include "router/messages.h"
+#include "router/routed_report.h"
 #include "router/router_engine.h"
 #include "rtl_backend.h"
 #include "table_diff.h"
@@ -118,5 +119,8 @@ RoutedRun runRoutedOn(const std::string& backend, const MessageList& list,
 // With --packet B each node's words for one destination go in messages of up to B words
 // (router/messages.h groupMessages).
 MessageList caseMessages(const BuiltCase& c, RouteKind route, u64 packet = 1);
+/// The report of a routed run of case `c`, with what the case fixes (algorithm, permutation,
+/// routing function and bound) filled in; the run and its check are the caller's.
+RoutedReport routedReportFor(const BuiltCase& c, RouteKind route);
 
 }  // namespace hcube

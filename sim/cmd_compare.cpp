@@ -143,12 +143,7 @@ int cmdCompareModes(Args& args, const std::string& modes_text) {
                          "routed mode's memory (2K words per node)");
       RouterOptions opt = opt_base;
       opt.tagged_elements = c.perm.elements();
-      RoutedReport r;
-      r.algo = c.tables.header.algo;
-      r.perm = c.perm;
-      r.route = route;
-      r.lower_bound = c.lower_bound;
-      r.bound_source = c.bound_source;
+      RoutedReport r = routedReportFor(c, route);
       r.result = runRoutedOn(backend, list, taggedMemory(c.perm, list.memoryWords()), opt);
       r.check = checkRoutedMemory(c.perm, r.result.run.memory);
       all_pass = all_pass && r.passed();

@@ -116,12 +116,7 @@ int cmdRoutedRun(Args& args, const std::string& route_word) {
   std::ostream* progress = !json && stderrIsTerminal() ? &std::cerr : nullptr;
   const MessageList list = caseMessages(c, route, messaging.packet);
   requireSimulatable(list.nodes(), list.memoryWords(), "routed mode's memory (2K words per node)");
-  RoutedReport report;
-  report.algo = c.tables.header.algo;
-  report.perm = c.perm;
-  report.route = route;
-  report.lower_bound = c.lower_bound;
-  report.bound_source = c.bound_source;
+  RoutedReport report = routedReportFor(c, route);
   opt.tagged_elements = c.perm.elements();
   ProgressBar bar(progress, "routed run", 0);
   if (progress != nullptr) opt.progress = bar.callback();
