@@ -170,10 +170,10 @@ const std::vector<CommandLine>& commandLines() {
             [--max-cycles C] [--trace FILE.vcd|FILE.fst] [--cache DIR] [--json]
       routed mode: the case's permutation by the per-cycle packet routers, no schedule
       (docs/hardware/router.md; on the RTL the FIFO depth is 1..4, --trace shows the routers))",
-       join(kCase, {"--tables", "--schedule", "--backend", "--trace", "--json", "--no-verify",
-                    "--max-cycles", "--cache", "--threads", "--rtl-model", "--router", "--links",
-                    "--heatmap", "--inject", "--seed", "--route", "--fifo-depth", "--vcs",
-                    "--deadlock-cycles", "--tau"}),
+       join(kCase, {"--tables",    "--schedule",   "--backend", "--trace",           "--json",
+                    "--no-verify", "--max-cycles", "--cache",   "--threads",         "--rtl-model",
+                    "--router",    "--links",      "--heatmap", "--inject",          "--seed",
+                    "--route",     "--fifo-depth", "--vcs",     "--deadlock-cycles", "--tau"}),
        true},
       {"trace", "print one element's path cycle by cycle",
        R"(  hcube trace (--algo A --n N [--k K] [--width B] [--ports all|one] | --tables PATH)

@@ -150,9 +150,9 @@ TEST_F(RouterCli, ALateReleaseIsDeliveredOnEveryBackend) {
 // is built, naming the message's file and line.
 TEST_F(RouterCli, RoutedHardwareLimitsNameFileAndLine) {
   const std::string head = "hcube-messages 1\ndim 2\nslots 2\nroute source\n";
-  const std::string hops =
-      write("hops.hcm",
-            head + "node 0 2\n0 1 2 route=0\n1 1 3 route=0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0\nend\n");
+  const std::string hops = write(
+      "hops.hcm",
+      head + "node 0 2\n0 1 2 route=0\n1 1 3 route=0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0\nend\n");
   ProcessResult r = tool({"route", "--messages", hops, "--backend", "rtl"});
   EXPECT_EQ(r.status, 2);
   EXPECT_EQ(r.output, "hcube: error: " + hops +
