@@ -121,29 +121,6 @@ BuiltCase loadCase(Args& args, const std::vector<std::string>& backends, HeaderO
   return c;
 }
 
-void requireBackendLimits(const BuiltCase& c, const std::string& backend,
-                          const HeaderOrigin& origin) {
-  if (backend == "table") requireWithinLimits(tableExecutorEstimate(c.tables), &origin);
-  if (backend == "tlm") requireWithinLimits(tlmEstimate(c.tables), &origin);
-  if (backend == "rtl") {
-    requireRtlDimension(c.tables.header.n);
-    requireWithinLimits(rtlRunEstimate(c.tables), &origin);
-  }
-}
-
-RunReport reportFor(const BuiltCase& c) {
-  RunReport report;
-  report.algo = c.tables.header.algo;
-  report.perm = c.perm;
-  report.lanes = c.tables.header.lanes;
-  report.one_port = c.tables.header.one_port;
-  report.lower_bound = c.lower_bound;
-  report.bound_source = c.bound_source;
-  report.mac_units = c.tables.header.mac_units;
-  report.mac_overlap = c.tables.header.mac_overlap;
-  return report;
-}
-
 int rtlThreadsOption(Args& args, bool rtl_runs) {
   const std::optional<long long> t = args.number("--threads");
   if (!t) return 1;

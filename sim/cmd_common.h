@@ -44,13 +44,6 @@ int printVerify(const VerifyReport& v, const std::string& what);
 // limits that the case spec alone decides are checked before any tables are built.
 BuiltCase loadCase(Args& args, const std::vector<std::string>& backends, HeaderOrigin& origin);
 
-// The limits of one backend on a case, checked before it allocates anything (resource_limits.h).
-void requireBackendLimits(const BuiltCase& c, const std::string& backend,
-                          const HeaderOrigin& origin);
-
-/// The report of a run of the case, before the run: its algorithm, permutation and bound.
-RunReport reportFor(const BuiltCase& c);
-
 struct BackendRun {
   std::string backend;
   std::string trace;

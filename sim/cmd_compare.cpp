@@ -90,7 +90,7 @@ int cmdCompareModes(Args& args, const std::string& modes_text) {
   HeaderOrigin origin;
   const BuiltCase c = loadCase(args, backends, origin);
   args.finish();
-  for (const std::string& b : backends) requireBackendLimits(c, b, origin);
+  for (const std::string& b : backends) requireBackendLimits(c.tables, b, &origin);
   std::vector<std::string> problems;                     // disagreements between backends
   const int label_width = backends.size() > 1 ? 15 : 9;  // "schedule/table"
   nlohmann::ordered_json runs = nlohmann::ordered_json::array();
@@ -211,7 +211,7 @@ int cmdCompare(Args& args) {
   HeaderOrigin origin;
   const BuiltCase c = loadCase(args, backends, origin);
   args.finish();
-  for (const std::string& b : backends) requireBackendLimits(c, b, origin);
+  for (const std::string& b : backends) requireBackendLimits(c.tables, b, &origin);
   const std::optional<CubeMemory> initial = seededInitial(seed, c);
   const VerifyReport v = verifyTables(c.tables, kShownErrors, &origin);
   std::vector<RunReport> reports;

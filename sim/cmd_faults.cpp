@@ -28,7 +28,7 @@ int cmdFaults(Args& args) {
   HeaderOrigin origin;
   const BuiltCase c = loadCase(args, {backend}, origin);
   args.finish();
-  requireBackendLimits(c, backend, origin);
+  requireBackendLimits(c.tables, backend, &origin);
   BackendRun b{backend, "", cache, 0, nullptr};
   b.record_traffic = true;
   const RunResult golden = runOn(c, b, nullptr);

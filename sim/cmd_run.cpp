@@ -199,7 +199,7 @@ int cmdRun(Args& args) {
                   " MiB); use a smaller --n or --k");
     }
   }
-  requireBackendLimits(c, backend, origin);
+  requireBackendLimits(c.tables, backend, &origin);
   if (seed && inject) throw Error("--seed (seeded values) cannot be combined with --inject");
   const std::optional<CubeMemory> initial = seededInitial(seed, c);
   std::optional<Fault> fault;

@@ -24,7 +24,7 @@ int cmdTrace(Args& args) {
   args.finish();
   const int n = c.tables.header.n;
   const auto [node, slot] = parseElement(*element, n, c.perm.slots());
-  requireBackendLimits(c, backend, origin);
+  requireBackendLimits(c.tables, backend, &origin);
   BackendRun b{backend, "", cache, static_cast<u64>(max_cycles), nullptr};
   b.record_traffic = true;
   b.record_word = node * c.perm.slots() + slot;  // the tag: only its events are kept

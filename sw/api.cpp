@@ -173,21 +173,8 @@ Result runBuilt(const BuiltCase& c, const Options& o) {
       throw Error(text);
     }
   }
-  if (o.backend == "table") requireWithinLimits(tableExecutorEstimate(c.tables));
-  if (o.backend == "tlm") requireWithinLimits(tlmEstimate(c.tables));
-  if (o.backend == "rtl") {
-    requireRtlDimension(c.tables.header.n);
-    requireWithinLimits(rtlRunEstimate(c.tables));
-  }
-  RunReport report;
-  report.algo = c.tables.header.algo;
-  report.perm = c.perm;
-  report.lanes = c.tables.header.lanes;
-  report.one_port = c.tables.header.one_port;
-  report.lower_bound = c.lower_bound;
-  report.bound_source = c.bound_source;
-  report.mac_units = c.tables.header.mac_units;
-  report.mac_overlap = c.tables.header.mac_overlap;
+  requireBackendLimits(c.tables, o.backend);
+  RunReport report = reportFor(c);
   if (o.backend == "table") {
     ExecOptions opt;
     opt.tagged_elements = c.perm.elements();

@@ -192,4 +192,17 @@ std::string jsonText(const nlohmann::ordered_json& j) {
 
 std::string formatReportJson(const RunReport& r) { return jsonText(reportJson(r)); }
 
+RunReport reportFor(const BuiltCase& c) {
+  RunReport report;
+  report.algo = c.tables.header.algo;
+  report.perm = c.perm;
+  report.lanes = c.tables.header.lanes;
+  report.one_port = c.tables.header.one_port;
+  report.lower_bound = c.lower_bound;
+  report.bound_source = c.bound_source;
+  report.mac_units = c.tables.header.mac_units;
+  report.mac_overlap = c.tables.header.mac_overlap;
+  return report;
+}
+
 }  // namespace hcube

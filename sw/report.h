@@ -22,10 +22,11 @@ struct RunReport {
   CheckResult check;
   u64 lower_bound = 0;
   std::string bound_source;
-  std::string trace;         ///< waveform file written, if any
-  std::string gtkw;          ///< GTKWave save file written, if any
-  u32 mac_units = 1;         ///< U, multiply-add units per node (the tables' header)
-  bool mac_overlap = false;  ///< MAC overlap mode (the tables' header, docs/hardware/arithmetic.md §3)
+  std::string trace;  ///< waveform file written, if any
+  std::string gtkw;   ///< GTKWave save file written, if any
+  u32 mac_units = 1;  ///< U, multiply-add units per node (the tables' header)
+  bool mac_overlap =
+      false;  ///< MAC overlap mode (the tables' header, docs/hardware/arithmetic.md §3)
 
   /// Every element where the reference says, no hardware error, no timeout.
   bool passed() const { return check.mismatches == 0 && run.errors.empty() && !run.timeout; }
@@ -39,6 +40,9 @@ bool hasArithmetic(const RunReport& r);
 u64 table5MacCycles(const RunReport& r);
 
 std::string formatReportText(const RunReport& r);
+/// The report of a run of case `c`, before the run: its algorithm, permutation, hardware and
+/// bound; the run and its check are the caller's.
+RunReport reportFor(const BuiltCase& c);
 /// A digest of a cube's final memory (every word of every node, scratch included), the same on
 /// every backend when they agree: "fnv1a64:" and 16 hex digits. Regression suites keep it
 /// instead of the memory itself.

@@ -313,6 +313,16 @@ void requireWithinLimits(const ResourceEstimate& e, const HeaderOrigin* origin) 
   }
 }
 
+void requireBackendLimits(const TableSet& set, const std::string& backend,
+                          const HeaderOrigin* origin) {
+  if (backend == "table") requireWithinLimits(tableExecutorEstimate(set), origin);
+  if (backend == "tlm") requireWithinLimits(tlmEstimate(set), origin);
+  if (backend == "rtl") {
+    requireRtlDimension(set.header.n);
+    requireWithinLimits(rtlRunEstimate(set), origin);
+  }
+}
+
 void requireRtlDimension(int n) { requireRtlDimension(n, physicalMemoryBytes()); }
 
 void requireRtlDimension(int n, u64 machine_bytes) {

@@ -95,6 +95,11 @@ std::string rtlRunForecast(const TableSet& set);
 /// naming the estimate, the limit and (through `origin`, if given) the file and line of `e.field`.
 void requireWithinLimits(const ResourceEstimate& e, const HeaderOrigin* origin = nullptr);
 
+/// The limits of one backend ("table", "tlm" or "rtl") on `set`, checked before it allocates
+/// anything: requireWithinLimits of its estimate, and for the RTL requireRtlDimension.
+void requireBackendLimits(const TableSet& set, const std::string& backend,
+                          const HeaderOrigin* origin = nullptr);
+
 /// Throws Error if the RTL cube cannot have dimension `n`, or if building its model would need
 /// more memory than `machine_bytes` (default: this machine's physical memory); checked from the
 /// case, before any tables are built.
