@@ -11,12 +11,12 @@
 
 #include <sstream>
 
-#include "algorithms.h"
-#include "compiler.h"
-#include "executor.h"
-#include "schedules/edelman.h"
-#include "table_text.h"
-#include "verifier.h"
+#include "algorithms/aapc/edelman.h"
+#include "algorithms/algorithms.h"
+#include "exec/executor.h"
+#include "tables/compiler.h"
+#include "tables/table_text.h"
+#include "tables/verifier.h"
 
 namespace {
 

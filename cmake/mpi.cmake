@@ -3,7 +3,7 @@
 # Without MPI, hcube builds as before and refuses a start by mpirun.
 find_package(MPI COMPONENTS CXX QUIET)
 if(MPI_CXX_FOUND)
-  add_library(hcube_mpi STATIC sw/exec_partitioned.cpp)
+  add_library(hcube_mpi STATIC sw/exec/exec_partitioned.cpp)
   target_link_libraries(hcube_mpi PUBLIC hcube_sw MPI::MPI_CXX)
   target_link_libraries(hcube PRIVATE hcube_mpi)
   target_compile_definitions(hcube PRIVATE HCUBE_MPI=1)

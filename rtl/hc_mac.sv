@@ -23,7 +23,7 @@
 // error, a write outside is dropped (and is a `slot` error). `conflict_o` holds in every cycle of
 // a MAC whose C block overlaps its A or B block (a check on the instruction).
 //
-// sw/mac.h is the same semantics in C++ (the table executor and the TLM node run it).
+// sw/tables/mac.h is the same semantics in C++ (the table executor and the TLM node run it).
 
 module hc_mac
 #(

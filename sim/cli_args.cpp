@@ -6,7 +6,7 @@
 #include <exception>
 #include <stdexcept>
 
-#include "error.h"
+#include "base/error.h"
 
 namespace hcube {
 

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "algorithms.h"
+#include "algorithms/algorithms.h"
 #include "cli_commands.h"
 
 namespace hcube {

@@ -147,7 +147,7 @@ const std::vector<CommandLine>& commandLines() {
             [--max-cycles C] [--cache DIR] [--threads T] [--rtl-model array|flat] [--router]
             [--links FILE.csv] [--heatmap FILE.svg] [--inject KIND:...] [--seed S]
       run a case and check every element against the reference model; --seed S starts the
-      collectives and matmul from seeded values (splitmix64, sw/seeded_words.h) instead of
+      collectives and matmul from seeded values (splitmix64, sw/spec/seeded_words.h) instead of
       tags and checks the sums and products computed from them; the RTL runs on the node-array
       model (hc_node and hc_cube_ctl verilated apart and wired by the testbench, whose build does
       not grow with n) unless --rtl-model flat or --trace asks for hc_cube verilated whole;

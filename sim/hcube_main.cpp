@@ -1,5 +1,5 @@
 // hcube: the command-line tool's main() and its command table (docs/architecture.md §7); each
-// command is a function of its own in sim/cmd_*.cpp (sim/commands.h).
+// command is a function of its own in sim/commands/cmd_*.cpp (sim/commands/commands.h).
 //
 // Exit status: 0 success; 1 a run or verification that found a problem; 2 bad input; 3 an
 // internal error.
@@ -8,13 +8,13 @@
 #include <new>
 #include <string>
 
+#include "base/error.h"
 #include "cli_args.h"
 #include "cli_commands.h"
-#include "cmd_schedule.h"
-#include "commands.h"
-#include "error.h"
+#include "commands/cmd_schedule.h"
+#include "commands/commands.h"
 #ifdef HCUBE_MPI
-#include "exec_partitioned.h"
+#include "exec/exec_partitioned.h"
 #endif
 #include "regress.h"
 

@@ -9,7 +9,7 @@
 #include <filesystem>
 #include <sstream>
 
-#include "error.h"
+#include "base/error.h"
 
 extern char** environ;
 

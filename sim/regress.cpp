@@ -18,17 +18,18 @@
 #include <sstream>
 #include <thread>
 
+#include "base/error.h"
+#include "base/utf8.h"
 #include "cli_args.h"
-#include "error.h"
+#include "inspect/report.h"
 #include "process.h"
-#include "report.h"
-#include "utf8.h"
 
 namespace hcube {
 
 const std::vector<std::string> kExpectFields = {
-    "exit",  "cycles",        "transfer_cycles", "local_cycles", "words", "span",
-    "lower_bound", "mismatches", "memory_digest", "hw_errors",  "timeout", "verdict", "message"};
+    "exit",    "cycles",      "transfer_cycles", "local_cycles",  "words",
+    "span",    "lower_bound", "mismatches",      "memory_digest", "hw_errors",
+    "timeout", "verdict",     "message"};
 
 namespace {
 
@@ -65,10 +66,11 @@ void checkExpect(const nlohmann::ordered_json& e, const std::string& at) {
     }
     const auto& v = item.value();
     const bool text = k == "memory_digest" || k == "verdict" || k == "message";
-    if (text ? !v.is_string()
-             : (k == "timeout" ? !v.is_boolean() : !v.is_number_unsigned())) {
+    if (text ? !v.is_string() : (k == "timeout" ? !v.is_boolean() : !v.is_number_unsigned())) {
       throw Error(at + "expect." + k + " is " + v.dump() + ", not " +
-                  (text ? "a string" : k == "timeout" ? "true or false" : "a whole number >= 0"));
+                  (text             ? "a string"
+                   : k == "timeout" ? "true or false"
+                                    : "a whole number >= 0"));
     }
   }
 }
@@ -97,10 +99,18 @@ std::string xmlEscape(const std::string& s) {
       continue;
     }
     switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
       default:
         // XML 1.0 allows no control characters but tab, newline and carriage return.
         if (static_cast<unsigned char>(c) < 0x20 && c != '\t' && c != '\n' && c != '\r') {
@@ -196,7 +206,8 @@ RegressSuite readSuite(const std::string& path) {
     std::ifstream again(path);
     std::string text((std::istreambuf_iterator<char>(again)), std::istreambuf_iterator<char>());
     const size_t byte = std::min<size_t>(e.byte, text.size());
-    const size_t line = 1 + static_cast<size_t>(std::count(text.begin(), text.begin() + byte, '\n'));
+    const size_t line =
+        1 + static_cast<size_t>(std::count(text.begin(), text.begin() + byte, '\n'));
     throw Error(path + ":" + std::to_string(line) + ": not valid JSON (" + e.what() + ")");
   }
   if (!s.doc.is_object()) throw Error(path + ": a suite is a JSON object with \"cases\"");
@@ -227,7 +238,8 @@ RegressSuite readSuite(const std::string& path) {
     if (!c.is_object()) throw Error(at + "a case is an object with \"name\"");
     for (const auto& item : c.items()) {
       if (kCaseKeys.count(item.key()) == 0) {
-        throw Error(at + "unknown key '" + item.key() + "' (keys: name, run, tables, backends, expect)");
+        throw Error(at + "unknown key '" + item.key() +
+                    "' (keys: name, run, tables, backends, expect)");
       }
     }
     if (!c.contains("name") || !c["name"].is_string() || c["name"].get<std::string>().empty()) {
@@ -428,7 +440,8 @@ int runRegress(const RegressOptions& o) {
     }
   };
   std::vector<std::thread> workers;
-  const int n_workers = static_cast<int>(std::min<size_t>(static_cast<size_t>(o.jobs), tasks.size()));
+  const int n_workers =
+      static_cast<int>(std::min<size_t>(static_cast<size_t>(o.jobs), tasks.size()));
   for (int w = 0; w < n_workers; ++w) workers.emplace_back(worker);
   for (std::thread& w : workers) w.join();
   const double seconds =
@@ -505,8 +518,9 @@ int runRegress(const RegressOptions& o) {
   } else {
     std::cout << suite.name << ", shard " << shard << ": " << cases_in_shard << " of "
               << suite.cases.size() << " cases, " << results.size() << " runs, "
-              << results.size() - failed << " passed, " << failed << " failed, " << seconds3(seconds)
-              << " s" << (o.update ? " (expectations written to " + o.suite + ")" : "") << "\n";
+              << results.size() - failed << " passed, " << failed << " failed, "
+              << seconds3(seconds) << " s"
+              << (o.update ? " (expectations written to " + o.suite + ")" : "") << "\n";
   }
   return failed == 0 ? 0 : 1;
 }

@@ -11,11 +11,11 @@
 #include <iosfwd>
 #include <string>
 
-#include "fault.h"
-#include "hw_errors.h"
-#include "reference.h"
+#include "exec/fault.h"
+#include "exec/hw_errors.h"
 #include "router/router_engine.h"
-#include "table.h"
+#include "spec/reference.h"
+#include "tables/table.h"
 
 namespace hcube {
 
@@ -66,7 +66,7 @@ struct RtlOptions {
   /// Run on the flat model (hc_cube verilated whole) even without a trace; traced runs always do.
   bool flat = false;
   std::ostream* progress = nullptr;  ///< where build and run progress goes (nullptr: silent)
-  /// Show the run's progress as a bar (sw/progress.h) on `progress`, which must be a terminal;
+  /// Show the run's progress as a bar (sw/exec/progress.h) on `progress`, which must be a terminal;
   /// otherwise as a line every few seconds.
   bool progress_bar = false;
   bool record_traffic = false;  ///< fill RunResult::traffic (runner option --traffic; sw/inspect/)
@@ -77,17 +77,22 @@ struct RtlOptions {
   /// With router_model: the virtual channels of that model's routers (docs/hardware/router.md §13),
   /// whose table mode is the same as any other's.
   int router_vcs = 1;
-  /// Initial memory (nodes x the set's memory words, e.g. seeded values, sw/initial_values.h),
+  /// Initial memory (nodes x the set's memory words, e.g. seeded values, sw/spec/initial_values.h),
   /// passed to the runner as a file (--memory); nullptr: tags in every data slot.
   const CubeMemory* initial = nullptr;
-  /// A link fault to inject (sw/fault.h; the runner's --fault, docs/hardware/faults.md); nullptr or
-  /// a table fault (applied to the tables before they are passed): none.
+  /// A link fault to inject (sw/exec/fault.h; the runner's --fault, docs/hardware/faults.md);
+  /// nullptr or a table fault (applied to the tables before they are passed): none.
   const Fault* fault = nullptr;
 };
 
 std::string defaultCacheDir();
 
-/// The directory the RTL models are built from (rtl/, tb/ with tb/model/, sw/traffic_monitor.h):
+/// The library's headers the testbench compiles (header-only, standard C++ only), under sw/: part
+/// of the sources an RTL model is built from, and installed with them.
+inline constexpr const char* kTestbenchLibraryHeaders[] = {"exec/traffic_monitor.h",
+                                                           "exec/hw_error_kinds.h"};
+
+/// The directory the RTL models are built from (rtl/, tb/ with tb/model/, the headers above):
 /// the one setRtlSourceRoot named, else $HCUBE_DATA_DIR, else <prefix>/share/hcube when the
 /// running program is an installed <prefix>/bin/hcube, else the source tree the tool was built
 /// from, else the data directory `cmake --install` wrote. Throws Error when none holds them.

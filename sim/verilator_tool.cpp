@@ -6,7 +6,7 @@
 #include <mutex>
 #include <regex>
 
-#include "error.h"
+#include "base/error.h"
 #include "process.h"
 
 namespace fs = std::filesystem;

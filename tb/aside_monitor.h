@@ -3,8 +3,8 @@
 //
 // Each cycle the runner collects the words the channels sent and stored (reading the models, on
 // its own thread) and hands them to CubeTb::RunAside: on a node-array model with worker threads
-// the monitor's bookkeeping (span and per-link counts, sw/traffic_monitor.h) runs while the cube
-// evaluates the next cycle; with one thread it runs at once. Words a runner stores outside the
+// the monitor's bookkeeping (span and per-link counts, sw/exec/traffic_monitor.h) runs while the
+// cube evaluates the next cycle; with one thread it runs at once. Words a runner stores outside the
 // channels (routed mode's local copies) follow the channels' stores, in the order the runner
 // adds them.
 #pragma once
@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "cube_tb.h"
-#include "traffic_monitor.h"
+#include "exec/traffic_monitor.h"
 
 namespace hcube::tb {
 

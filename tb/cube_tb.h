@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "cube_config.h"
+#include "exec/hw_error_kinds.h"  // sw/: the error kinds, described once
 #include "image.h"
 
 class VerilatedContext;
@@ -23,11 +24,13 @@ namespace hcube::tb {
 
 class CubeTop;  // tb/cube_top.h: the flat or the node-array model of hc_cube
 
-/// Names of the error kinds, in counter order (docs/hardware/checks.md).
-inline constexpr std::array<const char*, 10> kErrorKindNames = {
-    "lost",    "nodata",  "fwd",      "slot",    "overrun",
-    "oneport", "illegal", "conflict", "dropped", "overlap"};
-inline constexpr int kNumErrorKinds = static_cast<int>(kErrorKindNames.size());
+/// Names of the error kinds, in counter order (sw/exec/hw_error_kinds.h, docs/hardware/checks.md).
+inline constexpr std::array<const char*, hcube::kHwErrorKinds> kErrorKindNames = [] {
+  std::array<const char*, hcube::kHwErrorKinds> names{};
+  for (size_t k = 0; k < names.size(); ++k) names[k] = hcube::kHwErrorKindTable[k].name;
+  return names;
+}();
+inline constexpr int kNumErrorKinds = hcube::kHwErrorKinds;
 
 /// The error counters of one node, indexed like kErrorKindNames.
 using ErrorCounters = std::array<uint16_t, kNumErrorKinds>;

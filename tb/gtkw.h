@@ -18,7 +18,7 @@ inline constexpr uint64_t kTraceTimePerCycle = 10;
 struct GtkwRun {
   uint64_t start = 0;  ///< trace time of the clock edge that latches start_i (the run's cycle 0)
   uint64_t done = 0;   ///< trace time at which done_o rises (the run's end)
-  /// Data words below this are tags x * K + l (sw/reference.h) and are shown as "(x|l)";
+  /// Data words below this are tags x * K + l (sw/spec/reference.h) and are shown as "(x|l)";
   /// 0: none are (seeded values), or too many for a filter file (kMaxTagWords).
   uint64_t tag_words = 0;
   uint64_t tag_slots = 1;  ///< K of the tags

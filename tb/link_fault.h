@@ -1,6 +1,6 @@
-// hcube-rtl-sim --fault SPEC: one link fault (docs/hardware/faults.md), the model of sw/fault.h
-// driven onto hc_cube's fault-mask inputs cycle by cycle (CubeTb::SetFault). The spec is what
-// hcube's formatFault writes for a link fault:
+// hcube-rtl-sim --fault SPEC: one link fault (docs/hardware/faults.md), the model of
+// sw/exec/fault.h driven onto hc_cube's fault-mask inputs cycle by cycle (CubeTb::SetFault). The
+// spec is what hcube's formatFault writes for a link fault:
 //   flip:NODE:PORT:LANE:CYCLE:BIT         the word of CYCLE has BIT inverted
 //   stuck:NODE:PORT:LANE:CYCLE:BIT:VALUE  from CYCLE on, BIT is forced to VALUE
 //   dead:NODE:PORT:LANE:CYCLE             from CYCLE on, nothing crosses

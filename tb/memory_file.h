@@ -1,5 +1,5 @@
 // hcube-rtl-sim --memory FILE: an initial memory instead of tags (seeded values, the
-// same words the table executor and the TLM start from; sim/rtl_backend.cpp writes the file).
+// same words the table executor and the TLM start from; sim/rtl_table_run.cpp writes the file).
 //
 // The file holds W words of every node, node 0 first, each word 4 bytes little-endian (W: the
 // size over 4 x nodes, at most the build's NumSlots; slots W.. start at zero). Header-only so

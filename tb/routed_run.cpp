@@ -19,10 +19,10 @@
 #include "aside_monitor.h"
 #include "cube_tb.h"
 #include "cube_top.h"
+#include "exec/traffic_monitor.h"
 #include "gtkw.h"
 #include "result_file.h"
 #include "routed_image.h"
-#include "traffic_monitor.h"
 #include "vl_bits.h"
 
 namespace hcube::tb {

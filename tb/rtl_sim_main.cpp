@@ -6,11 +6,11 @@
 // A routed image (docs/hardware/router.md §1, tb/routed_image.h) runs the routers instead
 // (tb/routed_run.h). Loads the image through the load port, writes tag x*K + l into slot l < K of
 // node x (zero above) through the scan port, pulses start, runs until done or the cycle limit while
-// a traffic monitor (sw/traffic_monitor.h) counts the words per link and the span, reads every
+// a traffic monitor (sw/exec/traffic_monitor.h) counts the words per link and the span, reads every
 // memory and error counter back and writes the result file. Exit status 0 after a completed run
 // (errors and timeouts are reported in the file), 2 on bad arguments or a malformed image.
 // Runs print "progress: cycle N of at most M" lines on stdout, a few times a second (the
-// backend draws them as a progress bar, sim/rtl_backend.cpp).
+// backend draws them as a progress bar, sim/rtl_table_run.cpp).
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
@@ -22,6 +22,7 @@
 
 #include "aside_monitor.h"
 #include "cube_tb.h"
+#include "exec/traffic_monitor.h"  // sw/: the same per-cycle monitor as the other executors
 #include "gtkw.h"
 #include "image.h"
 #include "link_fault.h"
@@ -29,7 +30,6 @@
 #include "result_file.h"
 #include "routed_image.h"
 #include "routed_run.h"
-#include "traffic_monitor.h"  // sw/: the same per-cycle monitor as the other executors
 
 namespace {
 

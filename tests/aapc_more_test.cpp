@@ -6,17 +6,17 @@
 #include <numeric>
 #include <tuple>
 
-#include "algorithms.h"
-#include "compiler.h"
-#include "error.h"
-#include "executor.h"
-#include "schedules/blocking.h"
-#include "schedules/exchange.h"
-#include "schedules/jh1_packed.h"
-#include "schedules/johnsson_ho.h"
-#include "schedules/sbnt.h"
+#include "algorithms/aapc/blocking.h"
+#include "algorithms/aapc/exchange.h"
+#include "algorithms/aapc/jh1_packed.h"
+#include "algorithms/aapc/johnsson_ho.h"
+#include "algorithms/aapc/sbnt.h"
+#include "algorithms/algorithms.h"
+#include "base/error.h"
+#include "exec/executor.h"
+#include "tables/compiler.h"
+#include "tables/verifier.h"
 #include "test_util.h"
-#include "verifier.h"
 
 namespace hcube {
 namespace {

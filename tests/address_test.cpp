@@ -1,4 +1,4 @@
-#include "address.h"
+#include "spec/address.h"
 
 #include <gtest/gtest.h>
 

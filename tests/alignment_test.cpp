@@ -1,18 +1,18 @@
 // Explicit alignment phases of the AAPC (Johnsson & Ho 1992 §2.2, §2.2.2): local permutations
 // compiled into PERMUTE cycles, the paper's Tables 1 and 2 as memory states of the table
 // executor after phase 1, exact cycle counts, and the Gray-code AAPC (j|i) -> (G(i)|G(j)).
-#include "alignment.h"
+#include "algorithms/aapc/alignment.h"
 
 #include <gtest/gtest.h>
 
 #include <sstream>
 
-#include "error.h"
-#include "executor.h"
-#include "reference.h"
-#include "table_text.h"
+#include "base/error.h"
+#include "exec/executor.h"
+#include "spec/reference.h"
+#include "tables/table_text.h"
+#include "tables/verifier.h"
 #include "test_util.h"
-#include "verifier.h"
 
 namespace hcube {
 namespace {

@@ -11,16 +11,16 @@
 #include <string>
 #include <type_traits>
 
-#include "algorithms.h"
+#include "algorithms/algorithms.h"
+#include "base/error.h"
 #include "cli_commands.h"
 #include "cli_fixture.h"
-#include "error.h"
 #include "hc_tlm_run.h"
+#include "inspect/report.h"
 #include "process.h"
-#include "report.h"
 #include "rtl_backend.h"
-#include "table_image.h"
-#include "table_text.h"
+#include "tables/table_image.h"
+#include "tables/table_text.h"
 
 namespace hcube {
 namespace {

@@ -10,17 +10,17 @@
 #include <map>
 #include <string>
 
-#include "address.h"
-#include "algorithms.h"
-#include "executor.h"
-#include "initial_values.h"
-#include "reference.h"
+#include "algorithms/algorithms.h"
+#include "exec/executor.h"
 #include "rtl_backend.h"
 #include "run_compare.h"
-#include "table_text.h"
+#include "spec/address.h"
+#include "spec/initial_values.h"
+#include "spec/reference.h"
+#include "tables/table_text.h"
+#include "tables/verifier.h"
 #include "test_util.h"
 #include "tlm_backend.h"
-#include "verifier.h"
 
 namespace hcube {
 namespace {

@@ -12,10 +12,10 @@
 #include <sstream>
 #include <string>
 
-#include "algorithms.h"
+#include "algorithms/algorithms.h"
+#include "base/error.h"
 #include "cosim_backend.h"
-#include "error.h"
-#include "executor.h"
+#include "exec/executor.h"
 #include "run_compare.h"
 
 namespace hcube {

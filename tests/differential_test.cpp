@@ -1,9 +1,9 @@
 // Seeded randomized differential regression: random cases of the catalogue
-// (sw/algorithms.h) -- a random algorithm, n, K, width, one- or all-port, and the algorithm's own
-// options -- built into tables and run on the table executor (the golden model), the
-// SystemC-TLM cube and the Verilated RTL cube. Every final memory word, the cycle, transfer- and
-// local-cycle counts, words, span, per-link counts, timeout flag and hardware error counters must
-// agree exactly, and the final memory must pass the reference check with no hardware error.
+// (sw/algorithms/algorithms.h) -- a random algorithm, n, K, width, one- or all-port, and the
+// algorithm's own options -- built into tables and run on the table executor (the golden model),
+// the SystemC-TLM cube and the Verilated RTL cube. Every final memory word, the cycle, transfer-
+// and local-cycle counts, words, span, per-link counts, timeout flag and hardware error counters
+// must agree exactly, and the final memory must pass the reference check with no hardware error.
 //
 // A case the catalogue refuses (buildCase throws Error: an option the algorithm does not take,
 // an impossible K, a width or port mode it does not support) is skipped and counted, not a
@@ -30,12 +30,12 @@
 #include <string>
 #include <vector>
 
-#include "algorithms.h"
-#include "error.h"
-#include "executor.h"
-#include "reference.h"
+#include "algorithms/algorithms.h"
+#include "base/error.h"
+#include "exec/executor.h"
 #include "rtl_backend.h"
 #include "run_compare.h"
+#include "spec/reference.h"
 #include "test_util.h"
 #include "tlm_backend.h"
 
@@ -98,10 +98,10 @@ int localBits(const CaseSpec& spec) {
   return bits;
 }
 
-/// The options each algorithm reads (sw/cases/*.cpp, sw/algorithms.cpp, sw/matrix/layout.cpp)
-/// with values the catalogue accepts. Options whose value depends on the case (root, l, delta)
-/// are drawn in randomOptions. An algorithm added to the catalogue later runs with its defaults
-/// until it is listed here.
+/// The options each algorithm reads (sw/algorithms/*/cases*.cpp, sw/algorithms/algorithms.cpp,
+/// sw/algorithms/transpose/layout.cpp) with values the catalogue accepts. Options whose value
+/// depends on the case (root, l, delta) are drawn in randomOptions. An algorithm added to the
+/// catalogue later runs with its defaults until it is listed here.
 const std::map<std::string, std::vector<std::string>>& optionValues() {
   static const std::map<std::string, std::vector<std::string>> kValues = {
       {"tau", {"0", "1", "2", "5"}},

@@ -1,7 +1,7 @@
 // Dimension permutations by transposition (Johnsson & Ho 1987 §7): Lemma 15's parallel
 // swappings, the plans, and bit-reversal / k-shuffle / dimperm cases on the table executor with
 // exact cycle counts, every element where the reference model says and the verifier clean.
-#include "schedules/dimperm.h"
+#include "algorithms/permutations/dimperm.h"
 
 #include <gtest/gtest.h>
 
@@ -9,11 +9,11 @@
 #include <numeric>
 #include <random>
 
-#include "algorithms.h"
-#include "error.h"
-#include "executor.h"
+#include "algorithms/algorithms.h"
+#include "base/error.h"
+#include "exec/executor.h"
+#include "tables/verifier.h"
 #include "test_util.h"
-#include "verifier.h"
 
 namespace hcube {
 namespace {
@@ -344,9 +344,9 @@ TEST(Dimperm, NodeBitsExchangedTwiceTakeTwoRounds) {
   EXPECT_EQ(m.run.transfer_cycles, 64U);
   EXPECT_EQ(m.run.local_cycles, 10U);
   EXPECT_EQ(m.run.cycles, 74U);
-  // The dimperm example delta = 3,0,5,1,4,2,9,8,7,6: the exchange round and two more (3 x K/2 = 24); local:
-  // reversing local bits 0..3 between the rounds (6 pairs, 2 PERMUTEs) and the final 3-cycle of
-  // local bits (2 PERMUTEs).
+  // The dimperm example delta = 3,0,5,1,4,2,9,8,7,6: the exchange round and two more (3 x K/2 =
+  // 24); local: reversing local bits 0..3 between the rounds (6 pairs, 2 PERMUTEs) and the final
+  // 3-cycle of local bits (2 PERMUTEs).
   const BuiltCase d =
       buildCase(caseSpec("dimperm", 6, 16, 1, false,
                          {{"delta", "3,0,5,1,4,2,9,8,7,6"}, {"node-perm", "exchange-twice"}}));

@@ -1,11 +1,11 @@
 // Edelman 1991: Tables i, ii, iii reproduced exactly; Theorem 3.2's conditions for d = 1..16.
-#include "schedules/edelman.h"
+#include "algorithms/aapc/edelman.h"
 
 #include <gtest/gtest.h>
 
 #include <bitset>
 
-#include "error.h"
+#include "base/error.h"
 #include "test_util.h"
 
 namespace hcube {

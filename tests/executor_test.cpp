@@ -1,15 +1,15 @@
 // The table executor on Edelman's AAPC: every element where the reference model says, exactly
 // K/2 transfer cycles, and the hardware error counters on broken tables.
-#include "executor.h"
+#include "exec/executor.h"
 
 #include <gtest/gtest.h>
 
 #include <map>
 #include <sstream>
 
-#include "algorithms.h"
-#include "progress.h"
-#include "schedules/edelman.h"
+#include "algorithms/aapc/edelman.h"
+#include "algorithms/algorithms.h"
+#include "exec/progress.h"
 
 namespace hcube {
 namespace {
@@ -403,7 +403,7 @@ TEST(ExecutorPermute, OnePortDoesNotRestrictItAndLocalCyclesCountCubeCycles) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Lockstep cycles (sw/executor.cpp): a shared table's error-free XFERs run as row moves, and
+// Lockstep cycles (sw/exec/executor.cpp): a shared table's error-free XFERs run as row moves, and
 // where words only move the span comes from first-send cycles carried with the words. The same
 // tables given once per node (not shared) run node by node through the general sweeps with the
 // monitor's per-element record: every result must be the same.

@@ -1,4 +1,4 @@
-// hcube tests: fault injection and localisation (sw/fault.h,
+// hcube tests: fault injection and localisation (sw/exec/fault.h,
 // sw/inspect/fault_analysis.h, sw/inspect/fault_campaign.h), with exact values worked out by
 // hand on the standard exchange of a 2-cube, the same on the table executor, the TLM cube and the
 // RTL (tests named *Rtl* run in the rtl label, on the CI models of tests/build_models.cmake).
@@ -11,23 +11,23 @@
 //   cycle 2  dimension 0: node x sends slot x^1, y stores it in slot y^1
 //   cycle 3  dimension 0: node x sends slot x^3, y stores it in slot y^3
 // The reference: AAPC, the element at (x, l) ends at (l, x).
-#include "fault.h"
+#include "exec/fault.h"
 
 #include <gtest/gtest.h>
 
 #include <sstream>
 #include <string>
 
-#include "algorithms.h"
+#include "algorithms/algorithms.h"
+#include "base/error.h"
 #include "cli_fixture.h"
-#include "error.h"
-#include "executor.h"
+#include "exec/executor.h"
 #include "inspect/fault_analysis.h"
 #include "inspect/fault_campaign.h"
-#include "reference.h"
 #include "rtl_backend.h"
-#include "table_image.h"
-#include "table_text.h"
+#include "spec/reference.h"
+#include "tables/table_image.h"
+#include "tables/table_text.h"
 #include "tlm_backend.h"
 
 namespace hcube {

@@ -17,13 +17,13 @@
 
 #include <string>
 
-#include "algorithms.h"
-#include "error.h"
-#include "executor.h"
+#include "algorithms/algorithms.h"
+#include "base/error.h"
+#include "exec/executor.h"
 #include "inspect/element_path.h"
 #include "inspect/heatmap.h"
 #include "inspect/link_csv.h"
-#include "reference.h"
+#include "spec/reference.h"
 
 namespace hcube {
 namespace {

@@ -2,17 +2,17 @@
 // §3.5.1 and the d = 3 cyclic schedule of §3.5.2 reproduced exactly; the necklace and
 // generating-table helpers; and every algorithm for d = 1..8 (Algorithm 4: 1..10) through
 // buildCase, the table executor and the static verifier, with the paper's step counts and spans.
-#include "schedules/johnsson_ho.h"
+#include "algorithms/aapc/johnsson_ho.h"
 
 #include <gtest/gtest.h>
 
 #include <sstream>
 
-#include "algorithms.h"
-#include "error.h"
-#include "executor.h"
+#include "algorithms/algorithms.h"
+#include "base/error.h"
+#include "exec/executor.h"
+#include "tables/verifier.h"
 #include "test_util.h"
-#include "verifier.h"
 
 namespace hcube {
 namespace {

@@ -16,9 +16,9 @@
 #include <string>
 #include <vector>
 
-#include "algorithms.h"
-#include "error.h"
-#include "executor.h"
+#include "algorithms/algorithms.h"
+#include "base/error.h"
+#include "exec/executor.h"
 #include "rtl_backend.h"
 #include "run_compare.h"
 #include "test_util.h"

@@ -4,7 +4,7 @@
 // busy, are `overlap` errors. Hand-made tables on the table executor, the SystemC-TLM cube and the
 // Verilated RTL cube (the rtl_models fixture's n = 2 model, K = 16, MacUnits = 1), which must
 // agree exactly; the expected memories are computed here cycle by cycle. Then the formats, the
-// verifier, and Cannon's algorithm with its overlapped schedule (sw/schedules/matmul.h).
+// verifier, and Cannon's algorithm with its overlapped schedule (sw/algorithms/matmul/matmul.h).
 #include <gtest/gtest.h>
 
 #include <iostream>
@@ -13,19 +13,19 @@
 #include <string>
 #include <vector>
 
-#include "algorithms.h"
-#include "error.h"
-#include "executor.h"
-#include "matmul_layout.h"
-#include "reference.h"
+#include "algorithms/algorithms.h"
+#include "algorithms/matmul/matmul.h"
+#include "base/error.h"
+#include "exec/executor.h"
 #include "rtl_backend.h"
 #include "run_compare.h"
-#include "schedules/matmul.h"
-#include "table_image.h"
-#include "table_text.h"
+#include "spec/matmul_layout.h"
+#include "spec/reference.h"
+#include "tables/table_image.h"
+#include "tables/table_text.h"
+#include "tables/verifier.h"
 #include "test_util.h"
 #include "tlm_backend.h"
-#include "verifier.h"
 
 namespace hcube {
 namespace {
@@ -186,10 +186,10 @@ TEST(MacOverlap, WaitsAndOverrunsBesideTheUnits) {
   for (u64 y = 0; y < 4; ++y) expectMemory(e, y, afterMac(y, kF));
 }
 
-/// The four conflicts of docs/hardware/arithmetic.md §3, one per node, all in cycle 1 beside MAC f (issued in cycle 0):
-/// node 0 sends a slot of C (8) to node 1, which receives it into a slot of B (4); node 2 issues
-/// a second MAC; node 3 copies slot 14 into slot 8 with a PERMUTE, in the cycle in which the MAC
-/// writes c(0,0) there too (the MAC's write port wins).
+/// The four conflicts of docs/hardware/arithmetic.md §3, one per node, all in cycle 1 beside MAC f
+/// (issued in cycle 0): node 0 sends a slot of C (8) to node 1, which receives it into a slot of B
+/// (4); node 2 issues a second MAC; node 3 copies slot 14 into slot 8 with a PERMUTE, in the cycle
+/// in which the MAC writes c(0,0) there too (the MAC's write port wins).
 std::vector<Table> conflictTables() {
   std::vector<Table> tables(4);
   Instruction send = Instruction::xfer(2);

@@ -10,18 +10,18 @@
 #include <string>
 #include <vector>
 
-#include "algorithms.h"
-#include "error.h"
-#include "executor.h"
-#include "reference.h"
-#include "report.h"
+#include "algorithms/algorithms.h"
+#include "base/error.h"
+#include "exec/executor.h"
+#include "inspect/report.h"
 #include "rtl_backend.h"
 #include "run_compare.h"
-#include "table_image.h"
-#include "table_text.h"
+#include "spec/reference.h"
+#include "tables/table_image.h"
+#include "tables/table_text.h"
+#include "tables/verifier.h"
 #include "test_util.h"
 #include "tlm_backend.h"
-#include "verifier.h"
 
 namespace hcube {
 namespace {

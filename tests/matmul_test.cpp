@@ -4,7 +4,7 @@
 // is big enough), every element of A checked against C x D computed independently, and the
 // exact counts: Table 5's arithmetic (PQR/N multiply-adds, / U), Table 6's element transfers
 // and start-ups for the rotation, Cannon's rotations and alignment.
-#include "schedules/matmul.h"
+#include "algorithms/matmul/matmul.h"
 
 #include <gtest/gtest.h>
 
@@ -14,19 +14,19 @@
 #include <map>
 #include <string>
 
-#include "algorithms.h"
-#include "error.h"
-#include "executor.h"
-#include "initial_values.h"
-#include "matmul_layout.h"
-#include "reference.h"
+#include "algorithms/algorithms.h"
+#include "algorithms/transpose/transpose2d.h"
+#include "base/error.h"
+#include "exec/executor.h"
 #include "rtl_backend.h"
 #include "run_compare.h"
-#include "schedules/transpose2d.h"
-#include "seeded_words.h"
+#include "spec/initial_values.h"
+#include "spec/matmul_layout.h"
+#include "spec/reference.h"
+#include "spec/seeded_words.h"
+#include "tables/verifier.h"
 #include "test_util.h"
 #include "tlm_backend.h"
-#include "verifier.h"
 
 namespace hcube {
 namespace {
@@ -43,7 +43,7 @@ struct MatmulCase {
   u32 units = 1;
   bool rtl = false;            ///< also on the RTL (a CI model must hold it: n <= 4, K <= 4 * 2^n)
   std::string grid = "";       ///< --grid (empty: the method's default)
-  u64 seed = 0;                ///< seeded values (sw/seeded_words.h) when non-zero, else tags
+  u64 seed = 0;                ///< seeded values (sw/spec/seeded_words.h) when non-zero, else tags
   std::string tree = "";       ///< --tree (broadcast)
   std::string transpose = "";  ///< --transpose (A(.,2,2) .. A(.,2,5))
   std::string grid3 = "";      ///< --grid3 (A(.,3,1))

@@ -4,9 +4,9 @@
 
 #include <set>
 
-#include "error.h"
-#include "matrix/layout.h"
-#include "reference.h"
+#include "algorithms/transpose/layout.h"
+#include "base/error.h"
+#include "spec/reference.h"
 #include "test_util.h"
 
 namespace hcube {

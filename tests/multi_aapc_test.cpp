@@ -2,7 +2,7 @@
 // Table 3 as a memory trace through the table executor, exact transfer-cycle counts (Corollary 2
 // where the pipelined complement-pair blocks meet it), every element against the reference
 // model, and the static verifier.
-#include "schedules/multi_aapc.h"
+#include "algorithms/aapc/multi_aapc.h"
 
 #include <gtest/gtest.h>
 
@@ -10,13 +10,13 @@
 #include <string>
 #include <vector>
 
-#include "algorithms.h"
-#include "compiler.h"
-#include "error.h"
-#include "executor.h"
-#include "reference.h"
+#include "algorithms/algorithms.h"
+#include "base/error.h"
+#include "exec/executor.h"
+#include "spec/reference.h"
+#include "tables/compiler.h"
+#include "tables/verifier.h"
 #include "test_util.h"
-#include "verifier.h"
 
 namespace hcube {
 namespace {

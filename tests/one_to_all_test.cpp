@@ -1,17 +1,17 @@
 // One-to-all / all-to-one and some-to-all / all-to-some personalized communication (Johnsson &
 // Ho 1987 §3.1, §3.3, Theorem 1, Table 3): the spanning trees, and the table executor with exact
 // cycle counts, every element that takes part where the reference model says.
-#include "schedules/one_to_all.h"
+#include "algorithms/permutations/one_to_all.h"
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
 
-#include "algorithms.h"
-#include "error.h"
-#include "executor.h"
+#include "algorithms/algorithms.h"
+#include "base/error.h"
+#include "exec/executor.h"
+#include "tables/verifier.h"
 #include "test_util.h"
-#include "verifier.h"
 
 namespace hcube {
 namespace {

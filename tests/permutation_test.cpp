@@ -1,9 +1,9 @@
-#include "permutation.h"
+#include "spec/permutation.h"
 
 #include <gtest/gtest.h>
 
-#include "error.h"
-#include "reference.h"
+#include "base/error.h"
+#include "spec/reference.h"
 
 namespace hcube {
 namespace {

@@ -1,13 +1,13 @@
-// The RTL's estimates (sw/resource_limits.h): the model state a run needs, and the memory a
+// The RTL's estimates (sw/tables/resource_limits.h): the model state a run needs, and the memory a
 // model build needs, refused before any work when the machine cannot hold it.
-#include "resource_limits.h"
+#include "tables/resource_limits.h"
 
 #include <gtest/gtest.h>
 
 #include <string>
 
-#include "algorithms.h"
-#include "error.h"
+#include "algorithms/algorithms.h"
+#include "base/error.h"
 
 namespace hcube {
 namespace {

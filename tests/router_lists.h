@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "algorithms.h"
-#include "error.h"
+#include "algorithms/algorithms.h"
+#include "base/error.h"
 #include "router/messages.h"
 
 namespace hcube::test {

@@ -11,8 +11,8 @@
 // larger model is counted as skipped, never built here. The same models run every catalogue case
 // in table mode too (the configuration register chooses the mode at run time).
 //
-// Virtual channels (docs/hardware/router.md §13, RouterRtlVcs.*): the same checks with V = 2 (3 and 4
-// at n = 3) on models built with NumVcs = V. `hcube build-model` has no --vcs, so these tests
+// Virtual channels (docs/hardware/router.md §13, RouterRtlVcs.*): the same checks with V = 2 (3 and
+// 4 at n = 3) on models built with NumVcs = V. `hcube build-model` has no --vcs, so these tests
 // build their fixture-size models themselves (vcModel: once per V and n into the test cache).
 #include <gtest/gtest.h>
 
@@ -20,9 +20,9 @@
 #include <string>
 #include <vector>
 
-#include "algorithms.h"
-#include "error.h"
-#include "executor.h"
+#include "algorithms/algorithms.h"
+#include "base/error.h"
+#include "exec/executor.h"
 #include "process.h"
 #include "router/routed_report.h"
 #include "router/traffic.h"
@@ -61,7 +61,8 @@ void expectSame(const RoutedRun& g, const RoutedRun& t, const std::string& what)
   ASSERT_EQ(t.stats.blocked.size(), g.stats.blocked.size()) << what;
   EXPECT_EQ(t.stats.vcs, g.stats.vcs) << what;
   for (size_t i = 0; i < g.stats.blocked.size(); ++i) {
-    // With V > 1 the description names the FIFO's VC and the VC requested (docs/hardware/router.md §13).
+    // With V > 1 the description names the FIFO's VC and the VC requested (docs/hardware/router.md
+    // §13).
     EXPECT_EQ(describe(t.stats.blocked[i], g.stats.vcs), describe(g.stats.blocked[i], g.stats.vcs))
         << what;
     EXPECT_EQ(t.stats.blocked[i].input_vc, g.stats.blocked[i].input_vc) << what;
@@ -122,8 +123,8 @@ void catalogueAt(int n, bool flat = false) {
 TEST(RouterRtl, CatalogueN2) { catalogueAt(2); }
 TEST(RouterRtl, CatalogueN3) { catalogueAt(3); }
 TEST(RouterRtl, CatalogueN4) { catalogueAt(4); }
-// The flat model with routers (hc_cube verilated whole, docs/hardware/testbench.md §2.1), held to the
-// golden model as the node-array model is above.
+// The flat model with routers (hc_cube verilated whole, docs/hardware/testbench.md §2.1), held to
+// the golden model as the node-array model is above.
 TEST(RouterRtl, CatalogueN3OnTheFlatModel) { catalogueAt(3, true); }
 
 // One model runs both modes: the fixture's models with routers, configuration register at its
@@ -566,8 +567,8 @@ TEST(RouterRtlVcs, DeadlockAgrees) {
   }
 }
 
-// Multi-word messages with a start-up (docs/hardware/router.md §7) and two VCs: the hand-counted 2-cube lists and the
-// 2D transposes and an AAPC at n = 2..4 with tau = 5, B = 2, one-entry FIFOs.
+// Multi-word messages with a start-up (docs/hardware/router.md §7) and two VCs: the hand-counted
+// 2-cube lists and the 2D transposes and an AAPC at n = 2..4 with tau = 5, B = 2, one-entry FIFOs.
 TEST(RouterRtlVcs, StartupAndPacketsAgree) {
   const MessageList serial = test::startupSerialList();
   const MessageList two_hop = test::startupTwoHopList();

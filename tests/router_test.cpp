@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "algorithms.h"
-#include "error.h"
+#include "algorithms/algorithms.h"
+#include "base/error.h"
 #include "router/message_text.h"
 #include "router/routed_report.h"
 #include "router/router_engine.h"

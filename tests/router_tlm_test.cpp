@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "algorithms.h"
-#include "error.h"
+#include "algorithms/algorithms.h"
+#include "base/error.h"
 #include "hc_tlm_router.h"
 #include "router/routed_report.h"
 #include "router/traffic.h"
@@ -160,9 +160,9 @@ TEST(RouterTlm, TrafficAgrees) {
 namespace hcube {
 namespace {
 
-// Multi-word messages with a start-up (docs/hardware/router.md §7): the hand-counted 2-cube lists and
-// every catalogue permutation at n = 3 with tau = 4 in messages of B = 2 and B = K words, e-cube,
-// source and adaptive, FIFO depths 1 and 4.
+// Multi-word messages with a start-up (docs/hardware/router.md §7): the hand-counted 2-cube lists
+// and every catalogue permutation at n = 3 with tau = 4 in messages of B = 2 and B = K words,
+// e-cube, source and adaptive, FIFO depths 1 and 4.
 TEST(RouterTlm, StartupAndPacketsAgree) {
   for (const MessageList& list : {test::startupSerialList(), test::startupTwoHopList()}) {
     RouterOptions opt;
@@ -199,9 +199,10 @@ TEST(RouterTlm, StartupAndPacketsAgree) {
   EXPECT_GE(ran, 40);
 }
 
-// Virtual channels (docs/hardware/router.md §13): every catalogue permutation at n = 2..4 with 2 and
-// 3 VCs, e-cube, source and adaptive (Duato's escape-VC routing), FIFO depths 1 and 4; the ring's
-// deadlock with 2 VCs and depth 1 (and its delivery with depth 2); uniform traffic with 2 VCs.
+// Virtual channels (docs/hardware/router.md §13): every catalogue permutation at n = 2..4 with 2
+// and 3 VCs, e-cube, source and adaptive (Duato's escape-VC routing), FIFO depths 1 and 4; the
+// ring's deadlock with 2 VCs and depth 1 (and its delivery with depth 2); uniform traffic with 2
+// VCs.
 TEST(RouterTlm, VirtualChannelsAgree) {
   int ran = 0;
   for (int n : {2, 3, 4}) {

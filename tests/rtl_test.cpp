@@ -14,10 +14,10 @@
 #include <string>
 #include <vector>
 
-#include "algorithms.h"
-#include "error.h"
-#include "executor.h"
-#include "fault.h"
+#include "algorithms/algorithms.h"
+#include "base/error.h"
+#include "exec/executor.h"
+#include "exec/fault.h"
 #include "rtl_backend.h"
 #include "run_compare.h"
 #include "test_util.h"
@@ -66,7 +66,7 @@ INSTANTIATE_TEST_SUITE_P(Big, RtlEdelmanLong, ::testing::Range(7, 11));
 // 2048 and 4096 nodes (K = 2^n) on the RTL, every AAPC schedule and the
 // transposes (the two-dimensional ones need an even n), identical to the executor and correct.
 // Each distinct table depth is its own Verilated model; a 12-cube model takes about 30 CPU
-// minutes and 7 GB to build (sw/resource_limits.cpp), so these run by hand (label long).
+// minutes and 7 GB to build (sw/tables/resource_limits.cpp), so these run by hand (label long).
 struct ScaleCase {
   const char* algo;
   int n;

@@ -10,11 +10,11 @@
 #include <string>
 #include <vector>
 
-#include "address.h"
-#include "executor.h"
-#include "hw_errors.h"
-#include "reference.h"
-#include "table.h"
+#include "exec/executor.h"
+#include "exec/hw_errors.h"
+#include "spec/address.h"
+#include "spec/reference.h"
+#include "tables/table.h"
 
 namespace hcube::testing {
 

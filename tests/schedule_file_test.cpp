@@ -1,8 +1,9 @@
-// hcube tests: schedule files (.hcs, docs/schedule-format.md, sw/schedule_file.h) — round trips
-// of the whole catalogue through `hcube schedule` and `hcube compile`, Edelman 1991's Tables i-iii
-// written by hand from the paper, bad files refused with file and line, and run / compare
+// hcube tests: schedule files (.hcs, docs/schedule-format.md, sw/algorithms/schedule_file.h) —
+// round trips of the whole catalogue through `hcube schedule` and `hcube compile`, Edelman 1991's
+// Tables i-iii written by hand from the paper, bad files refused with file and line, and run /
+// compare
 // --schedule.
-#include "schedule_file.h"
+#include "algorithms/schedule_file.h"
 
 #include <gtest/gtest.h>
 
@@ -11,10 +12,10 @@
 #include <set>
 #include <sstream>
 
-#include "algorithms.h"
+#include "algorithms/algorithms.h"
+#include "base/error.h"
 #include "cli_fixture.h"
-#include "error.h"
-#include "table_text.h"
+#include "tables/table_text.h"
 
 namespace hcube {
 namespace {

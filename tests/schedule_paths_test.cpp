@@ -1,6 +1,6 @@
 // hcube tests: source routes taken from a schedule's own paths (sw/router/schedule_paths.h,
-// docs/hardware/router.md). The paths are checked against the schedule's own run (the same links, the
-// same first cycles); where the schedule moves every element on at every step (SPT's pipelined
+// docs/hardware/router.md). The paths are checked against the schedule's own run (the same links,
+// the same first cycles); where the schedule moves every element on at every step (SPT's pipelined
 // paths, Johnsson & Ho 1987 §6.1.1) the routers carry them with no stall in the schedule's
 // transfer cycles; where it parks elements between hops (the AAPC schedules) they contend; where
 // its paths cross dimensions in cyclic orders (the k-shuffle's exchange rounds) they deadlock,
@@ -12,12 +12,12 @@
 #include <bit>
 #include <string>
 
-#include "algorithms.h"
-#include "error.h"
-#include "executor.h"
-#include "reference.h"
+#include "algorithms/algorithms.h"
+#include "base/error.h"
+#include "exec/executor.h"
 #include "router/routed_report.h"
 #include "router/router_engine.h"
+#include "spec/reference.h"
 
 namespace hcube {
 namespace {

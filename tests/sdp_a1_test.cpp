@@ -1,14 +1,14 @@
-// Ho & Johnsson 1988 Algorithms A1 and A1', one-port (sw/schedules/sdp_a1.h): every element
+// Ho & Johnsson 1988 Algorithms A1 and A1', one-port (sw/algorithms/sdp/sdp_a1.h): every element
 // checked on the table executor, exact cycle counts against Table 3 / §4.4, never below Theorem 1.
-#include "schedules/sdp_a1.h"
+#include "algorithms/sdp/sdp_a1.h"
 
 #include <gtest/gtest.h>
 
 #include <random>
 #include <tuple>
 
-#include "error.h"
-#include "sdp.h"
+#include "base/error.h"
+#include "spec/sdp.h"
 #include "test_util.h"
 
 namespace hcube {

@@ -1,17 +1,17 @@
-// Ho & Johnsson 1988 Algorithm A2 (sw/schedules/sdp_a2.h): two AAPCs by the project's AAPC
-// schedules (sw/schedules/aapc_family.h) — one-port by the exchange algorithm, n-port by any of
-// the family — exact Table 3 cycles (plus the PERMUTE cycles restoring the storage dimensions),
+// Ho & Johnsson 1988 Algorithm A2 (sw/algorithms/sdp/sdp_a2.h): two AAPCs by the project's AAPC
+// schedules (sw/algorithms/aapc/aapc_family.h) — one-port by the exchange algorithm, n-port by any
+// of the family — exact Table 3 cycles (plus the PERMUTE cycles restoring the storage dimensions),
 // every element checked, and the storage it needs.
-#include "schedules/sdp_a2.h"
+#include "algorithms/sdp/sdp_a2.h"
 
 #include <gtest/gtest.h>
 
 #include <cstdio>
 #include <utility>
 
-#include "error.h"
-#include "schedules/aapc_family.h"
-#include "sdp.h"
+#include "algorithms/aapc/aapc_family.h"
+#include "base/error.h"
+#include "spec/sdp.h"
 #include "test_util.h"
 
 namespace hcube {

@@ -1,16 +1,16 @@
-// Ho & Johnsson 1988 Algorithm A3 (§4.3.2, sw/schedules/sdp_a3.h): the recursive steps, every
+// Ho & Johnsson 1988 Algorithm A3 (§4.3.2, sw/algorithms/sdp/sdp_a3.h): the recursive steps, every
 // element checked on the table executor, exact start-ups / element cycles / cycles against the
 // schedule's count and Table 3 (equal for the matrix transposition, never above it one-port),
 // never below Theorem 1.
-#include "schedules/sdp_a3.h"
+#include "algorithms/sdp/sdp_a3.h"
 
 #include <gtest/gtest.h>
 
 #include <random>
 #include <tuple>
 
-#include "error.h"
-#include "sdp.h"
+#include "base/error.h"
+#include "spec/sdp.h"
 #include "test_util.h"
 
 namespace hcube {

@@ -1,11 +1,11 @@
-// Ho & Johnsson 1988 Algorithm A4 (sw/schedules/sdp_a4.h): Table 1's sequences, Lemma 7, and
+// Ho & Johnsson 1988 Algorithm A4 (sw/algorithms/sdp/sdp_a4.h): Table 1's sequences, Lemma 7, and
 // runs on the table executor with sigma_p + beta start-ups.
-#include "schedules/sdp_a4.h"
+#include "algorithms/sdp/sdp_a4.h"
 
 #include <gtest/gtest.h>
 
-#include "error.h"
-#include "sdp.h"
+#include "base/error.h"
+#include "spec/sdp.h"
 #include "test_util.h"
 
 namespace hcube {

@@ -1,4 +1,4 @@
-// Ho & Johnsson 1988 Algorithms A5 and A6 (sw/schedules/sdp_a5.h, sdp_a6.h): Table 2, A5's
+// Ho & Johnsson 1988 Algorithms A5 and A6 (sw/algorithms/sdp/sdp_a5.h, sdp_a6.h): Table 2, A5's
 // start-up counts, the partition example, Lemma 11's example, Table 4, and A6 / the n-port A1
 // on the table executor.
 #include <gtest/gtest.h>
@@ -6,11 +6,11 @@
 #include <algorithm>
 #include <numeric>
 
-#include "error.h"
-#include "schedules/sdp_a4.h"
-#include "schedules/sdp_a5.h"
-#include "schedules/sdp_a6.h"
-#include "sdp.h"
+#include "algorithms/sdp/sdp_a4.h"
+#include "algorithms/sdp/sdp_a5.h"
+#include "algorithms/sdp/sdp_a6.h"
+#include "base/error.h"
+#include "spec/sdp.h"
 #include "test_util.h"
 
 namespace hcube {

@@ -1,9 +1,9 @@
 // Ho & Johnsson 1988 §2.2 classification and §3 lower bounds of stable dimension permutations
-// (sw/sdp.h), on the paper's examples.
+// (sw/spec/sdp.h), on the paper's examples.
 #include <gtest/gtest.h>
 
-#include "error.h"
-#include "sdp.h"
+#include "base/error.h"
+#include "spec/sdp.h"
 
 namespace hcube {
 namespace {

@@ -1,14 +1,14 @@
-// Ho & Johnsson 1988 §4.5, the extended-cube scheme (sw/schedules/sdp_extended.h): subcube
+// Ho & Johnsson 1988 §4.5, the extended-cube scheme (sw/algorithms/sdp/sdp_extended.h): subcube
 // expansion, the full-cube permutation on K / 2^(n - m_p) elements per node, compression. Every
 // element of the data's subcube checked on the table executor; the phases' cycles exactly the
 // paper's K(1 - 2^-e) + e tau (one-port) and (K/e)(1 - 2^-e) + e tau (n-port) beside the inner
 // method's own run; never below Corollary 4.
-#include "schedules/sdp_extended.h"
+#include "algorithms/sdp/sdp_extended.h"
 
 #include <gtest/gtest.h>
 
-#include "error.h"
-#include "sdp.h"
+#include "base/error.h"
+#include "spec/sdp.h"
 #include "test_util.h"
 
 namespace hcube {

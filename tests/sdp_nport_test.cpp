@@ -1,5 +1,5 @@
 // Ho & Johnsson 1988, the n-port Algorithm A1' (§4.2.1, Seq_i = L^i(J)) and the n-port
-// Algorithm A2 with its rotated form (§4.3.2, §4.6) (sw/schedules/sdp_a1.h, sdp_a2.h): every
+// Algorithm A2 with its rotated form (§4.3.2, §4.6) (sw/algorithms/sdp/sdp_a1.h, sdp_a2.h): every
 // element checked on the table executor, exact cycles and start-ups against Table 3 where its
 // data splits evenly, against an independent count of the per-link loads otherwise, never below
 // Theorem 1's n-port bound.
@@ -8,11 +8,11 @@
 #include <algorithm>
 #include <random>
 
-#include "error.h"
-#include "schedules/aapc_family.h"
-#include "schedules/sdp_a1.h"
-#include "schedules/sdp_a2.h"
-#include "sdp.h"
+#include "algorithms/aapc/aapc_family.h"
+#include "algorithms/sdp/sdp_a1.h"
+#include "algorithms/sdp/sdp_a2.h"
+#include "base/error.h"
+#include "spec/sdp.h"
 #include "test_util.h"
 
 namespace hcube {
@@ -127,12 +127,12 @@ TEST(SdpNPort, A1PrimeUnevenOrdersAreNotInLockstep) {
 
 // The rotated A2 on GSHs of unequal orders, {4, 2} at K = 128: sigma_max = 4 k_j leave 3 label
 // bits, 8 labels, 4 per part (beta = 2). In each phase part p runs the AAPC of its GSH on its own
-// 64 elements (Algorithm 4 blocked, sw/schedules/sdp_a2.h): 32 steps whatever the GSH's order, so
-// the two phases of two AAPCs take Table 3's K = 128 element cycles. Start-ups: the order-4 part's
-// AAPC has 4 blocks of 8 steps, the order-2 part's 2 blocks of 16, so every AAPC starts messages
-// at steps 0, 8, 16, 24 (the default B = ceil(K / 2 sigma_p) = 11 cuts no block further): 16 in
-// all. Table 3's 2 sigma_p = 12 assumes every GSH of the same order (section 4.6's "the resulting
-// complexity remains the same" holds for the element term, not for the start-ups here).
+// 64 elements (Algorithm 4 blocked, sw/algorithms/sdp/sdp_a2.h): 32 steps whatever the GSH's order,
+// so the two phases of two AAPCs take Table 3's K = 128 element cycles. Start-ups: the order-4
+// part's AAPC has 4 blocks of 8 steps, the order-2 part's 2 blocks of 16, so every AAPC starts
+// messages at steps 0, 8, 16, 24 (the default B = ceil(K / 2 sigma_p) = 11 cuts no block further):
+// 16 in all. Table 3's 2 sigma_p = 12 assumes every GSH of the same order (section 4.6's "the
+// resulting complexity remains the same" holds for the element term, not for the start-ups here).
 TEST(SdpNPort, RotatedA2UnevenOrdersAreNotInLockstep) {
   const BuiltCase c = buildCase(nportCase(6, 128, "a2r", "0,1,2,3/4,5", 5));
   const testing::CheckedRun r = runClean(c, "a2r {4,2}");
@@ -215,7 +215,7 @@ TEST(SdpNPort, RandomSdpsNeverBeatTheLowerBound) {
       const u64 tau = rng() % 10;
       CaseSpec s = nportCase(n, u64{1} << k, method, "", tau, 1 + rng() % 4);
       s.params["delta"] = text;
-      // A2's AAPCs by any schedule of the project's family (sw/schedules/aapc_family.h).
+      // A2's AAPCs by any schedule of the project's family (sw/algorithms/aapc/aapc_family.h).
       const std::string aapc = aapcScheduleNames()[rng() % aapcScheduleNames().size()];
       if (std::string(method) != "a1p") s.params["aapc"] = aapc;
       BuiltCase c;

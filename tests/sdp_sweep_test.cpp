@@ -16,8 +16,8 @@
 #include <string>
 #include <vector>
 
-#include "error.h"
-#include "sdp.h"
+#include "base/error.h"
+#include "spec/sdp.h"
 #include "test_util.h"
 
 namespace hcube {

@@ -1,7 +1,7 @@
-// The collectives of TR-623 §2 from seeded values (sw/seeded_words.h,
+// The collectives of TR-623 §2 from seeded values (sw/spec/seeded_words.h,
 // `--seed S`) instead of tags, on the table executor, the TLM and the RTL (the CI models of n = 2
 // and 3), which must agree exactly; every checked slot against the sums and copies computed here
-// from the generator, independently of sw/initial_values.cpp. Matmul's seeded runs are in
+// from the generator, independently of sw/spec/initial_values.cpp. Matmul's seeded runs are in
 // matmul_test.cpp (Matmul.SeededValuesOnEveryExecutor).
 #include <gtest/gtest.h>
 
@@ -9,13 +9,13 @@
 #include <map>
 #include <string>
 
-#include "algorithms.h"
-#include "error.h"
-#include "executor.h"
-#include "initial_values.h"
+#include "algorithms/algorithms.h"
+#include "base/error.h"
+#include "exec/executor.h"
 #include "rtl_backend.h"
 #include "run_compare.h"
-#include "seeded_words.h"
+#include "spec/initial_values.h"
+#include "spec/seeded_words.h"
 #include "test_util.h"
 #include "tlm_backend.h"
 

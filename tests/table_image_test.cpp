@@ -1,12 +1,12 @@
 // The binary table-word encoding of docs/hardware/node.md §3 and the image file.
-#include "table_image.h"
+#include "tables/table_image.h"
 
 #include <gtest/gtest.h>
 
 #include <sstream>
 
-#include "algorithms.h"
-#include "error.h"
+#include "algorithms/algorithms.h"
+#include "base/error.h"
 
 namespace hcube {
 namespace {

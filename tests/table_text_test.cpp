@@ -1,12 +1,12 @@
 // The table text format: round trip, and every malformed input named by file and line.
-#include "table_text.h"
+#include "tables/table_text.h"
 
 #include <gtest/gtest.h>
 
 #include <sstream>
 
-#include "algorithms.h"
-#include "error.h"
+#include "algorithms/algorithms.h"
+#include "base/error.h"
 
 namespace hcube {
 namespace {

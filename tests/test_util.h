@@ -12,11 +12,11 @@
 #include <utility>
 #include <vector>
 
-#include "algorithms.h"
-#include "error.h"
-#include "executor.h"
-#include "reference.h"
-#include "verifier.h"
+#include "algorithms/algorithms.h"
+#include "base/error.h"
+#include "exec/executor.h"
+#include "spec/reference.h"
+#include "tables/verifier.h"
 
 namespace hcube::testing {
 

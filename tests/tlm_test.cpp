@@ -14,14 +14,14 @@
 #include <sstream>
 #include <string>
 
-#include "algorithms.h"
-#include "error.h"
-#include "executor.h"
+#include "algorithms/algorithms.h"
+#include "base/error.h"
+#include "exec/executor.h"
 #include "hc_tlm_run.h"
 #include "run_compare.h"
+#include "tables/verifier.h"
 #include "test_util.h"
 #include "tlm_backend.h"
-#include "verifier.h"
 
 namespace hcube {
 namespace {
@@ -165,7 +165,8 @@ TEST(TlmSequencer, UnequalTablesAndWordsArrivingAtAnEndedOrWaitingNodeAreLost) {
   const RunResult tlm = expectAgreement(set);
   EXPECT_EQ(tlm.cycles, 3U);
   EXPECT_EQ(tlm.words, 4U);
-  // Counters count cycles (docs/hardware/checks.md): two words lost by node 1 in cycle 2 count once.
+  // Counters count cycles (docs/hardware/checks.md): two words lost by node 1 in cycle 2 count
+  // once.
   EXPECT_EQ(tlm.errors,
             (std::vector<NodeErrorCount>{{1, HwError::kLost, 2}, {2, HwError::kLost, 1}}));
 }

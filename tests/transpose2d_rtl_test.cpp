@@ -12,11 +12,11 @@
 #include <string>
 #include <vector>
 
-#include "algorithms.h"
-#include "executor.h"
+#include "algorithms/algorithms.h"
+#include "algorithms/transpose/transpose2d.h"
+#include "exec/executor.h"
 #include "rtl_backend.h"
 #include "run_compare.h"
-#include "schedules/transpose2d.h"
 
 namespace hcube {
 namespace {

@@ -13,11 +13,11 @@
 #include <set>
 #include <sstream>
 
-#include "executor.h"
-#include "matrix/layout.h"
-#include "reference.h"
-#include "schedules/transpose2d.h"
-#include "verifier.h"
+#include "algorithms/transpose/layout.h"
+#include "algorithms/transpose/transpose2d.h"
+#include "exec/executor.h"
+#include "spec/reference.h"
+#include "tables/verifier.h"
 
 namespace hcube {
 namespace {

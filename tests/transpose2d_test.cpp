@@ -2,19 +2,19 @@
 // sequence of its path 0, the ~ad / ~s relations of Definitions 12 and 15, Lemmas 9, 10, 13, 14
 // checked by enumeration for n = 2..10, and SPT / DPT / MPT run through the table executor and
 // the static verifier with exact cycle counts against the §6.1 formulas.
-#include "schedules/transpose2d.h"
+#include "algorithms/transpose/transpose2d.h"
 
 #include <gtest/gtest.h>
 
 #include <string>
 
-#include "algorithms.h"
-#include "error.h"
-#include "executor.h"
-#include "matrix/layout.h"
-#include "reference.h"
+#include "algorithms/algorithms.h"
+#include "algorithms/transpose/layout.h"
+#include "base/error.h"
+#include "exec/executor.h"
+#include "spec/reference.h"
+#include "tables/verifier.h"
 #include "test_util.h"
-#include "verifier.h"
 
 namespace hcube {
 namespace {

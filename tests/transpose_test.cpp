@@ -2,19 +2,19 @@
 // where the reference model says, the static verifier clean, and transfer cycles from the table
 // executor equal to the paper's counts (exchange: n x K/2; AAPC: K/2; §6.2: 2n and n routing
 // steps; §6.3: n routing steps of K).
-#include "schedules/transpose.h"
+#include "algorithms/transpose/transpose.h"
 
 #include <gtest/gtest.h>
 
 #include <map>
 #include <string>
 
-#include "algorithms.h"
-#include "error.h"
-#include "executor.h"
-#include "matrix/layout.h"
+#include "algorithms/algorithms.h"
+#include "algorithms/transpose/layout.h"
+#include "base/error.h"
+#include "exec/executor.h"
+#include "tables/verifier.h"
 #include "test_util.h"
-#include "verifier.h"
 
 namespace hcube {
 namespace {

@@ -1,12 +1,12 @@
 // The static verifier: correct tables pass; each kind of broken table is rejected with an error
 // naming node, cycle, port and slot.
-#include "verifier.h"
+#include "tables/verifier.h"
 
 #include <gtest/gtest.h>
 
-#include "algorithms.h"
-#include "compiler.h"
-#include "error.h"
+#include "algorithms/algorithms.h"
+#include "base/error.h"
+#include "tables/compiler.h"
 
 namespace hcube {
 namespace {

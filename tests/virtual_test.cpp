@@ -11,12 +11,12 @@
 #include <sstream>
 #include <string>
 
-#include "algorithms.h"
-#include "matrix/layout.h"
-#include "report.h"
-#include "table_text.h"
+#include "algorithms/algorithms.h"
+#include "algorithms/transpose/layout.h"
+#include "inspect/report.h"
+#include "schedule/virtual_elements.h"
+#include "tables/table_text.h"
 #include "test_util.h"
-#include "virtual_elements.h"
 
 namespace hcube {
 namespace {

@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "hw_errors.h"
-#include "table.h"
+#include "exec/hw_errors.h"
+#include "tables/table.h"
 
 namespace hcube {
 

@@ -17,11 +17,11 @@
 #include <string>
 #include <vector>
 
-#include "algorithms.h"
+#include "algorithms/algorithms.h"
+#include "base/error.h"
 #include "cosim_backend.h"
-#include "error.h"
-#include "executor.h"
-#include "reference.h"
+#include "exec/executor.h"
+#include "spec/reference.h"
 
 namespace {
 

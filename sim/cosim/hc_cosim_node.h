@@ -30,8 +30,8 @@
 // per word), memory words through the scan port (mem_we_i, one cycle per word; reads are
 // combinational), the status region reads err_count_o and done_o. An access first synchronises
 // the caller's local time offset (the load port is cycle-driven), so it must come from a thread;
-// debug accesses are refused. The table words are the sw/table_image.h encoding the RTL loads
-// (the model's NumSlots must give the same table width as the cube's memory size).
+// debug accesses are refused. The table words are the sw/tables/table_image.h encoding the RTL
+// loads (the model's NumSlots must give the same table width as the cube's memory size).
 #pragma once
 
 #include <algorithm>
@@ -43,12 +43,12 @@
 #include <type_traits>
 #include <vector>
 
+#include "exec/hw_errors.h"
 #include "hc_cube_node.h"
 #include "hc_load_access.h"
 #include "hc_port_link.h"
 #include "hc_tlm_config.h"
 #include "hc_tlm_cube.h"
-#include "hw_errors.h"
 
 namespace hcube {
 namespace cosim_bits {

@@ -26,7 +26,7 @@
 #include <systemc>
 #include <tlm>
 
-#include "address.h"
+#include "spec/address.h"
 
 namespace hcube {
 

@@ -8,9 +8,9 @@
 #include <cstring>
 #include <tlm>
 
-#include "address.h"
+#include "exec/hw_errors.h"
 #include "hc_tlm_config.h"
-#include "hw_errors.h"
+#include "spec/address.h"
 
 namespace hcube {
 

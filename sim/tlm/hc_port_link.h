@@ -14,7 +14,7 @@
 #include <tlm>
 #include <vector>
 
-#include "address.h"
+#include "spec/address.h"
 
 namespace hcube {
 

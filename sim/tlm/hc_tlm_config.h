@@ -1,26 +1,29 @@
-// hcube TLM model: the configuration of a cube (docs/hardware/node.md §1) and the address map of its
-// load socket (the TLM counterpart of the RTL's table load port and memory scan port, docs/hardware/testbench.md §1).
+// hcube TLM model: the configuration of a cube (docs/hardware/node.md §1) and the address map of
+// its load socket (the TLM counterpart of the RTL's table load port and memory scan port,
+// docs/hardware/testbench.md §1).
 //
 // SystemC-free on purpose, so the backend entry point and the tests need no SystemC headers.
 #pragma once
 
 #include <cstddef>
 
-#include "address.h"
-#include "table_image.h"
+#include "spec/address.h"
+#include "tables/table_image.h"
 
 namespace hcube {
 
 /// Sizes of a cube, fixed at elaboration like the RTL parameters.
 struct HcTlmConfig {
-  int n = 1;                 ///< Dim: 2^n nodes, port j of node x links to x ^ (1 << j)
-  int lanes = 1;             ///< Lanes b per port and direction
-  u64 memory_words = 2;      ///< NumSlots M
-  size_t table_depth = 2;    ///< TableDepth D (table words per node)
-  bool one_port = false;     ///< one-port mode (the RTL's one_port_i)
-  u32 mac_units = 1;         ///< MacUnits U: multiply-add units per node (MAC, docs/hardware/arithmetic.md §2)
-  bool mac_overlap = false;  ///< MAC overlap mode (docs/hardware/arithmetic.md §3; the RTL's mac_overlap_i)
-  u64 tagged_elements = 0;   ///< traffic monitor: words below this are tags (span)
+  int n = 1;               ///< Dim: 2^n nodes, port j of node x links to x ^ (1 << j)
+  int lanes = 1;           ///< Lanes b per port and direction
+  u64 memory_words = 2;    ///< NumSlots M
+  size_t table_depth = 2;  ///< TableDepth D (table words per node)
+  bool one_port = false;   ///< one-port mode (the RTL's one_port_i)
+  u32 mac_units =
+      1;  ///< MacUnits U: multiply-add units per node (MAC, docs/hardware/arithmetic.md §2)
+  bool mac_overlap =
+      false;  ///< MAC overlap mode (docs/hardware/arithmetic.md §3; the RTL's mac_overlap_i)
+  u64 tagged_elements = 0;  ///< traffic monitor: words below this are tags (span)
 
   u64 nodes() const { return u64{1} << n; }
   size_t channels() const { return static_cast<size_t>(n) * static_cast<size_t>(lanes); }
@@ -64,7 +67,8 @@ constexpr u64 kCubeCycles = 0x18;       ///< R: cycles_o
 constexpr u64 kCubeXferCycles = 0x20;   ///< R: xfer_cycles_o
 constexpr u64 kCubeWords = 0x28;        ///< R: words_o
 constexpr u64 kCubeLocalCycles = 0x30;  ///< R: local_cycles_o (cycles with a PERMUTE)
-constexpr u64 kCubeMacCycles = 0x38;    ///< R: mac_cycles_o (cycles with a MAC, docs/hardware/arithmetic.md §2)
+constexpr u64 kCubeMacCycles =
+    0x38;  ///< R: mac_cycles_o (cycles with a MAC, docs/hardware/arithmetic.md §2)
 
 constexpr u64 address(u64 node, u64 region, u64 offset) {
   return (node << kNodeShift) | (region << kRegionShift) | offset;

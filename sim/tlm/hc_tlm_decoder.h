@@ -12,9 +12,9 @@
 #include <memory>
 #include <vector>
 
-#include "address.h"
-#include "table.h"
-#include "table_image.h"
+#include "spec/address.h"
+#include "tables/table.h"
+#include "tables/table_image.h"
 
 namespace hcube {
 

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cstring>
 
-#include "mac.h"
+#include "tables/mac.h"
 
 namespace hcube {
 namespace {
@@ -91,7 +91,9 @@ void HcTlmNode::sendPhase() {
     return;
   }
   const Instruction& ins = m_seq.current();
-  if (m_seq.macWork() != nullptr) m_probe.mac();  // the MAC units are busy (docs/hardware/arithmetic.md §2, docs/hardware/arithmetic.md §3)
+  if (m_seq.macWork() != nullptr)
+    m_probe.mac();  // the MAC units are busy (docs/hardware/arithmetic.md §2,
+                    // docs/hardware/arithmetic.md §3)
   switch (ins.op) {
     case Opcode::kXfer:
       sendXfer(ins);
@@ -224,7 +226,7 @@ void HcTlmNode::sendXfer(const Instruction& ins) {
           raise(HwError::kFwd);
         }
       }
-      // A fault on the link (sw/fault.h) changes or removes the word as it leaves the node.
+      // A fault on the link (sw/exec/fault.h) changes or removes the word as it leaves the node.
       if (valid && m_probe.fault() != nullptr) {
         valid = m_probe.fault()->apply(m_id, p, l, m_probe.cycle(), word);
       }
@@ -248,7 +250,7 @@ void HcTlmNode::sendXfer(const Instruction& ins) {
   if (m_pass_held) checkDropped(&ins);
 }
 
-// ---- block multiply-accumulate (docs/hardware/arithmetic.md §2, sw/mac.h) ----
+// ---- block multiply-accumulate (docs/hardware/arithmetic.md §2, sw/tables/mac.h) ----
 MacCycle HcTlmNode::multiplyAccumulate(const MacField& mac, u64 t) {
   const MacCycle work = macStep(mac, m_config.mac_units, t, m_config.memory_words,
                                 [&](u64 slot) { return m_memory[slot]; });
@@ -258,7 +260,8 @@ MacCycle HcTlmNode::multiplyAccumulate(const MacField& mac, u64 t) {
 }
 
 void HcTlmNode::checkOverlap(const Instruction& ins, const MacField& mac) {
-  // MAC overlap mode (docs/hardware/arithmetic.md §3): the units run `mac`, issued in an earlier cycle, beside `ins`.
+  // MAC overlap mode (docs/hardware/arithmetic.md §3): the units run `mac`, issued in an earlier
+  // cycle, beside `ins`.
   bool hazard = m_seq.macRefused();  // a second MAC (not the running one's own instruction)
   if (ins.op == Opcode::kXfer || ins.op == Opcode::kPermute) {
     const bool permute = ins.op == Opcode::kPermute;

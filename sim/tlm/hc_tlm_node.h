@@ -2,8 +2,8 @@
 // counterpart of rtl/hc_node.sv.
 //
 // A node holds M words of memory, a table memory of D words written through its load socket
-// (encoded table words, sw/table_image.h; decoded at start by the cube's shared decoder) and a
-// sequencer (sw/sequencer.h) that executes one instruction per clock cycle after the start
+// (encoded table words, sw/tables/table_image.h; decoded at start by the cube's shared decoder) and
+// a sequencer (sw/tables/sequencer.h) that executes one instruction per clock cycle after the start
 // pulse; past the last loaded word it reads END. Its sockets are those of every cube node
 // (hc_cube_node.h): per port an initiator socket for the words it sends and a target socket
 // for the words arriving, one transaction per port and cycle carrying the port's lanes.
@@ -23,16 +23,16 @@
 #include <tlm>
 #include <vector>
 
+#include "exec/hw_errors.h"
 #include "hc_cube_node.h"
 #include "hc_load_access.h"
 #include "hc_port_link.h"
 #include "hc_tlm_config.h"
 #include "hc_tlm_decoder.h"
 #include "hc_tlm_probe.h"
-#include "hw_errors.h"
-#include "mac.h"
-#include "sequencer.h"
-#include "table.h"
+#include "tables/mac.h"
+#include "tables/sequencer.h"
+#include "tables/table.h"
 
 namespace hcube {
 
@@ -64,7 +64,8 @@ class HcTlmNode final : public HcCubeNode {
   void writeCopies(const Instruction& ins);
   /// Cycle t of a MAC (docs/hardware/arithmetic.md §2): the write it makes at the end of the cycle.
   MacCycle multiplyAccumulate(const MacField& mac, u64 t);
-  /// MAC overlap mode (docs/hardware/arithmetic.md §3): the `overlap` checks of `ins` against the MAC running beside it.
+  /// MAC overlap mode (docs/hardware/arithmetic.md §3): the `overlap` checks of `ins` against the
+  /// MAC running beside it.
   void checkOverlap(const Instruction& ins, const MacField& mac);
   /// Receive-slot checks on the instruction (range, two channels naming one slot), for the
   /// channels whose input side writes memory.
@@ -96,7 +97,7 @@ class HcTlmNode final : public HcCubeNode {
   /// counted once the cycle is over.
   void raise(HwError e) { raiseAt(m_probe.cycle(), e); }
   /// The same in `cycle`; the first time per cycle and kind it is also handed to the probe's
-  /// error event log (when the probe records, sw/hw_errors.h HwErrorEvent).
+  /// error event log (when the probe records, sw/exec/hw_errors.h HwErrorEvent).
   void raiseAt(u64 cycle, HwError e) {
     if (cycle != m_events_cycle) {
       countEvents();

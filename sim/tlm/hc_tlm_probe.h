@@ -1,6 +1,6 @@
 // hcube TLM model: the cube's traffic counters and monitor, which every node reports to — the
 // TLM counterpart of the RTL's words_o / xfer_cycles_o / local_cycles_o counters and the
-// testbench's per-cycle TrafficMonitor (sw/traffic_monitor.h, shared by every backend).
+// testbench's per-cycle TrafficMonitor (sw/exec/traffic_monitor.h, shared by every backend).
 //
 // Speed: the monitor's span bookkeeping is indexed by the word (a tag, an element's initial
 // global address), so on a big cube every word sent or stored touches a random line of two
@@ -15,10 +15,10 @@
 #include <memory>
 #include <vector>
 
-#include "address.h"
-#include "fault.h"
-#include "hw_errors.h"
-#include "traffic_monitor.h"
+#include "exec/fault.h"
+#include "exec/hw_errors.h"
+#include "exec/traffic_monitor.h"
+#include "spec/address.h"
 
 namespace hcube {
 
@@ -55,7 +55,7 @@ class HcTlmProbe {
     m_sends.push_back({node * static_cast<u64>(m_dims) + static_cast<u64>(port), word, lane});
   }
 
-  /// The fault to inject on the links (sw/fault.h; nullptr: none), which every node's send
+  /// The fault to inject on the links (sw/exec/fault.h; nullptr: none), which every node's send
   /// applies to its words (HcTlmNode::sendXfer).
   void setFault(const Fault* fault) { m_fault = fault; }
   const Fault* fault() const { return m_fault; }

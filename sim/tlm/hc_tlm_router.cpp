@@ -16,8 +16,8 @@
 #include <tlm>
 #include <vector>
 
-#include "error.h"
-#include "traffic_monitor.h"
+#include "base/error.h"
+#include "exec/traffic_monitor.h"
 
 namespace hcube {
 namespace {

@@ -6,9 +6,9 @@
 #include <functional>
 #include <string>
 
+#include "exec/hw_errors.h"
 #include "hc_tlm_cube.h"
-#include "hw_errors.h"
-#include "table.h"
+#include "tables/table.h"
 #include "tlm_backend.h"
 
 namespace hcube {

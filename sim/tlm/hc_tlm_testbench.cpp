@@ -4,8 +4,8 @@
 #include <sstream>
 #include <vector>
 
-#include "error.h"
-#include "table_image.h"
+#include "base/error.h"
+#include "tables/table_image.h"
 
 namespace hcube {
 

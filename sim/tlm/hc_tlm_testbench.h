@@ -1,8 +1,8 @@
 // hcube TLM model: the testbench that drives a cube through its load bus, as the RTL runner
-// (docs/hardware/testbench.md §2) drives hc_cube through its load and scan ports: it writes the encoded
-// table words (sw/table_image.h; one broadcast for a shared table, else per node), the initial
-// memories and the cycle limit, pulses start, waits for done and reads back the counters, the
-// per-node error counters and every memory word.
+// (docs/hardware/testbench.md §2) drives hc_cube through its load and scan ports: it writes the
+// encoded table words (sw/tables/table_image.h; one broadcast for a shared table, else per node),
+// the initial memories and the cycle limit, pulses start, waits for done and reads back the
+// counters, the per-node error counters and every memory word.
 #pragma once
 
 #include <tlm_utils/simple_initiator_socket.h>
@@ -11,10 +11,10 @@
 #include <systemc>
 #include <tlm>
 
+#include "exec/hw_errors.h"
 #include "hc_tlm_config.h"
-#include "hw_errors.h"
-#include "reference.h"
-#include "table.h"
+#include "spec/reference.h"
+#include "tables/table.h"
 
 namespace hcube {
 

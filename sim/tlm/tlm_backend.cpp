@@ -14,14 +14,14 @@
 #include <stdexcept>
 #include <systemc>
 
-#include "error.h"
+#include "base/error.h"
+#include "exec/progress.h"
 #include "hc_tlm_config.h"
 #include "hc_tlm_cube.h"
 #include "hc_tlm_run.h"
 #include "hc_tlm_testbench.h"
-#include "progress.h"
-#include "reference.h"
-#include "resource_limits.h"
+#include "spec/reference.h"
+#include "tables/resource_limits.h"
 
 // libsystemc's own main() calls sc_main; hcube never does (runOnTlm drives the kernel itself),
 // but the symbol must exist for the link.

@@ -1,10 +1,10 @@
-#include "element_path.h"
+#include "inspect/element_path.h"
 
 #include <algorithm>
 #include <cstdio>
 #include <map>
 
-#include "error.h"
+#include "base/error.h"
 
 namespace hcube {
 namespace {

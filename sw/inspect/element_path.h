@@ -1,12 +1,12 @@
 // hcube inspection: the path of one element through a run (hcube trace --element NODE:SLOT),
 // cycle by cycle. An element is followed by its tag, its initial global address node * K +
-// slot (sw/reference.h, taggedMemory).
+// slot (sw/spec/reference.h, taggedMemory).
 //
 // Which links the element crossed, and when, comes from the traffic monitor's log
 // (RunResult::traffic), which every backend records the same way: a send is (cycle, node, port,
 // word), a store (cycle, word). The rest is read from the tables the run executed (straight-line
-// programs, docs/hardware/node.md §2): the sender's instruction in that cycle says which lane of the
-// port sent the slot (or PASS register) holding the element, the receiver's says whether that
+// programs, docs/hardware/node.md §2): the sender's instruction in that cycle says which lane of
+// the port sent the slot (or PASS register) holding the element, the receiver's says whether that
 // lane's word was stored (and into which slot) or held in a PASS register to leave in the next
 // cycle. Where the tables cannot tell (two lanes of the port send a slot the element is in, or
 // a PERMUTE moved it without a link), the lane and slot are left unknown and "stored" is taken
@@ -18,8 +18,8 @@
 #include <utility>
 #include <vector>
 
-#include "hw_errors.h"
-#include "table.h"
+#include "exec/hw_errors.h"
+#include "tables/table.h"
 
 namespace hcube {
 

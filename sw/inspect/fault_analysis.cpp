@@ -1,5 +1,5 @@
 // hcube inspection: detection and localisation of an injected fault (fault_analysis.h).
-#include "fault_analysis.h"
+#include "inspect/fault_analysis.h"
 
 #include <algorithm>
 #include <map>

@@ -21,9 +21,9 @@
 #include <string>
 #include <vector>
 
-#include "fault.h"
-#include "hw_errors.h"
-#include "reference.h"
+#include "exec/fault.h"
+#include "exec/hw_errors.h"
+#include "spec/reference.h"
 
 namespace hcube {
 

@@ -1,12 +1,12 @@
 // hcube inspection: a seeded campaign of random single faults (fault_campaign.h).
-#include "fault_campaign.h"
+#include "inspect/fault_campaign.h"
 
 #include <iomanip>
 #include <random>
 #include <sstream>
 
-#include "error.h"
-#include "table_image.h"
+#include "base/error.h"
+#include "tables/table_image.h"
 
 namespace hcube {
 namespace {

@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "fault_analysis.h"
+#include "inspect/fault_analysis.h"
 
 namespace hcube {
 

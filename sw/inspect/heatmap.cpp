@@ -1,10 +1,10 @@
-#include "heatmap.h"
+#include "inspect/heatmap.h"
 
 #include <algorithm>
 #include <cstdio>
 #include <vector>
 
-#include "error.h"
+#include "base/error.h"
 
 namespace hcube {
 namespace {

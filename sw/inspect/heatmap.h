@@ -12,8 +12,8 @@
 
 #include <string>
 
-#include "hw_errors.h"
-#include "table.h"
+#include "exec/hw_errors.h"
+#include "tables/table.h"
 
 namespace hcube {
 

@@ -1,8 +1,8 @@
-#include "link_csv.h"
+#include "inspect/link_csv.h"
 
 #include <cstdio>
 
-#include "error.h"
+#include "base/error.h"
 
 namespace hcube {
 

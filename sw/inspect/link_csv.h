@@ -1,12 +1,12 @@
 // hcube inspection: the per-link word counts of a run as CSV (hcube run --links FILE.csv), one
 // row per directed link, the per-link statistics network-simulator users expect. Built only
 // from RunResult::link_words and the cycle count, which every backend measures with the same
-// monitor (sw/traffic_monitor.h), so the file is the same from table, TLM and RTL runs.
+// monitor (sw/exec/traffic_monitor.h), so the file is the same from table, TLM and RTL runs.
 #pragma once
 
 #include <string>
 
-#include "hw_errors.h"
+#include "exec/hw_errors.h"
 
 namespace hcube {
 

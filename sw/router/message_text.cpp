@@ -6,8 +6,8 @@
 #include <utility>
 #include <vector>
 
-#include "error.h"
-#include "utf8.h"
+#include "base/error.h"
+#include "base/utf8.h"
 
 namespace hcube {
 namespace {

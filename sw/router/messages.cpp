@@ -4,27 +4,39 @@
 #include <map>
 #include <tuple>
 
-#include "error.h"
+#include "base/error.h"
 
 namespace hcube {
 
-const char* routeKindName(RouteKind r) {
-  switch (r) {
-    case RouteKind::kEcube:
-      return "ecube";
-    case RouteKind::kSource:
-      return "source";
-    case RouteKind::kAdaptive:
-      return "adaptive";
+const RouteKindInfo& routeKindInfo(RouteKind r) {
+  for (const RouteKindInfo& info : kRouteKindTable) {
+    if (info.kind == r) return info;
   }
-  return "?";
+  throw InternalError("routeKindInfo: a RouteKind with no row in HCUBE_ROUTE_KINDS");
+}
+
+const char* routeKindName(RouteKind r) { return routeKindInfo(r).name; }
+
+std::string routeKindNames(std::string_view separator) {
+  std::string names;
+  for (const RouteKindInfo& info : kRouteKindTable) {
+    if (!names.empty()) names += separator;
+    names += info.name;
+  }
+  return names;
 }
 
 RouteKind parseRouteKind(std::string_view word) {
-  if (word == "ecube") return RouteKind::kEcube;
-  if (word == "source") return RouteKind::kSource;
-  if (word == "adaptive") return RouteKind::kAdaptive;
-  throw Error("route '" + std::string(word) + "': must be ecube, source or adaptive");
+  for (const RouteKindInfo& info : kRouteKindTable) {
+    if (word == info.name) return info.kind;
+  }
+  std::string choices;  // "ecube, source or adaptive"
+  const size_t count = std::size(kRouteKindTable);
+  for (size_t i = 0; i < count; ++i) {
+    choices += i == 0 ? "" : i + 1 == count ? " or " : ", ";
+    choices += kRouteKindTable[i].name;
+  }
+  throw Error("route '" + std::string(word) + "': must be " + choices);
 }
 
 u64 MessageList::messages() const {

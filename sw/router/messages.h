@@ -13,17 +13,50 @@
 #include <string_view>
 #include <vector>
 
-#include "address.h"
-#include "permutation.h"
+#include "spec/address.h"
+#include "spec/permutation.h"
 
 namespace hcube {
 
-/// The routing functions of docs/hardware/router.md §3: e-cube (dimension order), source (the route
-/// in the message) and adaptive (minimal adaptive P-cube routing, Glass & Ni's turn model).
-enum class RouteKind { kEcube, kSource, kAdaptive };
+/// The routing functions of docs/hardware/router.md §3, described once. Each row: the enumerator,
+/// the name the tool prints and reads (--route, message files), the bit of a node's routed
+/// configuration word that selects it in rtl/hc_router.sv (0: none, the RTL's default), and
+/// what it does. The enum, the names, the parser and the RTL configuration come from this list;
+/// a new routing function is a row here and its implementation in the three routers
+/// (router/router_engine.cpp, sim/tlm/hc_tlm_router.cpp, rtl/hc_router.sv).
+#define HCUBE_ROUTE_KINDS(X)                                                                       \
+  X(kEcube, "ecube", 0, "dimension order: the lowest dimension where node and destination differ") \
+  X(kSource, "source", 1, "the route the message carries, one dimension a hop")                    \
+  X(kAdaptive, "adaptive", 2,                                                                      \
+    "minimal adaptive P-cube routing (Glass & Ni's turn model), the output with most credits")
 
+enum class RouteKind {
+#define HCUBE_ROUTE_ENUMERATOR(kind, name, cfg_bit, meaning) kind,
+  HCUBE_ROUTE_KINDS(HCUBE_ROUTE_ENUMERATOR)
+#undef HCUBE_ROUTE_ENUMERATOR
+};
+
+/// One row of HCUBE_ROUTE_KINDS.
+struct RouteKindInfo {
+  RouteKind kind;
+  const char* name;
+  int rtl_config_bit;  ///< the bit set in the routed configuration word; 0: no bit
+  const char* meaning;
+};
+
+/// Every routing function, in enum order.
+inline constexpr RouteKindInfo kRouteKindTable[] = {
+#define HCUBE_ROUTE_ROW(kind, name, cfg_bit, meaning) \
+  RouteKindInfo{RouteKind::kind, name, cfg_bit, meaning},
+    HCUBE_ROUTE_KINDS(HCUBE_ROUTE_ROW)
+#undef HCUBE_ROUTE_ROW
+};
+
+const RouteKindInfo& routeKindInfo(RouteKind r);
 const char* routeKindName(RouteKind r);
-/// Parses "ecube", "source" or "adaptive"; throws Error naming the word otherwise.
+/// The names of every routing function, joined by `separator` ("ecube|source|adaptive").
+std::string routeKindNames(std::string_view separator);
+/// Parses a name of kRouteKindTable; throws Error naming the word and the names otherwise.
 RouteKind parseRouteKind(std::string_view word);
 
 /// The dimensions a P-cube packet at node v bound for dst may take next (docs/hardware/router.md

@@ -3,8 +3,8 @@
 #include <cmath>
 #include <sstream>
 
-#include "error.h"
-#include "report.h"
+#include "base/error.h"
+#include "inspect/report.h"
 
 namespace hcube {
 namespace {

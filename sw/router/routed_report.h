@@ -6,8 +6,8 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "reference.h"
 #include "router/router_engine.h"
+#include "spec/reference.h"
 
 namespace hcube {
 

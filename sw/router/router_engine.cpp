@@ -5,8 +5,8 @@
 #include <chrono>
 #include <sstream>
 
-#include "error.h"
-#include "traffic_monitor.h"
+#include "base/error.h"
+#include "exec/traffic_monitor.h"
 
 namespace hcube {
 

@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
-#include "hw_errors.h"
-#include "reference.h"
+#include "exec/hw_errors.h"
 #include "router/messages.h"
+#include "spec/reference.h"
 
 namespace hcube {
 

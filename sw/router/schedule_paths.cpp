@@ -5,9 +5,9 @@
 #include <string>
 #include <vector>
 
-#include "error.h"
-#include "executor.h"
-#include "reference.h"
+#include "base/error.h"
+#include "exec/executor.h"
+#include "spec/reference.h"
 
 namespace hcube {
 namespace {

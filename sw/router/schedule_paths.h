@@ -12,9 +12,9 @@
 
 #include <string>
 
-#include "permutation.h"
 #include "router/messages.h"
-#include "table.h"
+#include "spec/permutation.h"
+#include "tables/table.h"
 
 namespace hcube {
 

@@ -6,7 +6,7 @@
 #include <random>
 #include <sstream>
 
-#include "error.h"
+#include "base/error.h"
 
 namespace hcube {
 

@@ -48,7 +48,7 @@ def read_image(path):
 
 
 def memory_digest(nodes, words_per_node, memories):
-    """sw/report.cpp memoryDigest: FNV-1a over the node count, the words per node and every
+    """sw/inspect/report.cpp memoryDigest: FNV-1a over the node count, the words per node and every
     word, little-endian bytes."""
     h = 0xcbf29ce484222325
 

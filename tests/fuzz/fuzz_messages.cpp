@@ -11,7 +11,7 @@
 #include <iostream>
 #include <string>
 
-#include "error.h"
+#include "base/error.h"
 #include "router/message_text.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {

@@ -14,8 +14,8 @@
 #include <string>
 #include <vector>
 
+#include "base/error.h"
 #include "cli_args.h"
-#include "error.h"
 
 namespace {
 

@@ -1,4 +1,5 @@
-// libFuzzer harness: the schedule file reader (sw/schedule_file.h, docs/schedule-format.md).
+// libFuzzer harness: the schedule file reader (sw/algorithms/schedule_file.h,
+// docs/schedule-format.md).
 //
 // Any input either reads as a checked schedule or throws hcube::Error (bad input, named). A
 // schedule that reads must survive a round trip (written and read again, it writes the same
@@ -12,8 +13,8 @@
 #include <sstream>
 #include <string>
 
-#include "error.h"
-#include "schedule_file.h"
+#include "algorithms/schedule_file.h"
+#include "base/error.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::istringstream in(std::string(reinterpret_cast<const char*>(data), size));

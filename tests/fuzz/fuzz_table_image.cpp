@@ -1,4 +1,5 @@
-// libFuzzer harness: the image reader (readImage in sw/table_image.h, docs/hardware/node.md §3).
+// libFuzzer harness: the image reader (readImage in sw/tables/table_image.h, docs/hardware/node.md
+// §3).
 //
 // Any input either reads as a table set or throws hcube::Error (bad input, named). A set that
 // reads must also survive a round trip through the image writer for its own memory size: read
@@ -11,8 +12,8 @@
 #include <sstream>
 #include <string>
 
-#include "error.h"
-#include "table_image.h"
+#include "base/error.h"
+#include "tables/table_image.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::istringstream in(std::string(reinterpret_cast<const char*>(data), size));

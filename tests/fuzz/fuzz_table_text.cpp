@@ -1,4 +1,4 @@
-// libFuzzer harness: the table text reader (sw/table_text.h, docs/table-format.md).
+// libFuzzer harness: the table text reader (sw/tables/table_text.h, docs/table-format.md).
 //
 // Any input either reads as a table set or throws hcube::Error (bad input, named). A set that
 // reads must also survive a round trip: written back and read again it is the same set, and the
@@ -11,8 +11,8 @@
 #include <sstream>
 #include <string>
 
-#include "error.h"
-#include "table_text.h"
+#include "base/error.h"
+#include "tables/table_text.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::istringstream in(std::string(reinterpret_cast<const char*>(data), size));

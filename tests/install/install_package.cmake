@@ -14,7 +14,7 @@ endfunction()
 file(REMOVE_RECURSE ${PREFIX} ${EXAMPLE_BUILD})
 run("cmake --install" ${CMAKE_COMMAND} --install ${BUILD} --prefix ${PREFIX})
 foreach(f include/hcube/hcube.h bin/hcube share/hcube/tb/model/CMakeLists.txt
-          share/hcube/rtl/hc_node.sv share/hcube/sw/traffic_monitor.h)
+          share/hcube/rtl/hc_node.sv share/hcube/sw/exec/traffic_monitor.h)
   if(NOT EXISTS ${PREFIX}/${f})
     message(FATAL_ERROR "the installed package has no ${f}")
   endif()

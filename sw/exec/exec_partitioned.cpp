@@ -1,0 +1,662 @@
+#include "exec/exec_partitioned.h"
+
+#include <fcntl.h>
+#include <mpi.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdlib>
+
+#include "base/error.h"
+#include "exec/exec_program.h"
+#include "tables/mac.h"
+
+namespace hcube {
+
+bool startedByMpirun() { return std::getenv("OMPI_COMM_WORLD_SIZE") != nullptr; }
+
+int mpirunSize() {
+  const char* s = std::getenv("OMPI_COMM_WORLD_SIZE");
+  return s == nullptr ? 1 : std::atoi(s);
+}
+
+namespace {
+bool g_session = false;
+u64 g_exchanged_bytes = 0;
+int g_rank = 0;
+int g_size = 1;
+}  // namespace
+
+MpiSession::MpiSession(int* argc, char*** argv) {
+  if (!startedByMpirun()) return;
+  MPI_Init(argc, argv);
+  MPI_Comm_rank(MPI_COMM_WORLD, &g_rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &g_size);
+  g_session = true;
+  if (g_rank != 0) {
+    // Rank 0 speaks for the run: the others compute the same checks and reports.
+    const int null = ::open("/dev/null", O_WRONLY);
+    if (null >= 0) {
+      ::dup2(null, 1);
+      ::dup2(null, 2);
+      ::close(null);
+    }
+  }
+}
+
+MpiSession::~MpiSession() {
+  if (g_session) MPI_Finalize();
+}
+
+bool mpiPartitioned() { return g_session; }
+int mpiRank() { return g_rank; }
+int mpiSize() { return g_size; }
+u64 partitionedExchangedBytes() { return g_exchanged_bytes; }
+
+namespace {
+
+struct Latch {
+  u32 data = 0;
+  u32 valid = 0;
+};
+
+constexpr u32 kNotSent = 0xFFFFFFFFu;
+
+/// What every rank learns of the whole cube after each cycle (one allreduce, MPI_MAX).
+struct CubeStatus {
+  u64 sent = 0;      ///< some node sent a word in the cycle
+  u64 local = 0;     ///< some node ran a PERMUTE
+  u64 mac = 0;       ///< the MAC units of some node were busy
+  u64 running = 0;   ///< some node has not ended or its MAC units are busy
+  u64 acting = 0;    ///< some node neither waits nor has ended, holds PASS words or a MAC
+  u64 not_wait = 0;  ///< ~ the shortest wait left (the max of ~w is the min of w)
+};
+
+/// The engine of sw/exec/executor.cpp's general path (two sweeps per cycle, node-major memory) over
+/// the rank's own nodes, with the cross-rank dimensions' words exchanged between the sweeps.
+class PartEngine {
+ public:
+  PartEngine(const TableSet& set, const CubeMemory& initial, const ExecOptions& opt, int rank,
+             int ranks)
+      : h_(set.header),
+        opt_(opt),
+        p_(decodeTables(set, initial.words_per_node)),
+        rank_(rank),
+        ranks_(ranks),
+        cross_(0),
+        channels_(h_.channels()),
+        words_(initial.words_per_node),
+        fault_(opt.fault != nullptr && opt.fault->onLink() ? opt.fault : nullptr) {
+    while ((1 << cross_) < ranks_) ++cross_;
+    local_dims_ = h_.n - cross_;
+    nodes_ = u64{1} << local_dims_;
+    base_ = static_cast<u64>(rank_) << local_dims_;
+    rows_ = 1;
+    while (rows_ < std::max(words_, nodes_)) rows_ <<= 1;
+    relative_ = rows_ <= 2 * words_;
+    mem_.assign(relative_ ? rows_ * nodes_ : nodes_ * words_, 0);
+    for (u64 i = 0; i < nodes_; ++i) {
+      for (u64 slot = 0; slot < words_; ++slot)
+        mem_[at(i, slot)] = initial.words[(base_ + i) * words_ + slot];
+    }
+    pc_.assign(nodes_, 0);
+    wait_left_.assign(nodes_, 0);
+    mac_of_.assign(nodes_, 0);
+    mac_t_.assign(nodes_, 0);
+    mac_left_.assign(nodes_, 0);
+    arrivals_.assign(nodes_, 0);
+    pass_held_.assign(nodes_, 0);
+    inbox_.assign(nodes_ * channels_, {});
+    pass_.assign(nodes_ * channels_, {});
+    events_.assign(nodes_, 0);
+    errors_.assign(nodes_ * kHwErrorKinds, 0);
+    link_words_.assign(nodes_ * static_cast<u64>(h_.n), 0);
+    tagged_ = opt.tagged_elements;
+    span_.assign(tagged_, {kNotSent, 0});
+    out_.resize(static_cast<size_t>(cross_));
+    in_.resize(static_cast<size_t>(cross_));
+    for (int j = 0; j < cross_; ++j) {
+      out_[static_cast<size_t>(j)].reserve(2 * nodes_ * h_.lanes);
+      in_[static_cast<size_t>(j)].resize(2 * nodes_ * h_.lanes);
+    }
+    copied_.resize(channels_);
+    sums_.resize(channels_);
+    r_.backend = "table";
+    for (u64 i = 0; i < nodes_; ++i) {
+      pc_[i] = p_.entryOf(base_ + i);
+      enter(i);
+      countStep(i);
+    }
+  }
+
+  RunResult run() {
+    u64 cycle = 0;
+    CubeStatus g = reduceStatus();
+    while (g.running != 0) {
+      if (cycle >= opt_.max_cycles) {
+        r_.timeout = true;
+        break;
+      }
+      if (g.acting == 0) {
+        const u64 skip = std::min(~g.not_wait, opt_.max_cycles - cycle);
+        skipWaits(cycle, skip);
+        cycle += skip;
+        g = reduceStatus();
+        continue;
+      }
+      sendPhase(cycle);
+      exchange();
+      receivePhase(cycle);
+      g = reduceStatus();
+      if (g.sent != 0) ++r_.transfer_cycles;
+      if (g.local != 0) ++r_.local_cycles;
+      if (g.mac != 0) ++r_.mac_cycles;
+      sent_ = local_ = mac_ = false;
+      countEvents();
+      ++cycle;
+      ++r_.cycles;
+      if (opt_.stats != nullptr) ++opt_.stats->stepped_cycles;
+      if (opt_.progress) opt_.progress(r_.cycles);
+    }
+    if (!r_.timeout) {
+      for (u64 i = 0; i < nodes_; ++i) {
+        if (pass_held_[i] != 0) raise(i, HwError::kDropped);
+      }
+      countEvents();
+    }
+    gather();
+    return std::move(r_);
+  }
+
+ private:
+  using Kind = ExecStep::Kind;
+
+  /// Where slot `slot` of the rank's node i lives in mem_: by relative slot (slot XOR i, then i)
+  /// where that costs at most twice the memory, as sw/exec/executor.cpp lays out the whole cube, so
+  /// that a homogeneous step's sweep over the nodes runs through memory in order; else
+  /// node-major.
+  u64 at(u64 i, u64 slot) const {
+    return relative_ ? ((slot ^ i) << local_dims_) | i : i * words_ + slot;
+  }
+
+  CubeStatus reduceStatus() {
+    CubeStatus s;
+    s.sent = sent_ ? 1 : 0;
+    s.local = local_ ? 1 : 0;
+    s.mac = mac_ ? 1 : 0;
+    s.running = active_ > 0 || mac_busy_ > 0 ? 1 : 0;
+    s.acting = acting_ > 0 || held_ > 0 || mac_busy_ > 0 ? 1 : 0;
+    s.not_wait = ~shortest_wait_;
+    CubeStatus g;
+    MPI_Allreduce(&s, &g, 6, MPI_UINT64_T, MPI_MAX, MPI_COMM_WORLD);
+    return g;
+  }
+
+  void raise(u64 i, HwError e) {
+    if (events_[i] == 0) dirty_.push_back(i);
+    events_[i] |= 1U << static_cast<int>(e);
+  }
+
+  void countEvents() {
+    for (u64 i : dirty_) {
+      for (int k = 0; k < kHwErrorKinds; ++k) {
+        u32& count = errors_[i * kHwErrorKinds + static_cast<u64>(k)];
+        if (((events_[i] >> k) & 1U) == 0) continue;
+        if (count < 0xFFFF) ++count;
+      }
+      events_[i] = 0;
+    }
+    dirty_.clear();
+  }
+
+  void enter(u64 i) {
+    const ExecStep& s = p_.steps[pc_[i]];
+    if (s.kind == Kind::kWait) wait_left_[i] = s.wait;
+    if (s.kind != Kind::kEnd) ++active_;
+  }
+  void countStep(u64 i) {
+    const Kind k = p_.steps[pc_[i]].kind;
+    if (k == Kind::kWait) {
+      shortest_wait_ = std::min<u64>(shortest_wait_, wait_left_[i]);
+    } else if (k != Kind::kEnd) {
+      ++acting_;
+    }
+  }
+
+  void advance(u64 i, u64 cycles = 1) {
+    const ExecStep& s = p_.steps[pc_[i]];
+    if (mac_left_[i] > 0) {
+      ++mac_t_[i];
+      if (--mac_left_[i] == 0) --mac_busy_;
+    } else if (s.kind == Kind::kMac && s.mac_cycles > 1) {
+      mac_of_[i] = s.mac;
+      mac_t_[i] = 1;
+      mac_left_[i] = s.mac_cycles - 1;
+      ++mac_busy_;
+    }
+    if (s.kind == Kind::kEnd) return;
+    if (s.kind == Kind::kWait) {
+      wait_left_[i] -= static_cast<u32>(cycles);
+      if (wait_left_[i] != 0) return;
+    }
+    if (s.kind == Kind::kMac && !h_.mac_overlap && mac_left_[i] > 0) return;
+    --active_;
+    ++pc_[i];
+    if (p_.steps[pc_[i]].overrun) raise(i, HwError::kOverrun);
+    enter(i);
+  }
+
+  void skipWaits(u64 cycle, u64 skip) {
+    (void)cycle;
+    shortest_wait_ = ~u64{0};
+    acting_ = 0;
+    for (u64 i = 0; i < nodes_; ++i) {
+      advance(i, skip);
+      countStep(i);
+    }
+    countEvents();
+    r_.cycles += skip;
+    if (opt_.stats != nullptr) ++opt_.stats->skips;
+    if (opt_.progress) opt_.progress(r_.cycles);
+  }
+
+  void monitorSend(u64 i, u32 port, u32 word, u64 cycle) {
+    ++link_words_[i * static_cast<u64>(h_.n) + port];
+    if (word < tagged_) {
+      u32& f = span_[word].first;
+      f = std::min(f, static_cast<u32>(std::min<u64>(cycle, kNotSent - 1)));
+    }
+  }
+  void monitorStore(u32 word, u64 cycle) {
+    if (word < tagged_) {
+      u32& l = span_[word].last;
+      l = std::max(l, static_cast<u32>(std::min<u64>(cycle, kNotSent - 1) + 1));
+    }
+  }
+
+  void sendPhase(u64 cycle) {
+    for (auto& o : out_) o.clear();
+    for (u64 i = 0; i < nodes_; ++i) {
+      const u64 x = base_ + i;
+      const ExecStep& s = p_.steps[pc_[i]];
+      Latch* pass = &pass_[i * channels_];
+      if (s.kind == Kind::kXfer) {
+        for (u32 o = s.sends.begin; o < s.sends.end; ++o) {
+          const ExecSend& op = p_.sends[o];
+          u32 word = 0;
+          if (op.fwd) {
+            if (pass[op.fwd_channel].valid == 0) {
+              raise(i, HwError::kFwd);
+              continue;
+            }
+            word = pass[op.fwd_channel].data;
+          } else {
+            const u64 slot = op.from.at(x);
+            if (op.from.may_overflow && slot >= words_) {
+              raise(i, HwError::kSlot);
+            } else {
+              word = mem_[at(i, slot)];
+            }
+          }
+          const u32 lane = op.channel - op.port * h_.lanes;
+          if (fault_ != nullptr &&
+              !fault_->apply(x, static_cast<int>(op.port), static_cast<int>(lane), cycle, word)) {
+            continue;
+          }
+          if (static_cast<int>(op.port) < local_dims_) {
+            const u64 j = i ^ (u64{1} << op.port);
+            inbox_[j * channels_ + op.channel] = {word, 1};
+            ++arrivals_[j];
+          } else {
+            // The neighbour is node i of the rank across this dimension, on the same channel.
+            std::vector<u32>& out = out_[op.port - static_cast<u32>(local_dims_)];
+            out.push_back(static_cast<u32>(i * h_.lanes + lane));
+            out.push_back(word);
+          }
+          ++r_.words;
+          sent_ = true;
+          monitorSend(i, op.port, word, cycle);
+        }
+        if (s.one_port) raise(i, HwError::kOnePort);
+      } else if (s.kind == Kind::kPermute) {
+        local_ = true;
+      }
+      if (pass_held_[i] != 0) dropPassWords(i, s);
+    }
+  }
+
+  /// The words of the cross-rank dimensions: one buffer to and one from each neighbour rank.
+  void exchange() {
+    if (cross_ == 0) return;
+    std::vector<MPI_Request> req(2 * static_cast<size_t>(cross_));
+    for (int j = 0; j < cross_; ++j) {
+      const int peer = rank_ ^ (1 << j);
+      MPI_Irecv(in_[static_cast<size_t>(j)].data(),
+                static_cast<int>(in_[static_cast<size_t>(j)].size()), MPI_UINT32_T, peer, j,
+                MPI_COMM_WORLD, &req[2 * static_cast<size_t>(j)]);
+    }
+    for (int j = 0; j < cross_; ++j) {
+      const int peer = rank_ ^ (1 << j);
+      std::vector<u32>& out = out_[static_cast<size_t>(j)];
+      exchanged_bytes_ += out.size() * sizeof(u32);
+      MPI_Isend(out.data(), static_cast<int>(out.size()), MPI_UINT32_T, peer, j, MPI_COMM_WORLD,
+                &req[2 * static_cast<size_t>(j) + 1]);
+    }
+    std::vector<MPI_Status> st(req.size());
+    MPI_Waitall(static_cast<int>(req.size()), req.data(), st.data());
+    for (int j = 0; j < cross_; ++j) {
+      int count = 0;
+      MPI_Get_count(&st[2 * static_cast<size_t>(j)], MPI_UINT32_T, &count);
+      const u32* in = in_[static_cast<size_t>(j)].data();
+      const u32 port = static_cast<u32>(local_dims_ + j);
+      for (int e = 0; e + 1 < count; e += 2) {
+        const u64 i = in[e] / h_.lanes;
+        const u32 channel = port * h_.lanes + in[e] % h_.lanes;
+        inbox_[i * channels_ + channel] = {in[e + 1], 1};
+        ++arrivals_[i];
+      }
+    }
+  }
+
+  void dropPassWords(u64 i, const ExecStep& s) {
+    Latch* pass = &pass_[i * channels_];
+    u64 forwarded = 0;
+    if (s.kind == Kind::kXfer) {
+      for (u32 c = s.forwarded.begin; c < s.forwarded.end; ++c) {
+        forwarded += pass[p_.channels[c]].valid;
+      }
+    }
+    if (forwarded < pass_held_[i]) raise(i, HwError::kDropped);
+    for (size_t c = 0; c < channels_; ++c) pass[c].valid = 0;
+    pass_held_[i] = 0;
+    --held_;
+  }
+
+  void receivePhase(u64 cycle) {
+    acting_ = 0;
+    shortest_wait_ = ~u64{0};
+    for (u64 i = 0; i < nodes_; ++i) {
+      const ExecStep& s = p_.steps[pc_[i]];
+      const bool busy = mac_left_[i] > 0;
+      const MacField* mac = busy                   ? &p_.macs[mac_of_[i]]
+                            : s.kind == Kind::kMac ? &p_.macs[s.mac]
+                                                   : nullptr;
+      MacCycle work;
+      if (mac != nullptr) work = multiplyAccumulate(i, *mac, busy ? mac_t_[i] : 0);
+      if (busy) checkOverlap(i, s, *mac);
+      u32 consumed = 0;
+      if (s.kind == Kind::kXfer) {
+        consumed = receive(i, s, cycle);
+      } else if (s.kind == Kind::kPermute) {
+        copy(i, s);
+      }
+      if (work.writes) mem_[at(i, work.slot)] = work.word;
+      if (arrivals_[i] != consumed) {
+        raise(i, HwError::kLost);
+        for (size_t c = 0; c < channels_; ++c) inbox_[i * channels_ + c].valid = 0;
+      }
+      arrivals_[i] = 0;
+      advance(i);
+      countStep(i);
+    }
+  }
+
+  u32 receive(u64 i, const ExecStep& s, u64 cycle) {
+    const u64 y = base_ + i;
+    Latch* in = &inbox_[i * channels_];
+    u32 consumed = 0;
+    u32 passes = 0;
+    if (s.adds) {
+      for (u32 o = s.receives.begin; o < s.receives.end; ++o) {
+        const ExecReceive& op = p_.receives[o];
+        if (!op.add || in[op.channel].valid == 0) continue;
+        const u64 slot = op.to.at(y);
+        if (slot < words_) sums_[op.channel] = mem_[at(i, slot)] + in[op.channel].data;
+      }
+    }
+    for (u32 o = s.receives.begin; o < s.receives.end; ++o) {
+      const ExecReceive& op = p_.receives[o];
+      Latch& arriving = in[op.channel];
+      u64 slot = 0;
+      if (!op.pass) {
+        slot = op.to.at(y);
+        if (op.to.may_overflow && slot >= words_) raise(i, HwError::kSlot);
+      }
+      if (arriving.valid == 0) {
+        raise(i, HwError::kNoData);
+        continue;
+      }
+      arriving.valid = 0;
+      ++consumed;
+      if (op.pass) {
+        pass_[i * channels_ + op.channel] = {arriving.data, 1};
+        ++passes;
+      } else if (slot < words_) {
+        mem_[at(i, slot)] = op.add ? sums_[op.channel] : arriving.data;
+        monitorStore(arriving.data, cycle);
+      }
+    }
+    if (passes != 0) {
+      pass_held_[i] = passes;
+      ++held_;
+    }
+    for (u32 k = s.clashes.begin; k < s.clashes.end; ++k) {
+      const u64 a = p_.receives[s.receives.begin + p_.clashes[k].first].to.at(y);
+      const u64 b = p_.receives[s.receives.begin + p_.clashes[k].second].to.at(y);
+      if (a == b && a < words_) raise(i, HwError::kConflict);
+    }
+    return consumed;
+  }
+
+  void copy(u64 i, const ExecStep& s) {
+    const u64 y = base_ + i;
+    if (s.illegal) raise(i, HwError::kIllegal);
+    for (u32 o = s.copies.begin; o < s.copies.end; ++o) {
+      const ExecSlot& from = p_.copies[o].from;
+      const u64 slot = from.at(y);
+      u32 word = 0;
+      if (from.may_overflow && slot >= words_) {
+        raise(i, HwError::kSlot);
+      } else {
+        word = mem_[at(i, slot)];
+      }
+      copied_[o - s.copies.begin] = word;
+    }
+    for (u32 o = s.copies.begin; o < s.copies.end; ++o) {
+      const ExecSlot& to = p_.copies[o].to;
+      const u64 slot = to.at(y);
+      if (to.may_overflow && slot >= words_) {
+        raise(i, HwError::kSlot);
+      } else {
+        mem_[at(i, slot)] = copied_[o - s.copies.begin];
+      }
+    }
+    for (u32 k = s.clashes.begin; k < s.clashes.end; ++k) {
+      const u64 a = p_.copies[s.copies.begin + p_.clashes[k].first].to.at(y);
+      const u64 b = p_.copies[s.copies.begin + p_.clashes[k].second].to.at(y);
+      if (a == b && a < words_) raise(i, HwError::kConflict);
+    }
+  }
+
+  MacCycle multiplyAccumulate(u64 i, const MacField& f, u64 t) {
+    const MacCycle work =
+        macStep(f, h_.mac_units, t, words_, [&](u64 slot) { return mem_[at(i, slot)]; });
+    if (work.out_of_range) raise(i, HwError::kSlot);
+    if (macOverlap(f)) raise(i, HwError::kConflict);
+    mac_ = true;
+    return work;
+  }
+
+  void checkOverlap(u64 i, const ExecStep& s, const MacField& f) {
+    const u64 y = base_ + i;
+    bool hazard = false;
+    if (s.kind == Kind::kMac) {
+      hazard = h_.mac_overlap;
+    } else if (s.kind == Kind::kXfer) {
+      for (u32 o = s.sends.begin; o < s.sends.end && !hazard; ++o) {
+        const ExecSend& op = p_.sends[o];
+        hazard = !op.fwd && macReadHazard(f, op.from.at(y));
+      }
+      for (u32 o = s.receives.begin; o < s.receives.end && !hazard; ++o) {
+        const ExecReceive& op = p_.receives[o];
+        hazard = !op.pass && macWriteHazard(f, op.to.at(y));
+      }
+    } else if (s.kind == Kind::kPermute) {
+      for (u32 o = s.copies.begin; o < s.copies.end && !hazard; ++o) {
+        const ExecCopy& op = p_.copies[o];
+        hazard = macReadHazard(f, op.from.at(y)) || macWriteHazard(f, op.to.at(y));
+      }
+    }
+    if (hazard) raise(i, HwError::kOverlap);
+  }
+
+  /// Counters summed, errors, link words and memories gathered to rank 0, the span from the
+  /// per-element first-send and last-store cycles reduced over the ranks.
+  void gather() {
+    const bool root = rank_ == 0;
+    u64 words = r_.words;
+    MPI_Reduce(&words, &r_.words, 1, MPI_UINT64_T, MPI_SUM, 0, MPI_COMM_WORLD);
+    u64 bytes = exchanged_bytes_;
+    MPI_Reduce(&bytes, &total_exchanged_, 1, MPI_UINT64_T, MPI_SUM, 0, MPI_COMM_WORLD);
+    // Errors: (node, kind, count) triples, in node order (rank order is node order).
+    std::vector<u64> mine;
+    for (u64 i = 0; i < nodes_; ++i) {
+      for (int k = 0; k < kHwErrorKinds; ++k) {
+        const u32 count = errors_[i * kHwErrorKinds + static_cast<u64>(k)];
+        if (count != 0) mine.insert(mine.end(), {base_ + i, static_cast<u64>(k), count});
+      }
+    }
+    int my_count = static_cast<int>(mine.size());
+    std::vector<int> counts(static_cast<size_t>(ranks_)), displs(static_cast<size_t>(ranks_));
+    MPI_Gather(&my_count, 1, MPI_INT, counts.data(), 1, MPI_INT, 0, MPI_COMM_WORLD);
+    int total = 0;
+    for (int q = 0; q < ranks_; ++q) {
+      displs[static_cast<size_t>(q)] = total;
+      total += counts[static_cast<size_t>(q)];
+    }
+    std::vector<u64> all(root ? static_cast<size_t>(total) : 0);
+    MPI_Gatherv(mine.data(), my_count, MPI_UINT64_T, all.data(), counts.data(), displs.data(),
+                MPI_UINT64_T, 0, MPI_COMM_WORLD);
+    for (size_t e = 0; e + 2 < all.size(); e += 3) {
+      r_.errors.push_back({all[e], static_cast<HwError>(all[e + 1]), static_cast<u32>(all[e + 2])});
+    }
+    // Link words and memories: every rank's block, in rank order.
+    const u64 cube = nodes_ << cross_;
+    if (root) r_.link_words.resize(cube * static_cast<u64>(h_.n));
+    MPI_Gather(link_words_.data(), static_cast<int>(link_words_.size()), MPI_UINT64_T,
+               r_.link_words.data(), static_cast<int>(link_words_.size()), MPI_UINT64_T, 0,
+               MPI_COMM_WORLD);
+    r_.memory = {root ? cube : 0, words_, {}};
+    if (root) r_.memory.words.resize(cube * words_);
+    std::vector<u32> mine_mem(nodes_ * words_);
+    for (u64 i = 0; i < nodes_; ++i) {
+      for (u64 slot = 0; slot < words_; ++slot) mine_mem[i * words_ + slot] = mem_[at(i, slot)];
+    }
+    mem_ = {};
+    MPI_Gather(mine_mem.data(), static_cast<int>(mine_mem.size()), MPI_UINT32_T,
+               r_.memory.words.data(), static_cast<int>(mine_mem.size()), MPI_UINT32_T, 0,
+               MPI_COMM_WORLD);
+    // Span (Johnsson & Ho 1992, Def. 2, as sw/exec/traffic_monitor.h measures it): for each
+    // element, its last store's cycle minus its first send's plus one, if it was stored after it
+    // was sent.
+    u64 span = 0;
+    constexpr u64 kChunk = u64{1} << 20;
+    std::vector<u32> first(kChunk), last(kChunk), my_first(kChunk), my_last(kChunk);
+    for (u64 w0 = 0; w0 < tagged_; w0 += kChunk) {
+      const int len = static_cast<int>(std::min(kChunk, tagged_ - w0));
+      for (int w = 0; w < len; ++w) {
+        my_first[static_cast<size_t>(w)] = span_[w0 + static_cast<u64>(w)].first;
+        my_last[static_cast<size_t>(w)] = span_[w0 + static_cast<u64>(w)].last;
+      }
+      MPI_Reduce(my_first.data(), first.data(), len, MPI_UINT32_T, MPI_MIN, 0, MPI_COMM_WORLD);
+      MPI_Reduce(my_last.data(), last.data(), len, MPI_UINT32_T, MPI_MAX, 0, MPI_COMM_WORLD);
+      if (!root) continue;
+      for (int w = 0; w < len; ++w) {
+        if (first[static_cast<size_t>(w)] == kNotSent || last[static_cast<size_t>(w)] == 0)
+          continue;
+        const u64 stored = last[static_cast<size_t>(w)] - 1;
+        if (stored >= first[static_cast<size_t>(w)]) {
+          span = std::max<u64>(span, stored - first[static_cast<size_t>(w)] + 1);
+        }
+      }
+    }
+    r_.span = span;
+    g_exchanged_bytes = total_exchanged_;
+  }
+
+  const TableHeader& h_;
+  const ExecOptions& opt_;
+  const ExecProgram p_;
+  const int rank_;
+  const int ranks_;
+  int cross_;       ///< k: the dimensions between ranks (the top k)
+  int local_dims_;  ///< n - k: the dimensions inside the rank
+  u64 nodes_ = 0;   ///< the rank's nodes, 2^(n-k)
+  u64 base_ = 0;    ///< its first node
+  const size_t channels_;
+  const u64 words_;
+  const Fault* fault_;
+  RunResult r_;
+  u64 rows_ = 0;           ///< the relative layout's rows: a power of two, >= memory and nodes
+  bool relative_ = false;  ///< mem_ is laid out by relative slot (at())
+  std::vector<u32> mem_;
+  std::vector<u32> pc_, wait_left_, mac_of_;
+  std::vector<u64> mac_t_, mac_left_;
+  std::vector<u32> arrivals_, pass_held_;
+  std::vector<Latch> inbox_, pass_;
+  std::vector<u32> events_;
+  std::vector<u64> dirty_;
+  std::vector<u32> errors_;
+  std::vector<u64> link_words_;
+  u64 tagged_ = 0;
+  /// Per element: the first cycle this rank sent it, and 1 + the last cycle it stored it (0:
+  /// never); side by side, so that a word sent and stored in a cycle costs one cache line.
+  struct ElementSpan {
+    u32 first;
+    u32 last;
+  };
+  std::vector<ElementSpan> span_;
+  std::vector<std::vector<u32>> out_,
+      in_;  ///< per cross-rank dimension: (node * lanes + lane, word)
+  u64 exchanged_bytes_ = 0;
+  u64 total_exchanged_ = 0;
+  std::vector<u32> copied_, sums_;
+  u64 active_ = 0, acting_ = 0, held_ = 0, mac_busy_ = 0;
+  u64 shortest_wait_ = ~u64{0};
+  bool sent_ = false, local_ = false, mac_ = false;
+};
+
+}  // namespace
+
+RunResult executePartitioned(const TableSet& set, const CubeMemory& initial,
+                             const ExecOptions& opt) {
+  checkTableShape(set);
+  const int ranks = mpiSize();
+  const u64 nodes = set.header.nodes();
+  if ((ranks & (ranks - 1)) != 0 || static_cast<u64>(ranks) > nodes) {
+    throw Error("mpirun -np " + std::to_string(ranks) +
+                ": the ranks must be a power of two and at most the cube's " +
+                std::to_string(nodes) + " nodes");
+  }
+  if (initial.nodes != nodes) {
+    throw Error("executor: initial memory has " + std::to_string(initial.nodes) +
+                " nodes, the tables are for " + std::to_string(nodes));
+  }
+  if (opt.record_traffic) {
+    throw Error("the traffic log (--heatmap, --inject) is not kept by a run over MPI ranks");
+  }
+  const u64 words = (nodes / static_cast<u64>(ranks)) * initial.words_per_node;
+  if (words > u64{1} << 30) {
+    throw Error("a rank's memory of " + std::to_string(words) +
+                " words is more than one MPI message carries; use more ranks");
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+  const auto started = std::chrono::steady_clock::now();
+  RunResult r = PartEngine(set, initial, opt, mpiRank(), ranks).run();
+  r.wall_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  return r;
+}
+
+}  // namespace hcube

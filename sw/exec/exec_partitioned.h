@@ -1,0 +1,55 @@
+// hcube: the table executor partitioned over MPI ranks (docs/mpi.md). Rank r of 2^k ranks owns
+// the subcube of the 2^(n-k) nodes whose top k address bits are r and steps only those nodes,
+// with the step semantics and error counts of the table executor (sw/exec/executor.h), so that the
+// result equals executeTables' field for field (wall time aside).
+//
+// Per cycle: the send sweep over the rank's nodes puts words for its own nodes straight into
+// their input registers and packs the words that cross one of the k dimensions between ranks
+// into one buffer per neighbour rank; the buffers are exchanged with non-blocking MPI; the
+// receive sweep runs; one small allreduce tells every rank whether some node of the cube sent,
+// ran a PERMUTE or a MAC in the cycle, whether some node still runs, and whether every node of
+// the cube waits (then the stretch is skipped in one step, as the single process does). At the
+// end counters, error counts, link words, span and the final memory are gathered to rank 0.
+//
+// Every rank builds and decodes the whole case's tables (the tables are input, as the initial
+// memory is); the simulation state a rank keeps (memories, sequencers, input and PASS
+// registers, counters) is its own nodes' only. The span bookkeeping (the first send and last
+// store cycle per element) is kept per element of the whole cube on every rank and reduced at
+// the end.
+#pragma once
+
+#include "exec/executor.h"
+
+namespace hcube {
+
+/// Whether this process was started by mpirun (OpenMPI sets OMPI_COMM_WORLD_SIZE), and the
+/// number of processes it started (1 if not started by mpirun).
+bool startedByMpirun();
+int mpirunSize();
+
+/// MPI for the lifetime of the tool: initialises MPI when started by mpirun, finalises it at
+/// the end. Ranks other than 0 write nothing to stdout or stderr (rank 0 speaks for the run).
+class MpiSession {
+ public:
+  MpiSession(int* argc, char*** argv);
+  ~MpiSession();
+  MpiSession(const MpiSession&) = delete;
+  MpiSession& operator=(const MpiSession&) = delete;
+};
+
+/// True inside an MpiSession (started by mpirun, even with one rank): the partitioned executor
+/// runs the table backend.
+bool mpiPartitioned();
+int mpiRank();
+int mpiSize();
+/// The bytes of link words all ranks sent each other in the last partitioned run (rank 0).
+u64 partitionedExchangedBytes();
+
+/// Runs `set` from `initial` over the ranks of MPI_COMM_WORLD; every rank calls it with the
+/// same arguments. Rank 0's result holds the whole cube's memory, errors and link words; the
+/// other ranks' results hold the counters only (their memory is empty). Throws Error if the rank
+/// count is not a power of two or exceeds the cube's nodes, or if the traffic log is asked for.
+RunResult executePartitioned(const TableSet& set, const CubeMemory& initial,
+                             const ExecOptions& options);
+
+}  // namespace hcube

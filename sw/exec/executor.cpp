@@ -1,0 +1,766 @@
+#include "exec/executor.h"
+
+#include <algorithm>
+#include <chrono>
+
+#include "base/error.h"
+#include "exec/exec_program.h"
+#include "exec/traffic_monitor.h"
+#include "tables/mac.h"
+
+namespace hcube {
+namespace {
+
+/// A PASS register, or a channel's input register: the word and whether it holds one.
+struct Latch {
+  u32 data = 0;
+  u32 valid = 0;
+};
+
+/// The lockstep engine: the state of every node in flat arrays indexed by node (and channel),
+/// and one cycle as two sweeps over the nodes (send, then receive and advance).
+class Engine {
+ public:
+  Engine(const TableSet& set, const CubeMemory& initial, const ExecOptions& opt)
+      : h_(set.header),
+        opt_(opt),
+        p_(decodeTables(set, initial.words_per_node)),
+        nodes_(h_.nodes()),
+        channels_(h_.channels()),
+        words_(initial.words_per_node),
+        mem_(loadMemory(initial)),
+        pc_(nodes_),
+        wait_left_(nodes_, 0),
+        mac_of_(nodes_, 0),
+        mac_t_(nodes_, 0),
+        mac_left_(nodes_, 0),
+        arrivals_(nodes_, 0),
+        pass_held_(nodes_, 0),
+        inbox_(nodes_ * channels_),
+        pass_(nodes_ * channels_),
+        events_(nodes_, 0),
+        errors_(nodes_ * kHwErrorKinds, 0),
+        fault_(opt.fault != nullptr && opt.fault->onLink() ? opt.fault : nullptr),
+        inspect_(fault_ != nullptr || opt.record_traffic),
+        relative_(relativeLayout(words_, nodes_)),
+        lockstep_(p_.shared && relative_ && !inspect_),
+        carried_(lockstep_ && p_.all_lockstep && opt.max_cycles <= kCarriedCycles &&
+                 distinctTags(opt.tagged_elements)),
+        monitor_(nodes_, h_.n, carried_ ? 0 : opt.tagged_elements) {
+    r_.backend = "table";
+    monitor_.recordEvents(opt.record_traffic, opt.record_word);
+    if (opt.stats != nullptr) opt.stats->carried_span = carried_;
+    if (carried_) {
+      first_sent_.assign(mem_.size(), kNotSent);
+      port_words_.assign(static_cast<size_t>(h_.n), 0);
+    }
+    r_.memory = {nodes_, words_, {}};
+    copied_.resize(channels_);
+    sums_.resize(channels_);
+    for (u64 x = 0; x < nodes_; ++x) {
+      pc_[x] = p_.entryOf(x);
+      enter(x);
+      countStep(x);
+    }
+  }
+
+  RunResult run() {
+    u64 cycle = 0;
+    while (active_ > 0 || mac_busy_ > 0) {
+      if (cycle >= opt_.max_cycles) {
+        r_.timeout = true;
+        break;
+      }
+      if (acting_ == 0 && held_ == 0 && mac_busy_ == 0) {
+        cycle += skipWaits(cycle);
+        continue;
+      }
+      // A lockstep step (every node at it, proved error-free) runs as its moves; any other
+      // cycle as the two sweeps. The traffic log and fault injection take their own copy of
+      // the send sweep, so that a plain run pays nothing for them.
+      const ExecStep& s = p_.steps[pc_[0]];
+      if (lockstep_ && s.lockstep && held_ == 0 && mac_busy_ == 0) {
+        if (carried_) {
+          lockstepCycle<true>(s, cycle);
+        } else {
+          lockstepCycle<false>(s, cycle);
+        }
+        if (opt_.stats != nullptr) ++opt_.stats->lockstep_cycles;
+      } else if (inspect_) {
+        sendPhase<true>(cycle);
+        receivePhase(cycle);
+      } else {
+        sendPhase<false>(cycle);
+        receivePhase(cycle);
+      }
+      countEvents(cycle);
+      ++cycle;
+      ++r_.cycles;
+      if (opt_.stats != nullptr) ++opt_.stats->stepped_cycles;
+      if (opt_.progress) opt_.progress(r_.cycles);
+    }
+    // PASS words still held after every node ended are dropped, as the RTL flags them in the
+    // cycle after the last one counted.
+    if (!r_.timeout) {
+      for (u64 x = 0; x < nodes_; ++x) {
+        if (pass_held_[x] != 0) raise(x, HwError::kDropped);
+      }
+      countEvents(cycle);
+    }
+    for (u64 x = 0; x < nodes_; ++x) {
+      for (int k = 0; k < kHwErrorKinds; ++k) {
+        const u32 count = errors_[x * kHwErrorKinds + static_cast<u64>(k)];
+        if (count != 0) r_.errors.push_back({x, static_cast<HwError>(k), count});
+      }
+    }
+    storeMemory();
+    r_.link_words = monitor_.linkWords();
+    r_.span = std::max(monitor_.span(), carried_span_);
+    for (size_t port = 0; port < port_words_.size(); ++port) {
+      for (u64 x = 0; x < nodes_; ++x)
+        r_.link_words[x * port_words_.size() + port] += port_words_[port];
+    }
+    r_.traffic = monitor_.takeLog();
+    return std::move(r_);
+  }
+
+ private:
+  using Kind = ExecStep::Kind;
+
+  /// Where slot `slot` of node x lives in mem_. Node-major (x * M + slot) in general; where
+  /// it costs at most twice the memory, by relative slot (slot XOR x, then x): in a cycle of a
+  /// homogeneous schedule with relative slots every node reads and writes the same relative
+  /// slots, so the sweeps over the nodes run through memory in order instead of jumping to a
+  /// different line for every word.
+  u64 at(u64 x, u64 slot) const { return relative_ ? ((slot ^ x) << h_.n) | x : x * words_ + slot; }
+
+  /// The rows of the relative layout: a power of two, at least the memory and the nodes.
+  static u64 layoutRows(u64 words, u64 nodes) {
+    u64 rows = 1;
+    while (rows < std::max(words, nodes)) rows <<= 1;
+    return rows;
+  }
+  /// Relative layout where it costs at most twice the memory (see at()).
+  static bool relativeLayout(u64 words, u64 nodes) { return layoutRows(words, nodes) <= 2 * words; }
+
+  /// Copies the initial memory into mem_. The relative layout is a transpose (row = relative
+  /// slot, column = node): it is filled a few nodes at a time, so that the lines of the nodes'
+  /// memories being read stay in the cache while every row takes its part of one line.
+  std::vector<u32> loadMemory(const CubeMemory& initial) const {
+    if (!relativeLayout(words_, nodes_)) return initial.words;
+    const u64 rows = layoutRows(words_, nodes_);
+    std::vector<u32> mem(rows * nodes_, 0);
+    const u64 block = std::min<u64>(nodes_, kTransposeBlock);
+    for (u64 x0 = 0; x0 < nodes_; x0 += block) {
+      for (u64 row = 0; row < rows; ++row) {
+        u32* out = &mem[(row << h_.n) | x0];
+        for (u64 x = x0; x < x0 + block; ++x) {
+          const u64 slot = row ^ x;
+          if (slot < words_) out[x - x0] = initial.words[x * words_ + slot];
+        }
+      }
+    }
+    return mem;
+  }
+  /// Copies mem_ into the result's memory (the transpose back, as loadMemory).
+  void storeMemory() {
+    if (!relative_) {
+      r_.memory.words = std::move(mem_);
+      return;
+    }
+    r_.memory.words.resize(nodes_ * words_);
+    const u64 rows = layoutRows(words_, nodes_);
+    const u64 block = std::min<u64>(nodes_, kTransposeBlock);
+    for (u64 x0 = 0; x0 < nodes_; x0 += block) {
+      for (u64 row = 0; row < rows; ++row) {
+        const u32* in = &mem_[(row << h_.n) | x0];
+        for (u64 x = x0; x < x0 + block; ++x) {
+          const u64 slot = row ^ x;
+          if (slot < words_) r_.memory.words[x * words_ + slot] = in[x - x0];
+        }
+      }
+    }
+  }
+  static constexpr u64 kTransposeBlock = 16;
+
+  /// Whether no tag (word below `tagged`) starts in two slots that a move reads (see carried_):
+  /// the words of rows no move reads are never sent, so their copies never matter.
+  bool distinctTags(u64 tagged) const {
+    std::vector<bool> read(layoutRows(words_, nodes_), false);
+    for (const ExecMove& m : p_.moves) read[m.from] = true;
+    std::vector<u64> seen((tagged + 63) / 64, 0);
+    for (u64 row = 0; row < read.size(); ++row) {
+      if (!read[row]) continue;
+      for (u64 x = 0; x < nodes_; ++x) {
+        const u32 word = mem_[(row << h_.n) | x];
+        if (word >= tagged) continue;
+        u64& bits = seen[word / 64];
+        const u64 bit = u64{1} << (word % 64);
+        if ((bits & bit) != 0) return false;
+        bits |= bit;
+      }
+    }
+    return true;
+  }
+
+  void raise(u64 node, HwError e) {
+    if (events_[node] == 0) dirty_.push_back(node);
+    events_[node] |= 1U << static_cast<int>(e);
+  }
+
+  /// As in the RTL, a counter counts the cycles in which its condition held at a node (not the
+  /// channels), and saturates at 16 bits. With the traffic log, every event of the cycle is
+  /// also recorded (RunResult::error_events; dirty_ is sorted first, so they come in order).
+  void countEvents(u64 cycle) {
+    if (opt_.record_traffic) std::sort(dirty_.begin(), dirty_.end());
+    for (u64 x : dirty_) {
+      for (int k = 0; k < kHwErrorKinds; ++k) {
+        u32& count = errors_[x * kHwErrorKinds + static_cast<u64>(k)];
+        if (((events_[x] >> k) & 1U) == 0) continue;
+        if (count < 0xFFFF) ++count;
+        if (opt_.record_traffic) r_.error_events.push_back({cycle, x, static_cast<HwError>(k)});
+      }
+      events_[x] = 0;
+    }
+    dirty_.clear();
+  }
+
+  /// Node x has just reached step pc_[x]: start its WAIT, or stop at END.
+  void enter(u64 x) {
+    const ExecStep& s = p_.steps[pc_[x]];
+    if (s.kind == Kind::kWait) wait_left_[x] = s.wait;
+    if (s.kind != Kind::kEnd) ++active_;
+  }
+  /// Counts node x's coming step for the wait skip: a node that is neither waiting nor done
+  /// acts, and the shortest wait left bounds a skip.
+  void countStep(u64 x) {
+    const Kind k = p_.steps[pc_[x]].kind;
+    if (k == Kind::kWait) {
+      shortest_wait_ = std::min<u64>(shortest_wait_, wait_left_[x]);
+    } else if (k != Kind::kEnd) {
+      ++acting_;
+    }
+  }
+
+  /// One cycle of node x's sequencer (docs/hardware/node.md §2): XFER and PERMUTE take one cycle,
+  /// WAIT c takes c, END stays. Running past a table without END is an overrun. A MAC issues
+  /// to the node's MAC units (sw/tables/sequencer.h): without overlap the sequencer stays on it
+  /// until the units are done, in overlap mode (docs/hardware/arithmetic.md §3) it moves on after
+  /// one cycle. (`cycles` > 1 only in a WAIT skip, when no MAC units are busy.)
+  void advance(u64 x, u64 cycles = 1) {
+    const ExecStep& s = p_.steps[pc_[x]];
+    if (mac_left_[x] > 0) {
+      ++mac_t_[x];
+      if (--mac_left_[x] == 0) --mac_busy_;
+    } else if (s.kind == Kind::kMac && s.mac_cycles > 1) {
+      mac_of_[x] = s.mac;
+      mac_t_[x] = 1;
+      mac_left_[x] = s.mac_cycles - 1;
+      ++mac_busy_;
+    }
+    if (s.kind == Kind::kEnd) return;
+    if (s.kind == Kind::kWait) {
+      wait_left_[x] -= static_cast<u32>(cycles);
+      if (wait_left_[x] != 0) return;
+    }
+    if (s.kind == Kind::kMac && !h_.mac_overlap && mac_left_[x] > 0) return;
+    --active_;
+    ++pc_[x];
+    if (p_.steps[pc_[x]].overrun) raise(x, HwError::kOverrun);
+    enter(x);
+  }
+
+  /// Cycles in which every node that has not ended waits and no PASS word is held do nothing
+  /// but count down: they are run in one step, up to the shortest wait left or the cycle
+  /// limit. Returns the cycles skipped.
+  u64 skipWaits(u64 cycle) {
+    const u64 skip = std::min(shortest_wait_, opt_.max_cycles - cycle);
+    shortest_wait_ = ~u64{0};
+    for (u64 x = 0; x < nodes_; ++x) {
+      advance(x, skip);
+      countStep(x);
+    }
+    countEvents(cycle + skip - 1);  // an overrun after a WAIT, in the wait's last cycle
+    r_.cycles += skip;
+    if (opt_.stats != nullptr) ++opt_.stats->skips;
+    if (opt_.progress) opt_.progress(r_.cycles);
+    return skip;
+  }
+
+  // Memory words are read and written at random slots of every node in every cycle: the sweeps
+  // ask for the slots of a node a few ahead, so that their cache misses overlap.
+  static constexpr u64 kNodesAhead = 4;
+
+  void prefetchSends(u64 x) const {
+    const ExecStep& s = p_.steps[pc_[x]];
+    if (s.kind != Kind::kXfer) return;
+    for (u32 i = s.sends.begin; i < s.sends.end; ++i) {
+      const ExecSend& op = p_.sends[i];
+      if (!op.fwd && !op.from.may_overflow) __builtin_prefetch(&mem_[at(x, op.from.at(x))]);
+    }
+  }
+  void prefetchReceives(u64 y) const {
+    const ExecStep& s = p_.steps[pc_[y]];
+    if (s.kind != Kind::kXfer) return;
+    for (u32 i = s.receives.begin; i < s.receives.end; ++i) {
+      const ExecReceive& op = p_.receives[i];
+      if (!op.pass && !op.to.may_overflow) __builtin_prefetch(&mem_[at(y, op.to.at(y))], 1);
+    }
+  }
+
+  // ---- Lockstep cycles (ExecStep::lockstep) ----
+  // A shared table keeps every node at the same step, and a lockstep step is proved error-free
+  // by the decode: the cycle is its moves, each a sweep along two rows of the relative layout
+  // (the sender's row in node order, the receiver's in the order of node XOR 2^port), with no
+  // check, no input register and no per-node bookkeeping beyond moving the program counters.
+  //
+  // Span without the monitor (carried_): where words only move (every step END, WAIT or
+  // lockstep) and no tag starts in two slots, every copy of a tag descends from its one
+  // initial slot through sends, so the cycle of its first send can travel with the word: a
+  // second array beside mem_ (first_sent_) holds, per slot, the first-send cycle of the word
+  // there (kNotSent before the first). A send keeps the smaller of it and the cycle, the
+  // receiver's slot takes it, and the store's span candidate (cycle - first + 1, tags only) is
+  // formed at once: sequential loads and stores instead of the monitor's per-tag record at a
+  // random address. The encoding needs every cycle below 2^32: kNotSent, 2^32 - 1, can only
+  // meet a first send of cycle 2^32 - 1, the last cycle there is, whose stores then count 1
+  // either way.
+
+  static constexpr u32 kNotSent = 0xFFFFFFFFu;
+  static constexpr u64 kCarriedCycles = u64{1} << 32;
+
+  /// The smallest first-send cycle of the tags a lockstep cycle stored (kCarried).
+  struct LockstepSpan {
+    u32 first = kNotSent;
+    bool tagged = false;
+  };
+
+  /// One row's worth of a move: `len` words from `from` (first-send cycles `from_first`) to
+  /// `to` (`to_first`); `node` is the sender of from[0] (the monitor's record, !kCarried).
+  template <bool kCarried>
+  void moveWords(const u32* from, u32* from_first, u32* to, u32* to_first, u64 len, u64 node,
+                 int port, u64 cycle, LockstepSpan& span) {
+    if constexpr (kCarried) {
+      const u32 now = static_cast<u32>(cycle);
+      const u64 tagged = opt_.tagged_elements;
+      for (u64 i = 0; i < len; ++i) {
+        const u32 word = from[i];
+        const u32 first = std::min(from_first[i], now);
+        from_first[i] = first;
+        to[i] = word;
+        to_first[i] = first;
+        const bool tag = word < tagged;
+        span.tagged |= tag;
+        span.first = std::min(span.first, tag ? first : kNotSent);
+      }
+    } else {
+      for (u64 i = 0; i < len; ++i) {
+        const u32 word = from[i];
+        to[i] = word;
+        monitor_.send(node + i, port, word, cycle);
+        monitor_.store(word, cycle);
+      }
+    }
+  }
+
+  template <bool kCarried>
+  void lockstepCycle(const ExecStep& s, u64 cycle) {
+    const u64 n = nodes_;
+    const int dims = h_.n;
+    LockstepSpan span;
+    u32* first = kCarried ? first_sent_.data() : nullptr;
+    auto firstOf = [&](u64 at) { return kCarried ? first + at : nullptr; };
+    if (s.staged) {
+      // Every row read before any is written: the words (and their first-send cycles, kept
+      // in the sender's row too) go to the stage.
+      const size_t need = static_cast<size_t>(s.moves.end - s.moves.begin) * n;
+      if (stage_.size() < need) stage_.resize(need);
+      if (kCarried && stage_first_.size() < need) stage_first_.resize(need);
+      const u32 now = static_cast<u32>(cycle);
+      for (u32 k = s.moves.begin; k < s.moves.end; ++k) {
+        const u64 row = u64{p_.moves[k].from} << dims;
+        const u64 at = static_cast<u64>(k - s.moves.begin) * n;
+        std::copy_n(&mem_[row], n, &stage_[at]);
+        if constexpr (kCarried) {
+          for (u64 x = 0; x < n; ++x) first[row + x] = std::min(first[row + x], now);
+          std::copy_n(&first[row], n, &stage_first_[at]);
+        }
+      }
+    }
+    for (u32 k = s.moves.begin; k < s.moves.end; ++k) {
+      const ExecMove& m = p_.moves[k];
+      const u64 bit = u64{1} << m.port;
+      const int port = static_cast<int>(m.port);
+      const u64 to = u64{m.to} << dims;
+      if (m.in_place) {
+        // Neighbours across the port swap their words: each pair's two words are read before
+        // either is written.
+        for (u64 base = 0; base < n; base += 2 * bit) {
+          for (u64 i = base; i < base + bit; ++i)
+            swapWords<kCarried>(to + i, bit, i, port, cycle, span);
+        }
+      } else {
+        const bool staged = s.staged;
+        const u64 at = static_cast<u64>(k - s.moves.begin) * n;
+        const u32* from = staged ? &stage_[at] : &mem_[u64{m.from} << dims];
+        u32* from_first =
+            staged ? (kCarried ? &stage_first_[at] : nullptr) : firstOf(u64{m.from} << dims);
+        for (u64 base = 0; base < n; base += 2 * bit) {
+          moveWords<kCarried>(from + base, from_first ? from_first + base : nullptr,
+                              &mem_[to + base + bit], firstOf(to + base + bit), bit, base, port,
+                              cycle, span);
+          moveWords<kCarried>(from + base + bit, from_first ? from_first + base + bit : nullptr,
+                              &mem_[to + base], firstOf(to + base), bit, base + bit, port, cycle,
+                              span);
+        }
+      }
+      r_.words += n;
+      if constexpr (kCarried) ++port_words_[m.port];
+    }
+    if (s.moves.end != s.moves.begin) ++r_.transfer_cycles;
+    if (kCarried && span.tagged) carried_span_ = std::max(carried_span_, cycle + 1 - span.first);
+    lockstepAdvance();
+  }
+
+  /// An in-place move's pair: node x (at mem_[at]) and node x ^ bit (at mem_[at + bit])
+  /// exchange their words.
+  template <bool kCarried>
+  void swapWords(u64 at, u64 bit, u64 x, int port, u64 cycle, LockstepSpan& span) {
+    const u32 a = mem_[at];
+    const u32 b = mem_[at + bit];
+    mem_[at] = b;
+    mem_[at + bit] = a;
+    if constexpr (kCarried) {
+      const u32 now = static_cast<u32>(cycle);
+      const u32 fa = std::min(first_sent_[at], now);
+      const u32 fb = std::min(first_sent_[at + bit], now);
+      first_sent_[at] = fb;
+      first_sent_[at + bit] = fa;
+      const u64 tagged = opt_.tagged_elements;
+      span.tagged |= a < tagged || b < tagged;
+      span.first = std::min({span.first, a < tagged ? fa : kNotSent, b < tagged ? fb : kNotSent});
+    } else {
+      monitor_.send(x, port, a, cycle);
+      monitor_.store(a, cycle);
+      monitor_.send(x + bit, port, b, cycle);
+      monitor_.store(b, cycle);
+    }
+  }
+
+  /// Every node ends its lockstep step (one cycle) and enters the next, as advance() and
+  /// countStep() would node by node.
+  void lockstepAdvance() {
+    const u32 next = pc_[0] + 1;
+    std::fill(pc_.begin(), pc_.end(), next);
+    const ExecStep& t = p_.steps[next];
+    acting_ = 0;
+    shortest_wait_ = ~u64{0};
+    if (t.overrun) {
+      for (u64 x = 0; x < nodes_; ++x) raise(x, HwError::kOverrun);
+    }
+    if (t.kind == Kind::kEnd) {
+      active_ -= nodes_;
+    } else if (t.kind == Kind::kWait) {
+      std::fill(wait_left_.begin(), wait_left_.end(), t.wait);
+      shortest_wait_ = t.wait;
+    } else {
+      acting_ = nodes_;
+    }
+  }
+
+  /// Rising edge: every node reads its memory and PASS registers as they are at the start of
+  /// the cycle and puts its words in its neighbours' input registers.
+  template <bool kInspect>
+  void sendPhase(u64 cycle) {
+    bool carried = false;
+    for (u64 x = 0; x < nodes_; ++x) {
+      if (!relative_ && x + kNodesAhead < nodes_) prefetchSends(x + kNodesAhead);
+      const ExecStep& s = p_.steps[pc_[x]];
+      Latch* pass = &pass_[x * channels_];
+      if (s.kind == Kind::kXfer) {
+        for (u32 i = s.sends.begin; i < s.sends.end; ++i) {
+          const ExecSend& op = p_.sends[i];
+          u32 word = 0;
+          if (op.fwd) {
+            if (pass[op.fwd_channel].valid == 0) {
+              raise(x, HwError::kFwd);
+              continue;
+            }
+            word = pass[op.fwd_channel].data;
+          } else {
+            const u64 slot = op.from.at(x);
+            if (op.from.may_overflow && slot >= words_) {
+              raise(x, HwError::kSlot);  // sends the word 0, as the RTL does
+            } else {
+              word = mem_[at(x, slot)];
+            }
+          }
+          if (kInspect && fault_ != nullptr && faultRemoves(x, op, cycle, word)) {
+            continue;  // a link fault removed the word (sw/exec/fault.h)
+          }
+          const u64 y = x ^ (u64{1} << op.port);
+          inbox_[y * channels_ + op.channel] = {word, 1};
+          ++arrivals_[y];
+          ++r_.words;
+          carried = true;
+          monitor_.send(x, static_cast<int>(op.port), word, cycle, kInspect ? laneOf(op) : 0);
+        }
+        if (s.one_port) raise(x, HwError::kOnePort);
+      } else if (s.kind == Kind::kPermute) {
+        local_ = true;
+      }
+      if (pass_held_[x] != 0) dropPassWords(x, s);
+    }
+    if (carried) ++r_.transfer_cycles;
+  }
+
+  int laneOf(const ExecSend& op) const { return static_cast<int>(op.channel - op.port * h_.lanes); }
+
+  /// Applies the link fault to a word node x sends (sw/exec/fault.h); true if the word is removed.
+  /// Out of line, and only in the send sweep's slow copy (sendPhase<true>).
+  __attribute__((noinline, cold)) bool faultRemoves(u64 x, const ExecSend& op, u64 cycle,
+                                                    u32& word) const {
+    return !fault_->apply(x, static_cast<int>(op.port), laneOf(op), cycle, word);
+  }
+
+  /// PASS words of the previous cycle that this cycle's instruction does not forward are
+  /// dropped; the registers are free again for this cycle's PASS receives.
+  void dropPassWords(u64 x, const ExecStep& s) {
+    Latch* pass = &pass_[x * channels_];
+    u64 forwarded = 0;
+    if (s.kind == Kind::kXfer) {
+      for (u32 i = s.forwarded.begin; i < s.forwarded.end; ++i) {
+        forwarded += pass[p_.channels[i]].valid;
+      }
+    }
+    if (forwarded < pass_held_[x]) raise(x, HwError::kDropped);
+    for (size_t c = 0; c < channels_; ++c) pass[c].valid = 0;
+    pass_held_[x] = 0;
+    --held_;
+  }
+
+  /// Falling edge: every node stores what arrived (or its PERMUTE copies), fills its PASS
+  /// registers and advances its sequencer.
+  void receivePhase(u64 cycle) {
+    acting_ = 0;
+    shortest_wait_ = ~u64{0};
+    for (u64 y = 0; y < nodes_; ++y) {
+      if (!relative_ && y + kNodesAhead < nodes_) prefetchReceives(y + kNodesAhead);
+      const ExecStep& s = p_.steps[pc_[y]];
+      // ---- the MAC units' cycle (docs/hardware/arithmetic.md §2, §3): formed from the
+      // memory as it is at the start of the cycle, written after the channels' writes. ----
+      const bool busy = mac_left_[y] > 0;
+      const MacField* mac = busy                   ? &p_.macs[mac_of_[y]]
+                            : s.kind == Kind::kMac ? &p_.macs[s.mac]
+                                                   : nullptr;
+      MacCycle work;
+      if (mac != nullptr) work = multiplyAccumulate(y, *mac, busy ? mac_t_[y] : 0);
+      if (busy) checkOverlap(y, s, *mac);
+      u32 consumed = 0;
+      if (s.kind == Kind::kXfer) {
+        consumed = receive(y, s, cycle);
+      } else if (s.kind == Kind::kPermute) {
+        copy(y, s);
+      }
+      if (work.writes) mem_[at(y, work.slot)] = work.word;
+      if (arrivals_[y] != consumed) {
+        // Words on a channel whose input side is IDLE (or at a node not in an XFER) are lost.
+        raise(y, HwError::kLost);
+        for (size_t c = 0; c < channels_; ++c) inbox_[y * channels_ + c].valid = 0;
+      }
+      arrivals_[y] = 0;
+      advance(y);
+      countStep(y);
+    }
+    if (local_) ++r_.local_cycles;
+    if (mac_) ++r_.mac_cycles;
+    local_ = false;
+    mac_ = false;
+  }
+
+  /// An XFER's receives at node y; returns the words it took from the input registers.
+  u32 receive(u64 y, const ExecStep& s, u64 cycle) {
+    Latch* in = &inbox_[y * channels_];
+    u32 consumed = 0;
+    u32 passes = 0;
+    // ---- combining receive (docs/hardware/arithmetic.md §1) ----
+    // An ADD stores the slot as it was at the start of the cycle plus the arriving word (W = 32
+    // bit wrap-around), so every sum is formed before any receive of the cycle writes.
+    if (s.adds) {
+      for (u32 i = s.receives.begin; i < s.receives.end; ++i) {
+        const ExecReceive& op = p_.receives[i];
+        if (!op.add || in[op.channel].valid == 0) continue;
+        const u64 slot = op.to.at(y);
+        if (slot < words_) sums_[op.channel] = mem_[at(y, slot)] + in[op.channel].data;
+      }
+    }
+    for (u32 i = s.receives.begin; i < s.receives.end; ++i) {
+      const ExecReceive& op = p_.receives[i];
+      Latch& arriving = in[op.channel];
+      u64 slot = 0;
+      // Receive slots are checked whether or not a word arrives.
+      if (!op.pass) {
+        slot = op.to.at(y);
+        if (op.to.may_overflow && slot >= words_) raise(y, HwError::kSlot);
+      }
+      if (arriving.valid == 0) {
+        raise(y, HwError::kNoData);
+        continue;
+      }
+      arriving.valid = 0;
+      ++consumed;
+      if (op.pass) {
+        pass_[y * channels_ + op.channel] = {arriving.data, 1};
+        ++passes;
+      } else if (slot < words_) {
+        // With a conflict, the higher channel's word is kept. An ADD's word is already the sum
+        // (above); the monitor sees the word that arrived.
+        mem_[at(y, slot)] = op.add ? sums_[op.channel] : arriving.data;
+        monitor_.store(arriving.data, cycle);
+      }
+    }
+    if (passes != 0) {
+      pass_held_[y] = passes;
+      ++held_;
+    }
+    for (u32 k = s.clashes.begin; k < s.clashes.end; ++k) {
+      const u64 a = p_.receives[s.receives.begin + p_.clashes[k].first].to.at(y);
+      const u64 b = p_.receives[s.receives.begin + p_.clashes[k].second].to.at(y);
+      if (a == b && a < words_) raise(y, HwError::kConflict);
+    }
+    return consumed;
+  }
+
+  /// A PERMUTE at node y (docs/hardware/node.md §2.1): every copy reads the memory as it is at the
+  /// start of the cycle (outside the memory: a slot error, the word 0) and writes at its end
+  /// (outside: a slot error, nothing written); of two copies into one slot the higher channel's
+  /// word is kept.
+  void copy(u64 y, const ExecStep& s) {
+    if (s.illegal) raise(y, HwError::kIllegal);
+    for (u32 i = s.copies.begin; i < s.copies.end; ++i) {
+      const ExecSlot& from = p_.copies[i].from;
+      const u64 slot = from.at(y);
+      u32 word = 0;
+      if (from.may_overflow && slot >= words_) {
+        raise(y, HwError::kSlot);
+      } else {
+        word = mem_[at(y, slot)];
+      }
+      copied_[i - s.copies.begin] = word;
+    }
+    for (u32 i = s.copies.begin; i < s.copies.end; ++i) {
+      const ExecSlot& to = p_.copies[i].to;
+      const u64 slot = to.at(y);
+      if (to.may_overflow && slot >= words_) {
+        raise(y, HwError::kSlot);
+      } else {
+        mem_[at(y, slot)] = copied_[i - s.copies.begin];
+      }
+    }
+    for (u32 k = s.clashes.begin; k < s.clashes.end; ++k) {
+      const u64 a = p_.copies[s.copies.begin + p_.clashes[k].first].to.at(y);
+      const u64 b = p_.copies[s.copies.begin + p_.clashes[k].second].to.at(y);
+      if (a == b && a < words_) raise(y, HwError::kConflict);
+    }
+  }
+
+  /// Cycle t of MAC f at node y (docs/hardware/arithmetic.md §2, sw/tables/mac.h): the write it
+  /// makes at the end of the cycle. A node executing a MAC instruction uses no port: words arriving
+  /// are lost and a held PASS word is dropped, as in a PERMUTE (in overlap mode, in its issue
+  /// cycle).
+  MacCycle multiplyAccumulate(u64 y, const MacField& f, u64 t) {
+    const MacCycle work =
+        macStep(f, h_.mac_units, t, words_, [&](u64 slot) { return mem_[at(y, slot)]; });
+    if (work.out_of_range) raise(y, HwError::kSlot);
+    if (macOverlap(f)) raise(y, HwError::kConflict);
+    mac_ = true;
+    return work;
+  }
+
+  /// MAC overlap mode (docs/hardware/arithmetic.md §3): node y's units run MAC f, issued in an
+  /// earlier cycle, beside step s. A MAC issued now is refused; an XFER or PERMUTE may not read f's
+  /// C block nor write any of its blocks (checks on the instruction, like the receive slots').
+  void checkOverlap(u64 y, const ExecStep& s, const MacField& f) {
+    bool hazard = false;
+    if (s.kind == Kind::kMac) {
+      hazard = h_.mac_overlap;  // without overlap it is the running MAC's own instruction
+    } else if (s.kind == Kind::kXfer) {
+      for (u32 i = s.sends.begin; i < s.sends.end && !hazard; ++i) {
+        const ExecSend& op = p_.sends[i];
+        hazard = !op.fwd && macReadHazard(f, op.from.at(y));
+      }
+      for (u32 i = s.receives.begin; i < s.receives.end && !hazard; ++i) {
+        const ExecReceive& op = p_.receives[i];
+        hazard = !op.pass && macWriteHazard(f, op.to.at(y));
+      }
+    } else if (s.kind == Kind::kPermute) {
+      for (u32 i = s.copies.begin; i < s.copies.end && !hazard; ++i) {
+        const ExecCopy& op = p_.copies[i];
+        hazard = macReadHazard(f, op.from.at(y)) || macWriteHazard(f, op.to.at(y));
+      }
+    }
+    if (hazard) raise(y, HwError::kOverlap);
+  }
+
+  const TableHeader& h_;
+  const ExecOptions& opt_;
+  const ExecProgram p_;
+  const u64 nodes_;
+  const size_t channels_;
+  const u64 words_;
+  RunResult r_;
+  std::vector<u32> mem_;  ///< every node's memory
+
+  // Per node.
+  std::vector<u32> pc_;         ///< current step (index into p_.steps)
+  std::vector<u32> wait_left_;  ///< cycles left in the current WAIT
+  std::vector<u32> mac_of_;     ///< the MAC its units run (index into p_.macs), if busy
+  std::vector<u64> mac_t_;      ///< that MAC's cycle in the coming cycle
+  std::vector<u64> mac_left_;   ///< its busy cycles left, the coming one included (0: idle)
+  std::vector<u32> arrivals_;   ///< words put in its input registers this cycle
+  std::vector<u32> pass_held_;  ///< PASS registers filled in the previous cycle
+  // Per node and channel.
+  std::vector<Latch> inbox_;  ///< input registers: the words arriving this cycle
+  std::vector<Latch> pass_;   ///< PASS registers
+  // Error counters: per node the kinds raised this cycle, and per node and kind the count.
+  std::vector<u32> events_;
+  std::vector<u64> dirty_;  ///< nodes with events this cycle
+  std::vector<u32> errors_;
+  const Fault* fault_;            ///< the link fault to inject, or nullptr (the usual case)
+  const bool inspect_;            ///< a fault or the traffic log: the send sweep's slow copy
+  const bool relative_;           ///< mem_ is laid out by relative slot (at())
+  const bool lockstep_;           ///< lockstep steps run as moves (shared table, relative layout)
+  const bool carried_;            ///< first-send cycles travel with the words (see lockstepCycle)
+  TrafficMonitor monitor_;        ///< with carried_, only for link counts and the log (no tags)
+  std::vector<u32> first_sent_;   ///< carried_: per slot of mem_, its word's first-send cycle
+  std::vector<u64> port_words_;   ///< carried_: words every node sent per port (link counts)
+  u64 carried_span_ = 0;          ///< carried_: the span of the stores so far
+  std::vector<u32> stage_;        ///< a staged lockstep step's rows, read before any write
+  std::vector<u32> stage_first_;  ///< and their first-send cycles (carried_)
+  std::vector<u32> copied_;       ///< a PERMUTE's words, read before any is written
+  std::vector<u32> sums_;         ///< per channel: an ADD receive's sum, formed before any write
+
+  u64 active_ = 0;               ///< nodes not at END
+  u64 acting_ = 0;               ///< nodes whose coming step is neither WAIT nor END
+  u64 held_ = 0;                 ///< nodes holding PASS words
+  u64 mac_busy_ = 0;             ///< nodes whose MAC units are busy (mac_left_ > 0)
+  u64 shortest_wait_ = ~u64{0};  ///< the shortest wait left of a waiting node
+  bool local_ = false;           ///< some node executes a PERMUTE in this cycle
+  bool mac_ = false;             ///< some node executes a MAC in this cycle
+};
+
+}  // namespace
+
+RunResult executeTables(const TableSet& set, const CubeMemory& initial, const ExecOptions& opt) {
+  checkTableShape(set);
+  if (initial.nodes != set.header.nodes()) {
+    throw Error("executor: initial memory has " + std::to_string(initial.nodes) +
+                " nodes, the tables are for " + std::to_string(set.header.nodes()));
+  }
+  const auto started = std::chrono::steady_clock::now();
+  RunResult r = Engine(set, initial, opt).run();
+  r.wall_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  return r;
+}
+
+}  // namespace hcube
