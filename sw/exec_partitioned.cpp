@@ -278,7 +278,8 @@ class PartEngine {
   /// lines of the nodes' memories being read stay in the cache (as sw/executor.cpp does).
   void loadMemory(const CubeMemory& initial) {
     mem_.assign(relative_ ? rows_ * nodes_ : nodes_ * words_, 0);
-    const u32* words = &initial.words[base_ * words_];
+    // The whole cube's memory, or the rank's part only (executePartitioned).
+    const u32* words = &initial.words[initial.nodes == nodes_ ? 0 : base_ * words_];
     if (!relative_) {
       std::copy_n(words, nodes_ * words_, mem_.begin());
       return;
@@ -968,6 +969,13 @@ class PartEngine {
 
 }  // namespace
 
+NodeRange partitionedNodes(u64 cube_nodes) {
+  const u64 ranks = static_cast<u64>(mpiSize());
+  if ((ranks & (ranks - 1)) != 0 || ranks > cube_nodes) return {0, cube_nodes};
+  const u64 nodes = cube_nodes / ranks;
+  return {static_cast<u64>(mpiRank()) * nodes, nodes};
+}
+
 RunResult executePartitioned(const TableSet& set, const CubeMemory& initial,
                              const ExecOptions& opt) {
   checkTableShape(set);
@@ -978,9 +986,11 @@ RunResult executePartitioned(const TableSet& set, const CubeMemory& initial,
                 ": the ranks must be a power of two and at most the cube's " +
                 std::to_string(nodes) + " nodes");
   }
-  if (initial.nodes != nodes) {
+  const NodeRange mine = partitionedNodes(nodes);
+  if (initial.nodes != nodes && initial.nodes != mine.nodes) {
     throw Error("executor: initial memory has " + std::to_string(initial.nodes) +
-                " nodes, the tables are for " + std::to_string(nodes));
+                " nodes, the tables are for " + std::to_string(nodes) + " (a rank's part " +
+                std::to_string(mine.nodes) + ")");
   }
   if (opt.record_traffic) {
     throw Error("the traffic log (--heatmap, --inject) is not kept by a run over MPI ranks");
