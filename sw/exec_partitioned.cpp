@@ -116,6 +116,14 @@ class PartEngine {
                distinctTags(opt.tagged_elements);
     if (opt.stats != nullptr) opt.stats->carried_span = carried_;
     if (carried_) first_sent_.assign(mem_.size(), kNotSent);
+    if (lockstep_ && cross_ > 0) {
+      const u64 stride = carried_ ? 2 * nodes_ : nodes_;
+      send_ring_.assign(kRing * stride, 0);
+      recv_ring_.assign(kRing * stride, 0);
+      send_req_.assign(kRing, MPI_REQUEST_NULL);
+      recv_.assign(kRing, {});
+      pending_of_row_.assign(rows_, -1);
+    }
     // With the first-send cycles carried, no per-element record is kept (as in one process).
     tagged_ = carried_ ? 0 : opt.tagged_elements;
     span_.assign(tagged_, {kNotSent, 0});
@@ -144,6 +152,7 @@ class PartEngine {
         break;
       }
       if (g.acting == 0) {
+        flushArrivals();
         const u64 skip = std::min(~g.not_wait, opt_.max_cycles - cycle);
         skipWaits(cycle, skip);
         cycle += skip;
@@ -162,6 +171,7 @@ class PartEngine {
         g = localStatus();
         if (opt_.stats != nullptr) ++opt_.stats->lockstep_cycles;
       } else {
+        flushArrivals();
         sendPhase(cycle);
         exchange();
         receivePhase(cycle);
@@ -177,6 +187,7 @@ class PartEngine {
       if (opt_.stats != nullptr) ++opt_.stats->stepped_cycles;
       if (opt_.progress) opt_.progress(r_.cycles);
     }
+    flushArrivals();
     if (!r_.timeout) {
       for (u64 i = 0; i < nodes_; ++i) {
         if (pass_held_[i] != 0) raise(i, HwError::kDropped);
@@ -361,11 +372,10 @@ class PartEngine {
   // ---- Lockstep cycles (ExecStep::lockstep, as in sw/executor.cpp) ----
   // A move along one of the rank's own dimensions is a sweep along two rows of mem_, as in
   // one process. A move along a dimension between ranks sends the rank's whole `from` row
-  // (every node i of the rank sends to node i of the peer rank) and receives the peer's into
-  // its `to` row: one message each way and move, posted before the local moves run, so that
-  // the transfer overlaps them. The rows sent are read at the start of the cycle, the rows
-  // received written at its end, after every local move (no two writes of a lockstep step
-  // meet, so the order of the writes does not matter).
+  // (every node i of the rank sends to node i of the peer rank) and receives the peer's for its
+  // `to` row: one message each way and move, posted before the local moves run. The rows sent
+  // are read at the start of the cycle; a row received is written when a later cycle first
+  // needs it (see applyReceive), which no other write of the step can meet.
   //
   // With carried first-send cycles (carried_), a message holds the row's words and then their
   // first-send cycles; without, the sender records the first sends and the receiver the stores
@@ -444,19 +454,22 @@ class PartEngine {
     LockstepSpan span;
     u32* first = kCarried ? first_sent_.data() : nullptr;
     auto firstOf = [&](u64 at) { return kCarried ? first + at : nullptr; };
-    // The moves across ranks: the rows they send, read at the start of the cycle, posted.
-    const size_t moves = s.moves.end - s.moves.begin;
-    if (lk_out_.size() < moves * stride) {
-      lk_out_.resize(moves * stride);
-      lk_in_.resize(moves * stride);
+    // A row still waiting for a word from another rank gets it before this cycle reads or
+    // writes the row.
+    for (u32 k = s.moves.begin; k < s.moves.end && cross_ > 0; ++k) {
+      resolveRow(rowOf(p_.moves[k].from));
+      resolveRow(rowOf(p_.moves[k].to));
     }
-    lk_req_.clear();
+    // The moves across ranks: the rows they send, read at the start of the cycle, posted with
+    // the receives of the peers' rows.
+    const size_t moves = s.moves.end - s.moves.begin;
     for (u32 k = s.moves.begin; k < s.moves.end; ++k) {
       const ExecMove& m = p_.moves[k];
       if (static_cast<int>(m.port) < dims) continue;
-      const size_t slot = k - s.moves.begin;
       const u64 row = rowOf(m.from);
-      u32* out = &lk_out_[slot * stride];
+      const size_t send = sends_++ % kRing;
+      MPI_Wait(&send_req_[send], MPI_STATUS_IGNORE);  // the slot's earlier message went out
+      u32* out = &send_ring_[send * stride];
       std::copy_n(&mem_[row], n, out);
       if constexpr (kCarried) {
         for (u64 i = 0; i < n; ++i) first[row + i] = std::min(first[row + i], now);
@@ -471,13 +484,18 @@ class PartEngine {
         }
       }
       const int peer = rank_ ^ (1 << (static_cast<int>(m.port) - dims));
-      const int tag = static_cast<int>(slot);
-      lk_req_.emplace_back();
-      MPI_Irecv(&lk_in_[slot * stride], static_cast<int>(stride), MPI_UINT32_T, peer, tag,
-                MPI_COMM_WORLD, &lk_req_.back());
-      lk_req_.emplace_back();
+      const int tag = static_cast<int>(k - s.moves.begin);
+      const size_t recv = receives_++ % kRing;
+      if (recv_[recv].busy) applyReceive(recv);  // the ring is full: the oldest first
+      Arrival& a = recv_[recv];
+      a.row = rowOf(m.to);
+      a.cycle = cycle;
+      a.busy = true;
+      pending_of_row_[a.row >> local_dims_] = static_cast<int>(recv);
+      MPI_Irecv(&recv_ring_[recv * stride], static_cast<int>(stride), MPI_UINT32_T, peer, tag,
+                MPI_COMM_WORLD, &a.req);
       MPI_Isend(out, static_cast<int>(stride), MPI_UINT32_T, peer, tag, MPI_COMM_WORLD,
-                &lk_req_.back());
+                &send_req_[send]);
       exchanged_bytes_ += stride * sizeof(u32);
     }
     if (s.staged) {
@@ -497,7 +515,6 @@ class PartEngine {
         }
       }
     }
-    int done = 0;
     for (u32 k = s.moves.begin; k < s.moves.end; ++k) {
       const ExecMove& m = p_.moves[k];
       port_words_[m.port] += 1;
@@ -522,36 +539,51 @@ class PartEngine {
                               &mem_[to + base], firstOf(to + base), bit, cycle, span);
         }
       }
-      // Lets MPI move the messages along while the local moves run.
-      if (!lk_req_.empty() && done == 0) {
-        MPI_Testall(static_cast<int>(lk_req_.size()), lk_req_.data(), &done, MPI_STATUSES_IGNORE);
-      }
-    }
-    if (!lk_req_.empty()) {
-      MPI_Waitall(static_cast<int>(lk_req_.size()), lk_req_.data(), MPI_STATUSES_IGNORE);
-    }
-    // The rows received, written at the end of the cycle.
-    for (u32 k = s.moves.begin; k < s.moves.end; ++k) {
-      const ExecMove& m = p_.moves[k];
-      if (static_cast<int>(m.port) < dims) continue;
-      const u32* in = &lk_in_[static_cast<size_t>(k - s.moves.begin) * stride];
-      const u64 to = rowOf(m.to);
-      std::copy_n(in, n, &mem_[to]);
-      if constexpr (kCarried) {
-        std::copy_n(in + n, n, &first[to]);
-        const u64 tagged = opt_.tagged_elements;
-        for (u64 i = 0; i < n; ++i) {
-          const bool tag = in[i] < tagged;
-          span.tagged |= tag;
-          span.first = std::min(span.first, tag ? in[n + i] : kNotSent);
-        }
-      } else {
-        for (u64 i = 0; i < n; ++i) monitorStore(in[i], cycle);
-      }
     }
     if (moves != 0) ++r_.transfer_cycles;
     if (kCarried && span.tagged) carried_span_ = std::max(carried_span_, cycle + 1 - span.first);
     lockstepAdvance();
+  }
+
+  // Words from other ranks are written at the end of their cycle in effect, but into mem_ only
+  // when a later cycle reads or writes their row (resolveRow), before any other cycle kind and
+  // at the end (flushArrivals): until then the row is read or written by no one, so a rank may
+  // run ahead of its peers by as many cycles as the schedule leaves a received row untouched,
+  // and a rank that is not scheduled for a while holds up the others less often.
+
+  /// The arrival in receive slot `slot`: waits for it and writes its row.
+  void applyReceive(size_t slot) {
+    Arrival& a = recv_[slot];
+    MPI_Wait(&a.req, MPI_STATUS_IGNORE);
+    const u64 n = nodes_;
+    const u32* in = &recv_ring_[slot * (carried_ ? 2 * n : n)];
+    std::copy_n(in, n, &mem_[a.row]);
+    if (carried_) {
+      std::copy_n(in + n, n, &first_sent_[a.row]);
+      const u64 tagged = opt_.tagged_elements;
+      LockstepSpan span;
+      for (u64 i = 0; i < n; ++i) {
+        const bool tag = in[i] < tagged;
+        span.tagged |= tag;
+        span.first = std::min(span.first, tag ? in[n + i] : kNotSent);
+      }
+      if (span.tagged) carried_span_ = std::max(carried_span_, a.cycle + 1 - span.first);
+    } else {
+      for (u64 i = 0; i < n; ++i) monitorStore(in[i], a.cycle);
+    }
+    pending_of_row_[a.row >> local_dims_] = -1;
+    a.busy = false;
+  }
+  void resolveRow(u64 row) {
+    const int slot = pending_of_row_[row >> local_dims_];
+    if (slot >= 0) applyReceive(static_cast<size_t>(slot));
+  }
+  /// Every arrival written and every message sent.
+  void flushArrivals() {
+    for (size_t slot = 0; slot < recv_.size(); ++slot) {
+      if (recv_[slot].busy) applyReceive(slot);
+    }
+    MPI_Waitall(static_cast<int>(send_req_.size()), send_req_.data(), MPI_STATUSES_IGNORE);
   }
 
   /// Every node of the rank ends its lockstep step (one cycle) and enters the next.
@@ -956,9 +988,20 @@ class PartEngine {
   std::vector<u32> first_sent_;  ///< carried_: per slot of mem_, its word's first-send cycle
   u64 carried_span_ = 0;         ///< carried_: the span of the rank's stores so far
   std::vector<u32> stage_, stage_first_;  ///< a staged lockstep step's rows, read before writes
-  std::vector<u32> lk_out_, lk_in_;       ///< lockstep: per move across ranks, the rows sent and
-                                          ///< received (words, then first-send cycles)
-  std::vector<MPI_Request> lk_req_;
+  /// Lockstep moves across ranks: rings of message slots (a row's words, then with carried_
+  /// their first-send cycles), the sends' requests, the arrivals not yet written.
+  static constexpr size_t kRing = 64;
+  struct Arrival {
+    u64 row = 0;    ///< where in mem_ its words go
+    u64 cycle = 0;  ///< the cycle it was sent in
+    bool busy = false;
+    MPI_Request req = MPI_REQUEST_NULL;
+  };
+  std::vector<u32> send_ring_, recv_ring_;
+  std::vector<MPI_Request> send_req_;
+  std::vector<Arrival> recv_;
+  std::vector<int> pending_of_row_;  ///< per row of mem_ (relative slot): its arrival, or -1
+  u64 sends_ = 0, receives_ = 0;
   u64 exchanged_bytes_ = 0;
   u64 total_exchanged_ = 0;
   std::vector<u32> copied_, sums_;
