@@ -149,6 +149,15 @@ RunResult runOn(const BuiltCase& c, const BackendRun& b, std::string* gtkw) {
     ProgressBar bar(b.progress, "table run", c.tables.cycles());
     if (b.progress != nullptr) opt.progress = bar.callback();
     if (b.initial != nullptr) return executeTablesOnRanks(c.tables, *b.initial, opt);
+#ifdef HCUBE_MPI
+    if (mpiPartitioned()) {
+      // Each rank builds the initial memory of its own nodes only.
+      const NodeRange mine = partitionedNodes(c.tables.header.nodes());
+      return executePartitioned(
+          c.tables, taggedMemory(c.perm, c.tables.header.memoryWords(), mine.first, mine.nodes),
+          opt);
+    }
+#endif
     return executeTablesOnRanks(c.tables, taggedMemory(c.perm, c.tables.header.memoryWords()), opt);
   }
   if (b.backend == "tlm") {

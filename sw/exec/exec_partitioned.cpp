@@ -65,13 +65,15 @@ constexpr u32 kNotSent = 0xFFFFFFFFu;
 
 /// What every rank learns of the whole cube after each cycle (one allreduce, MPI_MAX).
 struct CubeStatus {
-  u64 sent = 0;      ///< some node sent a word in the cycle
-  u64 local = 0;     ///< some node ran a PERMUTE
-  u64 mac = 0;       ///< the MAC units of some node were busy
-  u64 running = 0;   ///< some node has not ended or its MAC units are busy
-  u64 acting = 0;    ///< some node neither waits nor has ended, holds PASS words or a MAC
-  u64 not_wait = 0;  ///< ~ the shortest wait left (the max of ~w is the min of w)
+  u64 sent = 0;       ///< some node sent a word in the cycle
+  u64 local = 0;      ///< some node ran a PERMUTE
+  u64 mac = 0;        ///< the MAC units of some node were busy
+  u64 running = 0;    ///< some node has not ended or its MAC units are busy
+  u64 acting = 0;     ///< some node neither waits nor has ended, holds PASS words or a MAC
+  u64 not_wait = 0;   ///< ~ the shortest wait left (the max of ~w is the min of w)
+  u64 irregular = 0;  ///< some node holds PASS words or its MAC units are busy (no lockstep)
 };
+constexpr int kStatusFields = 7;
 
 /// The engine of sw/exec/executor.cpp's general path (two sweeps per cycle, node-major memory) over
 /// the rank's own nodes, with the cross-rank dimensions' words exchanged between the sweeps.
@@ -95,11 +97,7 @@ class PartEngine {
     rows_ = 1;
     while (rows_ < std::max(words_, nodes_)) rows_ <<= 1;
     relative_ = rows_ <= 2 * words_;
-    mem_.assign(relative_ ? rows_ * nodes_ : nodes_ * words_, 0);
-    for (u64 i = 0; i < nodes_; ++i) {
-      for (u64 slot = 0; slot < words_; ++slot)
-        mem_[at(i, slot)] = initial.words[(base_ + i) * words_ + slot];
-    }
+    loadMemory(initial);
     pc_.assign(nodes_, 0);
     wait_left_.assign(nodes_, 0);
     mac_of_.assign(nodes_, 0);
@@ -112,7 +110,22 @@ class PartEngine {
     events_.assign(nodes_, 0);
     errors_.assign(nodes_ * kHwErrorKinds, 0);
     link_words_.assign(nodes_ * static_cast<u64>(h_.n), 0);
-    tagged_ = opt.tagged_elements;
+    port_words_.assign(static_cast<size_t>(h_.n), 0);
+    lockstep_ = p_.shared && relative_ && fault_ == nullptr;
+    carried_ = lockstep_ && p_.all_lockstep && opt.max_cycles <= kCarriedCycles &&
+               distinctTags(opt.tagged_elements);
+    if (opt.stats != nullptr) opt.stats->carried_span = carried_;
+    if (carried_) first_sent_.assign(mem_.size(), kNotSent);
+    if (lockstep_ && cross_ > 0) {
+      const u64 stride = carried_ ? 2 * nodes_ : nodes_;
+      send_ring_.assign(kRing * stride, 0);
+      recv_ring_.assign(kRing * stride, 0);
+      send_req_.assign(kRing, MPI_REQUEST_NULL);
+      recv_.assign(kRing, {});
+      pending_of_row_.assign(rows_, -1);
+    }
+    // With the first-send cycles carried, no per-element record is kept (as in one process).
+    tagged_ = carried_ ? 0 : opt.tagged_elements;
     span_.assign(tagged_, {kNotSent, 0});
     out_.resize(static_cast<size_t>(cross_));
     in_.resize(static_cast<size_t>(cross_));
@@ -139,26 +152,42 @@ class PartEngine {
         break;
       }
       if (g.acting == 0) {
+        flushArrivals();
         const u64 skip = std::min(~g.not_wait, opt_.max_cycles - cycle);
         skipWaits(cycle, skip);
         cycle += skip;
         g = reduceStatus();
         continue;
       }
-      sendPhase(cycle);
-      exchange();
-      receivePhase(cycle);
-      g = reduceStatus();
-      if (g.sent != 0) ++r_.transfer_cycles;
-      if (g.local != 0) ++r_.local_cycles;
-      if (g.mac != 0) ++r_.mac_cycles;
-      sent_ = local_ = mac_ = false;
+      // A lockstep step (every node of the cube at it, proved error-free) runs as its moves,
+      // any other cycle as the two sweeps with the exchange between them.
+      const ExecStep& s = p_.steps[pc_[0]];
+      if (lockstep_ && s.lockstep && g.irregular == 0) {
+        if (carried_) {
+          lockstepCycle<true>(s, cycle);
+        } else {
+          lockstepCycle<false>(s, cycle);
+        }
+        g = localStatus();
+        if (opt_.stats != nullptr) ++opt_.stats->lockstep_cycles;
+      } else {
+        flushArrivals();
+        sendPhase(cycle);
+        exchange();
+        receivePhase(cycle);
+        g = reduceStatus();
+        if (g.sent != 0) ++r_.transfer_cycles;
+        if (g.local != 0) ++r_.local_cycles;
+        if (g.mac != 0) ++r_.mac_cycles;
+        sent_ = local_ = mac_ = false;
+      }
       countEvents();
       ++cycle;
       ++r_.cycles;
       if (opt_.stats != nullptr) ++opt_.stats->stepped_cycles;
       if (opt_.progress) opt_.progress(r_.cycles);
     }
+    flushArrivals();
     if (!r_.timeout) {
       for (u64 i = 0; i < nodes_; ++i) {
         if (pass_held_[i] != 0) raise(i, HwError::kDropped);
@@ -180,7 +209,9 @@ class PartEngine {
     return relative_ ? ((slot ^ i) << local_dims_) | i : i * words_ + slot;
   }
 
-  CubeStatus reduceStatus() {
+  /// This rank's part of the cube's status. After a lockstep cycle it is the cube's: a shared
+  /// table keeps every node of the cube at one step, with the same wait left.
+  CubeStatus localStatus() const {
     CubeStatus s;
     s.sent = sent_ ? 1 : 0;
     s.local = local_ ? 1 : 0;
@@ -188,8 +219,14 @@ class PartEngine {
     s.running = active_ > 0 || mac_busy_ > 0 ? 1 : 0;
     s.acting = acting_ > 0 || held_ > 0 || mac_busy_ > 0 ? 1 : 0;
     s.not_wait = ~shortest_wait_;
+    s.irregular = held_ > 0 || mac_busy_ > 0 ? 1 : 0;
+    return s;
+  }
+
+  CubeStatus reduceStatus() {
+    const CubeStatus s = localStatus();
     CubeStatus g;
-    MPI_Allreduce(&s, &g, 6, MPI_UINT64_T, MPI_MAX, MPI_COMM_WORLD);
+    MPI_Allreduce(&s, &g, kStatusFields, MPI_UINT64_T, MPI_MAX, MPI_COMM_WORLD);
     return g;
   }
 
@@ -245,6 +282,328 @@ class PartEngine {
     ++pc_[i];
     if (p_.steps[pc_[i]].overrun) raise(i, HwError::kOverrun);
     enter(i);
+  }
+
+  /// Copies the rank's slice of the initial memory into mem_. The relative layout is a
+  /// transpose (row = relative slot, column = node): filled a few nodes at a time, so that the
+  /// lines of the nodes' memories being read stay in the cache (as sw/executor.cpp does).
+  void loadMemory(const CubeMemory& initial) {
+    mem_.assign(relative_ ? rows_ * nodes_ : nodes_ * words_, 0);
+    // The whole cube's memory, or the rank's part only (executePartitioned).
+    const u32* words = &initial.words[initial.nodes == nodes_ ? 0 : base_ * words_];
+    if (!relative_) {
+      std::copy_n(words, nodes_ * words_, mem_.begin());
+      return;
+    }
+    const u64 block = std::min<u64>(nodes_, kTransposeBlock);
+    for (u64 i0 = 0; i0 < nodes_; i0 += block) {
+      for (u64 row = 0; row < rows_; ++row) {
+        u32* out = &mem_[(row << local_dims_) | i0];
+        for (u64 i = i0; i < i0 + block; ++i) {
+          const u64 slot = row ^ i;
+          if (slot < words_) out[i - i0] = words[i * words_ + slot];
+        }
+      }
+    }
+  }
+  /// The rank's memories node by node (the transpose back, as loadMemory), into `out`.
+  void storeMemory(std::vector<u32>& out) const {
+    out.resize(nodes_ * words_);
+    if (!relative_) {
+      std::copy_n(mem_.begin(), nodes_ * words_, out.begin());
+      return;
+    }
+    const u64 block = std::min<u64>(nodes_, kTransposeBlock);
+    for (u64 i0 = 0; i0 < nodes_; i0 += block) {
+      for (u64 row = 0; row < rows_; ++row) {
+        const u32* in = &mem_[(row << local_dims_) | i0];
+        for (u64 i = i0; i < i0 + block; ++i) {
+          const u64 slot = row ^ i;
+          if (slot < words_) out[i * words_ + slot] = in[i - i0];
+        }
+      }
+    }
+  }
+  static constexpr u64 kTransposeBlock = 16;
+
+  /// The row of mem_ that holds relative slot `slot` of every node of the rank: slot XOR x
+  /// XOR i for its node i, node x = base + i.
+  u64 rowOf(u32 slot) const { return (u64{slot} ^ base_) << local_dims_; }
+
+  /// Whether no tag (word below `tagged`) starts in two slots of the cube that a move reads
+  /// (sw/executor.cpp, carried span): each rank marks the tags of its rows that moves read,
+  /// and the marks of all ranks are OR-ed; the tags are distinct if no rank saw one twice and
+  /// the OR holds as many marks as the ranks set together.
+  bool distinctTags(u64 tagged) {
+    std::vector<bool> read(rows_, false);
+    for (const ExecMove& m : p_.moves) read[rowOf(m.from) >> local_dims_] = true;
+    std::vector<u64> seen((tagged + 63) / 64, 0);
+    u64 ok = 1;
+    u64 marks = 0;
+    for (u64 row = 0; row < rows_ && ok != 0; ++row) {
+      if (!read[row]) continue;
+      for (u64 i = 0; i < nodes_; ++i) {
+        const u32 word = mem_[(row << local_dims_) | i];
+        if (word >= tagged) continue;
+        u64& bits = seen[word / 64];
+        const u64 bit = u64{1} << (word % 64);
+        if ((bits & bit) != 0) {
+          ok = 0;
+          break;
+        }
+        bits |= bit;
+        ++marks;
+      }
+    }
+    MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_UINT64_T, MPI_MIN, MPI_COMM_WORLD);
+    if (ok == 0) return false;
+    MPI_Allreduce(MPI_IN_PLACE, &marks, 1, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
+    constexpr size_t kChunk = size_t{1} << 20;
+    u64 union_marks = 0;
+    for (size_t b = 0; b < seen.size(); b += kChunk) {
+      const int len = static_cast<int>(std::min(kChunk, seen.size() - b));
+      MPI_Allreduce(MPI_IN_PLACE, &seen[b], len, MPI_UINT64_T, MPI_BOR, MPI_COMM_WORLD);
+      for (int w = 0; w < len; ++w)
+        union_marks += static_cast<u64>(__builtin_popcountll(seen[b + static_cast<size_t>(w)]));
+    }
+    return union_marks == marks;
+  }
+
+  // ---- Lockstep cycles (ExecStep::lockstep, as in sw/executor.cpp) ----
+  // A move along one of the rank's own dimensions is a sweep along two rows of mem_, as in
+  // one process. A move along a dimension between ranks sends the rank's whole `from` row
+  // (every node i of the rank sends to node i of the peer rank) and receives the peer's for its
+  // `to` row: one message each way and move, posted before the local moves run. The rows sent
+  // are read at the start of the cycle; a row received is written when a later cycle first
+  // needs it (see applyReceive), which no other write of the step can meet.
+  //
+  // With carried first-send cycles (carried_), a message holds the row's words and then their
+  // first-send cycles; without, the sender records the first sends and the receiver the stores
+  // in the per-element span record.
+
+  static constexpr u64 kCarriedCycles = u64{1} << 32;
+
+  struct LockstepSpan {
+    u32 first = kNotSent;
+    bool tagged = false;
+  };
+
+  template <bool kCarried>
+  void moveWords(const u32* from, u32* from_first, u32* to, u32* to_first, u64 len, u64 cycle,
+                 LockstepSpan& span) {
+    if constexpr (kCarried) {
+      const u32 now = static_cast<u32>(cycle);
+      const u64 tagged = opt_.tagged_elements;
+      for (u64 i = 0; i < len; ++i) {
+        const u32 word = from[i];
+        const u32 first = std::min(from_first[i], now);
+        from_first[i] = first;
+        to[i] = word;
+        to_first[i] = first;
+        const bool tag = word < tagged;
+        span.tagged |= tag;
+        span.first = std::min(span.first, tag ? first : kNotSent);
+      }
+    } else {
+      for (u64 i = 0; i < len; ++i) {
+        const u32 word = from[i];
+        to[i] = word;
+        monitorSpan(word, cycle);
+      }
+    }
+  }
+
+  template <bool kCarried>
+  void swapWords(u64 at, u64 bit, u64 cycle, LockstepSpan& span) {
+    const u32 a = mem_[at];
+    const u32 b = mem_[at + bit];
+    mem_[at] = b;
+    mem_[at + bit] = a;
+    if constexpr (kCarried) {
+      const u32 now = static_cast<u32>(cycle);
+      const u32 fa = std::min(first_sent_[at], now);
+      const u32 fb = std::min(first_sent_[at + bit], now);
+      first_sent_[at] = fb;
+      first_sent_[at + bit] = fa;
+      const u64 tagged = opt_.tagged_elements;
+      span.tagged |= a < tagged || b < tagged;
+      span.first = std::min({span.first, a < tagged ? fa : kNotSent, b < tagged ? fb : kNotSent});
+    } else {
+      monitorSpan(a, cycle);
+      monitorSpan(b, cycle);
+    }
+  }
+
+  /// A word sent and stored in one cycle (both nodes in the rank): the span record only; the
+  /// link counts of lockstep cycles are kept per port (port_words_).
+  void monitorSpan(u32 word, u64 cycle) {
+    if (word < tagged_) {
+      const u32 c = static_cast<u32>(std::min<u64>(cycle, kNotSent - 1));
+      ElementSpan& e = span_[word];
+      e.first = std::min(e.first, c);
+      e.last = std::max(e.last, c + 1);
+    }
+  }
+
+  template <bool kCarried>
+  void lockstepCycle(const ExecStep& s, u64 cycle) {
+    const u64 n = nodes_;
+    const int dims = local_dims_;
+    const u32 now = static_cast<u32>(cycle);
+    const u64 stride = kCarried ? 2 * n : n;
+    LockstepSpan span;
+    u32* first = kCarried ? first_sent_.data() : nullptr;
+    auto firstOf = [&](u64 at) { return kCarried ? first + at : nullptr; };
+    // A row still waiting for a word from another rank gets it before this cycle reads or
+    // writes the row.
+    for (u32 k = s.moves.begin; k < s.moves.end && cross_ > 0; ++k) {
+      resolveRow(rowOf(p_.moves[k].from));
+      resolveRow(rowOf(p_.moves[k].to));
+    }
+    // The moves across ranks: the rows they send, read at the start of the cycle, posted with
+    // the receives of the peers' rows.
+    const size_t moves = s.moves.end - s.moves.begin;
+    for (u32 k = s.moves.begin; k < s.moves.end; ++k) {
+      const ExecMove& m = p_.moves[k];
+      if (static_cast<int>(m.port) < dims) continue;
+      const u64 row = rowOf(m.from);
+      const size_t send = sends_++ % kRing;
+      MPI_Wait(&send_req_[send], MPI_STATUS_IGNORE);  // the slot's earlier message went out
+      u32* out = &send_ring_[send * stride];
+      std::copy_n(&mem_[row], n, out);
+      if constexpr (kCarried) {
+        for (u64 i = 0; i < n; ++i) first[row + i] = std::min(first[row + i], now);
+        std::copy_n(&first[row], n, out + n);
+      } else {
+        for (u64 i = 0; i < n; ++i) {
+          const u32 word = out[i];
+          if (word < tagged_) {
+            u32& f = span_[word].first;
+            f = std::min(f, static_cast<u32>(std::min<u64>(cycle, kNotSent - 1)));
+          }
+        }
+      }
+      const int peer = rank_ ^ (1 << (static_cast<int>(m.port) - dims));
+      const int tag = static_cast<int>(k - s.moves.begin);
+      const size_t recv = receives_++ % kRing;
+      if (recv_[recv].busy) applyReceive(recv);  // the ring is full: the oldest first
+      Arrival& a = recv_[recv];
+      a.row = rowOf(m.to);
+      a.cycle = cycle;
+      a.busy = true;
+      pending_of_row_[a.row >> local_dims_] = static_cast<int>(recv);
+      MPI_Irecv(&recv_ring_[recv * stride], static_cast<int>(stride), MPI_UINT32_T, peer, tag,
+                MPI_COMM_WORLD, &a.req);
+      MPI_Isend(out, static_cast<int>(stride), MPI_UINT32_T, peer, tag, MPI_COMM_WORLD,
+                &send_req_[send]);
+      exchanged_bytes_ += stride * sizeof(u32);
+    }
+    if (s.staged) {
+      // Every row read before any is written: the local moves' words (and their first-send
+      // cycles, kept in the sender's row too) go to the stage.
+      const size_t need = moves * n;
+      if (stage_.size() < need) stage_.resize(need);
+      if (kCarried && stage_first_.size() < need) stage_first_.resize(need);
+      for (u32 k = s.moves.begin; k < s.moves.end; ++k) {
+        if (static_cast<int>(p_.moves[k].port) >= dims) continue;
+        const u64 row = rowOf(p_.moves[k].from);
+        const u64 at = static_cast<u64>(k - s.moves.begin) * n;
+        std::copy_n(&mem_[row], n, &stage_[at]);
+        if constexpr (kCarried) {
+          for (u64 x = 0; x < n; ++x) first[row + x] = std::min(first[row + x], now);
+          std::copy_n(&first[row], n, &stage_first_[at]);
+        }
+      }
+    }
+    for (u32 k = s.moves.begin; k < s.moves.end; ++k) {
+      const ExecMove& m = p_.moves[k];
+      port_words_[m.port] += 1;
+      r_.words += n;
+      if (static_cast<int>(m.port) >= dims) continue;
+      const u64 bit = u64{1} << m.port;
+      const u64 to = rowOf(m.to);
+      if (m.in_place) {
+        for (u64 base = 0; base < n; base += 2 * bit) {
+          for (u64 i = base; i < base + bit; ++i) swapWords<kCarried>(to + i, bit, cycle, span);
+        }
+      } else {
+        const bool staged = s.staged;
+        const u64 at = static_cast<u64>(k - s.moves.begin) * n;
+        const u32* from = staged ? &stage_[at] : &mem_[rowOf(m.from)];
+        u32* from_first =
+            staged ? (kCarried ? &stage_first_[at] : nullptr) : firstOf(rowOf(m.from));
+        for (u64 base = 0; base < n; base += 2 * bit) {
+          moveWords<kCarried>(from + base, from_first ? from_first + base : nullptr,
+                              &mem_[to + base + bit], firstOf(to + base + bit), bit, cycle, span);
+          moveWords<kCarried>(from + base + bit, from_first ? from_first + base + bit : nullptr,
+                              &mem_[to + base], firstOf(to + base), bit, cycle, span);
+        }
+      }
+    }
+    if (moves != 0) ++r_.transfer_cycles;
+    if (kCarried && span.tagged) carried_span_ = std::max(carried_span_, cycle + 1 - span.first);
+    lockstepAdvance();
+  }
+
+  // Words from other ranks are written at the end of their cycle in effect, but into mem_ only
+  // when a later cycle reads or writes their row (resolveRow), before any other cycle kind and
+  // at the end (flushArrivals): until then the row is read or written by no one, so a rank may
+  // run ahead of its peers by as many cycles as the schedule leaves a received row untouched,
+  // and a rank that is not scheduled for a while holds up the others less often.
+
+  /// The arrival in receive slot `slot`: waits for it and writes its row.
+  void applyReceive(size_t slot) {
+    Arrival& a = recv_[slot];
+    MPI_Wait(&a.req, MPI_STATUS_IGNORE);
+    const u64 n = nodes_;
+    const u32* in = &recv_ring_[slot * (carried_ ? 2 * n : n)];
+    std::copy_n(in, n, &mem_[a.row]);
+    if (carried_) {
+      std::copy_n(in + n, n, &first_sent_[a.row]);
+      const u64 tagged = opt_.tagged_elements;
+      LockstepSpan span;
+      for (u64 i = 0; i < n; ++i) {
+        const bool tag = in[i] < tagged;
+        span.tagged |= tag;
+        span.first = std::min(span.first, tag ? in[n + i] : kNotSent);
+      }
+      if (span.tagged) carried_span_ = std::max(carried_span_, a.cycle + 1 - span.first);
+    } else {
+      for (u64 i = 0; i < n; ++i) monitorStore(in[i], a.cycle);
+    }
+    pending_of_row_[a.row >> local_dims_] = -1;
+    a.busy = false;
+  }
+  void resolveRow(u64 row) {
+    const int slot = pending_of_row_[row >> local_dims_];
+    if (slot >= 0) applyReceive(static_cast<size_t>(slot));
+  }
+  /// Every arrival written and every message sent.
+  void flushArrivals() {
+    for (size_t slot = 0; slot < recv_.size(); ++slot) {
+      if (recv_[slot].busy) applyReceive(slot);
+    }
+    MPI_Waitall(static_cast<int>(send_req_.size()), send_req_.data(), MPI_STATUSES_IGNORE);
+  }
+
+  /// Every node of the rank ends its lockstep step (one cycle) and enters the next.
+  void lockstepAdvance() {
+    const u32 next = pc_[0] + 1;
+    std::fill(pc_.begin(), pc_.end(), next);
+    const ExecStep& t = p_.steps[next];
+    acting_ = 0;
+    shortest_wait_ = ~u64{0};
+    if (t.overrun) {
+      for (u64 i = 0; i < nodes_; ++i) raise(i, HwError::kOverrun);
+    }
+    if (t.kind == Kind::kEnd) {
+      active_ -= nodes_;
+    } else if (t.kind == Kind::kWait) {
+      std::fill(wait_left_.begin(), wait_left_.end(), t.wait);
+      shortest_wait_ = t.wait;
+    } else {
+      acting_ = nodes_;
+    }
   }
 
   void skipWaits(u64 cycle, u64 skip) {
@@ -543,17 +902,20 @@ class PartEngine {
     }
     // Link words and memories: every rank's block, in rank order.
     const u64 cube = nodes_ << cross_;
+    for (u64 i = 0; i < nodes_; ++i) {
+      for (size_t port = 0; port < port_words_.size(); ++port)
+        link_words_[i * port_words_.size() + port] += port_words_[port];
+    }
     if (root) r_.link_words.resize(cube * static_cast<u64>(h_.n));
     MPI_Gather(link_words_.data(), static_cast<int>(link_words_.size()), MPI_UINT64_T,
                r_.link_words.data(), static_cast<int>(link_words_.size()), MPI_UINT64_T, 0,
                MPI_COMM_WORLD);
     r_.memory = {root ? cube : 0, words_, {}};
     if (root) r_.memory.words.resize(cube * words_);
-    std::vector<u32> mine_mem(nodes_ * words_);
-    for (u64 i = 0; i < nodes_; ++i) {
-      for (u64 slot = 0; slot < words_; ++slot) mine_mem[i * words_ + slot] = mem_[at(i, slot)];
-    }
+    std::vector<u32> mine_mem;
+    storeMemory(mine_mem);
     mem_ = {};
+    first_sent_ = {};
     MPI_Gather(mine_mem.data(), static_cast<int>(mine_mem.size()), MPI_UINT32_T,
                r_.memory.words.data(), static_cast<int>(mine_mem.size()), MPI_UINT32_T, 0,
                MPI_COMM_WORLD);
@@ -581,7 +943,9 @@ class PartEngine {
         }
       }
     }
-    r_.span = span;
+    u64 carried = carried_span_;
+    MPI_Reduce(&carried, &carried_span_, 1, MPI_UINT64_T, MPI_MAX, 0, MPI_COMM_WORLD);
+    r_.span = std::max(span, carried_span_);
     g_exchanged_bytes = total_exchanged_;
   }
 
@@ -618,7 +982,27 @@ class PartEngine {
   };
   std::vector<ElementSpan> span_;
   std::vector<std::vector<u32>> out_,
-      in_;  ///< per cross-rank dimension: (node * lanes + lane, word)
+      in_;                       ///< per cross-rank dimension: (node * lanes + lane, word)
+  std::vector<u64> port_words_;  ///< lockstep cycles: words every node of the rank sent per port
+  bool lockstep_ = false;        ///< lockstep steps run as moves (shared table, relative layout)
+  bool carried_ = false;         ///< first-send cycles travel with the words (lockstepCycle)
+  std::vector<u32> first_sent_;  ///< carried_: per slot of mem_, its word's first-send cycle
+  u64 carried_span_ = 0;         ///< carried_: the span of the rank's stores so far
+  std::vector<u32> stage_, stage_first_;  ///< a staged lockstep step's rows, read before writes
+  /// Lockstep moves across ranks: rings of message slots (a row's words, then with carried_
+  /// their first-send cycles), the sends' requests, the arrivals not yet written.
+  static constexpr size_t kRing = 64;
+  struct Arrival {
+    u64 row = 0;    ///< where in mem_ its words go
+    u64 cycle = 0;  ///< the cycle it was sent in
+    bool busy = false;
+    MPI_Request req = MPI_REQUEST_NULL;
+  };
+  std::vector<u32> send_ring_, recv_ring_;
+  std::vector<MPI_Request> send_req_;
+  std::vector<Arrival> recv_;
+  std::vector<int> pending_of_row_;  ///< per row of mem_ (relative slot): its arrival, or -1
+  u64 sends_ = 0, receives_ = 0;
   u64 exchanged_bytes_ = 0;
   u64 total_exchanged_ = 0;
   std::vector<u32> copied_, sums_;
@@ -628,6 +1012,13 @@ class PartEngine {
 };
 
 }  // namespace
+
+NodeRange partitionedNodes(u64 cube_nodes) {
+  const u64 ranks = static_cast<u64>(mpiSize());
+  if ((ranks & (ranks - 1)) != 0 || ranks > cube_nodes) return {0, cube_nodes};
+  const u64 nodes = cube_nodes / ranks;
+  return {static_cast<u64>(mpiRank()) * nodes, nodes};
+}
 
 RunResult executePartitioned(const TableSet& set, const CubeMemory& initial,
                              const ExecOptions& opt) {
@@ -639,9 +1030,11 @@ RunResult executePartitioned(const TableSet& set, const CubeMemory& initial,
                 ": the ranks must be a power of two and at most the cube's " +
                 std::to_string(nodes) + " nodes");
   }
-  if (initial.nodes != nodes) {
+  const NodeRange mine = partitionedNodes(nodes);
+  if (initial.nodes != nodes && initial.nodes != mine.nodes) {
     throw Error("executor: initial memory has " + std::to_string(initial.nodes) +
-                " nodes, the tables are for " + std::to_string(nodes));
+                " nodes, the tables are for " + std::to_string(nodes) + " (a rank's part " +
+                std::to_string(mine.nodes) + ")");
   }
   if (opt.record_traffic) {
     throw Error("the traffic log (--heatmap, --inject) is not kept by a run over MPI ranks");

@@ -26,16 +26,26 @@ void requireSimulatable(u64 nodes, u64 words_per_node, const std::string& what) 
 }
 
 CubeMemory taggedMemory(const PermutationSpec& spec, u64 words_per_node) {
+  return taggedMemory(spec, words_per_node, 0, spec.nodes());
+}
+
+CubeMemory taggedMemory(const PermutationSpec& spec, u64 words_per_node, u64 first_node,
+                        u64 nodes) {
   requireTaggable(spec);
   requireSimulatable(spec.nodes(), words_per_node, "run of " + spec.str());
   if (words_per_node < spec.slots()) {
     throw Error("memory of " + std::to_string(words_per_node) +
                 " words per node cannot hold K = " + std::to_string(spec.slots()) + " data slots");
   }
-  CubeMemory mem{spec.nodes(), words_per_node, std::vector<u32>(spec.nodes() * words_per_node, 0)};
-  for (u64 x = 0; x < spec.nodes(); ++x) {
+  if (first_node > spec.nodes() || nodes > spec.nodes() - first_node) {
+    throw Error("initial memory of nodes " + std::to_string(first_node) + " to " +
+                std::to_string(first_node + nodes) + ": the cube has " +
+                std::to_string(spec.nodes()));
+  }
+  CubeMemory mem{nodes, words_per_node, std::vector<u32>(nodes * words_per_node, 0)};
+  for (u64 i = 0; i < nodes; ++i) {
     for (u64 l = 0; l < spec.slots(); ++l) {
-      mem.at(x, l) = static_cast<u32>(packAddress({x, l}, spec.slots()));
+      mem.at(i, l) = static_cast<u32>(packAddress({first_node + i, l}, spec.slots()));
     }
   }
   return mem;

@@ -31,6 +31,9 @@ void requireSimulatable(u64 nodes, u64 words_per_node, const std::string& what);
 
 /// Initial memory: tags in slots 0..K-1, zero in the words_per_node - K scratch words.
 CubeMemory taggedMemory(const PermutationSpec& spec, u64 words_per_node);
+/// The same for the `nodes` nodes from `first_node` on only (node first_node + i as node i):
+/// a rank's own part of the cube (sw/exec_partitioned.h).
+CubeMemory taggedMemory(const PermutationSpec& spec, u64 words_per_node, u64 first_node, u64 nodes);
 
 /// Expected final contents of the K data slots of every node (words_per_node = K).
 CubeMemory expectedMemory(const PermutationSpec& spec);
