@@ -19,6 +19,16 @@ u64 pow2Ceil(u64 x);
 /// The last `lines` lines of `text`, for an error message quoting a tool's output.
 std::string tail(const std::string& text, size_t lines);
 
+/// A run's own temporary directory (image, memory, result files), removed with everything in it
+/// when the run ends, however it ends.
+struct RunDirectory {
+  RunDirectory();
+  ~RunDirectory();
+  RunDirectory(const RunDirectory&) = delete;
+  RunDirectory& operator=(const RunDirectory&) = delete;
+  std::filesystem::path path;
+};
+
 /// True if `path` names a VCD trace (the runner writes FST; a .vcd is converted after the run).
 bool isVcdPath(const std::string& path);
 /// The runner's trace arguments for options.trace / options.gtkw, added to `argv`. A .vcd trace

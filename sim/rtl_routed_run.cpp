@@ -371,18 +371,8 @@ RoutedRun runRoutedOnRtl(const MessageList& list, const CubeMemory& initial,
   config.array = !config.trace && !options.flat;
   config.threads = config.array ? 1 : threads;
   const RtlModel model = ensureRtlModel(config, options);
-  const fs::path work =
-      fs::temp_directory_path() /
-      ("hcube-rtl-" + std::to_string(getpid()) + "-" +
-       std::to_string(std::chrono::steady_clock::now().time_since_epoch().count()));
-  fs::create_directories(work);
-  struct Cleanup {
-    fs::path p;
-    ~Cleanup() {
-      std::error_code ec;
-      fs::remove_all(p, ec);
-    }
-  } cleanup{work};
+  const RunDirectory run_dir;
+  const fs::path& work = run_dir.path;
   const fs::path image = work / "routed.hex";
   const fs::path result = work / "result.txt";
   writeRoutedImageFile(image.string(), list, initial, ropt, model.config);

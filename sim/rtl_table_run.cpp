@@ -1,5 +1,7 @@
 // hcube: table mode on the RTL (sim/rtl_backend.h, runOnRtl): the initial memory and the runner's
 // arguments written, the runner started, its result read, the trace finished.
+#include <unistd.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -21,6 +23,18 @@
 namespace fs = std::filesystem;
 
 namespace hcube {
+
+RunDirectory::RunDirectory()
+    : path(std::filesystem::temp_directory_path() /
+           ("hcube-rtl-" + std::to_string(getpid()) + "-" +
+            std::to_string(std::chrono::steady_clock::now().time_since_epoch().count()))) {
+  std::filesystem::create_directories(path);
+}
+
+RunDirectory::~RunDirectory() {
+  std::error_code ec;
+  std::filesystem::remove_all(path, ec);
+}
 
 bool isVcdPath(const std::string& path) {
   return path.size() > 4 && path.compare(path.size() - 4, 4, ".vcd") == 0;
@@ -84,18 +98,8 @@ RunResult runOnRtl(const TableSet& set, const RtlOptions& options) {
   config.vcs = options.router_model ? options.router_vcs : 1;
   const RtlModel model = ensureRtlModel(config, options);
   const std::string& runner = model.runner;
-  const fs::path work =
-      fs::temp_directory_path() /
-      ("hcube-rtl-" + std::to_string(getpid()) + "-" +
-       std::to_string(std::chrono::steady_clock::now().time_since_epoch().count()));
-  fs::create_directories(work);
-  struct Cleanup {
-    fs::path p;
-    ~Cleanup() {
-      std::error_code ec;
-      fs::remove_all(p, ec);
-    }
-  } cleanup{work};
+  const RunDirectory run_dir;
+  const fs::path& work = run_dir.path;
   const fs::path image = work / "tables.hex";
   const fs::path result = work / "result.txt";
   // Slot fields are encoded as wide as the model's memory, which may be larger than the set's.

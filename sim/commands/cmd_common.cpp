@@ -87,7 +87,8 @@ int printVerify(const VerifyReport& v, const std::string& what) {
 BuiltCase loadCase(Args& args, const std::vector<std::string>& backends, HeaderOrigin& origin) {
   const auto tables_path = args.get("--tables");
   BuiltCase c;
-  // --schedule F.hcs: a schedule file (sim/commands/cmd_schedule.cpp); with --algo it is the algorithm's.
+  // --schedule F.hcs: a schedule file (sim/commands/cmd_schedule.cpp); with --algo it is the
+  // algorithm's.
   if (!tables_path && !args.has("--algo") && args.has("--schedule")) {
     return caseFromScheduleArgs(args, *args.get("--schedule"));
   }

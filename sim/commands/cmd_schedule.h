@@ -1,6 +1,7 @@
 // hcube: the commands of schedule files (.hcs, docs/schedule-format.md): `hcube schedule` writes
 // a catalogue algorithm's abstract schedule, `hcube compile` lowers a schedule file to tables,
-// and `run --schedule` / `compare --schedule` build their case from one (sim/commands/cmd_schedule.cpp).
+// and `run --schedule` / `compare --schedule` build their case from one
+// (sim/commands/cmd_schedule.cpp).
 #pragma once
 
 #include <string>

@@ -1,4 +1,5 @@
-// hcube sdp: a stable dimension permutation classified, with its lower bounds (sim/commands/commands.h).
+// hcube sdp: a stable dimension permutation classified, with its lower bounds
+// (sim/commands/commands.h).
 #include <iostream>
 
 #include "base/error.h"

@@ -1,5 +1,5 @@
-// hcube: the commands of the tool, one function each (sim/commands/cmd_*.cpp); main() and the command
-// table are sim/hcube_main.cpp, what each command takes and its help sim/cli_commands.cpp.
+// hcube: the commands of the tool, one function each (sim/commands/cmd_*.cpp); main() and the
+// command table are sim/hcube_main.cpp, what each command takes and its help sim/cli_commands.cpp.
 #pragma once
 
 #include "cli_args.h"
@@ -12,7 +12,8 @@ int cmdList(Args& args);
 int cmdTables(Args& args);
 int cmdVerify(Args& args);
 int cmdDiff(Args& args);
-/// hcube run, in table mode or routed mode (--route ecube|source|adaptive) (sim/commands/cmd_run.cpp)
+/// hcube run, in table mode or routed mode (--route ecube|source|adaptive)
+/// (sim/commands/cmd_run.cpp)
 int cmdRun(Args& args);
 /// hcube trace --element NODE:SLOT (sim/commands/cmd_trace.cpp)
 int cmdTrace(Args& args);
