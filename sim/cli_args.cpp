@@ -12,6 +12,36 @@ namespace hcube {
 
 namespace {
 
+// "table, tlm or rtl".
+std::string choiceText(const std::vector<std::string>& choices) {
+  std::string text;
+  for (size_t i = 0; i < choices.size(); ++i) {
+    if (i > 0) text += i + 1 == choices.size() ? " or " : ", ";
+    text += choices[i];
+  }
+  return text;
+}
+
+// CLI11's check of a value (or of each item of a list) against the option's choices. CLI11
+// prefixes the message with the option's name: "--backend: 'gpu': must be table, tlm or rtl".
+CLI::Validator choiceCheck(const OptionInfo& o) {
+  const std::vector<std::string> choices = o.choices;
+  const bool list = o.list;
+  return CLI::Validator(
+      [choices, list](std::string& v) -> std::string {
+        if (std::find(choices.begin(), choices.end(), v) != choices.end()) return "";
+        return "'" + v + (list ? "' is not " : "': must be ") + choiceText(choices);
+      },
+      "");
+}
+
+// How often `name` appears among the words: CLI11 counts a list option's items, not its uses.
+size_t occurrences(const std::vector<std::string>& words, const std::string& name) {
+  return static_cast<size_t>(std::count_if(words.begin(), words.end(), [&](const std::string& w) {
+    return w == name || w.rfind(name + "=", 0) == 0;
+  }));
+}
+
 bool isFlag(const std::string& name) {
   for (const OptionInfo& o : optionCatalogue()) {
     if (o.name == name) return o.value.empty();
@@ -85,6 +115,8 @@ Args::Args(int argc, const char* const* argv, int first, const CommandLine& comm
                 ->expected(1)
                 ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
                 ->allow_extra_args(false);
+      if (o.list) opt->delimiter(',');
+      if (!o.choices.empty()) opt->check(choiceCheck(o));
     }
     declared.emplace_back(o.name, opt);
   }
@@ -99,11 +131,35 @@ Args::Args(int argc, const char* const* argv, int first, const CommandLine& comm
     // "--n=" (or --n last): CLI11 says "--n: 1 required N missing".
     const std::string what = e.what();
     throw Error("option " + what.substr(0, what.find(':')) + " needs a value");
+  } catch (const CLI::ValidationError& e) {
+    // A value outside its choices: "--backend 'gpu': must be ...", "--backends: 'x' is not ...".
+    std::string what = e.what();
+    const size_t colon = what.find(": '");
+    if (colon != std::string::npos && what.find("': must be ") != std::string::npos) {
+      what.erase(colon, 1);
+    }
+    throw Error(what);
   } catch (const CLI::ParseError& e) {
     throw Error(e.what());
   }
   for (const auto& [name, opt] : declared) {
     if (opt->count() == 0) continue;
+    const OptionInfo& o = optionInfo(name);
+    if (o.list) {
+      if (occurrences(words, name) > 1) throw Error("option " + name + " given twice");
+      std::vector<std::string>& items = lists_[name];
+      for (const std::string& item : values[name]) {
+        if (item.rfind("--", 0) == 0) throw Error("option " + name + " needs a value");
+        if (std::find(items.begin(), items.end(), item) != items.end()) {
+          throw Error(name + ": '" + item + "' given twice");
+        }
+        items.push_back(item);
+      }
+      std::string joined;
+      for (const std::string& item : items) joined += (joined.empty() ? "" : ",") + item;
+      flags_[name] = joined;
+      continue;
+    }
     if (opt->count() > 1) throw Error("option " + name + " given twice");
     if (isFlag(name)) {
       // CLI11 takes --flag=VALUE as an override; this tool's flags take no value.
@@ -138,6 +194,11 @@ std::optional<long long> Args::number(const std::string& name) {
   } catch (const std::exception&) {
     throw Error("option " + name + " '" + *v + "' is not an integer");
   }
+}
+
+std::optional<std::vector<std::string>> Args::list(const std::string& name) {
+  if (!get(name)) return std::nullopt;
+  return lists_.at(name);
 }
 
 std::vector<std::string> Args::names() const {
@@ -193,9 +254,7 @@ CaseSpec caseFrom(Args& args) {
   const long long width = args.number("--width", 1);
   if (width < 1 || width > 64) throw Error("--width " + std::to_string(width) + ": must be 1..64");
   c.lanes = static_cast<int>(width);
-  const std::string ports = args.get("--ports").value_or("all");
-  if (ports != "all" && ports != "one") throw Error("--ports '" + ports + "': must be all or one");
-  c.one_port = ports == "one";
+  c.one_port = args.get("--ports").value_or("all") == "one";  // CLI11 checked all|one
   // Every other option except the commands' own is a parameter of the algorithm; buildCase
   // rejects the ones the algorithm does not take.
   c.params = args.claimRest(kCommandOptions);

@@ -42,6 +42,9 @@ class Args {
   long long number(const std::string& name, long long fallback) {
     return number(name).value_or(fallback);
   }
+  /// A list option's items (CLI11 split the value at commas and checked each against the
+  /// option's choices), marking it as read.
+  std::optional<std::vector<std::string>> list(const std::string& name);
   const std::vector<std::string>& positional() const { return positional_; }
   /// The options given, by name.
   std::vector<std::string> names() const;
@@ -52,6 +55,7 @@ class Args {
 
  private:
   std::map<std::string, std::string> flags_;
+  std::map<std::string, std::vector<std::string>> lists_;
   std::vector<std::string> positional_;
   std::vector<std::string> used_;
   bool help_ = false;

@@ -5,11 +5,36 @@
 #include <memory>
 #include <stdexcept>
 
+#include "router/messages.h"
+
 namespace hcube {
 namespace {
 
 // The case options: read by caseFrom (sim/cli_args.h) for every command that builds a case.
 const std::vector<std::string> kCase = {"--algo", "--n", "--k", "--width", "--ports"};
+
+// An option whose value is one of `choices`; its value text shows them ("table|tlm|rtl").
+OptionInfo choiceOption(std::string name, const std::vector<std::string>& choices,
+                        std::string help, bool command_only) {
+  std::string value;
+  for (const std::string& c : choices) value += (value.empty() ? "" : "|") + c;
+  return {std::move(name), value, std::move(help), command_only, "", choices, false};
+}
+
+// A comma-separated list of some of `choices`.
+OptionInfo listOption(std::string name, const std::vector<std::string>& choices, std::string help) {
+  return {std::move(name), "LIST", std::move(help), true, "", choices, true};
+}
+
+const std::vector<std::string> kBackends = {"table", "tlm", "rtl"};
+
+// The modes of hcube compare --modes: the schedule itself, then every routing function of the
+// registry (sw/router/messages.h).
+std::vector<std::string> compareModes() {
+  std::vector<std::string> modes = {"schedule"};
+  for (const RouteKindInfo& info : kRouteKindTable) modes.emplace_back(info.name);
+  return modes;
+}
 
 std::vector<std::string> join(std::vector<std::string> a, const std::vector<std::string>& b) {
   a.insert(a.end(), b.begin(), b.end());
@@ -47,15 +72,18 @@ const std::vector<OptionInfo>& optionCatalogue() {
       {"--n", "N", "cube dimensions, 1..20"},
       {"--k", "K", "elements per node (default: the algorithm's own)"},
       {"--width", "B", "lanes per port and direction, 1..64 (default 1)"},
-      {"--ports", "all|one", "every port each cycle, or one port per node per cycle"},
+      choiceOption("--ports", {"all", "one"}, "every port each cycle, or one port per node per cycle",
+                   false),
       {"--tables", "PATH", "tables from a .hct file, a .hex image or a directory, not --algo",
        true},
       // Not command-only: with --algo sbnt it is that algorithm's own --schedule rounds|greedy.
       {"--schedule", "F.hcs", "a schedule file (docs/schedule-format.md), not --algo"},
       // What to do with it.
       {"--out", "PATH", "where to write (a directory for tables, a file for messages)", true},
-      {"--backend", "table|tlm|rtl", "the executor: C++ table executor, SystemC-TLM or RTL", true},
-      {"--backends", "LIST", "comma-separated backends to compare (default table,tlm,rtl)", true},
+      choiceOption("--backend", kBackends, "the executor: C++ table executor, SystemC-TLM or RTL",
+                   true),
+      listOption("--backends", kBackends,
+                 "comma-separated backends to compare (default table,tlm,rtl)"),
       {"--json", "", "print the report as one JSON object", true},
       {"--no-verify", "", "run tables that fail static verification (to see what they do)", true},
       {"--trace", "FILE", "write a waveform: FST or .vcd from the RTL, VCD from the TLM", true},
@@ -66,11 +94,10 @@ const std::vector<OptionInfo>& optionCatalogue() {
        "threads simulating the RTL (1..64): the node-array model's node evaluations, or with "
        "--rtl-model flat Verilator's multithreaded model",
        true},
-      {"--rtl-model", "array|flat",
-       "the Verilated cube: node-array (default, docs/hardware/testbench.md §2.1) or flat (hc_cube "
-       "whole; "
-       "traced runs use it)",
-       true},
+      choiceOption("--rtl-model", {"array", "flat"},
+                   "the Verilated cube: node-array (default, docs/hardware/testbench.md §2.1) or "
+                   "flat (hc_cube whole; traced runs use it)",
+                   true),
       {"--router", "",
        "the model with routers, the one routed runs use (run: table mode on it, rtl backend)",
        true},
@@ -91,7 +118,7 @@ const std::vector<OptionInfo>& optionCatalogue() {
       {"--vcs", "V", "virtual channels per link, 1..4 (default 1; adaptive with 2+: Duato)", true},
       {"--deadlock-cycles", "L", "report a deadlock after L cycles without progress (64)", true},
       {"--messages", "FILE", "a routed-mode message list (docs/hardware/router.md §1)", true},
-      {"--modes", "LIST", "comma-separated: schedule, ecube, source, adaptive", true},
+      listOption("--modes", compareModes(), "comma-separated, of: schedule, " + routeKindNames(", ")),
       {"--pattern", "NAME", "uniform|transpose|bit-complement|bit-reversal|shuffle|hotspot"},
       {"--rate", "R", "offered load, packets per node per cycle, 0..1"},
       {"--sweep", "FROM:TO:STEP", "offered loads to sweep"},

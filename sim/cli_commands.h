@@ -20,6 +20,11 @@ struct OptionInfo {
   bool command_only = false;
   /// A one-letter alias ("-j"), for the options that build tools spell that way; most have none.
   std::string short_name;
+  /// The values it accepts, when they are a fixed set: CLI11 checks them as it parses (an
+  /// option's value, or each item of a list). Empty: any value.
+  std::vector<std::string> choices;
+  /// A comma-separated list: CLI11 splits it (Args::list), each item at most once.
+  bool list = false;
 };
 
 /// One subcommand.

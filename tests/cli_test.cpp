@@ -266,6 +266,39 @@ TEST_F(Cli, RepeatedOptionIsAnError) {
   EXPECT_EQ(o.output, "hcube: error: option --json given twice\n");
 }
 
+// Options with a fixed set of values, and comma lists, are checked by the option parser from
+// their description (sim/cli_commands.cpp), the same way for every command.
+TEST_F(Cli, ChoicesAndListsAreCheckedWhereTheOptionIsDescribed) {
+  Outcome o = tool({"run", "--algo", "edelman", "--n", "3", "--backend", "gpu"});
+  EXPECT_EQ(o.status, 2);
+  EXPECT_EQ(o.output, "hcube: error: --backend 'gpu': must be table, tlm or rtl\n");
+  o = tool({"tables", "--algo", "edelman", "--n", "3", "--ports", "two", "--out", "x"});
+  EXPECT_EQ(o.status, 2);
+  EXPECT_EQ(o.output, "hcube: error: --ports 'two': must be all or one\n");
+  o = tool({"run", "--algo", "edelman", "--n", "3", "--backend", "rtl", "--rtl-model", "wide"});
+  EXPECT_EQ(o.status, 2);
+  EXPECT_EQ(o.output, "hcube: error: --rtl-model 'wide': must be array or flat\n");
+  o = tool({"compare", "--algo", "edelman", "--n", "3", "--backends", "table,fpga"});
+  EXPECT_EQ(o.status, 2);
+  EXPECT_EQ(o.output, "hcube: error: --backends: 'fpga' is not table, tlm or rtl\n");
+  o = tool({"compare", "--algo", "edelman", "--n", "3", "--backends", "table,tlm,table"});
+  EXPECT_EQ(o.status, 2);
+  EXPECT_EQ(o.output, "hcube: error: --backends: 'table' given twice\n");
+  o = tool({"compare", "--algo", "edelman", "--n", "3", "--backends=table", "--backends", "tlm"});
+  EXPECT_EQ(o.status, 2);
+  EXPECT_EQ(o.output, "hcube: error: option --backends given twice\n");
+  o = tool({"compare", "--algo", "edelman", "--n", "3", "--backends", ","});
+  EXPECT_EQ(o.status, 2);
+  EXPECT_EQ(o.output, "hcube: error: option --backends needs a value\n");
+  o = tool({"compare", "--algo", "edelman", "--n", "3", "--modes", "schedule,xy"});
+  EXPECT_EQ(o.status, 2);
+  EXPECT_EQ(o.output,
+            "hcube: error: --modes: 'xy' is not schedule, ecube, source or adaptive\n");
+  // A list given well runs: the two backends compared agree.
+  o = tool({"compare", "--algo", "edelman", "--n", "3", "--backends", "table,tlm", "--json"});
+  EXPECT_EQ(o.status, 0) << o.output;
+}
+
 TEST_F(Cli, NegativeAndEqualsFormsParse) {
   Outcome o = tool({"run", "--algo", "edelman", "--n", "-1"});
   EXPECT_EQ(o.status, 2);

@@ -4,7 +4,6 @@
 #include <cstdio>
 #include <iostream>
 #include <optional>
-#include <sstream>
 
 #include "base/error.h"
 #include "cmd_common.h"
@@ -46,25 +45,14 @@ std::string routedDisagreement(const RoutedRun& a, const RoutedRun& b) {
   return text;
 }
 
-int cmdCompareModes(Args& args, const std::string& modes_text) {
+int cmdCompareModes(Args& args, const std::vector<std::string>& modes) {
   const bool json = args.flag("--json");
   // --backends table,tlm,rtl runs every mode on each and requires them to agree exactly;
   // --backend (or nothing) runs one.
   std::vector<std::string> backends;
-  if (const auto list = args.get("--backends")) {
+  if (const auto list = args.list("--backends")) {
     if (args.has("--backend")) throw Error("--backend and --backends exclude each other");
-    std::stringstream names(*list);
-    std::string name;
-    while (std::getline(names, name, ',')) {
-      if (name != "table" && name != "tlm" && name != "rtl") {
-        throw Error("--backends: '" + name + "' is not table, tlm or rtl");
-      }
-      if (std::find(backends.begin(), backends.end(), name) != backends.end()) {
-        throw Error("--backends: '" + name + "' given twice");
-      }
-      backends.push_back(name);
-    }
-    if (backends.empty()) throw Error("--backends: name at least one backend");
+    backends = *list;  // CLI11 split and checked it: each a backend, once
   } else {
     backends.push_back(routedBackend(args));
   }
@@ -76,17 +64,6 @@ int cmdCompareModes(Args& args, const std::string& modes_text) {
   RouterOptions opt_base = routerOptions(args);
   const RoutedMessaging messaging = routedMessaging(args);
   opt_base.tau = messaging.tau;
-  std::vector<std::string> modes;
-  std::stringstream items(modes_text);
-  std::string item;
-  while (std::getline(items, item, ',')) {
-    if (item != "schedule") parseRouteKind(item);  // names the bad mode
-    if (std::find(modes.begin(), modes.end(), item) != modes.end()) {
-      throw Error("--modes: '" + item + "' given twice");
-    }
-    modes.push_back(item);
-  }
-  if (modes.empty()) throw Error("--modes: name at least one of schedule, ecube, source, adaptive");
   HeaderOrigin origin;
   const BuiltCase c = loadCase(args, backends, origin);
   args.finish();
@@ -190,19 +167,11 @@ int cmdCompareModes(Args& args, const std::string& modes_text) {
 }  // namespace
 
 int cmdCompare(Args& args) {
-  if (const auto modes = args.get("--modes")) return cmdCompareModes(args, *modes);
+  if (const auto modes = args.list("--modes")) return cmdCompareModes(args, *modes);
   const bool json = args.flag("--json");
   const std::string cache = args.get("--cache").value_or("");
-  const std::string list = args.get("--backends").value_or("table,tlm,rtl");
-  std::vector<std::string> backends;
-  std::stringstream items(list);
-  std::string item;
-  while (std::getline(items, item, ',')) {
-    if (item != "table" && item != "tlm" && item != "rtl") {
-      throw Error("--backends: '" + item + "' is not table, tlm or rtl");
-    }
-    backends.push_back(item);
-  }
+  const std::vector<std::string> backends =
+      args.list("--backends").value_or(std::vector<std::string>{"table", "tlm", "rtl"});
   if (backends.size() < 2) throw Error("--backends: name at least two backends to compare");
   const bool rtl_runs = std::find(backends.begin(), backends.end(), "rtl") != backends.end();
   const int threads = rtlThreadsOption(args, rtl_runs);

@@ -22,9 +22,6 @@ int cmdFaults(Args& args) {
                 std::to_string(kMaxCampaignFaults) + " faults (each is a run of the case)");
   }
   if (seed < 0) throw Error("--seed must not be negative");
-  if (backend != "table" && backend != "tlm" && backend != "rtl") {
-    throw Error("--backend '" + backend + "': must be table, tlm or rtl");
-  }
   HeaderOrigin origin;
   const BuiltCase c = loadCase(args, {backend}, origin);
   args.finish();

@@ -22,9 +22,7 @@ CompileOptions compileOptionsFrom(Args& args, const ScheduleFile& s) {
       args.number("--width", s.form == ScheduleFile::Form::kRelative ? 1 : s.lanes);
   if (width < 1 || width > 64) throw Error("--width " + std::to_string(width) + ": must be 1..64");
   o.lanes = static_cast<int>(width);
-  const std::string ports = args.get("--ports").value_or("all");
-  if (ports != "all" && ports != "one") throw Error("--ports '" + ports + "': must be all or one");
-  o.one_port = ports == "one";
+  o.one_port = args.get("--ports").value_or("all") == "one";  // CLI11 checked all|one
   const long long tau = args.number("--tau", 0);
   if (tau < 0 || tau > (1LL << 31) - 1) {
     throw Error("--tau " + std::to_string(tau) + ": must be 0.." + std::to_string((1LL << 31) - 1));

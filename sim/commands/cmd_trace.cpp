@@ -14,9 +14,6 @@ int cmdTrace(Args& args) {
   const auto element = args.get("--element");
   const long long max_cycles = args.number("--max-cycles", 0);
   const std::string cache = args.get("--cache").value_or("");
-  if (backend != "table" && backend != "rtl" && backend != "tlm") {
-    throw Error("--backend '" + backend + "': must be table, tlm or rtl");
-  }
   if (!element) throw Error("--element NODE:SLOT is required");
   if (max_cycles < 0) throw Error("--max-cycles must be positive");
   HeaderOrigin origin;

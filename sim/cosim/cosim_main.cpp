@@ -9,11 +9,10 @@
 // Exit status: 0 when the co-simulation equals the executor exactly (cycles, transfer and local
 // cycles, words, error counters, link counts, span, every memory word) and every element is where
 // the reference model says; 1 when not; 2 on bad input.
+#include <CLI/CLI.hpp>
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
-#include <map>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -32,23 +31,6 @@ constexpr const char* kUsage =
     "usage: hcube-cosim --algo A --n N --rtl-nodes X[,Y...] [--k K] [--width b] [--ports one]\n"
     "                   [--trace FILE.vcd] [--max-cycles C] [--PARAM VALUE ...]\n"
     "       hcube-cosim --models\n";
-
-u64 parseNumber(const std::string& option, const std::string& text) {
-  if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos ||
-      text.size() > 18) {
-    throw Error(option + " '" + text + "': not a non-negative number");
-  }
-  return std::stoull(text);
-}
-
-std::vector<u64> parseList(const std::string& option, const std::string& text) {
-  std::vector<u64> out;
-  std::stringstream in(text);
-  std::string item;
-  while (std::getline(in, item, ',')) out.push_back(parseNumber(option, item));
-  if (out.empty()) throw Error(option + ": name at least one node");
-  return out;
-}
 
 /// The first difference between two runs, or "" when they are identical.
 std::string firstDifference(const hcube::RunResult& a, const hcube::RunResult& b) {
@@ -77,56 +59,67 @@ std::string firstDifference(const hcube::RunResult& a, const hcube::RunResult& b
   return "";
 }
 
-int run(int argc, char** argv) {
-  std::map<std::string, std::string> options;
-  for (int i = 1; i < argc; ++i) {
-    const std::string arg = argv[i];
-    if (arg == "-h" || arg == "--help") {
-      std::cout << kUsage;
-      return 0;
-    }
-    if (arg == "--models") {
-      for (const std::string& m : hcube::cosimModels()) std::cout << m << "\n";
-      return 0;
-    }
-    if (arg.rfind("--", 0) != 0 || i + 1 >= argc) {
-      throw Error("'" + arg + "': expected --OPTION VALUE\n" + kUsage);
-    }
-    options[arg] = argv[++i];
-  }
-  auto take = [&](const std::string& name) -> std::string {
-    auto it = options.find(name);
-    if (it == options.end()) return "";
-    std::string value = it->second;
-    options.erase(it);
-    return value;
-  };
+// The command line, on CLI11: typed options with their ranges, --rtl-nodes split at commas,
+// and the words it does not declare taken as the algorithm's own parameters (--PARAM VALUE),
+// which buildCase checks.
+struct CommandLine {
   hcube::CaseSpec spec;
-  spec.algo = take("--algo");
-  if (spec.algo.empty()) throw Error("--algo is required\n" + std::string(kUsage));
-  const std::string n = take("--n");
-  if (n.empty()) throw Error("--n is required");
-  spec.n = static_cast<int>(parseNumber("--n", n));
-  if (spec.n < 1 || spec.n > 16) throw Error("--n " + n + ": must be 1..16");
-  if (const std::string k = take("--k"); !k.empty()) spec.slots = parseNumber("--k", k);
-  if (const std::string w = take("--width"); !w.empty()) {
-    spec.lanes = static_cast<int>(parseNumber("--width", w));
-  }
-  if (const std::string ports = take("--ports"); !ports.empty()) {
-    if (ports != "one" && ports != "all")
-      throw Error("--ports '" + ports + "': must be all or one");
-    spec.one_port = ports == "one";
-  }
   hcube::CosimOptions cosim;
-  const std::string rtl = take("--rtl-nodes");
-  if (rtl.empty()) throw Error("--rtl-nodes is required (the nodes that run as Verilated RTL)");
-  cosim.rtl_nodes = parseList("--rtl-nodes", rtl);
-  cosim.vcd = take("--trace");
-  if (const std::string c = take("--max-cycles"); !c.empty()) {
-    cosim.max_cycles = parseNumber("--max-cycles", c);
-  }
-  for (const auto& [name, value] : options) spec.params[name.substr(2)] = value;
+  bool models = false;
+  bool help = false;
+};
 
+CommandLine parseCommandLine(int argc, char** argv) {
+  CommandLine cl;
+  CLI::App app{"", "hcube-cosim"};
+  app.set_help_flag();
+  app.allow_extras();
+  std::string ports = "all";
+  app.add_flag("-h,--help", cl.help);
+  app.add_flag("--models", cl.models, "the Verilated node configurations this build holds");
+  app.add_option("--algo", cl.spec.algo, "the algorithm");
+  app.add_option("--n", cl.spec.n, "cube dimensions")->check(CLI::Range(1, 16));
+  app.add_option("--k", cl.spec.slots, "elements per node");
+  app.add_option("--width", cl.spec.lanes, "lanes per port")->check(CLI::Range(1, 64));
+  app.add_option("--ports", ports, "all or one")->check(CLI::IsMember({"all", "one"}));
+  app.add_option("--rtl-nodes", cl.cosim.rtl_nodes, "the nodes that run as Verilated RTL")
+      ->delimiter(',');
+  app.add_option("--trace", cl.cosim.vcd, "VCD waveform");
+  app.add_option("--max-cycles", cl.cosim.max_cycles, "stop after C cycles");
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    throw Error(std::string(e.what()) + "\n" + kUsage);
+  }
+  if (cl.help || cl.models) return cl;
+  cl.spec.one_port = ports == "one";
+  const std::vector<std::string> rest = app.remaining();
+  for (size_t i = 0; i < rest.size(); i += 2) {
+    if (rest[i].rfind("--", 0) != 0 || rest[i].size() < 3 || i + 1 >= rest.size()) {
+      throw Error("'" + rest[i] + "': expected --OPTION VALUE\n" + kUsage);
+    }
+    cl.spec.params[rest[i].substr(2)] = rest[i + 1];
+  }
+  if (cl.spec.algo.empty()) throw Error("--algo is required\n" + std::string(kUsage));
+  if (cl.spec.n == 0) throw Error("--n is required");
+  if (cl.cosim.rtl_nodes.empty()) {
+    throw Error("--rtl-nodes is required (the nodes that run as Verilated RTL)");
+  }
+  return cl;
+}
+
+int run(int argc, char** argv) {
+  CommandLine cl = parseCommandLine(argc, argv);
+  if (cl.help) {
+    std::cout << kUsage;
+    return 0;
+  }
+  if (cl.models) {
+    for (const std::string& m : hcube::cosimModels()) std::cout << m << "\n";
+    return 0;
+  }
+  const hcube::CaseSpec& spec = cl.spec;
+  const hcube::CosimOptions& cosim = cl.cosim;
   const hcube::BuiltCase c = hcube::buildCase(spec);
   hcube::ExecOptions exec;
   exec.tagged_elements = c.perm.elements();

@@ -10,6 +10,7 @@
 
 #include "base/error.h"
 #include "exec/exec_program.h"
+#include "exec/traffic_monitor.h"
 #include "tables/mac.h"
 
 namespace hcube {
@@ -111,7 +112,9 @@ class PartEngine {
     errors_.assign(nodes_ * kHwErrorKinds, 0);
     link_words_.assign(nodes_ * static_cast<u64>(h_.n), 0);
     port_words_.assign(static_cast<size_t>(h_.n), 0);
-    lockstep_ = p_.shared && relative_ && fault_ == nullptr;
+    // The traffic log needs every word's send and store: no step runs as whole-row moves.
+    record_ = opt.record_traffic;
+    lockstep_ = p_.shared && relative_ && fault_ == nullptr && !record_;
     carried_ = lockstep_ && p_.all_lockstep && opt.max_cycles <= kCarriedCycles &&
                distinctTags(opt.tagged_elements);
     if (opt.stats != nullptr) opt.stats->carried_span = carried_;
@@ -181,7 +184,7 @@ class PartEngine {
         if (g.mac != 0) ++r_.mac_cycles;
         sent_ = local_ = mac_ = false;
       }
-      countEvents();
+      countEvents(cycle);
       ++cycle;
       ++r_.cycles;
       if (opt_.stats != nullptr) ++opt_.stats->stepped_cycles;
@@ -192,7 +195,7 @@ class PartEngine {
       for (u64 i = 0; i < nodes_; ++i) {
         if (pass_held_[i] != 0) raise(i, HwError::kDropped);
       }
-      countEvents();
+      countEvents(cycle);
     }
     gather();
     return std::move(r_);
@@ -235,12 +238,16 @@ class PartEngine {
     events_[i] |= 1U << static_cast<int>(e);
   }
 
-  void countEvents() {
+  /// The counters count cycles, as in one process; with the traffic log, each event is recorded
+  /// too (in node order, as one process records them: dirty_ sorted first).
+  void countEvents(u64 cycle) {
+    if (record_) std::sort(dirty_.begin(), dirty_.end());
     for (u64 i : dirty_) {
       for (int k = 0; k < kHwErrorKinds; ++k) {
         u32& count = errors_[i * kHwErrorKinds + static_cast<u64>(k)];
         if (((events_[i] >> k) & 1U) == 0) continue;
         if (count < 0xFFFF) ++count;
+        if (record_) r_.error_events.push_back({cycle, base_ + i, static_cast<HwError>(k)});
       }
       events_[i] = 0;
     }
@@ -607,27 +614,33 @@ class PartEngine {
   }
 
   void skipWaits(u64 cycle, u64 skip) {
-    (void)cycle;
     shortest_wait_ = ~u64{0};
     acting_ = 0;
     for (u64 i = 0; i < nodes_; ++i) {
       advance(i, skip);
       countStep(i);
     }
-    countEvents();
+    countEvents(cycle + skip - 1);  // an overrun after a WAIT, in the wait's last cycle
     r_.cycles += skip;
     if (opt_.stats != nullptr) ++opt_.stats->skips;
     if (opt_.progress) opt_.progress(r_.cycles);
   }
 
-  void monitorSend(u64 i, u32 port, u32 word, u64 cycle) {
+  void monitorSend(u64 i, u32 port, u32 lane, u32 word, u64 cycle) {
     ++link_words_[i * static_cast<u64>(h_.n) + port];
+    if (record_ && (opt_.record_word == ~u64{0} || word == opt_.record_word)) {
+      log_.sends.push_back(
+          {cycle, base_ + i, static_cast<int>(port), word, static_cast<int>(lane)});
+    }
     if (word < tagged_) {
       u32& f = span_[word].first;
       f = std::min(f, static_cast<u32>(std::min<u64>(cycle, kNotSent - 1)));
     }
   }
   void monitorStore(u32 word, u64 cycle) {
+    if (record_ && (opt_.record_word == ~u64{0} || word == opt_.record_word)) {
+      log_.stores.push_back({cycle, word});
+    }
     if (word < tagged_) {
       u32& l = span_[word].last;
       l = std::max(l, static_cast<u32>(std::min<u64>(cycle, kNotSent - 1) + 1));
@@ -675,7 +688,7 @@ class PartEngine {
           }
           ++r_.words;
           sent_ = true;
-          monitorSend(i, op.port, word, cycle);
+          monitorSend(i, op.port, lane, word, cycle);
         }
         if (s.one_port) raise(i, HwError::kOnePort);
       } else if (s.kind == Kind::kPermute) {
@@ -872,6 +885,60 @@ class PartEngine {
 
   /// Counters summed, errors, link words and memories gathered to rank 0, the span from the
   /// per-element first-send and last-store cycles reduced over the ranks.
+  /// Every rank's `mine`, concatenated in rank order, at rank 0 (empty elsewhere).
+  std::vector<u64> gatherAtRoot(const std::vector<u64>& mine) const {
+    const int my_count = static_cast<int>(mine.size());
+    std::vector<int> counts(static_cast<size_t>(ranks_)), displs(static_cast<size_t>(ranks_));
+    MPI_Gather(&my_count, 1, MPI_INT, counts.data(), 1, MPI_INT, 0, MPI_COMM_WORLD);
+    int total = 0;
+    for (int q = 0; q < ranks_; ++q) {
+      displs[static_cast<size_t>(q)] = total;
+      total += counts[static_cast<size_t>(q)];
+    }
+    std::vector<u64> all(rank_ == 0 ? static_cast<size_t>(total) : 0);
+    MPI_Gatherv(mine.data(), my_count, MPI_UINT64_T, all.data(), counts.data(), displs.data(),
+                MPI_UINT64_T, 0, MPI_COMM_WORLD);
+    return all;
+  }
+
+  /// The traffic log and the error events of every rank at rank 0, in the canonical order of
+  /// one process (sw/exec/traffic_monitor.h): sends by (cycle, node, port, lane, word), stores by
+  /// (cycle, word), error events by (cycle, node, kind).
+  void gatherLog(bool root) {
+    std::vector<u64> mine;
+    mine.reserve(log_.sends.size() * 5);
+    for (const TrafficLog::Send& e : log_.sends) {
+      mine.insert(mine.end(), {e.cycle, e.node, static_cast<u64>(e.port), e.word,
+                               static_cast<u64>(e.lane)});
+    }
+    const std::vector<u64> sends = gatherAtRoot(mine);
+    mine.clear();
+    for (const TrafficLog::Store& e : log_.stores) mine.insert(mine.end(), {e.cycle, e.word});
+    const std::vector<u64> stores = gatherAtRoot(mine);
+    mine.clear();
+    for (const HwErrorEvent& e : r_.error_events) {
+      mine.insert(mine.end(), {e.cycle, e.node, static_cast<u64>(e.kind)});
+    }
+    const std::vector<u64> events = gatherAtRoot(mine);
+    r_.error_events.clear();
+    r_.traffic = TrafficLog{};
+    if (!root) return;
+    r_.traffic.recorded = true;
+    for (size_t e = 0; e + 4 < sends.size(); e += 5) {
+      r_.traffic.sends.push_back({sends[e], sends[e + 1], static_cast<int>(sends[e + 2]),
+                                  static_cast<u32>(sends[e + 3]), static_cast<int>(sends[e + 4])});
+    }
+    for (size_t e = 0; e + 1 < stores.size(); e += 2) {
+      r_.traffic.stores.push_back({stores[e], static_cast<u32>(stores[e + 1])});
+    }
+    for (size_t e = 0; e + 2 < events.size(); e += 3) {
+      r_.error_events.push_back({events[e], events[e + 1], static_cast<HwError>(events[e + 2])});
+    }
+    std::sort(r_.traffic.sends.begin(), r_.traffic.sends.end());
+    std::sort(r_.traffic.stores.begin(), r_.traffic.stores.end());
+    std::sort(r_.error_events.begin(), r_.error_events.end());
+  }
+
   void gather() {
     const bool root = rank_ == 0;
     u64 words = r_.words;
@@ -886,20 +953,11 @@ class PartEngine {
         if (count != 0) mine.insert(mine.end(), {base_ + i, static_cast<u64>(k), count});
       }
     }
-    int my_count = static_cast<int>(mine.size());
-    std::vector<int> counts(static_cast<size_t>(ranks_)), displs(static_cast<size_t>(ranks_));
-    MPI_Gather(&my_count, 1, MPI_INT, counts.data(), 1, MPI_INT, 0, MPI_COMM_WORLD);
-    int total = 0;
-    for (int q = 0; q < ranks_; ++q) {
-      displs[static_cast<size_t>(q)] = total;
-      total += counts[static_cast<size_t>(q)];
-    }
-    std::vector<u64> all(root ? static_cast<size_t>(total) : 0);
-    MPI_Gatherv(mine.data(), my_count, MPI_UINT64_T, all.data(), counts.data(), displs.data(),
-                MPI_UINT64_T, 0, MPI_COMM_WORLD);
+    const std::vector<u64> all = gatherAtRoot(mine);
     for (size_t e = 0; e + 2 < all.size(); e += 3) {
       r_.errors.push_back({all[e], static_cast<HwError>(all[e + 1]), static_cast<u32>(all[e + 2])});
     }
+    if (record_) gatherLog(root);
     // Link words and memories: every rank's block, in rank order.
     const u64 cube = nodes_ << cross_;
     for (u64 i = 0; i < nodes_; ++i) {
@@ -961,6 +1019,8 @@ class PartEngine {
   const size_t channels_;
   const u64 words_;
   const Fault* fault_;
+  bool record_ = false;  ///< the traffic log is kept (this rank's sends and stores, gathered)
+  TrafficLog log_;
   RunResult r_;
   u64 rows_ = 0;           ///< the relative layout's rows: a power of two, >= memory and nodes
   bool relative_ = false;  ///< mem_ is laid out by relative slot (at())
@@ -1035,9 +1095,6 @@ RunResult executePartitioned(const TableSet& set, const CubeMemory& initial,
     throw Error("executor: initial memory has " + std::to_string(initial.nodes) +
                 " nodes, the tables are for " + std::to_string(nodes) + " (a rank's part " +
                 std::to_string(mine.nodes) + ")");
-  }
-  if (opt.record_traffic) {
-    throw Error("the traffic log (--heatmap, --inject) is not kept by a run over MPI ranks");
   }
   const u64 words = (nodes / static_cast<u64>(ranks)) * initial.words_per_node;
   if (words > u64{1} << 30) {

@@ -74,16 +74,25 @@ std::vector<Fault> drawFaults(const TableSet& set, const RunResult& golden, u64 
   return out;
 }
 
-FaultAnalysis injectOne(const TableSet& set, const PermutationSpec& perm, const RunResult& golden,
-                        const Fault& f, const FaultRunner& run) {
-  if (f.onLink()) return analyseFault(f, perm, golden, run(set, &f));
+std::variant<RunResult, std::string> runFaulty(const TableSet& set, const Fault& f,
+                                               const FaultRunner& run) {
+  if (f.onLink()) return run(set, &f);
   TableSet corrupted;
   try {
     corrupted = applyTableFault(set, f);
   } catch (const Error& e) {
-    return refusedAtLoad(f, e.what());
+    return std::string(e.what());
   }
-  return analyseFault(f, perm, golden, run(corrupted, nullptr));
+  return run(corrupted, nullptr);
+}
+
+FaultAnalysis injectOne(const TableSet& set, const PermutationSpec& perm, const RunResult& golden,
+                        const Fault& f, const FaultRunner& run) {
+  std::variant<RunResult, std::string> faulty = runFaulty(set, f, run);
+  if (const std::string* refused = std::get_if<std::string>(&faulty)) {
+    return refusedAtLoad(f, *refused);
+  }
+  return analyseFault(f, perm, golden, std::get<RunResult>(faulty));
 }
 
 CampaignResult runCampaign(const TableSet& set, const PermutationSpec& perm,

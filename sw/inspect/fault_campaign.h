@@ -13,6 +13,7 @@
 
 #include <functional>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include "inspect/fault_analysis.h"
@@ -39,6 +40,11 @@ struct CampaignResult {
 
 /// The `count` faults of a campaign with `seed` over `set`, drawn from `golden` (its traffic).
 std::vector<Fault> drawFaults(const TableSet& set, const RunResult& golden, u64 count, u64 seed);
+
+/// The run with one fault: a link fault runs `set` with it; a table fault runs the corrupted
+/// tables, or gives the image reader's message if it refuses them (the fault is caught at load).
+std::variant<RunResult, std::string> runFaulty(const TableSet& set, const Fault& f,
+                                               const FaultRunner& run);
 
 /// One fault: a link fault runs `set` with it; a table fault corrupts the tables first (a
 /// corrupted word the image reader refuses is reported as detected at load) and runs them.

@@ -3,7 +3,8 @@
 
 Runs each case of a catalogue sample with `hcube run --json` in one process and under
 `mpirun -np 2` and `mpirun -np 4 --oversubscribe`, and requires the same JSON report but for
-the wall time; then requires that a rank count the cube cannot be split into, and a backend
+the wall time; the same for kept tables with hardware errors on links between ranks, for faults
+injected on such a link (the same report, naming the link) and for the heatmap; then requires that a rank count the cube cannot be split into, and a backend
 other than table under mpirun, are refused with exit status 2.
 
 usage: mpi_run_test.py HCUBE MPIRUN [TABLE_FILE_DIR]
@@ -100,6 +101,57 @@ else:
     open(hct, "w").write(text)
     os.remove(os.path.join(kept, "tables.hex"))
     check(["--tables", hct, "--no-verify"], "kept tables with hardware errors")
+
+# Injected faults (hcube run --inject): the report of the run with the fault against the
+# fault-free one, with both runs' traffic logs gathered at rank 0, equals the one-process report.
+# The word dropped or flipped crosses the top dimension, which is between ranks on 2 and 4 ranks;
+# the report names that link.
+def run_text(prefix, args):
+    p = subprocess.run(prefix + [HCUBE, "run"] + args, env=ENV, capture_output=True, text=True)
+    return p.returncode, p.stdout, p.stderr
+
+
+def first_caught(kind, node, port, extra=""):
+    """The first cycle at which the fault on (node, port, lane 0) is caught in one process."""
+    for cycle in range(64):
+        spec = f"{kind}:{node}:{port}:0:{cycle}{extra}"
+        rc, out, _ = run_text([], table_case + ["--inject", spec])
+        if rc == 1:
+            return spec, out
+    return None, None
+
+
+for kind, extra in [("drop", ""), ("flip", ":4")]:
+    spec, one = first_caught(kind, 5, 3, extra)
+    if spec is None:
+        failures.append(f"--inject {kind} on node 5 port 3: never caught in one process")
+        continue
+    if f"node 5 port 3" not in one:
+        failures.append(f"--inject {spec}: the one-process report does not name the link:\n{one}")
+    for ranks, prefix in MPI.items():
+        rc, out, err = run_text(prefix, table_case + ["--inject", spec])
+        if rc != 1 or out != one:
+            failures.append(f"--inject {spec}: {ranks} ranks exit {rc}, report differs:\n"
+                            f"{out}\n--- one process:\n{one}\n{err.strip()}")
+        else:
+            print(f"ok  --inject {spec}: {ranks} ranks report what one process does")
+rc1, one, _ = run_text([], table_case + ["--inject", "table:6:2:0"])
+rc2, two, err = run_text(MPI[2], table_case + ["--inject", "table:6:2:0"])
+if rc1 != rc2 or one != two:
+    failures.append(f"--inject table:6:2:0: 2 ranks differ from one process:\n{two}\n{err}")
+else:
+    print("ok  --inject table:6:2:0: 2 ranks report what one process does")
+
+# The heatmap is drawn from the traffic log gathered at rank 0: the same picture.
+pictures = []
+for prefix, name in [([], "one"), (MPI[4], "four")]:
+    svg = os.path.join(WORK, f"mpi_heatmap_{name}.svg")
+    rc, _, err = run_text(prefix, table_case + ["--heatmap", svg])
+    pictures.append(open(svg).read() if rc == 0 and os.path.exists(svg) else err)
+if pictures[0] != pictures[1]:
+    failures.append("--heatmap: 4 ranks draw another picture than one process")
+else:
+    print("ok  --heatmap: 4 ranks draw the picture one process draws")
 
 # Bad input: refused with exit status 2 and a message that says why.
 for prefix, args, want in [
