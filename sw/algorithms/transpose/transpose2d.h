@@ -132,7 +132,7 @@ Transpose2dPlan planTranspose2d(const PermutationSpec& perm, const Transpose2dOp
 /// positions j size .. (j+1) size - 1 (r.slots holds the positions, not slots) and starts its
 /// route in the step the algorithm launches it. Empty for H(x) = 0. planTranspose2d maps the
 /// positions to the node's sending order; the matrix multiplications of TR-623 §3.2 move whole
-/// blocks with it (sw/algorithms/matmul/matmul.cpp).
+/// blocks with it (sw/algorithms/matmul/transpose_phases.cpp).
 std::vector<PacketRoute> transpose2dNodeRoutes(int n, u64 x, u64 count, u64 size,
                                                const Transpose2dOptions& o);
 
