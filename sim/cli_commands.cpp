@@ -118,6 +118,9 @@ const std::vector<OptionInfo>& optionCatalogue() {
       {"--vcs", "V", "virtual channels per link, 1..4 (default 1; adaptive with 2+: Duato)", true},
       {"--deadlock-cycles", "L", "report a deadlock after L cycles without progress (64)", true},
       {"--messages", "FILE", "a routed-mode message list (docs/hardware/router.md §1)", true},
+      {"--routed-image", "FILE",
+       "messages: also write the routed image the RTL runner loads (docs/hardware/router.md §11)",
+       true},
       listOption("--modes", compareModes(), "comma-separated, of: schedule, " + routeKindNames(", ")),
       {"--pattern", "NAME", "uniform|transpose|bit-complement|bit-reversal|shuffle|hotspot"},
       {"--rate", "R", "offered load, packets per node per cycle, 0..1"},
@@ -246,9 +249,15 @@ const std::vector<CommandLine>& commandLines() {
        true},
       {"messages", "write the routed-mode message list of a case",
        R"(  hcube messages --algo A --n N [--k K] [--PARAM V ...] [--route ecube|source|adaptive]
-                 --out FILE
-      write the routed-mode message list of the case's permutation (docs/hardware/router.md §1))",
-       join(kCase, {"--tables", "--route", "--out"}), true},
+                 --out FILE [--routed-image FILE [--fifo-depth D] [--vcs V] [--tau T]
+                 [--deadlock-cycles L]]
+      write the routed-mode message list of the case's permutation (docs/hardware/router.md §1);
+      --routed-image also writes the routed image that a routed run on the RTL backend gives
+      its runner (the same messages, tags in slots 0..K-1, the router options), for a
+      testbench of one's own (tb/cocotb/) to load)",
+       join(kCase, {"--tables", "--route", "--out", "--routed-image", "--fifo-depth", "--vcs",
+                    "--tau", "--deadlock-cycles"}),
+       true},
       {"route",
        "run a message list through the per-cycle routers",
        R"(  hcube route --messages FILE [--backend table|tlm|rtl] [--fifo-depth D] [--vcs V]

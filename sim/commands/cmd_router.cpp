@@ -34,11 +34,16 @@ std::optional<double> realOption(const std::optional<std::string>& v, const std:
 
 }  // namespace
 
-// hcube messages: the message list of a case's permutation, in the text form.
+// hcube messages: the message list of a case's permutation, in the text form; with
+// --routed-image also the routed image of that list as a routed run on the RTL writes it for its
+// runner (same memory, options and model), so that another testbench runs the same case.
 int cmdMessages(Args& args) {
   const RouteKind route = parseRouteKind(args.get("--route").value_or("ecube"));
   const auto out = args.get("--out");
+  const auto image = args.get("--routed-image");
   const RoutedMessaging messaging = routedMessaging(args);
+  RouterOptions opt = routerOptions(args);
+  opt.tau = messaging.tau;
   HeaderOrigin origin;
   const BuiltCase c = loadCase(args, {"table"}, origin);
   args.finish();
@@ -47,6 +52,16 @@ int cmdMessages(Args& args) {
   writeMessageTextFile(*out, list);
   std::cout << "wrote " << *out << ": " << list.messages() << " messages on " << list.nodes()
             << " nodes\n";
+  if (image) {
+    requireSimulatable(list.nodes(), list.memoryWords(),
+                       "routed mode's memory (2K words per node)");
+    opt.tagged_elements = c.perm.elements();
+    const RtlModelConfig model = rtlModelForMessages(list, opt.vcs);
+    writeRoutedImageFile(*image, list, taggedMemory(c.perm, list.memoryWords()), opt, model);
+    std::cout << "wrote " << *image << ": the routed image for hc_cube Dim=" << model.dim
+              << " NumSlots=" << model.num_slots << " TableDepth=" << model.table_depth
+              << " HasRouter=1 NumVcs=" << model.vcs << "\n";
+  }
   return 0;
 }
 

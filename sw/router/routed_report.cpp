@@ -130,6 +130,8 @@ nlohmann::ordered_json routedJson(const RoutedReport& r) {
   j["link_utilisation"] = {{"min", six(u.min)}, {"mean", six(u.mean)}, {"max", six(u.max)}};
   j["link_words"] = run.link_words;
   j["span"] = run.span;
+  // Of the whole 2K-word memory (the table-mode report's digest, sw/inspect/report.h).
+  j["memory_digest"] = memoryDigest(run.memory);
   j["elements"] = r.check.elements;
   j["correct"] = r.check.correct;
   j["mismatches"] = r.check.mismatches;
