@@ -87,10 +87,11 @@ struct RtlOptions {
 
 std::string defaultCacheDir();
 
-/// The library's headers the testbench compiles (header-only, standard C++ only), under sw/: part
+/// The library's headers the testbench compiles (header-only, standard C++ only but for
+/// nlohmann-json in exec/result_format.h), under sw/: part
 /// of the sources an RTL model is built from, and installed with them.
-inline constexpr const char* kTestbenchLibraryHeaders[] = {"exec/traffic_monitor.h",
-                                                           "exec/hw_error_kinds.h"};
+inline constexpr const char* kTestbenchLibraryHeaders[] = {
+    "exec/traffic_monitor.h", "exec/hw_error_kinds.h", "exec/result_format.h"};
 
 /// The directory the RTL models are built from (rtl/, tb/ with tb/model/, the headers above):
 /// the one setRtlSourceRoot named, else $HCUBE_DATA_DIR, else <prefix>/share/hcube when the
@@ -113,7 +114,9 @@ RtlModel ensureRtlModel(const RtlModelConfig& config, const RtlOptions& options)
 /// Runs a table set on the RTL cube (tags in every data slot) and returns what it measured.
 RunResult runOnRtl(const TableSet& set, const RtlOptions& options);
 
-/// Parses a runner result file (docs/hardware/testbench.md §2); `source` names it in errors.
+/// Reads a runner result file (the result document, docs/hardware/testbench.md §4) of a cube of
+/// `nodes` nodes, `dims` dimensions and `words_per_node` memory words; `source` names it in
+/// errors.
 RunResult parseRtlResult(std::istream& in, const std::string& source, u64 nodes, int dims,
                          u64 words_per_node);
 

@@ -13,6 +13,7 @@
 #include "base/error.h"
 #include "exec/progress.h"
 #include "process.h"
+#include "router/routed_result.h"
 #include "rtl_backend.h"
 #include "rtl_backend_parts.h"
 #include "tables/resource_limits.h"
@@ -261,105 +262,6 @@ QueueOrder queueOrder(const MessageList& list, int vcs) {
   return q;
 }
 
-RoutedRun parseRoutedResult(std::istream& in, const std::string& source, const MessageList& list,
-                            bool deliveries, int vcs) {
-  RoutedRun rr;
-  RunResult& r = rr.run;
-  RouterStats& s = rr.stats;
-  const u64 nodes = list.nodes();
-  const u64 n = static_cast<u64>(list.n);
-  // FIFOs per node: V per port, FIFO f = port * V + VC (docs/hardware/router.md §13), as the golden
-  // model indexes them.
-  const u64 v = static_cast<u64>(vcs);
-  const u64 fifos = n * v;
-  s.vcs = vcs;
-  s.max_fifo.assign(nodes * fifos, 0);
-  std::vector<u64> hist;
-  const QueueOrder order = deliveries ? queueOrder(list, vcs) : QueueOrder{};
-  if (deliveries) s.delivered_at.assign(list.messages(), ~u64{0});
-  ResultReader reader(in, source, r, nodes, n, list.memoryWords());
-  reader.read([&](const std::string& key, std::istringstream& words) {
-    u64 a = 0, b = 0, c = 0, d = 0, e = 0, f = 0;
-    if (key == "routed") {
-      words >> a;
-    } else if (key == "fifo-depth") {
-      words >> s.fifo_depth;
-    } else if (key == "messages") {
-      words >> s.messages;
-    } else if (key == "delivered") {
-      words >> s.delivered;
-    } else if (key == "stalls") {
-      words >> s.stalls;
-    } else if (key == "startups") {
-      words >> s.startups;
-    } else if (key == "idle-edges") {  // the node-array runner's skipped edges
-                                       // (docs/hardware/router.md §14)
-      words >> rr.idle_edges;
-    } else if (key == "deadlock") {
-      words >> a;
-      s.deadlock = a != 0;
-    } else if (key == "deadlock-cycle") {
-      words >> s.deadlock_cycle;
-    } else if (key == "max-fifo") {
-      if (!(words >> a >> b >> c) || a >= nodes || b >= fifos) reader.fail("bad max-fifo line");
-      s.max_fifo[a * fifos + b] = c;
-    } else if (key == "latency") {
-      if (!(words >> a >> b)) reader.fail("bad latency line");
-      if (a >= hist.size()) hist.resize(a + 1, 0);
-      hist[a] += b;
-    } else if (key == "delivery") {
-      if (!deliveries || !(words >> a >> b >> c) || a >= nodes || b >= order.list_index[a].size()) {
-        reader.fail("bad delivery line");
-      }
-      s.delivered_at[order.first[a] + order.list_index[a][b]] = c;
-    } else if (key == "blocked") {
-      // INPUT: a FIFO's port * V + VC, or a queue's j; OUTPUT: port * V + VC.
-      if (!(words >> a >> b >> c >> d >> e >> f) || a >= nodes || (b == 0 && c >= fifos) ||
-          (b != 0 && c >= n) || e >= fifos) {
-        reader.fail("bad blocked line");
-      }
-      BlockedPort p;
-      p.node = a;
-      p.injection = b != 0;
-      p.input = static_cast<int>(b != 0 ? c : c / v);
-      p.input_vc = static_cast<int>(b != 0 ? 0 : c % v);
-      p.dst = d;
-      p.output = static_cast<int>(e / v);
-      p.output_vc = static_cast<int>(e % v);
-      p.no_credit = f != 0;
-      s.blocked.push_back(p);
-    } else if (key == "router-errors") {
-      if (!(words >> a >> b >> c >> d) || a >= nodes) reader.fail("bad router-errors line");
-      s.errors.push_back({a, b, c, d});
-    } else {
-      return false;
-    }
-    return true;
-  });
-  // Latency summary exactly as the golden model takes it (router_engine.cpp finish()).
-  u64 count = 0;
-  u64 sum = 0;
-  for (u64 l = 0; l < hist.size(); ++l) {
-    count += hist[l];
-    sum += l * hist[l];
-  }
-  if (count > 0) {
-    const u64 want = (count * 99 + 99) / 100;
-    u64 seen_count = 0;
-    bool first = true;
-    for (u64 l = 0; l < hist.size(); ++l) {
-      if (hist[l] == 0) continue;
-      if (first) s.latency_min = l;
-      first = false;
-      s.latency_max = l;
-      if (seen_count < want && seen_count + hist[l] >= want) s.latency_p99 = l;
-      seen_count += hist[l];
-    }
-    s.latency_mean = static_cast<double>(sum) / static_cast<double>(count);
-  }
-  return rr;
-}
-
 }  // namespace
 
 RoutedRun runRoutedOnRtl(const MessageList& list, const CubeMemory& initial,
@@ -374,7 +276,7 @@ RoutedRun runRoutedOnRtl(const MessageList& list, const CubeMemory& initial,
   const RunDirectory run_dir;
   const fs::path& work = run_dir.path;
   const fs::path image = work / "routed.hex";
-  const fs::path result = work / "result.txt";
+  const fs::path result = work / "result.json";
   writeRoutedImageFile(image.string(), list, initial, ropt, model.config);
   std::vector<std::string> argv = {model.runner, "--image", image.string(), "--out",
                                    result.string()};
@@ -390,7 +292,21 @@ RoutedRun runRoutedOnRtl(const MessageList& list, const CubeMemory& initial,
   }
   std::ifstream in(result);
   if (!in) throw Error(result.string() + ": the RTL runner wrote no result");
-  RoutedRun r = parseRoutedResult(in, result.string(), list, ropt.record_deliveries, ropt.vcs);
+  // Deliveries name a message by its place in the node's message memory (queue by queue).
+  std::vector<std::vector<u64>> delivery_index;
+  if (ropt.record_deliveries) {
+    const QueueOrder order = queueOrder(list, ropt.vcs);
+    delivery_index = order.list_index;
+    for (u64 x = 0; x < delivery_index.size(); ++x) {
+      for (u64& i : delivery_index[x]) i += order.first[x];
+    }
+  }
+  RoutedResultShape shape;
+  shape.cube = {list.nodes(), static_cast<u64>(list.n), list.memoryWords()};
+  shape.vcs = ropt.vcs;
+  shape.delivery_index = ropt.record_deliveries ? &delivery_index : nullptr;
+  shape.list_messages = list.messages();
+  RoutedRun r = readRoutedResult(in, result.string(), shape);
   r.stats.tau = ropt.tau;
   // wall_seconds: the runner's simulation proper (loading and read-back left out).
   finishTrace(options, fst);

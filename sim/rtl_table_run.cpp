@@ -101,7 +101,7 @@ RunResult runOnRtl(const TableSet& set, const RtlOptions& options) {
   const RunDirectory run_dir;
   const fs::path& work = run_dir.path;
   const fs::path image = work / "tables.hex";
-  const fs::path result = work / "result.txt";
+  const fs::path result = work / "result.json";
   // Slot fields are encoded as wide as the model's memory, which may be larger than the set's.
   writeImageFile(image.string(), set,
                  ImageLayout{set.header.n, set.header.lanes, model.config.num_slots});

@@ -172,33 +172,45 @@ int RunRouted(const RoutedRunOptions& opt) {
   const std::vector<ErrorCounters> errors = tb.ReadErrorCounters();
   const std::vector<std::vector<uint32_t>> mem = tb.ReadMemories();
 
-  WriteResultHead(out, r, wall, monitor.span(), monitor.linkWords(), config);
-  out << "routed 1\n";
-  out << "fifo-depth " << image.fifo_depth << "\n";
-  out << "messages " << messages << "\n";
-  out << "delivered " << delivered << "\n";
-  out << "stalls " << stalls << "\n";
-  out << "startups " << startups << "\n";
-  out << "idle-edges " << top.idle_edges() << "\n";
-  // Per FIFO f = port * V + VC (docs/hardware/router.md §13; with V = 1 the port).
+  // The hardware error counters of a routed run are its router_errors below, not "hw_errors".
+  nlohmann::ordered_json doc =
+      ResultHead(r, wall, monitor.span(), monitor.linkWords(), config, image.memory, {});
+  // The routed section (docs/hardware/testbench.md §4.1), in the golden model's terms.
+  nlohmann::ordered_json routed;
+  routed["fifo_depth"] = image.fifo_depth;
+  routed["vcs"] = config.vcs;
+  routed["messages"] = messages;
+  routed["delivered"] = delivered;
+  routed["stalls"] = stalls;
+  routed["startups"] = startups;
+  routed["idle_edges"] = top.idle_edges();
+  // Per FIFO f = port * V + VC of each node (docs/hardware/router.md §13; with V = 1 the port).
   const int fifos = config.NumFifos();
+  std::vector<uint64_t> max_fifo;
+  max_fifo.reserve(static_cast<size_t>(nodes) * static_cast<size_t>(fifos));
   for (int x = 0; x < nodes; ++x) {
     for (int f = 0; f < fifos; ++f) {
-      out << "max-fifo " << x << " " << f << " "
-          << GetBits(top.RtOccMax(x), f * config.OccBits(), config.OccBits()) << "\n";
+      max_fifo.push_back(GetBits(top.RtOccMax(x), f * config.OccBits(), config.OccBits()));
     }
   }
+  routed["max_fifo"] = std::move(max_fifo);
+  nlohmann::ordered_json histogram = nlohmann::ordered_json::array();
   for (size_t l = 0; l < latency.size(); ++l) {
-    if (latency[l] != 0) out << "latency " << l << " " << latency[l] << "\n";
+    if (latency[l] != 0) histogram.push_back({l, latency[l]});
   }
-  for (const Delivery& d : deliveries) {
-    out << "delivery " << d.node << " " << d.index << " " << d.cycle << "\n";
+  routed["latency_histogram"] = std::move(histogram);
+  if (image.deliveries) {
+    nlohmann::ordered_json list = nlohmann::ordered_json::array();
+    for (const Delivery& d : deliveries) list.push_back({d.node, d.index, d.cycle});
+    routed["deliveries"] = std::move(list);
   }
-  out << "deadlock " << (deadlock ? 1 : 0) << "\n";
+  routed["deadlock"] = deadlock;
+  if (deadlock) routed["deadlock_cycle"] = r.cycles - 1;
+  nlohmann::ordered_json blocked = nlohmann::ordered_json::array();
   if (deadlock) {
-    out << "deadlock-cycle " << r.cycles - 1 << "\n";
-    // The heads k < nV are the FIFOs (INPUT = port * V + VC), then the queues (INPUT = j); the
-    // output requested is port * V + VC.
+    // The heads k < nV are the FIFOs (port * V + VC), then the injection queues Q_j; the output
+    // requested is port * V + VC.
+    const int v = config.vcs;
     const int fb = config.FifoBits();
     const int heads = fifos + n;
     for (int x = 0; x < nodes; ++x) {
@@ -206,20 +218,32 @@ int RunRouted(const RoutedRunOptions& opt) {
       const uint64_t nocred = GetBits(top.RtHeadNoCredit(x), 0, heads);
       for (int k = 0; k < heads; ++k) {
         if (((valid >> k) & 1U) == 0) continue;
-        out << "blocked " << x << " " << (k >= fifos ? 1 : 0) << " " << (k >= fifos ? k - fifos : k)
-            << " " << GetBits(top.RtHeadDst(x), k * n, n) << " "
-            << GetBits(top.RtHeadOut(x), k * fb, fb) << " " << ((nocred >> k) & 1U) << "\n";
+        const bool queue = k >= fifos;
+        const uint64_t out_fifo = GetBits(top.RtHeadOut(x), k * fb, fb);
+        blocked.push_back({{"node", x},
+                           {"queue", queue},
+                           {"input", queue ? k - fifos : k / v},
+                           {"input_vc", queue ? 0 : k % v},
+                           {"dst", GetBits(top.RtHeadDst(x), k * n, n)},
+                           {"output", out_fifo / static_cast<uint64_t>(v)},
+                           {"output_vc", out_fifo % static_cast<uint64_t>(v)},
+                           {"no_credit", ((nocred >> k) & 1U) != 0}});
       }
     }
   }
+  routed["blocked"] = std::move(blocked);
+  nlohmann::ordered_json router_errors = nlohmann::ordered_json::array();
   for (size_t x = 0; x < errors.size(); ++x) {
     const uint64_t lost = errors[x][0];      // "lost": a packet pushed into a full FIFO
     const uint64_t conflict = errors[x][7];  // "conflict": two writes of one slot
     if (lost != 0 || conflict != 0) {
-      out << "router-errors " << x << " " << lost << " " << lost << " " << conflict << "\n";
+      router_errors.push_back(
+          {{"node", x}, {"overflow", lost}, {"lost", lost}, {"conflict", conflict}});
     }
   }
-  WriteMemoryAndEnd(out, mem, image.memory);
+  routed["router_errors"] = std::move(router_errors);
+  doc["routed"] = std::move(routed);
+  WriteResult(out, doc, mem, image.memory);
   out.close();
   if (!out) throw std::runtime_error(opt.out + ": error writing the result file");
   if (!opt.gtkw.empty()) {

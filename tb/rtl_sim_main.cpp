@@ -7,10 +7,10 @@
 // (tb/routed_run.h). Loads the image through the load port, writes tag x*K + l into slot l < K of
 // node x (zero above) through the scan port, pulses start, runs until done or the cycle limit while
 // a traffic monitor (sw/exec/traffic_monitor.h) counts the words per link and the span, reads every
-// memory and error counter back and writes the result file. Exit status 0 after a completed run
-// (errors and timeouts are reported in the file), 2 on bad arguments or a malformed image.
-// Runs print "progress: cycle N of at most M" lines on stdout, a few times a second (the
-// backend draws them as a progress bar, sim/rtl_table_run.cpp).
+// memory and error counter back and writes the result file (a JSON result document, §3). Exit
+// status 0 after a completed run (errors and timeouts are reported in the file), 2 on bad arguments
+// or a malformed image. Runs print "progress: cycle N of at most M" lines on stdout, a few times a
+// second (the backend draws them as a progress bar, sim/rtl_table_run.cpp).
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
@@ -40,15 +40,15 @@ constexpr const char* kUsage =
     "  --image FILE       table image (docs/hardware/node.md §3) or routed image (router.md §1) "
     "for this\n"
     "                     build's configuration\n"
-    "  --out FILE         result file (docs/hardware/testbench.md §2)\n"
+    "  --out FILE         result file: a JSON result document (testbench.md §4)\n"
     "  --trace FILE.fst   write an FST waveform of the whole run (models built with HC_TRACE)\n"
     "  --max-cycles C     cycle limit after start (default: the longest table's cycle count\n"
     "                     + 16, which a correct RTL never reaches)\n"
     "  --gtkw FILE        with --trace: write a GTKWave save file showing the traffic per node\n"
     "                     and port (open it with: gtkwave FILE)\n"
-    "  --traffic          also write every word sent and stored ('send' and 'store' lines:\n"
+    "  --traffic          also write every word sent and stored (the result's \"traffic\":\n"
     "                     the traffic monitor's log, for hcube's inspection tools) and every\n"
-    "                     error event ('error' lines: cycle, node, kind)\n"
+    "                     error event (cycle, node, kind)\n"
     "  --traffic-word W   with --traffic: only the sends and stores of word W\n"
     "  --memory FILE      initial memory (tb/memory_file.h) instead of tags\n"
     "  --fault SPEC       inject one link fault (tb/link_fault.h, docs/hardware/faults.md):\n"
@@ -252,29 +252,30 @@ int Run(const Options& opt) {
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   if (r.timed_out) {
     std::cerr << "hcube-rtl-sim: " << opt.image << ": timeout: not done after " << max_cycles
-              << " cycles (see 'timeout 1' in " << opt.out << ")\n";
+              << " cycles (see \"timeout\": true in " << opt.out << ")\n";
   }
   const std::vector<hcube::tb::ErrorCounters> errors = tb.ReadErrorCounters();
   const std::vector<std::vector<uint32_t>> mem = tb.ReadMemories();
 
-  hcube::tb::WriteResultHead(out, r, wall, monitor.span(), monitor.linkWords(), config);
+  nlohmann::ordered_json doc = hcube::tb::ResultHead(r, wall, monitor.span(), monitor.linkWords(),
+                                                     config, image.memory, errors);
   if (opt.traffic) {
     const hcube::TrafficLog log = monitor.takeLog();
-    out << "traffic 1\n";
+    nlohmann::ordered_json traffic = hcube::result_format::trafficSection();
     for (const hcube::TrafficLog::Send& e : log.sends) {
-      out << "send " << e.cycle << " " << e.node << " " << e.port << " " << e.word << " " << e.lane
-          << "\n";
+      traffic["sends"].push_back(
+          hcube::result_format::send(e.cycle, e.node, e.port, e.word, e.lane));
     }
     for (const hcube::TrafficLog::Store& e : log.stores) {
-      out << "store " << e.cycle << " " << e.word << "\n";
+      traffic["stores"].push_back(hcube::result_format::store(e.cycle, e.word));
     }
     for (const ErrorEvent& e : error_events) {
-      out << "error " << e.cycle << " " << e.node << " " << hcube::tb::kErrorKindNames[e.kind]
-          << "\n";
+      traffic["error_events"].push_back(hcube::result_format::errorEvent(
+          e.cycle, static_cast<uint64_t>(e.node), hcube::tb::kErrorKindNames[e.kind]));
     }
+    doc["traffic"] = std::move(traffic);
   }
-  hcube::tb::WriteErrorLines(out, errors);
-  hcube::tb::WriteMemoryAndEnd(out, mem, image.memory);
+  hcube::tb::WriteResult(out, doc, mem, image.memory);
   out.close();
   if (!out) throw UsageError(opt.out + ": error writing the result file");
 

@@ -760,26 +760,29 @@ TEST_F(Cli, JsonIsValidForAnAlgoNameThatIsNotUtf8InTheReport) {
   EXPECT_EQ(j["algo"], "bad\xef\xbf\xbd");
 }
 
-TEST(RtlResult, LocalCyclesLineIsReadWhenTheRunnerWritesIt) {
+TEST(RtlResult, LocalCyclesFieldIsReadWhenTheRunnerWritesIt) {
+  const std::string head =
+      R"({"format": "hcube-result", "version": 1, "backend": "rtl", "nodes": 2, "n": 1,)"
+      R"( "memory_words": 3,)";
   const std::string body =
-      "cycles 7\ntransfer-cycles 1\nwords 2\ntimeout 0\nwall-seconds 0.5\nspan 1\n"
-      "link 0 0 1\nlink 1 0 1\nmemory 0 00000000 00000002 00000000\n"
-      "memory 1 00000001 00000003 00000000\nend\n";
-  std::istringstream with("hcube-rtl-result 1\nlocal-cycles 6\n" + body);
-  const RunResult r = parseRtlResult(with, "r.txt", 2, 1, 3);
+      R"( "cycles": 7, "transfer_cycles": 1, "mac_cycles": 0, "words": 2, "timeout": false,)"
+      R"( "wall_seconds": 0.5, "span": 1, "link_words": [1, 1], "hw_errors": [],)"
+      R"( "memory": ["000000000000000200000000", "000000010000000300000000"]})";
+  std::istringstream with(head + R"( "local_cycles": 6,)" + body);
+  const RunResult r = parseRtlResult(with, "r.json", 2, 1, 3);
   EXPECT_EQ(r.cycles, 7U);
   EXPECT_EQ(r.transfer_cycles, 1U);
   EXPECT_EQ(r.local_cycles, 6U);
   EXPECT_EQ(r.memory.at(1, 1), 3U);
-  // A runner built before PERMUTE writes no such line: no local cycles.
-  std::istringstream without("hcube-rtl-result 1\n" + body);
-  EXPECT_EQ(parseRtlResult(without, "r.txt", 2, 1, 3).local_cycles, 0U);
-  std::istringstream bad("hcube-rtl-result 1\nlocal-cycles many\n" + body);
+  // A document without the field (no PERMUTE ran): no local cycles.
+  std::istringstream without(head + body);
+  EXPECT_EQ(parseRtlResult(without, "r.json", 2, 1, 3).local_cycles, 0U);
+  std::istringstream bad(head + R"( "local_cycles": "many",)" + body);
   try {
-    parseRtlResult(bad, "r.txt", 2, 1, 3);
+    parseRtlResult(bad, "r.json", 2, 1, 3);
     FAIL() << "no error";
   } catch (const Error& e) {
-    EXPECT_STREQ(e.what(), "r.txt:2: bad value for 'local-cycles'");
+    EXPECT_STREQ(e.what(), "r.json: field 'local_cycles' is not a non-negative integer");
   }
 }
 

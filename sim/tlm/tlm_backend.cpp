@@ -16,6 +16,7 @@
 
 #include "base/error.h"
 #include "exec/progress.h"
+#include "exec/result_json.h"
 #include "hc_tlm_config.h"
 #include "hc_tlm_cube.h"
 #include "hc_tlm_run.h"
@@ -39,124 +40,6 @@ namespace {
 const sc_core::sc_time kClockPeriod(10, sc_core::SC_NS);
 const sc_core::sc_time kLinkLatency(1, sc_core::SC_NS);
 const sc_core::sc_time kLoadLatency(10, sc_core::SC_NS);
-
-// RunResult <-> bytes, for the pipe from the child.
-class Writer {
- public:
-  void put(u64 v) { m_bytes.append(reinterpret_cast<const char*>(&v), sizeof v); }
-  void putDouble(double v) { m_bytes.append(reinterpret_cast<const char*>(&v), sizeof v); }
-  void putString(const std::string& s) {
-    put(s.size());
-    m_bytes.append(s);
-  }
-  template <typename T>
-  void putArray(const std::vector<T>& v) {
-    put(v.size());
-    m_bytes.append(reinterpret_cast<const char*>(v.data()), v.size() * sizeof(T));
-  }
-  const std::string& bytes() const { return m_bytes; }
-  std::string& bytes() { return m_bytes; }
-
- private:
-  std::string m_bytes;
-};
-
-class Reader {
- public:
-  explicit Reader(const std::string& bytes, size_t pos) : m_bytes(bytes), m_pos(pos) {}
-  void take(void* out, size_t n) {
-    if (m_bytes.size() - m_pos < n) throw Error("TLM backend: truncated result from the child");
-    if (n == 0) return;  // an empty vector's data() may be null, which memcpy must not get
-    std::memcpy(out, m_bytes.data() + m_pos, n);
-    m_pos += n;
-  }
-  u64 get() {
-    u64 v = 0;
-    take(&v, sizeof v);
-    return v;
-  }
-  std::string getString() {
-    const u64 n = get();
-    if (m_bytes.size() - m_pos < n) throw Error("TLM backend: truncated result from the child");
-    std::string s = m_bytes.substr(m_pos, n);
-    m_pos += n;
-    return s;
-  }
-  double getDouble() {
-    double v = 0;
-    take(&v, sizeof v);
-    return v;
-  }
-  template <typename T>
-  void getArray(std::vector<T>& v) {
-    const u64 n = get();
-    if ((m_bytes.size() - m_pos) / sizeof(T) < n) {
-      throw Error("TLM backend: truncated result from the child");
-    }
-    v.resize(n);
-    take(v.data(), n * sizeof(T));
-  }
-
- private:
-  const std::string& m_bytes;
-  size_t m_pos;
-};
-
-void serialize(const RunResult& r, Writer& w) {
-  w.putString(r.backend);
-  w.put(r.cycles);
-  w.put(r.transfer_cycles);
-  w.put(r.words);
-  w.put(r.local_cycles);
-  w.put(r.mac_cycles);
-  w.put(r.timeout ? 1 : 0);
-  w.put(r.errors.size());
-  for (const NodeErrorCount& e : r.errors) {
-    w.put(e.node);
-    w.put(static_cast<u64>(e.kind));
-    w.put(e.count);
-  }
-  w.put(r.memory.nodes);
-  w.put(r.memory.words_per_node);
-  w.putArray(r.memory.words);
-  w.putArray(r.link_words);
-  w.put(r.span);
-  w.putDouble(r.wall_seconds);
-  w.put(r.traffic.recorded ? 1 : 0);
-  w.putArray(r.traffic.sends);
-  w.putArray(r.traffic.stores);
-  w.putArray(r.error_events);
-}
-
-RunResult deserialize(Reader& in) {
-  RunResult r;
-  r.backend = in.getString();
-  r.cycles = in.get();
-  r.transfer_cycles = in.get();
-  r.words = in.get();
-  r.local_cycles = in.get();
-  r.mac_cycles = in.get();
-  r.timeout = in.get() != 0;
-  const u64 errors = in.get();
-  for (u64 i = 0; i < errors; ++i) {
-    NodeErrorCount e;
-    e.node = in.get();
-    e.kind = static_cast<HwError>(in.get());
-    e.count = in.get();
-    r.errors.push_back(e);
-  }
-  r.memory.nodes = in.get();
-  r.memory.words_per_node = in.get();
-  in.getArray(r.memory.words);
-  in.getArray(r.link_words);
-  r.span = in.get();
-  r.wall_seconds = in.getDouble();
-  r.traffic.recorded = in.get() != 0;
-  in.getArray(r.traffic.sends);
-  in.getArray(r.traffic.stores);
-  in.getArray(r.error_events);
-  return r;
-}
 
 void writeAll(int fd, const std::string& bytes) {
   size_t done = 0;
@@ -308,23 +191,23 @@ RunResult runInChildProcess(const std::function<RunResult()>& simulate) {
     // running the parent's exit handlers, before the simulation's objects are destroyed (see
     // TlmSimulation).
     ::close(fds[0]);
-    Writer out;
-    // The first byte says what happened: '1' a result follows; 'E' bad input (hcube::Error),
-    // 'M' out of memory, 'I' an internal fault (any other exception), each with its message.
+    std::string out;
+    // The first byte says what happened: '1' the result document follows (exec/result_json.h,
+    // docs/hardware/testbench.md §4); 'E' bad input (hcube::Error), 'M' out of memory, 'I' an
+    // internal fault (any other exception), each with its message.
     try {
       const RunResult r = simulate();
-      out.bytes() = "1";
-      serialize(r, out);
+      out = "1" + resultJson(r).dump();
     } catch (const Error& e) {
-      out.bytes() = std::string("E") + e.what();
+      out = std::string("E") + e.what();
     } catch (const std::bad_alloc&) {
-      out.bytes() = "M";
+      out = "M";
     } catch (const std::exception& e) {
-      out.bytes() = std::string("I") + e.what();
+      out = std::string("I") + e.what();
     } catch (...) {
-      out.bytes() = "Iunknown exception in the TLM simulation";
+      out = "Iunknown exception in the TLM simulation";
     }
-    writeAll(fds[1], out.bytes());
+    writeAll(fds[1], out);
     ::close(fds[1]);
     std::cout.flush();
     std::fflush(nullptr);
@@ -360,8 +243,7 @@ RunResult runInChildProcess(const std::function<RunResult()>& simulate) {
     throw std::runtime_error("TLM backend: internal error in the simulation process: " +
                              bytes.substr(1));
   }
-  Reader in(bytes, 1);
-  return deserialize(in);
+  return readResultText(bytes.substr(1), "TLM backend: the simulation process's result");
 }
 
 RunResult runCubeInChildProcess(const TableSet& set, const TlmOptions& options,

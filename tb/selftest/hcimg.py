@@ -1,5 +1,7 @@
 """Hand-made hcube table images (docs/hardware/node.md §3) for the RTL self-check."""
 
+import json
+
 
 def clog2_min1(n):
     """max(1, clog2(n))"""
@@ -87,21 +89,20 @@ def write_image(path, cfg, slots, tables, one_port=0):
 
 
 def read_result(path):
-    r = {'errors': {}, 'memory': {}, 'link': {}}
-    for line in open(path):
-        t = line.split()
-        if not t or t[0] in ('hcube-rtl-result', 'end'):
-            continue
-        if t[0] == 'errors':
-            r['errors'][(int(t[1]), t[2])] = int(t[3])
-        elif t[0] == 'link':
-            r['link'][(int(t[1]), int(t[2]))] = int(t[3])
-        elif t[0] == 'memory':
-            r['memory'][int(t[1])] = [int(x, 16) for x in t[2:]]
-        elif t[0] == 'wall-seconds':
-            r[t[0]] = float(t[1])
-        else:
-            r[t[0]] = int(t[1])
+    """The runner's result document (docs/hardware/testbench.md §4) in the shape the self-test
+    checks: counters under the keys of the text format it replaced, errors by (node, kind), links
+    by (node, port) and memories by node."""
+    with open(path) as f:
+        doc = json.load(f)
+    n = doc['n']
+    r = {'errors': {(e['node'], e['kind']): e['count'] for e in doc['hw_errors']},
+         'memory': {x: [int(m[i:i + 8], 16) for i in range(0, len(m), 8)]
+                    for x, m in enumerate(doc['memory'])},
+         'link': {(i // n, i % n): w for i, w in enumerate(doc['link_words'])}}
+    for key in ('cycles', 'transfer_cycles', 'local_cycles', 'mac_cycles', 'words', 'span',
+                'wall_seconds'):
+        r[key.replace('_', '-')] = doc[key]
+    r['timeout'] = 1 if doc['timeout'] else 0
     return r
 
 
