@@ -147,6 +147,17 @@ package hc_pkg;
   // Routed mode (docs/hardware/router.md): message words, packets, the load port's address space
   // ---------------------------------------------------------------------------
 
+  /// The router's configuration word (header word 0, router.md §11): routed mode at bit 0, the
+  /// routing function's bit (none: e-cube; sw/router/messages.h HCUBE_ROUTE_KINDS gives each
+  /// function its bit, and tests/registry_test.cpp checks the two agree), the FIFO depth in
+  /// CfgDepthBits bits (0: FifoDepth) and the start-up cycles from CfgTauAt on.
+  localparam int CfgRoutedAt = 0;
+  localparam int CfgSourceAt = 1;
+  localparam int CfgAdaptiveAt = 2;
+  localparam int CfgDepthAt = 8;
+  localparam int CfgDepthBits = 8;
+  localparam int CfgTauAt = 32;
+
   /// Bits of a message's release cycle.
   localparam int RelBits = 32;
   /// Bits of the start-up tau in the router configuration word (bits [41:32]; docs/hardware/router.md §7).

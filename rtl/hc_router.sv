@@ -682,8 +682,9 @@ module hc_router
   // The configured depth, 1 .. FifoDepth (0 or more than FifoDepth: FifoDepth).
   always_comb begin : depth_cfg
     cfg_depth = CntBits'(FifoDepth);
-    if (ld_wdata_i[8 +: 8] != '0 && 32'(ld_wdata_i[8 +: 8]) <= FifoDepth) begin
-      cfg_depth = CntBits'(ld_wdata_i[8 +: 8]);
+    if (ld_wdata_i[hc_pkg::CfgDepthAt +: hc_pkg::CfgDepthBits] != '0 &&
+        32'(ld_wdata_i[hc_pkg::CfgDepthAt +: hc_pkg::CfgDepthBits]) <= FifoDepth) begin
+      cfg_depth = CntBits'(ld_wdata_i[hc_pkg::CfgDepthAt +: hc_pkg::CfgDepthBits]);
     end
   end
 
@@ -725,11 +726,11 @@ module hc_router
     end else begin
       if (hdr_we_i) begin
         if (ld_addr_i == '0) begin
-          routed_q <= ld_wdata_i[0];
-          source_q <= ld_wdata_i[1];
-          adaptive_q <= ld_wdata_i[2];
+          routed_q <= ld_wdata_i[hc_pkg::CfgRoutedAt];
+          source_q <= ld_wdata_i[hc_pkg::CfgSourceAt];
+          adaptive_q <= ld_wdata_i[hc_pkg::CfgAdaptiveAt];
           depth_q  <= cfg_depth;
-          tau_q    <= ld_wdata_i[32 +: TauBits];
+          tau_q    <= ld_wdata_i[hc_pkg::CfgTauAt +: TauBits];
         end else if (32'(ld_addr_i) < Dim + 3) begin
           begin_q[(32'(ld_addr_i) - 1)*PtrBits +: PtrBits] <= ld_wdata_i[PtrBits-1:0];
         end

@@ -7,9 +7,9 @@ For Edelman's AAPC (K = 2^n) at each N it runs `hcube run --algo edelman --n N -
 --oversubscribe`, R rounds interleaved (one, np1, np2, np4, one, ...), and prints the best round
 of each: the report's wall time (the simulation), cycles/s, the speed-up over one process and
 the parallel efficiency (speed-up / ranks), the whole command's elapsed time, the peak resident
-memory of each rank (/usr/bin/time around every rank) and the bytes the ranks exchanged per
-cycle (hcube's own count, printed on stderr) beside the formula k x 2^(n-k) x 4 bytes per rank
-for a schedule that keeps every port busy. Every report must equal the one-process report but
+memory of each rank (/usr/bin/time around every rank) and the bytes each rank sent per cycle
+(hcube's own count of all ranks, printed on stderr, over cycles and ranks) beside the formula
+k x 2^(n-k) x 4 bytes for a schedule that keeps every port busy. Every report must equal the one-process report but
 for the wall time; a run that differs is printed as a failure and the script exits 1.
 
 --no-verify because the static verification runs in full on every rank and does not change the
@@ -83,7 +83,7 @@ def main():
     record = mdtable.Run()
     failures = []
     lines = ["| n | run | ranks | cycles | wall s | cycles/s | speed-up | efficiency | elapsed s "
-             "| peak MiB per rank | bytes per cycle (formula per rank) |",
+             "| peak MiB per rank | bytes per rank and cycle (formula) |",
              "|---|---|---|---|---|---|---|---|---|---|---|"]
     with tempfile.TemporaryDirectory() as work:
         for n in a.sizes:
@@ -106,7 +106,8 @@ def main():
                 speedup = base / wall
                 k = max(ranks, 1).bit_length() - 1
                 formula = k * (1 << (n - k)) * 4
-                per_cycle = f"{exchanged // cycles:,} ({formula:,})" if ranks > 1 else "–"
+                per_rank = exchanged // cycles // max(ranks, 1)
+                per_cycle = f"{per_rank:,} ({formula:,})" if ranks > 1 else "–"
                 label = "`hcube run`" if ranks == 0 else f"`mpirun -np {ranks}`"
                 lines.append(
                     f"| {n} | {label} | {ranks or '–'} | {cycles:,} | {wall:.3g} | "

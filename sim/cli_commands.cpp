@@ -14,8 +14,8 @@ namespace {
 const std::vector<std::string> kCase = {"--algo", "--n", "--k", "--width", "--ports"};
 
 // An option whose value is one of `choices`; its value text shows them ("table|tlm|rtl").
-OptionInfo choiceOption(std::string name, const std::vector<std::string>& choices,
-                        std::string help, bool command_only) {
+OptionInfo choiceOption(std::string name, const std::vector<std::string>& choices, std::string help,
+                        bool command_only) {
   std::string value;
   for (const std::string& c : choices) value += (value.empty() ? "" : "|") + c;
   return {std::move(name), value, std::move(help), command_only, "", choices, false};
@@ -27,14 +27,6 @@ OptionInfo listOption(std::string name, const std::vector<std::string>& choices,
 }
 
 const std::vector<std::string> kBackends = {"table", "tlm", "rtl"};
-
-// The modes of hcube compare --modes: the schedule itself, then every routing function of the
-// registry (sw/router/messages.h).
-std::vector<std::string> compareModes() {
-  std::vector<std::string> modes = {"schedule"};
-  for (const RouteKindInfo& info : kRouteKindTable) modes.emplace_back(info.name);
-  return modes;
-}
 
 std::vector<std::string> join(std::vector<std::string> a, const std::vector<std::string>& b) {
   a.insert(a.end(), b.begin(), b.end());
@@ -72,8 +64,8 @@ const std::vector<OptionInfo>& optionCatalogue() {
       {"--n", "N", "cube dimensions, 1..20"},
       {"--k", "K", "elements per node (default: the algorithm's own)"},
       {"--width", "B", "lanes per port and direction, 1..64 (default 1)"},
-      choiceOption("--ports", {"all", "one"}, "every port each cycle, or one port per node per cycle",
-                   false),
+      choiceOption("--ports", {"all", "one"},
+                   "every port each cycle, or one port per node per cycle", false),
       {"--tables", "PATH", "tables from a .hct file, a .hex image or a directory, not --algo",
        true},
       // Not command-only: with --algo sbnt it is that algorithm's own --schedule rounds|greedy.
@@ -121,7 +113,8 @@ const std::vector<OptionInfo>& optionCatalogue() {
       {"--routed-image", "FILE",
        "messages: also write the routed image the RTL runner loads (docs/hardware/router.md §11)",
        true},
-      listOption("--modes", compareModes(), "comma-separated, of: schedule, " + routeKindNames(", ")),
+      // No choices: each mode but schedule is read by parseRouteKind, the registry's own check.
+      listOption("--modes", {}, "comma-separated, of: schedule, " + routeKindNames(", ")),
       {"--pattern", "NAME", "uniform|transpose|bit-complement|bit-reversal|shuffle|hotspot"},
       {"--rate", "R", "offered load, packets per node per cycle, 0..1"},
       {"--sweep", "FROM:TO:STEP", "offered loads to sweep"},

@@ -186,12 +186,13 @@ void writeRoutedImageFile(const std::string& path, const MessageList& list,
     const std::vector<std::vector<u64>> queues = nodeQueues(list, x, ropt.vcs);
     out << "node " << x << "\nheader";
     Bits cfg(L.load_width);
-    cfg.put(0, 1, 1);
+    const RouterConfigLayout& c = kRouterConfig;
+    cfg.put(c.routed_at, 1, 1);
     // The routing function's bit (router/messages.h, HCUBE_ROUTE_KINDS); e-cube sets none.
     if (const int bit = routeKindInfo(list.route).rtl_config_bit; bit != 0) cfg.put(bit, 1, 1);
-    cfg.put(8, 8, ropt.fifo_depth);
-    cfg.put(16, 16, ropt.deadlock_cycles);
-    cfg.put(32, 10, ropt.tau);
+    cfg.put(c.depth_at, c.depth_bits, ropt.fifo_depth);
+    cfg.put(c.deadlock_at, c.deadlock_bits, ropt.deadlock_cycles);
+    cfg.put(c.tau_at, 10, ropt.tau);
     out << ' ' << cfg.hex();
     u64 at = 0;
     for (int q = 0; q <= n + 1; ++q) {

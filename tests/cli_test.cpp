@@ -292,8 +292,7 @@ TEST_F(Cli, ChoicesAndListsAreCheckedWhereTheOptionIsDescribed) {
   EXPECT_EQ(o.output, "hcube: error: option --backends needs a value\n");
   o = tool({"compare", "--algo", "edelman", "--n", "3", "--modes", "schedule,xy"});
   EXPECT_EQ(o.status, 2);
-  EXPECT_EQ(o.output,
-            "hcube: error: --modes: 'xy' is not schedule, ecube, source or adaptive\n");
+  EXPECT_EQ(o.output, "hcube: error: route 'xy': must be ecube, source or adaptive\n");
   // A list given well runs: the two backends compared agree.
   o = tool({"compare", "--algo", "edelman", "--n", "3", "--backends", "table,tlm", "--json"});
   EXPECT_EQ(o.status, 0) << o.output;

@@ -1,5 +1,6 @@
-// The lists described once in the library (sw/exec/hw_error_kinds.h) agree with the RTL's copy of
-// them (rtl/hc_pkg.sv), which the SystemVerilog cannot include: index for index, name for name.
+// The lists described once in the library (sw/exec/hw_error_kinds.h, sw/router/messages.h) agree
+// with the RTL's copy of them (rtl/hc_pkg.sv), which the SystemVerilog cannot include: index for
+// index, name for name, bit for bit.
 #include <gtest/gtest.h>
 
 #include <fstream>
@@ -10,6 +11,7 @@
 
 #include "base/error.h"
 #include "exec/hw_errors.h"
+#include "router/messages.h"
 
 namespace hcube {
 namespace {
@@ -46,6 +48,36 @@ TEST(Registries, HwErrorKindsAgreeWithTheRtlPackage) {
     if (name.rfind("Err", 0) == 0 && name != "ErrCountBits") ++rtl_kinds;
   }
   EXPECT_EQ(rtl_kinds, kHwErrorKinds);
+}
+
+// Each routing function with a configuration bit has it under its own name in the package
+// ("source" -> CfgSourceAt), and the word's other fields sit where the image writer puts them.
+TEST(Registries, RoutingBitsAgreeWithTheRtlPackage) {
+  const std::map<std::string, long> pkg = packageConstants();
+  int with_bit = 0;
+  for (const RouteKindInfo& k : kRouteKindTable) {
+    if (k.rtl_config_bit == 0) continue;  // e-cube: neither bit set
+    ++with_bit;
+    std::string name = k.name;
+    name[0] = static_cast<char>(name[0] - 'a' + 'A');
+    const std::string constant = "Cfg" + name + "At";
+    ASSERT_TRUE(pkg.count(constant)) << "rtl/hc_pkg.sv has no localparam " << constant;
+    EXPECT_EQ(pkg.at(constant), k.rtl_config_bit) << constant;
+  }
+  EXPECT_EQ(with_bit, 2);  // source and adaptive
+  ASSERT_TRUE(pkg.count("CfgRoutedAt") && pkg.count("CfgDepthAt") && pkg.count("CfgTauAt"));
+  EXPECT_EQ(pkg.at("CfgRoutedAt"), kRouterConfig.routed_at);
+  EXPECT_EQ(pkg.at("CfgDepthAt"), kRouterConfig.depth_at);
+  EXPECT_EQ(pkg.at("CfgDepthBits"), kRouterConfig.depth_bits);
+  EXPECT_EQ(pkg.at("CfgTauAt"), kRouterConfig.tau_at);
+  // Every Cfg*At of the package is a field above or a routing function's bit.
+  int cfg_fields = 0;
+  for (const auto& [name, value] : pkg) {
+    if (name.rfind("Cfg", 0) == 0 && name.size() > 5 && name.substr(name.size() - 2) == "At") {
+      ++cfg_fields;
+    }
+  }
+  EXPECT_EQ(cfg_fields, 3 + with_bit);
 }
 
 TEST(Registries, HwErrorNamesRoundTrip) {

@@ -64,6 +64,9 @@ int cmdCompareModes(Args& args, const std::vector<std::string>& modes) {
   RouterOptions opt_base = routerOptions(args);
   const RoutedMessaging messaging = routedMessaging(args);
   opt_base.tau = messaging.tau;
+  for (const std::string& mode : modes) {
+    if (mode != "schedule") parseRouteKind(mode);  // names the bad mode and the choices
+  }
   HeaderOrigin origin;
   const BuiltCase c = loadCase(args, backends, origin);
   args.finish();

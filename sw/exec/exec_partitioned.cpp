@@ -908,8 +908,8 @@ class PartEngine {
     std::vector<u64> mine;
     mine.reserve(log_.sends.size() * 5);
     for (const TrafficLog::Send& e : log_.sends) {
-      mine.insert(mine.end(), {e.cycle, e.node, static_cast<u64>(e.port), e.word,
-                               static_cast<u64>(e.lane)});
+      mine.insert(mine.end(),
+                  {e.cycle, e.node, static_cast<u64>(e.port), e.word, static_cast<u64>(e.lane)});
     }
     const std::vector<u64> sends = gatherAtRoot(mine);
     mine.clear();

@@ -36,6 +36,19 @@ enum class RouteKind {
 #undef HCUBE_ROUTE_ENUMERATOR
 };
 
+/// The router's configuration word (header word 0 of a routed image, docs/hardware/router.md
+/// §11): where each field sits. rtl/hc_pkg.sv names the same offsets (CfgRoutedAt, CfgDepthAt,
+/// CfgTauAt, and each routing function's Cfg<Name>At); tests/registry_test.cpp checks them.
+struct RouterConfigLayout {
+  int routed_at = 0;  ///< routed mode
+  int depth_at = 8;   ///< the FIFO depth (0: the build's)
+  int depth_bits = 8;
+  int deadlock_at = 16;  ///< the deadlock limit, read by the testbench (not the RTL)
+  int deadlock_bits = 16;
+  int tau_at = 32;  ///< the start-up cycles
+};
+inline constexpr RouterConfigLayout kRouterConfig{};
+
 /// One row of HCUBE_ROUTE_KINDS.
 struct RouteKindInfo {
   RouteKind kind;
