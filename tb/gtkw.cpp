@@ -228,15 +228,15 @@ void WriteGtkwSave(const std::string& gtkw_path, const std::string& fst_path,
       f << kNamed << "\n"
         << filter(kRouting) << "#{" << router << " routing} " << r << "routed_q " << r
         << "source_q " << r << "adaptive_q\n";
-      f << kHex << "\n" << r << "cnt_q" << Range(fifos * config.OccBits()) << "\n";
+      f << kHex << "\n" << r << "fifo_cnt" << Range(fifos * config.OccBits()) << "\n";
       f << kHex << "\n" << r << "credit_q" << Range(fifos * config.OccBits()) << "\n";
       f << kBin << "\n" << r << "grant_v" << Range(d) << "\n";
       f << kHex << "\n" << r << "grant_i" << Range(d * req_bits) << "\n";
       if (config.vcs > 1) {
         f << kHex << "\n" << r << "grant_vc" << Range(d * CubeConfig::Bits(config.vcs)) << "\n";
       }
-      f << kHex << "\n" << r << "rr_q" << Range(d * req_bits) << "\n";
-      f << kHex << "\n" << r << "occ_max_q" << Range(fifos * config.OccBits()) << "\n";
+      f << kHex << "\n" << r << "rr_ptr" << Range(d * req_bits) << "\n";
+      f << kHex << "\n" << r << "occ_max_o" << Range(fifos * config.OccBits()) << "\n";
       f << kGroupEnd << "\n-" << router << "\n";
     }
     f << (open ? kGroupEnd : kGroupEndClosed) << "\n-" << label << "\n";

@@ -1,248 +1,38 @@
-// hcube testbench: reading and checking table image files (docs/hardware/node.md §3).
+// hcube testbench: reading table image files (docs/hardware/node.md §3) and checking them against
+// the build.
 #include "image.h"
 
 #include <algorithm>
-#include <cerrno>
-#include <cstdlib>
 #include <fstream>
-#include <map>
-#include <sstream>
+
+#include "tables/image_text.h"  // sw/: the image's syntax, read as the library reads it
 
 namespace hcube::tb {
 namespace {
 
-class Reader {
- public:
-  Reader(const std::string& path, const CubeConfig& config) : path_(path), config_(config) {}
-
-  Image Read() {
-    std::ifstream in(path_);
-    if (!in) throw ImageError(path_ + ": cannot open image file");
-    image_.path = path_;
-
-    std::string raw;
-    bool magic_seen = false;
-    bool ended = false;
-    while (std::getline(in, raw)) {
-      ++line_;
-      std::vector<std::string> tok = Tokens(raw);
-      if (tok.empty()) continue;
-      if (ended) Fail("text after 'end'");
-      if (!magic_seen) {
-        if (tok.size() != 2 || tok[0] != "hcube-image") {
-          Fail("not an hcube image: expected 'hcube-image 1'");
-        }
-        if (tok[1] != "1") Fail("unsupported image version '" + tok[1] + "' (expected 1)");
-        magic_seen = true;
-        continue;
-      }
-      if (words_left_ > 0) {
-        if (tok.size() != 1) Fail("expected a hex table word");
-        image_.tables[current_].push_back(ParseWord(tok[0]));
-        --words_left_;
-        continue;
-      }
-      if (tok[0] == "table") {
-        StartTable(tok);
-      } else if (tok[0] == "end") {
-        if (tok.size() != 1) Fail("unexpected text after 'end'");
-        Finish();
-        ended = true;
-      } else {
-        HeaderLine(tok);
-      }
+// The build's own checks of the header: the image must be for this build's dim, lanes, table
+// width and MAC units, and need no more memory than it has.
+void CheckFit(const image_text::Text& text, const CubeConfig& config) {
+  auto expect = [&](const char* key, uint64_t have, long want) {
+    if (have != static_cast<uint64_t>(want)) {
+      throw text.error(text.lineOf(key), std::string(key) + " " + std::to_string(have) +
+                                             " does not fit this simulator, built for " + key +
+                                             " " + std::to_string(want) + " (" + config.Describe() +
+                                             ")");
     }
-    ++line_;
-    if (!magic_seen) FailAt(1, "empty file: expected 'hcube-image 1'");
-    if (words_left_ > 0) {
-      Fail("truncated: " + std::to_string(words_left_) + " more table word(s) expected for " +
-           TableName(current_));
-    }
-    if (!ended) Fail("truncated: missing 'end'");
-    return image_;
-  }
-
- private:
-  [[noreturn]] void Fail(const std::string& msg) const {
-    throw ImageError(path_ + ":" + std::to_string(line_) + ": " + msg);
-  }
-  [[noreturn]] void FailAt(int line, const std::string& msg) const {
-    throw ImageError(path_ + ":" + std::to_string(line) + ": " + msg);
-  }
-
-  static std::vector<std::string> Tokens(const std::string& raw) {
-    std::string s = raw.substr(0, raw.find('#'));
-    std::istringstream is(s);
-    std::vector<std::string> tok;
-    std::string t;
-    while (is >> t) tok.push_back(t);
-    return tok;
-  }
-
-  long Number(const std::string& s, const std::string& what) const {
-    if (s.empty() || s.size() > 10 ||
-        !std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; })) {
-      Fail("bad " + what + " '" + s + "' (expected a non-negative decimal number)");
-    }
-    return std::strtol(s.c_str(), nullptr, 10);
-  }
-
-  void HeaderLine(const std::vector<std::string>& tok) {
-    // 'algo' and 'perm' name what the tables are for (hcube verify reads them back); the
-    // runner loads tables and needs neither.
-    if (tok[0] == "algo" || tok[0] == "perm") {
-      if (header_done_) Fail("header line '" + tok[0] + "' after the first table");
-      return;
-    }
-    static const char* const kKeys[] = {"dim",      "slots",       "memory",    "lanes",
-                                        "one-port", "table-width", "mac-units", "mac-overlap"};
-    if (std::find(std::begin(kKeys), std::end(kKeys), tok[0]) == std::end(kKeys)) {
-      Fail("unknown header line '" + tok[0] + "'");
-    }
-    if (header_done_) Fail("header line '" + tok[0] + "' after the first table");
-    if (tok.size() != 2) Fail("header line '" + tok[0] + "' needs exactly one value");
-    if (header_.count(tok[0])) {
-      Fail("duplicate header line '" + tok[0] + "' (first on line " +
-           std::to_string(header_[tok[0]].line) + ")");
-    }
-    header_[tok[0]] = {Number(tok[1], tok[0]), line_};
-  }
-
-  // Checks the header against the build when the first table starts.
-  void CheckHeader() {
-    for (const char* key : {"dim", "slots", "memory", "lanes", "one-port", "table-width"}) {
-      if (!header_.count(key)) Fail(std::string("missing header line '") + key + "'");
-    }
-    auto expect = [&](const char* key, long want, const std::string& build_name) {
-      const Field& f = header_[key];
-      if (f.value != want) {
-        FailAt(f.line, std::string(key) + " " + std::to_string(f.value) +
-                           " does not fit this simulator, built for " + build_name + " " +
-                           std::to_string(want) + " (" + config_.Describe() + ")");
-      }
-    };
-    expect("dim", config_.dim, "dim");
-    expect("lanes", config_.lanes, "lanes");
-    const Field& memory = header_["memory"];
-    if (memory.value < 1 || memory.value > config_.num_slots) {
-      FailAt(memory.line, "memory " + std::to_string(memory.value) +
-                              " does not fit this simulator, built for memory 1.." +
-                              std::to_string(config_.num_slots) + " (" + config_.Describe() + ")");
-    }
-    expect("table-width", config_.TableWidth(), "table-width");
-    const Field& slots = header_["slots"];
-    if (slots.value > memory.value) {
-      FailAt(slots.line, "slots " + std::to_string(slots.value) + " exceed memory " +
-                             std::to_string(memory.value));
-    }
-    const Field& one_port = header_["one-port"];
-    if (one_port.value > 1) FailAt(one_port.line, "one-port must be 0 or 1");
-    // Optional: images without MACs on one unit leave it out.
-    if (header_.count("mac-units")) expect("mac-units", config_.mac_units, "mac-units");
-    image_.dim = config_.dim;
-    image_.lanes = config_.lanes;
-    image_.memory = static_cast<int>(memory.value);
-    image_.table_width = config_.TableWidth();
-    image_.slots = static_cast<int>(slots.value);
-    image_.one_port = one_port.value == 1;
-    if (header_.count("mac-overlap")) {  // optional, default 0 (docs/hardware/arithmetic.md §3)
-      const Field& overlap = header_["mac-overlap"];
-      if (overlap.value > 1) FailAt(overlap.line, "mac-overlap must be 0 or 1");
-      image_.mac_overlap = overlap.value == 1;
-    }
-    header_done_ = true;
-  }
-
-  void StartTable(const std::vector<std::string>& tok) {
-    if (!header_done_) CheckHeader();
-    if (tok.size() != 3) Fail("expected 'table * <words>' or 'table <node> <words>'");
-    const bool bcast = tok[1] == "*";
-    const long words = Number(tok[2], "table length");
-    int node = 0;
-    if (!bcast) {
-      const long n = Number(tok[1], "node");
-      if (n >= config_.NumNodes()) {
-        Fail("node " + tok[1] + " out of range (the cube has nodes 0.." +
-             std::to_string(config_.NumNodes() - 1) + ")");
-      }
-      node = static_cast<int>(n);
-    }
-    if (tables_seen_ == 0) {
-      image_.broadcast = bcast;
-      image_.tables.assign(bcast ? 1 : config_.NumNodes(), {});
-      loaded_.assign(image_.tables.size(), false);
-    } else if (bcast || image_.broadcast) {
-      Fail("a file has either one 'table *' block or one 'table <node>' block per node");
-    }
-    if (loaded_[node]) Fail("second table for node " + std::to_string(node));
-    if (words < 1) Fail("a table needs at least one word (END)");
-    if (words > config_.table_depth) {
-      Fail(TableName(node) + " has " + std::to_string(words) +
-           " words, more than this simulator's table depth " + std::to_string(config_.table_depth));
-    }
-    current_ = node;
-    loaded_[node] = true;
-    words_left_ = words;
-    ++tables_seen_;
-  }
-
-  std::string TableName(int node) const {
-    return image_.broadcast ? std::string("table *") : "table of node " + std::to_string(node);
-  }
-
-  TableWord ParseWord(const std::string& hex) const {
-    const int digits = config_.TableHexDigits();
-    if (static_cast<int>(hex.size()) != digits) {
-      Fail("table word '" + hex + "' has " + std::to_string(hex.size()) + " hex digits, expected " +
-           std::to_string(digits) + " for table-width " + std::to_string(config_.TableWidth()));
-    }
-    const int width = config_.TableWidth();
-    TableWord word((width + 31) / 32, 0);
-    for (int i = 0; i < digits; ++i) {
-      const char c = hex[digits - 1 - i];
-      uint32_t v;
-      if (c >= '0' && c <= '9') {
-        v = c - '0';
-      } else if (c >= 'a' && c <= 'f') {
-        v = c - 'a' + 10;
-      } else if (c >= 'A' && c <= 'F') {
-        v = c - 'A' + 10;
-      } else {
-        Fail("bad hex digit '" + std::string(1, c) + "' in table word '" + hex + "'");
-      }
-      const int bit = 4 * i;
-      if (bit + 4 > width && (v >> (width - bit)) != 0) {
-        Fail("table word '" + hex + "' has bits set above bit " + std::to_string(width - 1));
-      }
-      word[bit / 32] |= v << (bit % 32);
-    }
-    return word;
-  }
-
-  void Finish() {
-    if (!header_done_) CheckHeader();
-    if (tables_seen_ == 0) Fail("no table before 'end'");
-    for (size_t x = 0; x < loaded_.size(); ++x) {
-      if (!loaded_[x]) Fail("no table for node " + std::to_string(x) + " before 'end'");
-    }
-  }
-
-  struct Field {
-    long value = 0;
-    int line = 0;
   };
-
-  std::string path_;
-  const CubeConfig& config_;
-  Image image_;
-  int line_ = 0;
-  std::map<std::string, Field> header_;
-  bool header_done_ = false;
-  int tables_seen_ = 0;
-  std::vector<bool> loaded_;
-  int current_ = 0;
-  long words_left_ = 0;
-};
+  expect("dim", text.dim, config.dim);
+  expect("lanes", text.lanes, config.lanes);
+  if (text.memory > static_cast<uint64_t>(config.num_slots)) {
+    throw text.error(text.lineOf("memory"),
+                     "memory " + std::to_string(text.memory) +
+                         " does not fit this simulator, built for memory 1.." +
+                         std::to_string(config.num_slots) + " (" + config.Describe() + ")");
+  }
+  expect("table-width", text.width, config.TableWidth());
+  // Optional: images without MACs on one unit leave it out.
+  if (text.has("mac-units")) expect("mac-units", text.mac_units, config.mac_units);
+}
 
 }  // namespace
 
@@ -267,7 +57,37 @@ uint64_t Image::MaxCycles() const {
 }
 
 Image ReadImage(const std::string& path, const CubeConfig& config) {
-  return Reader(path, config).Read();
+  std::ifstream in(path);
+  if (!in) throw ImageError(path + ": cannot open image file");
+  image_text::Text text;
+  try {
+    text = image_text::parse(in, path, [&](const image_text::Text& t) { CheckFit(t, config); });
+  } catch (const image_text::SyntaxError& e) {
+    throw ImageError(e.what());
+  }
+  for (const image_text::Block& block : text.blocks) {
+    if (block.words.size() > static_cast<size_t>(config.table_depth)) {
+      const std::string name =
+          block.shared ? std::string("table *") : "table of node " + std::to_string(block.node);
+      throw ImageError(path + ":" + std::to_string(block.line) + ": " + name + " has " +
+                       std::to_string(block.words.size()) +
+                       " words, more than this simulator's table depth " +
+                       std::to_string(config.table_depth));
+    }
+  }
+  Image image;
+  image.path = path;
+  image.dim = config.dim;
+  image.lanes = config.lanes;
+  image.memory = static_cast<int>(text.memory);
+  image.slots = static_cast<int>(text.slots);
+  image.table_width = config.TableWidth();
+  image.one_port = text.one_port;
+  image.mac_overlap = text.mac_overlap;
+  image.broadcast = text.shared;
+  image.tables.reserve(text.blocks.size());
+  for (image_text::Block& block : text.blocks) image.tables.push_back(std::move(block.words));
+  return image;
 }
 
 }  // namespace hcube::tb

@@ -39,10 +39,10 @@ struct Image {
   uint64_t MaxCycles() const;
 };
 
-/// Reads and checks an image against the build configuration. Throws ImageError naming the file
-/// and line on a bad header, a dim / lanes / table-width other than the build's, memory above
-/// the build's NumSlots, bad hex, a truncated file, more table words than TableDepth, or a node
-/// out of range.
+/// Reads an image (its syntax checked by sw/tables/image_text.h, as the library reads it) and
+/// checks it against the build configuration. Throws ImageError naming the file and line on a
+/// malformed image, a dim / lanes / table-width / MAC units other than the build's, memory above
+/// the build's NumSlots, or more table words than TableDepth.
 Image ReadImage(const std::string& path, const CubeConfig& config);
 
 }  // namespace hcube::tb

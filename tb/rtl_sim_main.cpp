@@ -11,6 +11,7 @@
 // status 0 after a completed run (errors and timeouts are reported in the file), 2 on bad arguments
 // or a malformed image. Runs print "progress: cycle N of at most M" lines on stdout, a few times a
 // second (the backend draws them as a progress bar, sim/rtl_table_run.cpp).
+#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
@@ -33,29 +34,6 @@
 
 namespace {
 
-constexpr const char* kUsage =
-    "usage: hcube-rtl-sim --image FILE --out FILE [--trace FILE.fst] [--max-cycles C]\n"
-    "                     [--gtkw FILE] [--traffic [--traffic-word W]] [--memory FILE]\n"
-    "                     [--fault SPEC] [--threads T]\n"
-    "  --image FILE       table image (docs/hardware/node.md §3) or routed image (router.md §1) "
-    "for this\n"
-    "                     build's configuration\n"
-    "  --out FILE         result file: a JSON result document (testbench.md §4)\n"
-    "  --trace FILE.fst   write an FST waveform of the whole run (models built with HC_TRACE)\n"
-    "  --max-cycles C     cycle limit after start (default: the longest table's cycle count\n"
-    "                     + 16, which a correct RTL never reaches)\n"
-    "  --gtkw FILE        with --trace: write a GTKWave save file showing the traffic per node\n"
-    "                     and port (open it with: gtkwave FILE)\n"
-    "  --traffic          also write every word sent and stored (the result's \"traffic\":\n"
-    "                     the traffic monitor's log, for hcube's inspection tools) and every\n"
-    "                     error event (cycle, node, kind)\n"
-    "  --traffic-word W   with --traffic: only the sends and stores of word W\n"
-    "  --memory FILE      initial memory (tb/memory_file.h) instead of tags\n"
-    "  --fault SPEC       inject one link fault (tb/link_fault.h, docs/hardware/faults.md):\n"
-    "                     flip|stuck|dead|drop:NODE:PORT:LANE:CYCLE[:BIT[:VALUE]]\n"
-    "  --threads T        threads that evaluate the nodes of a node-array model (tb/node_array.h;\n"
-    "                     1..64, default 1); a flat model has the threads it was built with\n";
-
 struct Options {
   std::string image;
   std::string out;
@@ -74,67 +52,79 @@ class UsageError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-Options ParseArgs(int argc, char** argv) {
-  Options o;
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    if (a == "-h" || a == "--help") {
-      std::cout << kUsage;
-      std::exit(0);
-    }
-    auto value = [&]() -> std::string {
-      if (i + 1 >= argc) throw UsageError("option " + a + " needs a value");
-      return argv[++i];
-    };
-    if (a == "--image") {
-      o.image = value();
-    } else if (a == "--out") {
-      o.out = value();
-    } else if (a == "--trace") {
-      o.trace = value();
-    } else if (a == "--gtkw") {
-      o.gtkw = value();
-    } else if (a == "--memory") {
-      o.memory = value();
-    } else if (a == "--fault") {
-      o.fault = value();
-    } else if (a == "--traffic") {
-      o.traffic = true;
-    } else if (a == "--traffic-word") {
-      const std::string v = value();
-      char* end = nullptr;
-      errno = 0;
-      const unsigned long long w = std::strtoull(v.c_str(), &end, 10);
-      if (v.empty() || v[0] == '-' || *end != '\0' || errno != 0 || w > 0xFFFFFFFFull) {
-        throw UsageError("--traffic-word needs a 32-bit word, got '" + v + "'");
-      }
-      o.traffic_word = w;
-    } else if (a == "--threads") {
-      const std::string v = value();
-      char* end = nullptr;
-      errno = 0;
-      const long t = std::strtol(v.c_str(), &end, 10);
-      if (v.empty() || *end != '\0' || errno != 0 || t < 1 || t > 64) {
-        throw UsageError("--threads needs a number 1..64, got '" + v + "'");
-      }
-      o.threads = static_cast<int>(t);
-    } else if (a == "--max-cycles") {
-      const std::string v = value();
-      char* end = nullptr;
-      errno = 0;
-      const unsigned long long c = std::strtoull(v.c_str(), &end, 10);
-      if (v.empty() || v[0] == '-' || *end != '\0' || errno != 0 || c == 0) {
-        throw UsageError("--max-cycles needs a positive number, got '" + v + "'");
-      }
-      o.max_cycles = c;
-    } else {
-      throw UsageError("unknown argument '" + a + "'");
-    }
+// A CLI11 check that the value is a decimal number in lo..hi; its message says what the
+// option needs and what it got.
+CLI::Validator Needs(const std::string& what, unsigned long long lo, unsigned long long hi) {
+  return CLI::Validator(
+      [what, lo, hi](std::string& v) {
+        const bool digits =
+            !v.empty() && v.size() <= 20 &&
+            std::all_of(v.begin(), v.end(), [](char c) { return c >= '0' && c <= '9'; });
+        errno = 0;
+        const unsigned long long x = digits ? std::strtoull(v.c_str(), nullptr, 10) : 0;
+        const bool ok = digits && errno == 0 && x >= lo && x <= hi;
+        return ok ? std::string() : "needs " + what + ", got '" + v + "'";
+      },
+      "", "");
+}
+
+// The options, described once: CLI11 parses them, checks them and writes the help text.
+void Describe(CLI::App& app, Options& o) {
+  app.add_option("--image", o.image,
+                 "table image (docs/hardware/node.md §3) or routed image (router.md §1) for this "
+                 "build's configuration")
+      ->required()
+      ->type_name("FILE");
+  app.add_option("--out", o.out, "result file: a JSON result document (testbench.md §4)")
+      ->required()
+      ->type_name("FILE");
+  app.add_option("--trace", o.trace,
+                 "write an FST waveform of the whole run (models built with HC_TRACE)")
+      ->type_name("FILE.fst");
+  app.add_option("--max-cycles", o.max_cycles,
+                 "cycle limit after start (default: the longest table's cycle count + 16, which "
+                 "a correct RTL never reaches)")
+      ->check(Needs("a positive number", 1, ~0ULL))
+      ->type_name("C");
+  app.add_option("--gtkw", o.gtkw,
+                 "with --trace: write a GTKWave save file showing the traffic per node and port "
+                 "(open it with: gtkwave FILE)")
+      ->type_name("FILE");
+  app.add_flag("--traffic", o.traffic,
+               "also write every word sent and stored (the result's \"traffic\": the traffic "
+               "monitor's log, for hcube's inspection tools) and every error event (cycle, node, "
+               "kind)");
+  app.add_option("--traffic-word", o.traffic_word,
+                 "with --traffic: only the sends and stores of word W")
+      ->check(Needs("a 32-bit word", 0, 0xFFFFFFFFull))
+      ->type_name("W");
+  app.add_option("--memory", o.memory, "initial memory (tb/memory_file.h) instead of tags")
+      ->type_name("FILE");
+  app.add_option("--fault", o.fault,
+                 "inject one link fault (tb/link_fault.h, docs/hardware/faults.md): "
+                 "flip|stuck|dead|drop:NODE:PORT:LANE:CYCLE[:BIT[:VALUE]]")
+      ->type_name("SPEC");
+  app.add_option("--threads", o.threads,
+                 "threads that evaluate the nodes of a node-array model (tb/node_array.h; 1..64, "
+                 "default 1); a flat model has the threads it was built with")
+      ->check(Needs("a number 1..64", 1, 64))
+      ->type_name("T");
+}
+
+// Parses argv into `o`; returns false when the help was asked for (and printed).
+bool ParseArgs(CLI::App& app, Options& o, int argc, char** argv) {
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp&) {
+    std::cout << app.help();
+    return false;
+  } catch (const CLI::ExtrasError&) {
+    throw UsageError("unknown argument '" + app.remaining().front() + "'");
+  } catch (const CLI::ParseError& e) {
+    throw UsageError(e.what());
   }
-  if (o.image.empty()) throw UsageError("--image is required");
-  if (o.out.empty()) throw UsageError("--out is required");
   if (!o.gtkw.empty() && o.trace.empty()) throw UsageError("--gtkw needs --trace");
-  return o;
+  return true;
 }
 
 int Run(const Options& opt) {
@@ -297,10 +287,15 @@ int Run(const Options& opt) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  CLI::App app{"hcube-rtl-sim: runs a table or routed image on the Verilated cube",
+               "hcube-rtl-sim"};
+  Options opt;
+  Describe(app, opt);
   try {
-    return Run(ParseArgs(argc, argv));
+    if (!ParseArgs(app, opt, argc, argv)) return 0;
+    return Run(opt);
   } catch (const UsageError& e) {
-    std::cerr << "hcube-rtl-sim: " << e.what() << "\n" << kUsage;
+    std::cerr << "hcube-rtl-sim: " << e.what() << "\n" << app.help();
     return 2;
   } catch (const hcube::tb::ImageError& e) {
     std::cerr << "hcube-rtl-sim: " << e.what() << "\n";

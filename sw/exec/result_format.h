@@ -12,6 +12,8 @@
 #include <string>
 #include <vector>
 
+#include "base/hex.h"
+
 namespace hcube::result_format {
 
 /// The value of the document's "format" key.
@@ -99,18 +101,9 @@ inline bool parseMemoryHex(const std::string& text, size_t count, uint32_t* out)
   for (size_t i = 0; i < count; ++i) {
     uint32_t w = 0;
     for (size_t d = 0; d < 8; ++d) {
-      const char c = text[i * 8 + d];
-      uint32_t v = 0;
-      if (c >= '0' && c <= '9') {
-        v = static_cast<uint32_t>(c - '0');
-      } else if (c >= 'a' && c <= 'f') {
-        v = static_cast<uint32_t>(c - 'a' + 10);
-      } else if (c >= 'A' && c <= 'F') {
-        v = static_cast<uint32_t>(c - 'A' + 10);
-      } else {
-        return false;
-      }
-      w = (w << 4) | v;
+      const int v = hexDigitValue(text[i * 8 + d]);
+      if (v < 0) return false;
+      w = (w << 4) | static_cast<uint32_t>(v);
     }
     out[i] = w;
   }

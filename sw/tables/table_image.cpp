@@ -1,15 +1,15 @@
 #include "tables/table_image.h"
 
 #include <algorithm>
-#include <charconv>
 #include <fstream>
 #include <istream>
-#include <map>
+#include <optional>
 #include <ostream>
 #include <sstream>
 
 #include "base/error.h"
 #include "base/utf8.h"
+#include "tables/image_text.h"
 #include "tables/table_text.h"
 
 namespace hcube {
@@ -122,30 +122,11 @@ std::string toHex(const TableWord& w, int width) {
 }
 
 TableWord fromHex(const std::string& text, int width) {
-  const int digits = (width + 3) / 4;
-  if (static_cast<int>(text.size()) != digits) {
-    throw Error("hex word '" + text + "' has " + std::to_string(text.size()) +
-                " digits, expected " + std::to_string(digits));
-  }
-  TableWord w((digits * 4 + 63) / 64, 0);
-  for (int d = 0; d < digits; ++d) {
-    const char ch = text[static_cast<size_t>(digits - 1 - d)];
-    u64 v = 0;
-    if (ch >= '0' && ch <= '9') {
-      v = static_cast<u64>(ch - '0');
-    } else if (ch >= 'a' && ch <= 'f') {
-      v = static_cast<u64>(ch - 'a' + 10);
-    } else if (ch >= 'A' && ch <= 'F') {
-      v = static_cast<u64>(ch - 'A' + 10);
-    } else {
-      throw Error("hex word '" + text + "' has a non-hex digit");
-    }
-    putBits(w, 4 * d, 4, v);
-  }
-  for (int i = width; i < digits * 4; ++i) {
-    if (getBits(w, i, 1)) throw Error("hex word '" + text + "' has bits above the table width");
-  }
-  w.resize((width + 63) / 64);
+  image_text::Word limbs;
+  const std::string error = image_text::parseHex(text, static_cast<u64>(width), limbs);
+  if (!error.empty()) throw Error(error);
+  TableWord w((width + 63) / 64, 0);
+  for (size_t i = 0; i < limbs.size(); ++i) w[i / 2] |= u64{limbs[i]} << (32 * (i % 2));
   return w;
 }
 
@@ -198,166 +179,74 @@ void writeImageFile(const std::string& path, const TableSet& set, const ImageLay
 }
 
 TableSet readImage(std::istream& in, const std::string& source, HeaderOrigin* origin) {
-  int line = 0;
-  auto fail = [&](const std::string& msg) -> void {
-    throw Error(source + ":" + std::to_string(line) + ": " + msg);
-  };
-  // The next non-blank line without its comment, split into tokens; false at the end.
-  std::string rest;
-  auto next = [&](std::vector<std::string>& tok) {
-    std::string raw;
-    while (std::getline(in, raw)) {
-      ++line;
-      raw = raw.substr(0, raw.find('#'));
-      std::istringstream words(raw);
-      tok.clear();
-      for (std::string w; words >> w;) tok.push_back(w);
-      if (tok.empty()) continue;
-      rest = raw.substr(raw.find(tok[0]) + tok[0].size());
-      return true;
-    }
-    return false;
-  };
-  auto number = [&](const std::string& text, const std::string& what, u64 lo, u64 hi) {
-    u64 v = 0;
-    const char* end = text.data() + text.size();
-    auto [ptr, ec] = std::from_chars(text.data(), end, v);
-    if (text.empty() || ec != std::errc() || ptr != end || v < lo || v > hi) {
-      fail(what + " '" + text + "' is not an integer in " + std::to_string(lo) + ".." +
-           std::to_string(hi));
-    }
-    return v;
-  };
-
-  std::vector<std::string> tok;
-  if (!next(tok)) fail("empty input, expected 'hcube-image 1'");
-  if (tok.size() != 2 || tok[0] != "hcube-image") fail("expected 'hcube-image 1'");
-  if (tok[1] != "1") fail("unsupported image version " + tok[1]);
+  // The syntax, the header's numbers and the blocks are image_text's; what follows is what the
+  // library adds: the permutation, the width the header implies and the instructions.
   TableSet set;
   TableHeader& h = set.header;
-  std::map<std::string, int> lines;
-  std::string perm_text;
-  u64 memory = 0;
-  u64 width = 0;
-  while (true) {
-    if (!next(tok)) fail("unexpected end of input in the header");
-    if (tok[0] == "table" || tok[0] == "end") break;
-    const std::string& key = tok[0];
-    static const char* const kKeys[] = {"algo",      "perm",       "dim",      "slots",
-                                        "memory",    "lanes",      "one-port", "table-width",
-                                        "mac-units", "mac-overlap"};
-    if (std::find(std::begin(kKeys), std::end(kKeys), key) == std::end(kKeys)) {
-      fail("unknown header field '" + key + "'");
+  std::optional<ImageLayout> layout;
+  auto header = [&](const image_text::Text& text) {
+    auto fail = [&](int line, const std::string& msg) { throw text.error(line, msg); };
+    h.n = static_cast<int>(text.dim);
+    h.slots = text.slots;
+    h.scratch = text.memory - text.slots;
+    h.lanes = static_cast<int>(text.lanes);
+    h.one_port = text.one_port;
+    h.mac_overlap = text.mac_overlap;
+    if (text.mac_units != 0) h.mac_units = static_cast<u32>(text.mac_units);
+    if (text.has("algo")) {
+      if (!isValidUtf8(text.fields.at("algo").text)) {
+        fail(text.lineOf("algo"), "algo name is not UTF-8 text");
+      }
+      h.algo = text.fields.at("algo").text;
     }
-    if (lines.count(key) != 0) fail("header field '" + key + "' given twice");
-    lines[key] = line;
-    if (key == "perm") {
-      perm_text = rest;
-      continue;
+    if (!text.has("perm")) {
+      fail(text.body_line,
+           "the image names no permutation (no 'perm' line: written by an hcube before images "
+           "carried one); verify the tables.hct beside it");
     }
-    if (tok.size() != 2) fail("header field '" + key + "' takes one value");
-    if (key == "algo") {
-      if (!isValidUtf8(tok[1])) fail("algo name is not UTF-8 text");
-      h.algo = tok[1];
-    } else if (key == "dim") {
-      h.n = static_cast<int>(number(tok[1], "dim", 1, 24));
-    } else if (key == "slots") {
-      h.slots = number(tok[1], "slots", 1, u64{1} << 32);
-    } else if (key == "memory") {
-      memory = number(tok[1], "memory", 1, u64{1} << 33);
-    } else if (key == "lanes") {
-      h.lanes = static_cast<int>(number(tok[1], "lanes", 1, 64));
-    } else if (key == "one-port") {
-      h.one_port = number(tok[1], "one-port", 0, 1) == 1;
-    } else if (key == "mac-units") {
-      h.mac_units = static_cast<u32>(number(tok[1], "mac-units", 1, 64));
-    } else if (key == "mac-overlap") {
-      h.mac_overlap = number(tok[1], "mac-overlap", 0, 1) == 1;
-    } else {
-      width = number(tok[1], "table-width", 1, u64{1} << 20);
+    try {
+      h.perm = parsePermText(text.fields.at("perm").text);
+    } catch (const Error& e) {
+      fail(text.lineOf("perm"), e.what());
     }
-  }
-  for (const char* key : {"dim", "slots", "memory", "lanes", "one-port", "table-width"}) {
-    if (lines.count(key) == 0) fail(std::string("header field '") + key + "' is missing");
-  }
-  if (lines.count("perm") == 0) {
-    fail(
-        "the image names no permutation (no 'perm' line: written by an hcube before images "
-        "carried one); verify the tables.hct beside it");
-  }
-  const int table_line = line;
-  line = lines["perm"];
+    if (h.perm.n() != h.n || h.perm.slots() != h.slots) {
+      fail(text.lineOf("perm"), "permutation '" + h.perm.str() + "' does not match dim " +
+                                    std::to_string(h.n) + " and slots " + std::to_string(h.slots));
+    }
+    layout = ImageLayout::of(h);
+    if (text.width != static_cast<u64>(layout->tableWidth())) {
+      fail(text.lineOf("table-width"),
+           "table-width " + std::to_string(text.width) + " is not the " +
+               std::to_string(layout->tableWidth()) + " bits of dim " + std::to_string(h.n) +
+               ", lanes " + std::to_string(h.lanes) + ", memory " + std::to_string(text.memory));
+    }
+  };
+  image_text::Text text;
   try {
-    h.perm = parsePermText(perm_text);
-  } catch (const Error& e) {
-    fail(e.what());
+    text = image_text::parse(in, source, header);
+  } catch (const image_text::SyntaxError& e) {
+    throw Error(e.what());
   }
-  line = lines["memory"];
-  if (memory < h.slots) {
-    fail("memory " + std::to_string(memory) + " is less than slots " + std::to_string(h.slots));
-  }
-  h.scratch = memory - h.slots;
-  if (h.perm.n() != h.n || h.perm.slots() != h.slots) {
-    line = lines["perm"];
-    fail("permutation '" + h.perm.str() + "' does not match dim " + std::to_string(h.n) +
-         " and slots " + std::to_string(h.slots));
-  }
-  const ImageLayout layout = ImageLayout::of(h);
-  if (width != static_cast<u64>(layout.tableWidth())) {
-    line = lines["table-width"];
-    fail("table-width " + std::to_string(width) + " is not the " +
-         std::to_string(layout.tableWidth()) + " bits of dim " + std::to_string(h.n) + ", lanes " +
-         std::to_string(h.lanes) + ", memory " + std::to_string(memory));
-  }
-  line = table_line;
   if (origin != nullptr) {
     origin->file = source;
-    origin->lines = lines;
-    origin->lines["scratch"] = lines["memory"];
+    origin->lines.clear();
+    for (const auto& [key, field] : text.fields) origin->lines[key] = field.line;
+    origin->lines["scratch"] = text.lineOf("memory");
   }
-
-  // Blocks: "table * W" once, or "table <node> W" for every node in order, each followed by W
-  // hex words; then "end".
-  const u64 nodes = h.nodes();
-  while (tok[0] != "end") {
-    if (tok[0] != "table" || tok.size() != 3) {
-      fail("expected 'table * <words>', 'table <node> <words>' or 'end'");
-    }
-    if (tok[1] == "*") {
-      if (!set.tables.empty()) fail("'table *' must be the only table");
-      set.shared = true;
-    } else {
-      const u64 node = number(tok[1], "node", 0, nodes - 1);
-      if (set.tables.empty()) set.shared = false;
-      if (set.shared) fail("'table <node>' after 'table *'");
-      if (node != set.tables.size()) {
-        fail("expected 'table " + std::to_string(set.tables.size()) + "' (tables in node order)");
-      }
-    }
-    const u64 words = number(tok[2], "table length", 1, u64{1} << 32);
+  set.shared = text.shared;
+  for (const image_text::Block& block : text.blocks) {
     set.tables.emplace_back();
-    for (u64 i = 0; i < words; ++i) {
-      if (!next(tok)) {
-        fail("unexpected end of input: " + std::to_string(words - i) +
-             " more table word(s) "
-             "expected");
+    for (size_t i = 0; i < block.words.size(); ++i) {
+      TableWord w((layout->tableWidth() + 63) / 64, 0);
+      for (size_t l = 0; l < block.words[i].size(); ++l) {
+        w[l / 2] |= u64{block.words[i][l]} << (32 * (l % 2));
       }
-      if (tok.size() != 1) fail("expected a hex table word");
       try {
-        set.tables.back().push_back(
-            decodeInstruction(fromHex(tok[0], layout.tableWidth()), layout));
+        set.tables.back().push_back(decodeInstruction(w, *layout));
       } catch (const Error& e) {
-        fail(e.what());
+        throw Error(text.error(block.lines[i], e.what()).what());
       }
     }
-    if (!next(tok)) fail("unexpected end of input: missing 'end'");
-  }
-  if (tok.size() != 1) fail("'end' takes no value");
-  if (next(tok)) fail("text after 'end'");
-  if (set.tables.empty()) fail("no table");
-  if (!set.shared && set.tables.size() != nodes) {
-    fail("only " + std::to_string(set.tables.size()) + " of " + std::to_string(nodes) +
-         " node tables given");
   }
   try {
     checkTableShape(set);

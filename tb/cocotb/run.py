@@ -27,7 +27,8 @@ import xml.etree.ElementTree as ET
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.normpath(os.path.join(HERE, '..', '..'))
 RTL = [os.path.join(ROOT, 'rtl', f) for f in
-       ('hc_pkg.sv', 'hc_mac.sv', 'hc_router.sv', 'hc_node.sv', 'hc_cube_ctl.sv', 'hc_cube.sv')]
+       ('hc_pkg.sv', 'hc_fifo.sv', 'hc_rr_arb.sv', 'hc_mac.sv', 'hc_router.sv', 'hc_node.sv',
+        'hc_cube_ctl.sv', 'hc_cube.sv')]
 
 # name: the hcube case (the same arguments for `hcube tables` and `hcube run`). All are 3-cubes
 # with K = M = 8, so that one model serves every case.

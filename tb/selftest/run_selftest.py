@@ -427,34 +427,34 @@ def test_bad_images(exe, tmp):
         return '\n'.join(l2) + '\n'
 
     bad('magic', sub(0, 'hcube-image 2'), 1, 'version')
-    bad('not an image', 'hello\n', 1, 'not an hcube image')
-    bad('empty', '', 1, 'empty')
+    bad('not an image', 'hello\n', 1, "expected 'hcube-image 1'")
+    bad('empty', '', 0, 'empty input')
     bad('dim', sub(1, 'dim 3'), 2, 'dim 3 does not fit')
     bad('memory', sub(3, 'memory 8'), 4, 'memory 8 does not fit')
     bad('lanes', sub(4, 'lanes 2'), 5, 'lanes 2 does not fit')
     bad('table-width', sub(6, 'table-width 40'), 7, 'table-width 40 does not fit')
-    bad('slots > memory', sub(2, 'slots 9'), 3, 'exceed memory')
-    bad('one-port 2', sub(5, 'one-port 2'), 6, 'one-port')
-    bad('bad number', sub(1, 'dim x'), 2, 'bad dim')
-    bad('missing header', '\n'.join(lines[:1] + lines[2:]) + '\n', 7, "missing header line 'dim'")
-    bad('unknown header', sub(5, 'two-port 0'), 6, 'unknown header')
-    bad('bad hex', sub(8, 'g' * digits), 9, 'bad hex digit')
-    bad('hex length', sub(8, '0' * (digits + 1)), 9, 'hex digits')
-    bad('bits above width', sub(8, 'f' + '0' * (digits - 1)), 9, 'bits set above')
-    bad('truncated words', '\n'.join(lines[:9]) + '\n', 10, 'truncated')
-    bad('missing end', '\n'.join(lines[:10]) + '\n', 11, "missing 'end'")
+    bad('slots > memory', sub(2, 'slots 9'), 4, 'memory 4 is less than slots 9')
+    bad('one-port 2', sub(5, 'one-port 2'), 6, "one-port '2' is not an integer in 0..1")
+    bad('bad number', sub(1, 'dim x'), 2, "dim 'x' is not an integer")
+    bad('missing header', '\n'.join(lines[:1] + lines[2:]) + '\n', 7, "header field 'dim' is missing")
+    bad('unknown header', sub(5, 'two-port 0'), 6, "unknown header field 'two-port'")
+    bad('bad hex', sub(8, 'g' * digits), 9, 'non-hex digit')
+    bad('hex length', sub(8, '0' * (digits + 1)), 9, f'has {digits + 1} digits, expected {digits}')
+    bad('bits above width', sub(8, 'f' + '0' * (digits - 1)), 9, 'bits above the table width')
+    bad('truncated words', '\n'.join(lines[:9]) + '\n', 9, 'more table word(s) expected')
+    bad('missing end', '\n'.join(lines[:10]) + '\n', 10, "missing 'end'")
     bad('too many words', sub(7, 'table * 9') + ('0' * digits + '\n') * 7, 8,
         "more than this simulator's table depth 8")
-    bad('zero words', sub(7, 'table * 0'), 8, 'at least one word')
-    bad('node out of range', sub(7, 'table 4 2'), 8, 'node 4 out of range')
+    bad('zero words', sub(7, 'table * 0'), 8, "table length '0' is not an integer in 1..")
+    bad('node out of range', sub(7, 'table 4 2'), 8, "node '4' is not an integer in 0..3")
     per_node = lines[:7]
     for x in range(4):
         per_node += [f'table {x} 1', '0' * digits]
-    bad('missing node', '\n'.join(per_node[:-2] + ['end']) + '\n', 14, 'no table for node 3')
+    bad('missing node', '\n'.join(per_node[:-2] + ['end']) + '\n', 14, 'only 3 of 4 node tables given')
     bad('duplicate node', '\n'.join(per_node[:-2] + ['table 0 1', '0' * digits, 'end']) + '\n',
-        14, 'second table for node 0')
+        14, "expected 'table 3' (tables in node order)")
     bad('mixed blocks', '\n'.join(per_node[:9] + ['table * 1', '0' * digits, 'end']) + '\n', 10,
-        "either one 'table *'")
+        "'table *' must be the only table")
     bad('text after end', '\n'.join(lines + ['dim 2']) + '\n', 12, "after 'end'")
 
     def args(name, argv, want):

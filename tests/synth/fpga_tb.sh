@@ -9,7 +9,7 @@ dir=${1:?usage: fpga_tb.sh DIR}
 mkdir -p "$dir"
 verilator --binary -Wall -Wno-DECLFILENAME -Wno-UNUSEDSIGNAL -Wno-UNUSEDPARAM \
   --Mdir "$dir" -o hc_fpga_tb --top-module hc_fpga_tb \
-  "$root/rtl/hc_lint.vlt" "$root"/rtl/*_pkg.sv "$root/rtl/hc_mac.sv" "$root/rtl/hc_router.sv" "$root/rtl/hc_node.sv" "$root/rtl/hc_cube_ctl.sv" "$root/rtl/hc_cube.sv" \
-  "$root/rtl/hc_fpga.sv" "$root/tests/synth/hc_fpga_tb.sv" >"$dir/build.log" 2>&1 ||
+  "$root/rtl/hc_lint.vlt" "$root"/rtl/*_pkg.sv $(ls "$root"/rtl/*.sv | grep -v '_pkg\.sv$') \
+  "$root/tests/synth/hc_fpga_tb.sv" >"$dir/build.log" 2>&1 ||
   { cat "$dir/build.log"; exit 1; }
 "$dir/hc_fpga_tb"
