@@ -326,6 +326,87 @@ module hc_node
   // pair_conflict[a*NumChans + b], a < b: channels a and b both write the same slot.
   logic [NumChans*NumChans-1:0] pair_conflict;
 
+  // The decode in a function, its results written once (see next_run); the words it may send
+  // are read here.
+  function automatic logic [NumChans+WordWidth+8:0] decode_chan(
+      input logic perm, input logic xfer, input logic [1:0] out_op,
+      input logic [1:0] in_op, input logic out_addr_ok, input logic in_addr_ok,
+      input logic fwd_ready, input logic [ChanIdxBits-1:0] fwd_src,
+      input logic [WordWidth-1:0] mem_word, input logic [WordWidth-1:0] pass_word);
+    logic                 out_valid;
+    logic [WordWidth-1:0] out_data;
+    logic                 slot_err, fwd_err, illegal, cp, wr, expect_in, rd_mem, wr_mem;
+    logic [NumChans-1:0]  fwd_oh;
+    out_valid   = 1'b0;
+    out_data    = '0;
+    slot_err    = 1'b0;
+    fwd_err     = 1'b0;
+    illegal     = 1'b0;
+    cp          = 1'b0;
+    wr          = 1'b0;
+    expect_in   = 1'b0;
+    rd_mem      = 1'b0;
+    wr_mem      = 1'b0;
+    fwd_oh      = '0;
+    if (perm) begin
+      // PERMUTE: MEM/MEM copies (an out-of-range read copies the word 0, an out-of-range write
+      // is dropped), IDLE/IDLE does nothing, anything else is illegal and is neither range-
+      // nor conflict-checked. No port is used: nothing is sent or expected, every arriving
+      // word is lost and one-port mode does not apply. The word copied travels in
+      // chan_out_data with chan_out_valid low, so the neighbour ignores it. out_addr is the
+      // slot copied from, in_addr the slot copied to.
+      if (out_op == hc_pkg::OutMem && in_op == hc_pkg::InMem) begin
+        rd_mem = 1'b1;
+        wr_mem = 1'b1;
+        if (out_addr_ok) begin
+          out_data = mem_word;
+        end else begin
+          slot_err = 1'b1;
+        end
+        if (in_addr_ok) begin
+          cp = 1'b1;
+        end else begin
+          slot_err = 1'b1;
+        end
+      end else if (out_op != hc_pkg::OutIdle || in_op != hc_pkg::InIdle) begin
+        illegal = 1'b1;
+      end
+    end else if (xfer) begin
+      // XFER. Output side: the word read from memory as at the start of the cycle, or the
+      // PASS register. An out-of-range slot sends the word 0.
+      case (out_op)
+        hc_pkg::OutMem: begin
+          out_valid = 1'b1;
+          rd_mem    = 1'b1;
+          if (out_addr_ok) begin
+            out_data = mem_word;
+          end else begin
+            slot_err = 1'b1;
+          end
+        end
+        hc_pkg::OutFwd: begin
+          if (fwd_ready) begin
+            out_valid = 1'b1;
+            out_data  = pass_word;
+            fwd_oh[fwd_src] = 1'b1;  // forwards PASS register fwd_src
+          end else begin
+            fwd_err = 1'b1;
+          end
+        end
+        hc_pkg::OutIllegal: illegal = 1'b1;
+        default: ;
+      endcase
+      if ((in_op == hc_pkg::InMem || in_op == hc_pkg::InAdd) && !in_addr_ok) slot_err = 1'b1;
+      // Input side as the instruction describes it (the arriving words are checked below).
+      expect_in = in_op != hc_pkg::InIdle;
+      wr_mem    = in_op == hc_pkg::InMem || in_op == hc_pkg::InAdd;
+      wr        = wr_mem && in_addr_ok;
+    end
+    decode_chan = {fwd_oh, out_data, out_valid, slot_err, fwd_err, illegal, cp, wr, expect_in,
+                   rd_mem, wr_mem};
+  endfunction
+
+
   for (genvar c = 0; c < NumChans; c++) begin : g_dec
     logic [ChanBits-1:0]    field;
     logic [1:0]             out_op;     // hc_pkg::out_op_e
@@ -358,30 +439,21 @@ module hc_node
     // always_comb for both, with a condition that is constant in a table-mode node, still cost
     // that node's Verilated code 1.6 % more instructions at n = 8.)
     if (HasRouter != 0) begin : g_fields_gated
+      // Each variable written once (see next_run).
+      logic gate;
+      assign gate = permute || chan_instr;
       always_comb begin : fields
-        field       = '0;
-        out_op      = '0;
-        out_idx     = '0;
-        in_op       = '0;
-        out_addr    = '0;
-        in_addr     = '0;
-        out_addr_ok = 1'b0;
-        in_addr_ok  = 1'b0;
-        fwd_src     = '0;
-        fwd_ready   = 1'b0;
-        if (permute || chan_instr) begin
-          field       = chan_field[c*ChanBits +: ChanBits];
-          out_op      = field[1:0];
-          out_idx     = field[3 +: IdxBits];
-          in_op       = field[3 + IdxBits +: 2];
-          out_addr    = AddrBits'(out_idx) ^ (field[2] ? AddrBits'(node_id_q) : '0);
-          in_addr     = AddrBits'(field[6 + IdxBits +: SlotBits]) ^
-                        (field[5 + IdxBits] ? AddrBits'(node_id_q) : '0);
-          out_addr_ok = 32'(out_addr) < NumSlots;
-          in_addr_ok  = 32'(in_addr) < NumSlots;
-          fwd_src     = out_idx[ChanIdxBits-1:0];
-          fwd_ready   = 32'(out_idx) < NumChans && pass_valid_q[fwd_src];
-        end
+        field       = gate ? chan_field[c*ChanBits +: ChanBits] : '0;
+        out_op      = gate ? field[1:0] : '0;
+        out_idx     = gate ? field[3 +: IdxBits] : '0;
+        in_op       = gate ? field[3 + IdxBits +: 2] : '0;
+        out_addr    = gate ? AddrBits'(out_idx) ^ (field[2] ? AddrBits'(node_id_q) : '0) : '0;
+        in_addr     = gate ? AddrBits'(field[6 + IdxBits +: SlotBits]) ^
+                             (field[5 + IdxBits] ? AddrBits'(node_id_q) : '0) : '0;
+        out_addr_ok = gate && 32'(out_addr) < NumSlots;
+        in_addr_ok  = gate && 32'(in_addr) < NumSlots;
+        fwd_src     = gate ? out_idx[ChanIdxBits-1:0] : '0;
+        fwd_ready   = gate && 32'(out_idx) < NumChans && pass_valid_q[fwd_src];
       end
     end else begin : g_fields
       assign field       = chan_field[c*ChanBits +: ChanBits];
@@ -403,87 +475,25 @@ module hc_node
     // them (at n = 10 about 6 % of a routed run's time and 10 % of a table-mode AAPC's). The
     // fields and slot addresses above are gated only in a node with a router.
     always_comb begin : decode
-      out_valid   = 1'b0;
-      out_data    = '0;
-      slot_err    = 1'b0;
-      fwd_err     = 1'b0;
-      illegal     = 1'b0;
-      cp          = 1'b0;
-      wr          = 1'b0;
-      expect_in   = 1'b0;
-      rd_mem      = 1'b0;
-      wr_mem      = 1'b0;
-      overlap     = 1'b0;
-      fwd_oh      = '0;
-      if (permute) begin
-        // PERMUTE: MEM/MEM copies (an out-of-range read copies the word 0, an out-of-range write
-        // is dropped), IDLE/IDLE does nothing, anything else is illegal and is neither range-
-        // nor conflict-checked. No port is used: nothing is sent or expected, every arriving
-        // word is lost and one-port mode does not apply. The word copied travels in
-        // chan_out_data with chan_out_valid low, so the neighbour ignores it. out_addr is the
-        // slot copied from, in_addr the slot copied to.
-        if (out_op == hc_pkg::OutMem && in_op == hc_pkg::InMem) begin
-          rd_mem = 1'b1;
-          wr_mem = 1'b1;
-          if (out_addr_ok) begin
-            out_data = mem_q[out_addr[SlotBits-1:0]];
-          end else begin
-            slot_err = 1'b1;
-          end
-          if (in_addr_ok) begin
-            cp = 1'b1;
-          end else begin
-            slot_err = 1'b1;
-          end
-        end else if (out_op != hc_pkg::OutIdle || in_op != hc_pkg::InIdle) begin
-          illegal = 1'b1;
-        end
-      end else if (chan_instr) begin
-        // XFER. Output side: the word read from memory as at the start of the cycle, or the
-        // PASS register. An out-of-range slot sends the word 0.
-        case (out_op)
-          hc_pkg::OutMem: begin
-            out_valid = 1'b1;
-            rd_mem    = 1'b1;
-            if (out_addr_ok) begin
-              out_data = mem_q[out_addr[SlotBits-1:0]];
-            end else begin
-              slot_err = 1'b1;
-            end
-          end
-          hc_pkg::OutFwd: begin
-            if (fwd_ready) begin
-              out_valid = 1'b1;
-              out_data  = pass_data_q[fwd_src*WordWidth +: WordWidth];
-              fwd_oh[fwd_src] = 1'b1;  // forwards PASS register fwd_src
-            end else begin
-              fwd_err = 1'b1;
-            end
-          end
-          hc_pkg::OutIllegal: illegal = 1'b1;
-          default: ;
-        endcase
-        if ((in_op == hc_pkg::InMem || in_op == hc_pkg::InAdd) && !in_addr_ok) slot_err = 1'b1;
-        // Input side as the instruction describes it (the arriving words are checked below).
-        expect_in = in_op != hc_pkg::InIdle;
-        wr_mem    = in_op == hc_pkg::InMem || in_op == hc_pkg::InAdd;
-        wr        = wr_mem && in_addr_ok;
-      end
-      // ---- MAC overlap mode (docs/hardware/arithmetic.md §3) ----
-      // Beside a running MAC (mac_busy, issued in an earlier cycle) the channel may not read the
-      // MAC's C block nor write its A, B or C block: checks on the instruction, on the slots
-      // after the relative XOR (in range or not).
-      if (mac_busy && (rd_mem || wr_mem)) begin
-        overlap = (rd_mem && MacCmpBits'(out_addr) >= mac_c_lo &&
-                   MacCmpBits'(out_addr) < mac_c_hi) ||
-                  (wr_mem && ((MacCmpBits'(in_addr) >= mac_a_lo &&
-                               MacCmpBits'(in_addr) < mac_a_hi) ||
-                              (MacCmpBits'(in_addr) >= mac_b_lo &&
-                               MacCmpBits'(in_addr) < mac_b_hi) ||
-                              (MacCmpBits'(in_addr) >= mac_c_lo &&
-                               MacCmpBits'(in_addr) < mac_c_hi)));
-      end
+      {fwd_oh, out_data, out_valid, slot_err, fwd_err, illegal, cp, wr, expect_in, rd_mem,
+       wr_mem} = decode_chan(permute, chan_instr, out_op, in_op, out_addr_ok, in_addr_ok,
+                             fwd_ready, fwd_src, mem_q[out_addr[SlotBits-1:0]],
+                             pass_data_q[fwd_src*WordWidth +: WordWidth]);
     end
+
+    // ---- MAC overlap mode (docs/hardware/arithmetic.md §3) ----
+    // Beside a running MAC (mac_busy, issued in an earlier cycle) the channel may not read the
+    // MAC's C block nor write its A, B or C block: checks on the instruction, on the slots
+    // after the relative XOR (in range or not).
+    assign overlap = mac_busy &&
+                     ((rd_mem && MacCmpBits'(out_addr) >= mac_c_lo &&
+                       MacCmpBits'(out_addr) < mac_c_hi) ||
+                      (wr_mem && ((MacCmpBits'(in_addr) >= mac_a_lo &&
+                                   MacCmpBits'(in_addr) < mac_a_hi) ||
+                                  (MacCmpBits'(in_addr) >= mac_b_lo &&
+                                   MacCmpBits'(in_addr) < mac_b_hi) ||
+                                  (MacCmpBits'(in_addr) >= mac_c_lo &&
+                                   MacCmpBits'(in_addr) < mac_c_hi))));
 
     assign chan_out_valid[c]                       = out_valid;
     assign chan_out_data[c*WordWidth +: WordWidth] = out_data;
@@ -522,12 +532,16 @@ module hc_node
     assign port_sends[p] = |ch_sends[p*Lanes +: Lanes];
     assign port_recvs[p] = |ch_recvs[p*Lanes +: Lanes];
   end
-  always_comb begin : fwd_usage
-    fwd_used = '0;
-    if (fwd_sel != '0) begin
-      for (int c = 0; c < NumChans; c++) fwd_used = fwd_used | fwd_sel[c*NumChans +: NumChans];
+  // The OR of the channels' one-hot selects, in a function (see next_run).
+  function automatic logic [NumChans-1:0] fwd_or(input logic [NumChans*NumChans-1:0] sel);
+    logic [NumChans-1:0] acc;
+    acc = '0;
+    if (sel != '0) begin
+      for (int c = 0; c < NumChans; c++) acc = acc | sel[c*NumChans +: NumChans];
     end
-  end
+    fwd_or = acc;
+  endfunction
+  assign fwd_used = fwd_or(fwd_sel);
   if (NumChans == 1) begin : g_one_chan
     logic unused_wr;  // one channel: no pair to check for a conflict
     assign unused_wr = ^wr_any;
@@ -540,19 +554,24 @@ module hc_node
   // which a channel writes (wr_any is 0 otherwise), so that routed runs skip the comparisons
   // (n = 10: 45 of them); pair_conflict is then 0.
   if (HasRouter != 0) begin : g_conflict_gated
-    always_comb begin : pairs
-      conflict = 1'b0;
-      if (chan_instr) begin
+    // In a function (see next_run).
+    function automatic logic pair_writes(input logic run, input logic [NumChans-1:0] any,
+                                         input logic [NumChans*SlotBits-1:0] addr);
+      logic hit;
+      hit = 1'b0;
+      if (run) begin
         for (int a = 0; a < NumChans; a++) begin
           for (int b = a + 1; b < NumChans; b++) begin
-            if (wr_any[a] && wr_any[b] &&
-                wr_addr[a*SlotBits +: SlotBits] == wr_addr[b*SlotBits +: SlotBits]) begin
-              conflict = 1'b1;
+            if (any[a] && any[b] &&
+                addr[a*SlotBits +: SlotBits] == addr[b*SlotBits +: SlotBits]) begin
+              hit = 1'b1;
             end
           end
         end
       end
-    end
+      pair_writes = hit;
+    endfunction
+    assign conflict = pair_writes(chan_instr, wr_any, wr_addr);
     logic unused_pairs;  // all 0 here
     assign unused_pairs = ^pair_conflict;
   end else begin : g_conflict
@@ -754,16 +773,12 @@ module hc_node
   if (HasRouter != 0) begin : g_rt_lanes
     // In routed mode lane 0 of port j carries the router's traffic and its write port stores
     // the router's deliveries from port j.
+    // Every bit written once (see next_run).
     always_comb begin : rt_lanes
-      store = wr_slot & in_valid_i;
-      wr_en = store | copy;
-      if (routed) begin
-        store = '0;
-        wr_en = '0;
-        for (int j = 0; j < Dim; j++) begin
-          store[j*Lanes] = rt_wr_en[j];
-          wr_en[j*Lanes] = rt_wr_en[j];
-        end
+      for (int c = 0; c < NumChans; c++) begin
+        store[c] = routed ? c % Lanes == 0 && rt_wr_en[c / Lanes] : wr_slot[c] && in_valid_i[c];
+        wr_en[c] = routed ? c % Lanes == 0 && rt_wr_en[c / Lanes] :
+                            (wr_slot[c] && in_valid_i[c]) || copy[c];
       end
     end
   end else begin : g_tbl_lanes
@@ -840,30 +855,32 @@ module hc_node
   // In routed mode every one of these is 0 (nothing executes, the MAC units and the PASS
   // registers stay idle after the start), so a routed node skips them (`routed` is a constant 0
   // in a node without a router).
+  // (Each kind written once: see next_run.)
   always_comb begin : checks_state
-    err_state = '0;
-    if (!routed) begin
-      err_state[hc_pkg::ErrFwd]      = any_fwd_err;
-      err_state[hc_pkg::ErrSlot]     = any_slot_err || mac_slot_err;
-      err_state[hc_pkg::ErrOverrun]  = overrun;
-      err_state[hc_pkg::ErrOneport]  = one_port_q && ($countones(port_sends) > 1 ||
-                                                      $countones(port_recvs) > 1);
-      err_state[hc_pkg::ErrIllegal]  = any_illegal ||
-                                       (executing && opcode == hc_pkg::OpWait && wait_len == '0);
-      err_state[hc_pkg::ErrConflict] = conflict || mac_conflict;
-      err_state[hc_pkg::ErrDropped]  = |(pass_valid_q & ~fwd_used);
-      err_state[hc_pkg::ErrOverlap]  = (mac && mac_busy && mac_overlap_q) || |ch_overlap;
-    end
+    err_state[hc_pkg::ErrLost]     = 1'b0;
+    err_state[hc_pkg::ErrNodata]   = 1'b0;
+    err_state[hc_pkg::ErrFwd]      = !routed && any_fwd_err;
+    err_state[hc_pkg::ErrSlot]     = !routed && (any_slot_err || mac_slot_err);
+    err_state[hc_pkg::ErrOverrun]  = !routed && overrun;
+    err_state[hc_pkg::ErrOneport]  = !routed && one_port_q && ($countones(port_sends) > 1 ||
+                                                               $countones(port_recvs) > 1);
+    err_state[hc_pkg::ErrIllegal]  = !routed && (any_illegal ||
+                                     (executing && opcode == hc_pkg::OpWait && wait_len == '0));
+    err_state[hc_pkg::ErrConflict] = !routed && (conflict || mac_conflict);
+    err_state[hc_pkg::ErrDropped]  = !routed && |(pass_valid_q & ~fwd_used);
+    err_state[hc_pkg::ErrOverlap]  = !routed && ((mac && mac_busy && mac_overlap_q) ||
+                                                 |ch_overlap);
   end
 
+  // err_state's lost and nodata are 0, and all of it is 0 in routed mode, where lost and conflict
+  // are the router's FIFO overflow and double writes (the table is idle). One assignment: see
+  // next_run.
+  logic lost_now;  // the lost condition this cycle
+  assign lost_now = routed ? rt_overflow : active_q && |(in_valid_i & ~in_not_idle);
   always_comb begin : checks
-    err_event                      = err_state;
-    err_event[hc_pkg::ErrLost]     = active_q && |(in_valid_i & ~in_not_idle);
-    err_event[hc_pkg::ErrNodata]   = |(expect_word & ~in_valid_i);
-    if (routed) begin  // the router's FIFO overflow and double writes (the table is idle)
-      err_event[hc_pkg::ErrLost]     = rt_overflow;
-      err_event[hc_pkg::ErrConflict] = rt_conflict;
-    end
+    err_event = err_state | (NumErrKinds'(lost_now) << hc_pkg::ErrLost) |
+                (NumErrKinds'(|(expect_word & ~in_valid_i)) << hc_pkg::ErrNodata) |
+                (NumErrKinds'(routed && rt_conflict) << hc_pkg::ErrConflict);
   end
 
   // ---------------------------------------------------------------------------
@@ -881,13 +898,14 @@ module hc_node
   // Next state while running. The start pulse and the one-port input enter only through the
   // small muxes of next_state: Verilator re-evaluates logic that reads a top-level input on every
   // eval(), so that logic is kept small.
+  // Every combinational block of the node writes each variable once per evaluation (no default
+  // then override, no variable it also reads): Icarus Verilog 11 wakes an always_comb whenever a
+  // later always_comb of the same module runs, so a block whose outputs pass through an
+  // intermediate value would wake the others, and they it, without end in one time step.
   always_comb begin : next_run
-    pc_run       = pc_q;
-    wait_cnt_run = wait_cnt_q;
-    if (advance) pc_run = pc_q + PcBits'(1);
-    if (executing && opcode == hc_pkg::OpWait) begin
-      wait_cnt_run = wait_last ? '0 : wait_cnt_q + WaitBits'(1);
-    end
+    pc_run       = advance ? pc_q + PcBits'(1) : pc_q;
+    wait_cnt_run = !(executing && opcode == hc_pkg::OpWait) ? wait_cnt_q :
+                   wait_last ? '0 : wait_cnt_q + WaitBits'(1);
   end
 
   // The saturating error counters, one generate branch per kind: constant part-selects, which
@@ -918,10 +936,8 @@ module hc_node
 
   // The table's length is one past the highest address written since reset.
   always_comb begin : table_length
-    tbl_len_d = tbl_len_q;
-    if (tbl_we && PcBits'(tbl_addr_i[DepthBits-1:0]) >= tbl_len_q) begin
-      tbl_len_d = PcBits'(tbl_addr_i[DepthBits-1:0]) + PcBits'(1);
-    end
+    tbl_len_d = (tbl_we && PcBits'(tbl_addr_i[DepthBits-1:0]) >= tbl_len_q) ?
+                PcBits'(tbl_addr_i[DepthBits-1:0]) + PcBits'(1) : tbl_len_q;
   end
 
   always_ff @(posedge clk_i) begin : regs
