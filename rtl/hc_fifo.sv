@@ -52,7 +52,7 @@ module hc_fifo
   logic [CntBits-1:0] occ_max_q;
   logic [Width-1:0]   mem_q [Depth];
 
-  always_comb begin : positions
+  `HC_ALWAYS_COMB begin : positions
     logic [CntBits:0] at;
     at = {1'b0, rd_q} + {1'b0, cnt_q};
     if (at >= {1'b0, depth_i}) at = at - {1'b0, depth_i};

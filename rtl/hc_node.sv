@@ -169,6 +169,7 @@ module hc_node
   // derived
   localparam int PcBits      = $clog2(TableDepth + 1);        // derived: pc reaches D
   localparam int ChanIdxBits = hc_pkg::hc_bits(NumChans);     // derived
+  localparam int InAt        = hc_pkg::ChInAt + IdxBits;      // derived: a channel's input side
   localparam int AddrBits    = hc_pkg::hc_max(IdxBits, Dim);  // derived: slot after XOR
   localparam int WaitBits    = hc_pkg::WaitBits;              // derived
   localparam int CntBits     = hc_pkg::ErrCountBits;          // derived
@@ -444,12 +445,13 @@ module hc_node
       assign gate = permute || chan_instr;
       always_comb begin : fields
         field       = gate ? chan_field[c*ChanBits +: ChanBits] : '0;
-        out_op      = gate ? field[1:0] : '0;
-        out_idx     = gate ? field[3 +: IdxBits] : '0;
-        in_op       = gate ? field[3 + IdxBits +: 2] : '0;
-        out_addr    = gate ? AddrBits'(out_idx) ^ (field[2] ? AddrBits'(node_id_q) : '0) : '0;
-        in_addr     = gate ? AddrBits'(field[6 + IdxBits +: SlotBits]) ^
-                             (field[5 + IdxBits] ? AddrBits'(node_id_q) : '0) : '0;
+        out_op      = gate ? field[hc_pkg::ChOutOpAt +: 2] : '0;
+        out_idx     = gate ? field[hc_pkg::ChOutIdxAt +: IdxBits] : '0;
+        in_op       = gate ? field[InAt + hc_pkg::ChInOpAt +: 2] : '0;
+        out_addr    = gate ? AddrBits'(out_idx) ^
+                             (field[hc_pkg::ChOutRelAt] ? AddrBits'(node_id_q) : '0) : '0;
+        in_addr     = gate ? AddrBits'(field[InAt + hc_pkg::ChInSlotAt +: SlotBits]) ^
+                             (field[InAt + hc_pkg::ChInRelAt] ? AddrBits'(node_id_q) : '0) : '0;
         out_addr_ok = gate && 32'(out_addr) < NumSlots;
         in_addr_ok  = gate && 32'(in_addr) < NumSlots;
         fwd_src     = gate ? out_idx[ChanIdxBits-1:0] : '0;
@@ -457,12 +459,12 @@ module hc_node
       end
     end else begin : g_fields
       assign field       = chan_field[c*ChanBits +: ChanBits];
-      assign out_op      = field[1:0];
-      assign out_idx     = field[3 +: IdxBits];
-      assign in_op       = field[3 + IdxBits +: 2];
-      assign out_addr    = AddrBits'(out_idx) ^ (field[2] ? AddrBits'(node_id_q) : '0);
-      assign in_addr     = AddrBits'(field[6 + IdxBits +: SlotBits]) ^
-                           (field[5 + IdxBits] ? AddrBits'(node_id_q) : '0);
+      assign out_op      = field[hc_pkg::ChOutOpAt +: 2];
+      assign out_idx     = field[hc_pkg::ChOutIdxAt +: IdxBits];
+      assign in_op       = field[InAt + hc_pkg::ChInOpAt +: 2];
+      assign out_addr    = AddrBits'(out_idx) ^ (field[hc_pkg::ChOutRelAt] ? AddrBits'(node_id_q) : '0);
+      assign in_addr     = AddrBits'(field[InAt + hc_pkg::ChInSlotAt +: SlotBits]) ^
+                           (field[InAt + hc_pkg::ChInRelAt] ? AddrBits'(node_id_q) : '0);
       assign out_addr_ok = 32'(out_addr) < NumSlots;
       assign in_addr_ok  = 32'(in_addr) < NumSlots;
       assign fwd_src     = out_idx[ChanIdxBits-1:0];
@@ -534,11 +536,11 @@ module hc_node
   end
   // The OR of the channels' one-hot selects, in a function (see next_run).
   function automatic logic [NumChans-1:0] fwd_or(input logic [NumChans*NumChans-1:0] sel);
+    // The loop runs on every path: yosys 0.23 makes a latch of a loop variable that one path
+    // leaves unassigned.
     logic [NumChans-1:0] acc;
     acc = '0;
-    if (sel != '0) begin
-      for (int c = 0; c < NumChans; c++) acc = acc | sel[c*NumChans +: NumChans];
-    end
+    for (int c = 0; c < NumChans; c++) acc = acc | sel[c*NumChans +: NumChans];
     fwd_or = acc;
   endfunction
   assign fwd_used = fwd_or(fwd_sel);
@@ -557,15 +559,15 @@ module hc_node
     // In a function (see next_run).
     function automatic logic pair_writes(input logic run, input logic [NumChans-1:0] any,
                                          input logic [NumChans*SlotBits-1:0] addr);
+      // The loops run on every path (run gates each comparison): yosys 0.23 makes a latch of a
+      // loop variable that one path leaves unassigned.
       logic hit;
       hit = 1'b0;
-      if (run) begin
-        for (int a = 0; a < NumChans; a++) begin
-          for (int b = a + 1; b < NumChans; b++) begin
-            if (any[a] && any[b] &&
-                addr[a*SlotBits +: SlotBits] == addr[b*SlotBits +: SlotBits]) begin
-              hit = 1'b1;
-            end
+      for (int a = 0; a < NumChans; a++) begin
+        for (int b = a + 1; b < NumChans; b++) begin
+          if (run && any[a] && any[b] &&
+              addr[a*SlotBits +: SlotBits] == addr[b*SlotBits +: SlotBits]) begin
+            hit = 1'b1;
           end
         end
       end

@@ -31,6 +31,18 @@
 // * Memories are written in always_ff blocks like RAM macros; a memory that should become block
 //   RAM has a registered read (hc_node's table).
 
+// The router's combinational blocks are `HC_ALWAYS_COMB: always_comb, except under Icarus Verilog,
+// where it is always @*. Icarus 11.0 wakes an always_comb whenever a later always_comb of the
+// same module instance runs (a fault of 11.0, mended in later releases), so blocks that assign a
+// default and then the value wake each other without end at the first clock edge; always @*
+// means the same there without the fault. (hc_node and hc_mac avoid the pattern instead: each
+// of their blocks writes every variable once, through functions where needed.)
+`ifdef __ICARUS__
+`define HC_ALWAYS_COMB always @*
+`else
+`define HC_ALWAYS_COMB always_comb
+`endif
+
 package hc_pkg;
 
   // ---------------------------------------------------------------------------
@@ -51,6 +63,19 @@ package hc_pkg;
   localparam logic [2:0] SubOpMac = 3'd1;
   /// Where a MAC word's six SlotBits-wide fields (a, b, c, m-1, k-1, p-1) start.
   localparam int MacFieldsAt = 5;
+
+  /// One channel's field of an XFER or PERMUTE (ChanBits wide, channel c at
+  /// 2 + c * ChanBits), least significant first: the output side (op, relative bit, index of
+  /// IdxBits bits), then, from ChInAt + IdxBits on, the input side (op, relative bit, slot of
+  /// SlotBits bits). sw/tables/table_image.h kChannelField is the same layout, and
+  /// tests/registry_test.cpp checks the two agree.
+  localparam int ChOutOpAt  = 0;
+  localparam int ChOutRelAt = 2;
+  localparam int ChOutIdxAt = 3;
+  localparam int ChInAt     = 3;  // plus IdxBits: where the input side starts
+  localparam int ChInOpAt   = 0;  // from the input side's start
+  localparam int ChInRelAt  = 2;
+  localparam int ChInSlotAt = 3;
 
   /// Instruction opcode.
   typedef enum logic [1:0] {

@@ -239,7 +239,7 @@ module hc_router
   logic [(Dim+1)*DepthBits-1:0] q_at;  // the head's message index
   logic [Dim:0]                 q_any; // queue q is not empty
 
-  always_comb begin : queue_heads
+  `HC_ALWAYS_COMB begin : queue_heads
     qm        = '0;
     q_at      = '0;
     q_any     = '0;
@@ -265,7 +265,7 @@ module hc_router
   logic [Dim*CntBits-1:0] best_acr;
 
   if (NumVcs > 1) begin : g_vc_pick
-    always_comb begin : vc_pick
+    `HC_ALWAYS_COMB begin : vc_pick
       logic [CntBits-1:0] cr;
       cr       = '0;
       best_vc  = '0;
@@ -306,7 +306,7 @@ module hc_router
     assign qh_vc    = '0;
   end
 
-  always_comb begin : heads
+  `HC_ALWAYS_COMB begin : heads
     logic [Dim-1:0]       diff;
     logic [PortBits-1:0]  out;
     logic                 last;
@@ -427,7 +427,7 @@ module hc_router
   logic [PortBits-1:0] su_cur;     // ... for this queue
   logic [TauBits-1:0]  su_left;    // ... cycles left, this one included
 
-  always_comb begin : startup_unit
+  `HC_ALWAYS_COMB begin : startup_unit
     su_active = su_busy_q;
     su_cur    = su_queue_q;
     su_left   = su_left_q;
@@ -455,7 +455,7 @@ module hc_router
   logic [Dim*Req-1:0] reqs;  // requester i of output j at [j*Req + i]
   logic [Dim*Req-1:0] mays;  // ... and it may send
 
-  always_comb begin : requests
+  `HC_ALWAYS_COMB begin : requests
     logic [PortBits-1:0] o;
     o    = '0;
     reqs = '0;
@@ -510,7 +510,7 @@ module hc_router
 
   // What the grants take: the FIFO heads popped, the queue heads injected, the credits spent
   // and the requesters that lost.
-  always_comb begin : grants
+  `HC_ALWAYS_COMB begin : grants
     logic [ReqBits-1:0] gi;
     logic [VcBits-1:0]  gvc;    // the granted requester's VC
     gi       = '0;
@@ -559,7 +559,7 @@ module hc_router
 
   // The packets of the granted heads as they leave: route advanced, last-hop flag set; a queue
   // head's packet is built from its message and the word read from memory.
-  always_comb begin : send
+  `HC_ALWAYS_COMB begin : send
     logic [PktBits-1:0]     pkt;
     logic [LenBits-1:0]     len;
     logic [RouteBits-1:0]   route;
@@ -616,7 +616,7 @@ module hc_router
   logic [Dim*WordWidth-1:0] dl_data;
   logic [Dim*TagBits-1:0]   dl_tag;
 
-  always_comb begin : deliver
+  `HC_ALWAYS_COMB begin : deliver
     dl_en   = '0;
     dl_addr = '0;
     dl_data = '0;
@@ -635,7 +635,7 @@ module hc_router
 
   // The other arriving packets enter their FIFO (with V >= 2 that of the VC the packet names),
   // or are dropped when it stays full.
-  always_comb begin : receive
+  `HC_ALWAYS_COMB begin : receive
     push = '0;
     drop = '0;
     if (in_valid_i != '0) begin
@@ -672,7 +672,7 @@ module hc_router
   assign dlv_o     = {cp_en, dl_en};
   assign dlv_tag_o = {cp_en ? {node_id_i, q_at[Dim*DepthBits +: DepthBits]} : TagBits'(0), dl_tag};
 
-  always_comb begin : conflicts
+  `HC_ALWAYS_COMB begin : conflicts
     conflict_o = 1'b0;
     if ((wr_en_o & (wr_en_o - (Dim+1)'(1))) != '0) begin  // two writes or more
       for (int a = 0; a <= Dim; a++) begin
@@ -693,7 +693,7 @@ module hc_router
   logic [CntBits-1:0]     cfg_depth;
 
   // The configured depth, 1 .. FifoDepth (0 or more than FifoDepth: FifoDepth).
-  always_comb begin : depth_cfg
+  `HC_ALWAYS_COMB begin : depth_cfg
     cfg_depth = CntBits'(FifoDepth);
     if (ld_wdata_i[hc_pkg::CfgDepthAt +: hc_pkg::CfgDepthBits] != '0 &&
         32'(ld_wdata_i[hc_pkg::CfgDepthAt +: hc_pkg::CfgDepthBits]) <= FifoDepth) begin
@@ -711,7 +711,7 @@ module hc_router
   logic [PortBits-1:0]        su_queue_d;
   logic [TauBits-1:0]         su_left_d;
 
-  always_comb begin : next_state
+  `HC_ALWAYS_COMB begin : next_state
     cyc_d      = q_any != '0 ? cyc_q + RelBits'(1) : cyc_q;
     qh_d       = qh_q;
     qs_d       = qs_q;
@@ -828,7 +828,7 @@ module hc_router
   // Outputs
   // ---------------------------------------------------------------------------
 
-  always_comb begin : blocked_heads
+  `HC_ALWAYS_COMB begin : blocked_heads
     head_valid_o    = '0;
     head_dst_o      = '0;
     head_out_o      = '0;

@@ -12,6 +12,7 @@
 #include "base/error.h"
 #include "exec/hw_errors.h"
 #include "router/messages.h"
+#include "tables/table_image.h"
 
 namespace hcube {
 namespace {
@@ -78,6 +79,31 @@ TEST(Registries, RoutingBitsAgreeWithTheRtlPackage) {
     }
   }
   EXPECT_EQ(cfg_fields, 3 + with_bit);
+}
+
+TEST(Registries, ChannelFieldsAgreeWithTheRtlPackage) {
+  const std::map<std::string, long> pkg = packageConstants();
+  const std::pair<const char*, int> fields[] = {
+      {"ChOutOpAt", kChannelField.out_op_at},   {"ChOutRelAt", kChannelField.out_rel_at},
+      {"ChOutIdxAt", kChannelField.out_idx_at}, {"ChInAt", kChannelField.in_at},
+      {"ChInOpAt", kChannelField.in_op_at},     {"ChInRelAt", kChannelField.in_rel_at},
+      {"ChInSlotAt", kChannelField.in_slot_at}};
+  for (const auto& [name, at] : fields) {
+    ASSERT_TRUE(pkg.count(name)) << "rtl/hc_pkg.sv has no localparam " << name;
+    EXPECT_EQ(pkg.at(name), at) << name;
+  }
+  // Every Ch*At of the package is one of them.
+  int rtl_fields = 0;
+  for (const auto& [name, value] : pkg) {
+    if (name.rfind("Ch", 0) == 0 && name.size() > 4 && name.substr(name.size() - 2) == "At") {
+      ++rtl_fields;
+    }
+  }
+  EXPECT_EQ(rtl_fields, 7);
+  // The sides fit the channel: 6 + IdxBits + SlotBits (hc_pkg::hc_chan_bits).
+  const ImageLayout l{3, 2, 8};
+  EXPECT_EQ(kChannelField.in_at + l.idxBits() + kChannelField.in_slot_at + l.slotBits(),
+            l.chanBits());
 }
 
 TEST(Registries, HwErrorNamesRoundTrip) {

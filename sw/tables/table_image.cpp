@@ -61,12 +61,14 @@ TableWord encodeInstruction(const Instruction& ins, const ImageLayout& l) {
   for (size_t c = 0; c < ins.channels.size(); ++c) {
     const Channel& ch = ins.channels[c];
     const int base = 2 + static_cast<int>(c) * l.chanBits();
-    putBits(w, base, 2, static_cast<u64>(ch.out.op));
-    putBits(w, base + 2, 1, ch.out.rel ? 1 : 0);
-    putBits(w, base + 3, ib, ch.out.idx);
-    putBits(w, base + 3 + ib, 2, static_cast<u64>(ch.in.op));
-    putBits(w, base + 5 + ib, 1, ch.in.rel ? 1 : 0);
-    putBits(w, base + 6 + ib, sb, ch.in.slot);
+    const ChannelFieldLayout& f = kChannelField;
+    const int in = base + f.in_at + ib;
+    putBits(w, base + f.out_op_at, 2, static_cast<u64>(ch.out.op));
+    putBits(w, base + f.out_rel_at, 1, ch.out.rel ? 1 : 0);
+    putBits(w, base + f.out_idx_at, ib, ch.out.idx);
+    putBits(w, in + f.in_op_at, 2, static_cast<u64>(ch.in.op));
+    putBits(w, in + f.in_rel_at, 1, ch.in.rel ? 1 : 0);
+    putBits(w, in + f.in_slot_at, sb, ch.in.slot);
   }
   return w;
 }
@@ -98,15 +100,17 @@ Instruction decodeInstruction(const TableWord& w, const ImageLayout& l) {
   for (size_t c = 0; c < channels; ++c) {
     Channel& ch = ins.channels[c];
     const int base = 2 + static_cast<int>(c) * l.chanBits();
-    const u64 out_op = getBits(w, base, 2);
-    const u64 in_op = getBits(w, base + 3 + ib, 2);  // 3 is ADD, 0..3 all valid
+    const ChannelFieldLayout& f = kChannelField;
+    const int in = base + f.in_at + ib;
+    const u64 out_op = getBits(w, base + f.out_op_at, 2);
+    const u64 in_op = getBits(w, in + f.in_op_at, 2);  // 3 is ADD, 0..3 all valid
     if (out_op == 3) throw Error("table word: channel " + std::to_string(c) + " output op 3");
     ch.out.op = static_cast<OutOp>(out_op);
-    ch.out.rel = getBits(w, base + 2, 1) != 0;
-    ch.out.idx = static_cast<u32>(getBits(w, base + 3, ib));
+    ch.out.rel = getBits(w, base + f.out_rel_at, 1) != 0;
+    ch.out.idx = static_cast<u32>(getBits(w, base + f.out_idx_at, ib));
     ch.in.op = static_cast<InOp>(in_op);
-    ch.in.rel = getBits(w, base + 5 + ib, 1) != 0;
-    ch.in.slot = static_cast<u32>(getBits(w, base + 6 + ib, sb));
+    ch.in.rel = getBits(w, in + f.in_rel_at, 1) != 0;
+    ch.in.slot = static_cast<u32>(getBits(w, in + f.in_slot_at, sb));
   }
   return ins;
 }

@@ -16,6 +16,21 @@ namespace hcube {
 inline constexpr u64 kSubOpMac = 1;
 inline constexpr int kMacFieldsAt = 5;
 
+/// One channel's field of an XFER or PERMUTE word (channel c at 2 + c * ChanBits), least
+/// significant first: the output side's op (2 bits), relative bit and index (IdxBits), then, from
+/// in_at + IdxBits on, the input side's op (2 bits), relative bit and slot (SlotBits). The RTL
+/// names the same places Ch*At in rtl/hc_pkg.sv (tests/registry_test.cpp checks the two agree).
+struct ChannelFieldLayout {
+  int out_op_at;
+  int out_rel_at;
+  int out_idx_at;
+  int in_at;  ///< plus IdxBits: where the input side starts
+  int in_op_at;
+  int in_rel_at;
+  int in_slot_at;
+};
+inline constexpr ChannelFieldLayout kChannelField{0, 2, 3, 3, 0, 2, 3};
+
 /// Field widths of a table word, derived from the hardware configuration.
 struct ImageLayout {
   int n = 1;
