@@ -29,6 +29,13 @@ u64 getBits(const TableWord& w, int pos, int width) {
   return v;
 }
 
+// A word as image_text reads it (32-bit limbs) as the library keeps it (64-bit limbs).
+TableWord fromLimbs(const image_text::Word& limbs, int width) {
+  TableWord w((width + 63) / 64, 0);
+  for (size_t i = 0; i < limbs.size(); ++i) w[i / 2] |= u64{limbs[i]} << (32 * (i % 2));
+  return w;
+}
+
 }  // namespace
 
 int ImageLayout::slotBits() const { return bitsFor(memory_words); }
@@ -129,9 +136,7 @@ TableWord fromHex(const std::string& text, int width) {
   image_text::Word limbs;
   const std::string error = image_text::parseHex(text, static_cast<u64>(width), limbs);
   if (!error.empty()) throw Error(error);
-  TableWord w((width + 63) / 64, 0);
-  for (size_t i = 0; i < limbs.size(); ++i) w[i / 2] |= u64{limbs[i]} << (32 * (i % 2));
-  return w;
+  return fromLimbs(limbs, width);
 }
 
 void writeImage(std::ostream& out, const TableSet& set) {
@@ -241,10 +246,7 @@ TableSet readImage(std::istream& in, const std::string& source, HeaderOrigin* or
   for (const image_text::Block& block : text.blocks) {
     set.tables.emplace_back();
     for (size_t i = 0; i < block.words.size(); ++i) {
-      TableWord w((layout->tableWidth() + 63) / 64, 0);
-      for (size_t l = 0; l < block.words[i].size(); ++l) {
-        w[l / 2] |= u64{block.words[i][l]} << (32 * (l % 2));
-      }
+      const TableWord w = fromLimbs(block.words[i], layout->tableWidth());
       try {
         set.tables.back().push_back(decodeInstruction(w, *layout));
       } catch (const Error& e) {
