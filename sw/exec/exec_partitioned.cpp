@@ -10,6 +10,7 @@
 
 #include "base/error.h"
 #include "exec/exec_program.h"
+#include "exec/node_sequencers.h"
 #include "exec/traffic_monitor.h"
 #include "tables/mac.h"
 
@@ -87,29 +88,22 @@ class PartEngine {
         p_(decodeTables(set, initial.words_per_node)),
         rank_(rank),
         ranks_(ranks),
-        cross_(0),
+        cross_(crossDims(ranks)),
+        local_dims_(h_.n - cross_),
+        nodes_(u64{1} << local_dims_),
+        base_(static_cast<u64>(rank_) << local_dims_),
         channels_(h_.channels()),
         words_(initial.words_per_node),
-        fault_(opt.fault != nullptr && opt.fault->onLink() ? opt.fault : nullptr) {
-    while ((1 << cross_) < ranks_) ++cross_;
-    local_dims_ = h_.n - cross_;
-    nodes_ = u64{1} << local_dims_;
-    base_ = static_cast<u64>(rank_) << local_dims_;
+        fault_(opt.fault != nullptr && opt.fault->onLink() ? opt.fault : nullptr),
+        seq_(p_, h_.mac_overlap, nodes_, base_) {
     rows_ = 1;
     while (rows_ < std::max(words_, nodes_)) rows_ <<= 1;
     relative_ = rows_ <= 2 * words_;
     loadMemory(initial);
-    pc_.assign(nodes_, 0);
-    wait_left_.assign(nodes_, 0);
-    mac_of_.assign(nodes_, 0);
-    mac_t_.assign(nodes_, 0);
-    mac_left_.assign(nodes_, 0);
     arrivals_.assign(nodes_, 0);
     pass_held_.assign(nodes_, 0);
     inbox_.assign(nodes_ * channels_, {});
     pass_.assign(nodes_ * channels_, {});
-    events_.assign(nodes_, 0);
-    errors_.assign(nodes_ * kHwErrorKinds, 0);
     link_words_.assign(nodes_ * static_cast<u64>(h_.n), 0);
     port_words_.assign(static_cast<size_t>(h_.n), 0);
     // The traffic log needs every word's send and store: no step runs as whole-row moves.
@@ -139,11 +133,13 @@ class PartEngine {
     copied_.resize(channels_);
     sums_.resize(channels_);
     r_.backend = "table";
-    for (u64 i = 0; i < nodes_; ++i) {
-      pc_[i] = p_.entryOf(base_ + i);
-      enter(i);
-      countStep(i);
-    }
+  }
+
+  /// k for 2^k ranks (a power of two, checked by the caller).
+  static int crossDims(int ranks) {
+    int k = 0;
+    while ((1 << k) < ranks) ++k;
+    return k;
   }
 
   RunResult run() {
@@ -164,7 +160,7 @@ class PartEngine {
       }
       // A lockstep step (every node of the cube at it, proved error-free) runs as its moves,
       // any other cycle as the two sweeps with the exchange between them.
-      const ExecStep& s = p_.steps[pc_[0]];
+      const ExecStep& s = p_.steps[seq_.pc[0]];
       if (lockstep_ && s.lockstep && g.irregular == 0) {
         if (carried_) {
           lockstepCycle<true>(s, cycle);
@@ -219,10 +215,10 @@ class PartEngine {
     s.sent = sent_ ? 1 : 0;
     s.local = local_ ? 1 : 0;
     s.mac = mac_ ? 1 : 0;
-    s.running = active_ > 0 || mac_busy_ > 0 ? 1 : 0;
-    s.acting = acting_ > 0 || held_ > 0 || mac_busy_ > 0 ? 1 : 0;
-    s.not_wait = ~shortest_wait_;
-    s.irregular = held_ > 0 || mac_busy_ > 0 ? 1 : 0;
+    s.running = seq_.active > 0 || seq_.mac_busy > 0 ? 1 : 0;
+    s.acting = seq_.acting > 0 || held_ > 0 || seq_.mac_busy > 0 ? 1 : 0;
+    s.not_wait = ~seq_.shortest_wait;
+    s.irregular = held_ > 0 || seq_.mac_busy > 0 ? 1 : 0;
     return s;
   }
 
@@ -233,63 +229,8 @@ class PartEngine {
     return g;
   }
 
-  void raise(u64 i, HwError e) {
-    if (events_[i] == 0) dirty_.push_back(i);
-    events_[i] |= 1U << static_cast<int>(e);
-  }
-
-  /// The counters count cycles, as in one process; with the traffic log, each event is recorded
-  /// too (in node order, as one process records them: dirty_ sorted first).
-  void countEvents(u64 cycle) {
-    if (record_) std::sort(dirty_.begin(), dirty_.end());
-    for (u64 i : dirty_) {
-      for (int k = 0; k < kHwErrorKinds; ++k) {
-        u32& count = errors_[i * kHwErrorKinds + static_cast<u64>(k)];
-        if (((events_[i] >> k) & 1U) == 0) continue;
-        if (count < 0xFFFF) ++count;
-        if (record_) r_.error_events.push_back({cycle, base_ + i, static_cast<HwError>(k)});
-      }
-      events_[i] = 0;
-    }
-    dirty_.clear();
-  }
-
-  void enter(u64 i) {
-    const ExecStep& s = p_.steps[pc_[i]];
-    if (s.kind == Kind::kWait) wait_left_[i] = s.wait;
-    if (s.kind != Kind::kEnd) ++active_;
-  }
-  void countStep(u64 i) {
-    const Kind k = p_.steps[pc_[i]].kind;
-    if (k == Kind::kWait) {
-      shortest_wait_ = std::min<u64>(shortest_wait_, wait_left_[i]);
-    } else if (k != Kind::kEnd) {
-      ++acting_;
-    }
-  }
-
-  void advance(u64 i, u64 cycles = 1) {
-    const ExecStep& s = p_.steps[pc_[i]];
-    if (mac_left_[i] > 0) {
-      ++mac_t_[i];
-      if (--mac_left_[i] == 0) --mac_busy_;
-    } else if (s.kind == Kind::kMac && s.mac_cycles > 1) {
-      mac_of_[i] = s.mac;
-      mac_t_[i] = 1;
-      mac_left_[i] = s.mac_cycles - 1;
-      ++mac_busy_;
-    }
-    if (s.kind == Kind::kEnd) return;
-    if (s.kind == Kind::kWait) {
-      wait_left_[i] -= static_cast<u32>(cycles);
-      if (wait_left_[i] != 0) return;
-    }
-    if (s.kind == Kind::kMac && !h_.mac_overlap && mac_left_[i] > 0) return;
-    --active_;
-    ++pc_[i];
-    if (p_.steps[pc_[i]].overrun) raise(i, HwError::kOverrun);
-    enter(i);
-  }
+  void raise(u64 node, HwError e) { seq_.raise(node, e); }
+  void countEvents(u64 cycle) { seq_.countEvents(cycle, record_, r_.error_events); }
 
   /// Copies the rank's slice of the initial memory into mem_. The relative layout is a
   /// transpose (row = relative slot, column = node): filled a few nodes at a time, so that the
@@ -549,7 +490,7 @@ class PartEngine {
     }
     if (moves != 0) ++r_.transfer_cycles;
     if (kCarried && span.tagged) carried_span_ = std::max(carried_span_, cycle + 1 - span.first);
-    lockstepAdvance();
+    seq_.lockstepAdvance();
   }
 
   // Words from other ranks are written at the end of their cycle in effect, but into mem_ only
@@ -593,33 +534,8 @@ class PartEngine {
     MPI_Waitall(static_cast<int>(send_req_.size()), send_req_.data(), MPI_STATUSES_IGNORE);
   }
 
-  /// Every node of the rank ends its lockstep step (one cycle) and enters the next.
-  void lockstepAdvance() {
-    const u32 next = pc_[0] + 1;
-    std::fill(pc_.begin(), pc_.end(), next);
-    const ExecStep& t = p_.steps[next];
-    acting_ = 0;
-    shortest_wait_ = ~u64{0};
-    if (t.overrun) {
-      for (u64 i = 0; i < nodes_; ++i) raise(i, HwError::kOverrun);
-    }
-    if (t.kind == Kind::kEnd) {
-      active_ -= nodes_;
-    } else if (t.kind == Kind::kWait) {
-      std::fill(wait_left_.begin(), wait_left_.end(), t.wait);
-      shortest_wait_ = t.wait;
-    } else {
-      acting_ = nodes_;
-    }
-  }
-
   void skipWaits(u64 cycle, u64 skip) {
-    shortest_wait_ = ~u64{0};
-    acting_ = 0;
-    for (u64 i = 0; i < nodes_; ++i) {
-      advance(i, skip);
-      countStep(i);
-    }
+    seq_.skip(skip);
     countEvents(cycle + skip - 1);  // an overrun after a WAIT, in the wait's last cycle
     r_.cycles += skip;
     if (opt_.stats != nullptr) ++opt_.stats->skips;
@@ -651,7 +567,7 @@ class PartEngine {
     for (auto& o : out_) o.clear();
     for (u64 i = 0; i < nodes_; ++i) {
       const u64 x = base_ + i;
-      const ExecStep& s = p_.steps[pc_[i]];
+      const ExecStep& s = p_.steps[seq_.pc[i]];
       Latch* pass = &pass_[i * channels_];
       if (s.kind == Kind::kXfer) {
         for (u32 o = s.sends.begin; o < s.sends.end; ++o) {
@@ -746,16 +662,15 @@ class PartEngine {
   }
 
   void receivePhase(u64 cycle) {
-    acting_ = 0;
-    shortest_wait_ = ~u64{0};
+    seq_.startCount();
     for (u64 i = 0; i < nodes_; ++i) {
-      const ExecStep& s = p_.steps[pc_[i]];
-      const bool busy = mac_left_[i] > 0;
-      const MacField* mac = busy                   ? &p_.macs[mac_of_[i]]
+      const ExecStep& s = p_.steps[seq_.pc[i]];
+      const bool busy = seq_.mac_left[i] > 0;
+      const MacField* mac = busy                   ? &p_.macs[seq_.mac_of[i]]
                             : s.kind == Kind::kMac ? &p_.macs[s.mac]
                                                    : nullptr;
       MacCycle work;
-      if (mac != nullptr) work = multiplyAccumulate(i, *mac, busy ? mac_t_[i] : 0);
+      if (mac != nullptr) work = multiplyAccumulate(i, *mac, busy ? seq_.mac_t[i] : 0);
       if (busy) checkOverlap(i, s, *mac);
       u32 consumed = 0;
       if (s.kind == Kind::kXfer) {
@@ -769,8 +684,8 @@ class PartEngine {
         for (size_t c = 0; c < channels_; ++c) inbox_[i * channels_ + c].valid = 0;
       }
       arrivals_[i] = 0;
-      advance(i);
-      countStep(i);
+      seq_.advance(i);
+      seq_.countStep(i);
     }
   }
 
@@ -949,7 +864,7 @@ class PartEngine {
     std::vector<u64> mine;
     for (u64 i = 0; i < nodes_; ++i) {
       for (int k = 0; k < kHwErrorKinds; ++k) {
-        const u32 count = errors_[i * kHwErrorKinds + static_cast<u64>(k)];
+        const u32 count = seq_.errors(i, k);
         if (count != 0) mine.insert(mine.end(), {base_ + i, static_cast<u64>(k), count});
       }
     }
@@ -1012,26 +927,22 @@ class PartEngine {
   const ExecProgram p_;
   const int rank_;
   const int ranks_;
-  int cross_;       ///< k: the dimensions between ranks (the top k)
-  int local_dims_;  ///< n - k: the dimensions inside the rank
-  u64 nodes_ = 0;   ///< the rank's nodes, 2^(n-k)
-  u64 base_ = 0;    ///< its first node
+  const int cross_;       ///< k: the dimensions between ranks (the top k)
+  const int local_dims_;  ///< n - k: the dimensions inside the rank
+  const u64 nodes_;       ///< the rank's nodes, 2^(n-k)
+  const u64 base_;        ///< its first node
   const size_t channels_;
   const u64 words_;
   const Fault* fault_;
+  NodeSequencers seq_;   ///< the rank's sequencers and error counters
   bool record_ = false;  ///< the traffic log is kept (this rank's sends and stores, gathered)
   TrafficLog log_;
   RunResult r_;
   u64 rows_ = 0;           ///< the relative layout's rows: a power of two, >= memory and nodes
   bool relative_ = false;  ///< mem_ is laid out by relative slot (at())
   std::vector<u32> mem_;
-  std::vector<u32> pc_, wait_left_, mac_of_;
-  std::vector<u64> mac_t_, mac_left_;
   std::vector<u32> arrivals_, pass_held_;
   std::vector<Latch> inbox_, pass_;
-  std::vector<u32> events_;
-  std::vector<u64> dirty_;
-  std::vector<u32> errors_;
   std::vector<u64> link_words_;
   u64 tagged_ = 0;
   /// Per element: the first cycle this rank sent it, and 1 + the last cycle it stored it (0:
@@ -1066,8 +977,7 @@ class PartEngine {
   u64 exchanged_bytes_ = 0;
   u64 total_exchanged_ = 0;
   std::vector<u32> copied_, sums_;
-  u64 active_ = 0, acting_ = 0, held_ = 0, mac_busy_ = 0;
-  u64 shortest_wait_ = ~u64{0};
+  u64 held_ = 0;
   bool sent_ = false, local_ = false, mac_ = false;
 };
 

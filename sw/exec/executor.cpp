@@ -5,6 +5,7 @@
 
 #include "base/error.h"
 #include "exec/exec_program.h"
+#include "exec/node_sequencers.h"
 #include "exec/traffic_monitor.h"
 #include "tables/mac.h"
 
@@ -29,17 +30,11 @@ class Engine {
         channels_(h_.channels()),
         words_(initial.words_per_node),
         mem_(loadMemory(initial)),
-        pc_(nodes_),
-        wait_left_(nodes_, 0),
-        mac_of_(nodes_, 0),
-        mac_t_(nodes_, 0),
-        mac_left_(nodes_, 0),
+        seq_(p_, h_.mac_overlap, nodes_, 0),
         arrivals_(nodes_, 0),
         pass_held_(nodes_, 0),
         inbox_(nodes_ * channels_),
         pass_(nodes_ * channels_),
-        events_(nodes_, 0),
-        errors_(nodes_ * kHwErrorKinds, 0),
         fault_(opt.fault != nullptr && opt.fault->onLink() ? opt.fault : nullptr),
         inspect_(fault_ != nullptr || opt.record_traffic),
         relative_(relativeLayout(words_, nodes_)),
@@ -57,29 +52,24 @@ class Engine {
     r_.memory = {nodes_, words_, {}};
     copied_.resize(channels_);
     sums_.resize(channels_);
-    for (u64 x = 0; x < nodes_; ++x) {
-      pc_[x] = p_.entryOf(x);
-      enter(x);
-      countStep(x);
-    }
   }
 
   RunResult run() {
     u64 cycle = 0;
-    while (active_ > 0 || mac_busy_ > 0) {
+    while (seq_.active > 0 || seq_.mac_busy > 0) {
       if (cycle >= opt_.max_cycles) {
         r_.timeout = true;
         break;
       }
-      if (acting_ == 0 && held_ == 0 && mac_busy_ == 0) {
+      if (seq_.acting == 0 && held_ == 0 && seq_.mac_busy == 0) {
         cycle += skipWaits(cycle);
         continue;
       }
       // A lockstep step (every node at it, proved error-free) runs as its moves; any other
       // cycle as the two sweeps. The traffic log and fault injection take their own copy of
       // the send sweep, so that a plain run pays nothing for them.
-      const ExecStep& s = p_.steps[pc_[0]];
-      if (lockstep_ && s.lockstep && held_ == 0 && mac_busy_ == 0) {
+      const ExecStep& s = p_.steps[seq_.pc[0]];
+      if (lockstep_ && s.lockstep && held_ == 0 && seq_.mac_busy == 0) {
         if (carried_) {
           lockstepCycle<true>(s, cycle);
         } else {
@@ -109,7 +99,7 @@ class Engine {
     }
     for (u64 x = 0; x < nodes_; ++x) {
       for (int k = 0; k < kHwErrorKinds; ++k) {
-        const u32 count = errors_[x * kHwErrorKinds + static_cast<u64>(k)];
+        const u32 count = seq_.errors(x, k);
         if (count != 0) r_.errors.push_back({x, static_cast<HwError>(k), count});
       }
     }
@@ -203,83 +193,15 @@ class Engine {
     return true;
   }
 
-  void raise(u64 node, HwError e) {
-    if (events_[node] == 0) dirty_.push_back(node);
-    events_[node] |= 1U << static_cast<int>(e);
-  }
-
-  /// As in the RTL, a counter counts the cycles in which its condition held at a node (not the
-  /// channels), and saturates at 16 bits. With the traffic log, every event of the cycle is
-  /// also recorded (RunResult::error_events; dirty_ is sorted first, so they come in order).
-  void countEvents(u64 cycle) {
-    if (opt_.record_traffic) std::sort(dirty_.begin(), dirty_.end());
-    for (u64 x : dirty_) {
-      for (int k = 0; k < kHwErrorKinds; ++k) {
-        u32& count = errors_[x * kHwErrorKinds + static_cast<u64>(k)];
-        if (((events_[x] >> k) & 1U) == 0) continue;
-        if (count < 0xFFFF) ++count;
-        if (opt_.record_traffic) r_.error_events.push_back({cycle, x, static_cast<HwError>(k)});
-      }
-      events_[x] = 0;
-    }
-    dirty_.clear();
-  }
-
-  /// Node x has just reached step pc_[x]: start its WAIT, or stop at END.
-  void enter(u64 x) {
-    const ExecStep& s = p_.steps[pc_[x]];
-    if (s.kind == Kind::kWait) wait_left_[x] = s.wait;
-    if (s.kind != Kind::kEnd) ++active_;
-  }
-  /// Counts node x's coming step for the wait skip: a node that is neither waiting nor done
-  /// acts, and the shortest wait left bounds a skip.
-  void countStep(u64 x) {
-    const Kind k = p_.steps[pc_[x]].kind;
-    if (k == Kind::kWait) {
-      shortest_wait_ = std::min<u64>(shortest_wait_, wait_left_[x]);
-    } else if (k != Kind::kEnd) {
-      ++acting_;
-    }
-  }
-
-  /// One cycle of node x's sequencer (docs/hardware/node.md §2): XFER and PERMUTE take one cycle,
-  /// WAIT c takes c, END stays. Running past a table without END is an overrun. A MAC issues
-  /// to the node's MAC units (sw/tables/sequencer.h): without overlap the sequencer stays on it
-  /// until the units are done, in overlap mode (docs/hardware/arithmetic.md §3) it moves on after
-  /// one cycle. (`cycles` > 1 only in a WAIT skip, when no MAC units are busy.)
-  void advance(u64 x, u64 cycles = 1) {
-    const ExecStep& s = p_.steps[pc_[x]];
-    if (mac_left_[x] > 0) {
-      ++mac_t_[x];
-      if (--mac_left_[x] == 0) --mac_busy_;
-    } else if (s.kind == Kind::kMac && s.mac_cycles > 1) {
-      mac_of_[x] = s.mac;
-      mac_t_[x] = 1;
-      mac_left_[x] = s.mac_cycles - 1;
-      ++mac_busy_;
-    }
-    if (s.kind == Kind::kEnd) return;
-    if (s.kind == Kind::kWait) {
-      wait_left_[x] -= static_cast<u32>(cycles);
-      if (wait_left_[x] != 0) return;
-    }
-    if (s.kind == Kind::kMac && !h_.mac_overlap && mac_left_[x] > 0) return;
-    --active_;
-    ++pc_[x];
-    if (p_.steps[pc_[x]].overrun) raise(x, HwError::kOverrun);
-    enter(x);
-  }
+  void raise(u64 node, HwError e) { seq_.raise(node, e); }
+  void countEvents(u64 cycle) { seq_.countEvents(cycle, opt_.record_traffic, r_.error_events); }
 
   /// Cycles in which every node that has not ended waits and no PASS word is held do nothing
   /// but count down: they are run in one step, up to the shortest wait left or the cycle
   /// limit. Returns the cycles skipped.
   u64 skipWaits(u64 cycle) {
-    const u64 skip = std::min(shortest_wait_, opt_.max_cycles - cycle);
-    shortest_wait_ = ~u64{0};
-    for (u64 x = 0; x < nodes_; ++x) {
-      advance(x, skip);
-      countStep(x);
-    }
+    const u64 skip = std::min(seq_.shortest_wait, opt_.max_cycles - cycle);
+    seq_.skip(skip);
     countEvents(cycle + skip - 1);  // an overrun after a WAIT, in the wait's last cycle
     r_.cycles += skip;
     if (opt_.stats != nullptr) ++opt_.stats->skips;
@@ -292,7 +214,7 @@ class Engine {
   static constexpr u64 kNodesAhead = 4;
 
   void prefetchSends(u64 x) const {
-    const ExecStep& s = p_.steps[pc_[x]];
+    const ExecStep& s = p_.steps[seq_.pc[x]];
     if (s.kind != Kind::kXfer) return;
     for (u32 i = s.sends.begin; i < s.sends.end; ++i) {
       const ExecSend& op = p_.sends[i];
@@ -300,7 +222,7 @@ class Engine {
     }
   }
   void prefetchReceives(u64 y) const {
-    const ExecStep& s = p_.steps[pc_[y]];
+    const ExecStep& s = p_.steps[seq_.pc[y]];
     if (s.kind != Kind::kXfer) return;
     for (u32 i = s.receives.begin; i < s.receives.end; ++i) {
       const ExecReceive& op = p_.receives[i];
@@ -418,7 +340,7 @@ class Engine {
     }
     if (s.moves.end != s.moves.begin) ++r_.transfer_cycles;
     if (kCarried && span.tagged) carried_span_ = std::max(carried_span_, cycle + 1 - span.first);
-    lockstepAdvance();
+    seq_.lockstepAdvance();
   }
 
   /// An in-place move's pair: node x (at mem_[at]) and node x ^ bit (at mem_[at + bit])
@@ -446,27 +368,6 @@ class Engine {
     }
   }
 
-  /// Every node ends its lockstep step (one cycle) and enters the next, as advance() and
-  /// countStep() would node by node.
-  void lockstepAdvance() {
-    const u32 next = pc_[0] + 1;
-    std::fill(pc_.begin(), pc_.end(), next);
-    const ExecStep& t = p_.steps[next];
-    acting_ = 0;
-    shortest_wait_ = ~u64{0};
-    if (t.overrun) {
-      for (u64 x = 0; x < nodes_; ++x) raise(x, HwError::kOverrun);
-    }
-    if (t.kind == Kind::kEnd) {
-      active_ -= nodes_;
-    } else if (t.kind == Kind::kWait) {
-      std::fill(wait_left_.begin(), wait_left_.end(), t.wait);
-      shortest_wait_ = t.wait;
-    } else {
-      acting_ = nodes_;
-    }
-  }
-
   /// Rising edge: every node reads its memory and PASS registers as they are at the start of
   /// the cycle and puts its words in its neighbours' input registers.
   template <bool kInspect>
@@ -474,7 +375,7 @@ class Engine {
     bool carried = false;
     for (u64 x = 0; x < nodes_; ++x) {
       if (!relative_ && x + kNodesAhead < nodes_) prefetchSends(x + kNodesAhead);
-      const ExecStep& s = p_.steps[pc_[x]];
+      const ExecStep& s = p_.steps[seq_.pc[x]];
       Latch* pass = &pass_[x * channels_];
       if (s.kind == Kind::kXfer) {
         for (u32 i = s.sends.begin; i < s.sends.end; ++i) {
@@ -541,19 +442,18 @@ class Engine {
   /// Falling edge: every node stores what arrived (or its PERMUTE copies), fills its PASS
   /// registers and advances its sequencer.
   void receivePhase(u64 cycle) {
-    acting_ = 0;
-    shortest_wait_ = ~u64{0};
+    seq_.startCount();
     for (u64 y = 0; y < nodes_; ++y) {
       if (!relative_ && y + kNodesAhead < nodes_) prefetchReceives(y + kNodesAhead);
-      const ExecStep& s = p_.steps[pc_[y]];
+      const ExecStep& s = p_.steps[seq_.pc[y]];
       // ---- the MAC units' cycle (docs/hardware/arithmetic.md §2, §3): formed from the
       // memory as it is at the start of the cycle, written after the channels' writes. ----
-      const bool busy = mac_left_[y] > 0;
-      const MacField* mac = busy                   ? &p_.macs[mac_of_[y]]
+      const bool busy = seq_.mac_left[y] > 0;
+      const MacField* mac = busy                   ? &p_.macs[seq_.mac_of[y]]
                             : s.kind == Kind::kMac ? &p_.macs[s.mac]
                                                    : nullptr;
       MacCycle work;
-      if (mac != nullptr) work = multiplyAccumulate(y, *mac, busy ? mac_t_[y] : 0);
+      if (mac != nullptr) work = multiplyAccumulate(y, *mac, busy ? seq_.mac_t[y] : 0);
       if (busy) checkOverlap(y, s, *mac);
       u32 consumed = 0;
       if (s.kind == Kind::kXfer) {
@@ -568,8 +468,8 @@ class Engine {
         for (size_t c = 0; c < channels_; ++c) inbox_[y * channels_ + c].valid = 0;
       }
       arrivals_[y] = 0;
-      advance(y);
-      countStep(y);
+      seq_.advance(y);
+      seq_.countStep(y);
     }
     if (local_) ++r_.local_cycles;
     if (mac_) ++r_.mac_cycles;
@@ -709,22 +609,14 @@ class Engine {
   const u64 words_;
   RunResult r_;
   std::vector<u32> mem_;  ///< every node's memory
+  NodeSequencers seq_;    ///< every node's sequencer and error counters
 
   // Per node.
-  std::vector<u32> pc_;         ///< current step (index into p_.steps)
-  std::vector<u32> wait_left_;  ///< cycles left in the current WAIT
-  std::vector<u32> mac_of_;     ///< the MAC its units run (index into p_.macs), if busy
-  std::vector<u64> mac_t_;      ///< that MAC's cycle in the coming cycle
-  std::vector<u64> mac_left_;   ///< its busy cycles left, the coming one included (0: idle)
   std::vector<u32> arrivals_;   ///< words put in its input registers this cycle
   std::vector<u32> pass_held_;  ///< PASS registers filled in the previous cycle
   // Per node and channel.
-  std::vector<Latch> inbox_;  ///< input registers: the words arriving this cycle
-  std::vector<Latch> pass_;   ///< PASS registers
-  // Error counters: per node the kinds raised this cycle, and per node and kind the count.
-  std::vector<u32> events_;
-  std::vector<u64> dirty_;  ///< nodes with events this cycle
-  std::vector<u32> errors_;
+  std::vector<Latch> inbox_;      ///< input registers: the words arriving this cycle
+  std::vector<Latch> pass_;       ///< PASS registers
   const Fault* fault_;            ///< the link fault to inject, or nullptr (the usual case)
   const bool inspect_;            ///< a fault or the traffic log: the send sweep's slow copy
   const bool relative_;           ///< mem_ is laid out by relative slot (at())
@@ -739,13 +631,9 @@ class Engine {
   std::vector<u32> copied_;       ///< a PERMUTE's words, read before any is written
   std::vector<u32> sums_;         ///< per channel: an ADD receive's sum, formed before any write
 
-  u64 active_ = 0;               ///< nodes not at END
-  u64 acting_ = 0;               ///< nodes whose coming step is neither WAIT nor END
-  u64 held_ = 0;                 ///< nodes holding PASS words
-  u64 mac_busy_ = 0;             ///< nodes whose MAC units are busy (mac_left_ > 0)
-  u64 shortest_wait_ = ~u64{0};  ///< the shortest wait left of a waiting node
-  bool local_ = false;           ///< some node executes a PERMUTE in this cycle
-  bool mac_ = false;             ///< some node executes a MAC in this cycle
+  u64 held_ = 0;        ///< nodes holding PASS words
+  bool local_ = false;  ///< some node executes a PERMUTE in this cycle
+  bool mac_ = false;    ///< some node executes a MAC in this cycle
 };
 
 }  // namespace
