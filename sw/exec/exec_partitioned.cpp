@@ -10,7 +10,7 @@
 
 #include "base/error.h"
 #include "exec/exec_program.h"
-#include "exec/node_sequencers.h"
+#include "exec/node_core.h"
 #include "exec/traffic_monitor.h"
 #include "tables/mac.h"
 
@@ -58,11 +58,6 @@ u64 partitionedExchangedBytes() { return g_exchanged_bytes; }
 
 namespace {
 
-struct Latch {
-  u32 data = 0;
-  u32 valid = 0;
-};
-
 constexpr u32 kNotSent = 0xFFFFFFFFu;
 
 /// What every rank learns of the whole cube after each cycle (one allreduce, MPI_MAX).
@@ -79,31 +74,21 @@ constexpr int kStatusFields = 7;
 
 /// The engine of sw/exec/executor.cpp's general path (two sweeps per cycle, node-major memory) over
 /// the rank's own nodes, with the cross-rank dimensions' words exchanged between the sweeps.
-class PartEngine {
+class PartEngine : private NodeCore<PartEngine> {
+  friend class NodeCore<PartEngine>;
+
  public:
   PartEngine(const TableSet& set, const CubeMemory& initial, const ExecOptions& opt, int rank,
              int ranks)
-      : h_(set.header),
+      : NodeCore(set, initial.words_per_node, u64{1} << (set.header.n - crossDims(ranks)),
+                 static_cast<u64>(rank) << (set.header.n - crossDims(ranks))),
         opt_(opt),
-        p_(decodeTables(set, initial.words_per_node)),
         rank_(rank),
         ranks_(ranks),
         cross_(crossDims(ranks)),
         local_dims_(h_.n - cross_),
-        nodes_(u64{1} << local_dims_),
-        base_(static_cast<u64>(rank_) << local_dims_),
-        channels_(h_.channels()),
-        words_(initial.words_per_node),
-        fault_(opt.fault != nullptr && opt.fault->onLink() ? opt.fault : nullptr),
-        seq_(p_, h_.mac_overlap, nodes_, base_) {
-    rows_ = 1;
-    while (rows_ < std::max(words_, nodes_)) rows_ <<= 1;
-    relative_ = rows_ <= 2 * words_;
+        fault_(opt.fault != nullptr && opt.fault->onLink() ? opt.fault : nullptr) {
     loadMemory(initial);
-    arrivals_.assign(nodes_, 0);
-    pass_held_.assign(nodes_, 0);
-    inbox_.assign(nodes_ * channels_, {});
-    pass_.assign(nodes_ * channels_, {});
     link_words_.assign(nodes_ * static_cast<u64>(h_.n), 0);
     port_words_.assign(static_cast<size_t>(h_.n), 0);
     // The traffic log needs every word's send and store: no step runs as whole-row moves.
@@ -130,8 +115,6 @@ class PartEngine {
       out_[static_cast<size_t>(j)].reserve(2 * nodes_ * h_.lanes);
       in_[static_cast<size_t>(j)].resize(2 * nodes_ * h_.lanes);
     }
-    copied_.resize(channels_);
-    sums_.resize(channels_);
     r_.backend = "table";
   }
 
@@ -204,10 +187,6 @@ class PartEngine {
   /// where that costs at most twice the memory, as sw/exec/executor.cpp lays out the whole cube, so
   /// that a homogeneous step's sweep over the nodes runs through memory in order; else
   /// node-major.
-  u64 at(u64 i, u64 slot) const {
-    return relative_ ? ((slot ^ i) << local_dims_) | i : i * words_ + slot;
-  }
-
   /// This rank's part of the cube's status. After a lockstep cycle it is the cube's: a shared
   /// table keeps every node of the cube at one step, with the same wait left.
   CubeStatus localStatus() const {
@@ -229,7 +208,6 @@ class PartEngine {
     return g;
   }
 
-  void raise(u64 node, HwError e) { seq_.raise(node, e); }
   void countEvents(u64 cycle) { seq_.countEvents(cycle, record_, r_.error_events); }
 
   /// Copies the rank's slice of the initial memory into mem_. The relative layout is a
@@ -647,155 +625,9 @@ class PartEngine {
     }
   }
 
-  void dropPassWords(u64 i, const ExecStep& s) {
-    Latch* pass = &pass_[i * channels_];
-    u64 forwarded = 0;
-    if (s.kind == Kind::kXfer) {
-      for (u32 c = s.forwarded.begin; c < s.forwarded.end; ++c) {
-        forwarded += pass[p_.channels[c]].valid;
-      }
-    }
-    if (forwarded < pass_held_[i]) raise(i, HwError::kDropped);
-    for (size_t c = 0; c < channels_; ++c) pass[c].valid = 0;
-    pass_held_[i] = 0;
-    --held_;
-  }
-
   void receivePhase(u64 cycle) {
     seq_.startCount();
-    for (u64 i = 0; i < nodes_; ++i) {
-      const ExecStep& s = p_.steps[seq_.pc[i]];
-      const bool busy = seq_.mac_left[i] > 0;
-      const MacField* mac = busy                   ? &p_.macs[seq_.mac_of[i]]
-                            : s.kind == Kind::kMac ? &p_.macs[s.mac]
-                                                   : nullptr;
-      MacCycle work;
-      if (mac != nullptr) work = multiplyAccumulate(i, *mac, busy ? seq_.mac_t[i] : 0);
-      if (busy) checkOverlap(i, s, *mac);
-      u32 consumed = 0;
-      if (s.kind == Kind::kXfer) {
-        consumed = receive(i, s, cycle);
-      } else if (s.kind == Kind::kPermute) {
-        copy(i, s);
-      }
-      if (work.writes) mem_[at(i, work.slot)] = work.word;
-      if (arrivals_[i] != consumed) {
-        raise(i, HwError::kLost);
-        for (size_t c = 0; c < channels_; ++c) inbox_[i * channels_ + c].valid = 0;
-      }
-      arrivals_[i] = 0;
-      seq_.advance(i);
-      seq_.countStep(i);
-    }
-  }
-
-  u32 receive(u64 i, const ExecStep& s, u64 cycle) {
-    const u64 y = base_ + i;
-    Latch* in = &inbox_[i * channels_];
-    u32 consumed = 0;
-    u32 passes = 0;
-    if (s.adds) {
-      for (u32 o = s.receives.begin; o < s.receives.end; ++o) {
-        const ExecReceive& op = p_.receives[o];
-        if (!op.add || in[op.channel].valid == 0) continue;
-        const u64 slot = op.to.at(y);
-        if (slot < words_) sums_[op.channel] = mem_[at(i, slot)] + in[op.channel].data;
-      }
-    }
-    for (u32 o = s.receives.begin; o < s.receives.end; ++o) {
-      const ExecReceive& op = p_.receives[o];
-      Latch& arriving = in[op.channel];
-      u64 slot = 0;
-      if (!op.pass) {
-        slot = op.to.at(y);
-        if (op.to.may_overflow && slot >= words_) raise(i, HwError::kSlot);
-      }
-      if (arriving.valid == 0) {
-        raise(i, HwError::kNoData);
-        continue;
-      }
-      arriving.valid = 0;
-      ++consumed;
-      if (op.pass) {
-        pass_[i * channels_ + op.channel] = {arriving.data, 1};
-        ++passes;
-      } else if (slot < words_) {
-        mem_[at(i, slot)] = op.add ? sums_[op.channel] : arriving.data;
-        monitorStore(arriving.data, cycle);
-      }
-    }
-    if (passes != 0) {
-      pass_held_[i] = passes;
-      ++held_;
-    }
-    for (u32 k = s.clashes.begin; k < s.clashes.end; ++k) {
-      const u64 a = p_.receives[s.receives.begin + p_.clashes[k].first].to.at(y);
-      const u64 b = p_.receives[s.receives.begin + p_.clashes[k].second].to.at(y);
-      if (a == b && a < words_) raise(i, HwError::kConflict);
-    }
-    return consumed;
-  }
-
-  void copy(u64 i, const ExecStep& s) {
-    const u64 y = base_ + i;
-    if (s.illegal) raise(i, HwError::kIllegal);
-    for (u32 o = s.copies.begin; o < s.copies.end; ++o) {
-      const ExecSlot& from = p_.copies[o].from;
-      const u64 slot = from.at(y);
-      u32 word = 0;
-      if (from.may_overflow && slot >= words_) {
-        raise(i, HwError::kSlot);
-      } else {
-        word = mem_[at(i, slot)];
-      }
-      copied_[o - s.copies.begin] = word;
-    }
-    for (u32 o = s.copies.begin; o < s.copies.end; ++o) {
-      const ExecSlot& to = p_.copies[o].to;
-      const u64 slot = to.at(y);
-      if (to.may_overflow && slot >= words_) {
-        raise(i, HwError::kSlot);
-      } else {
-        mem_[at(i, slot)] = copied_[o - s.copies.begin];
-      }
-    }
-    for (u32 k = s.clashes.begin; k < s.clashes.end; ++k) {
-      const u64 a = p_.copies[s.copies.begin + p_.clashes[k].first].to.at(y);
-      const u64 b = p_.copies[s.copies.begin + p_.clashes[k].second].to.at(y);
-      if (a == b && a < words_) raise(i, HwError::kConflict);
-    }
-  }
-
-  MacCycle multiplyAccumulate(u64 i, const MacField& f, u64 t) {
-    const MacCycle work =
-        macStep(f, h_.mac_units, t, words_, [&](u64 slot) { return mem_[at(i, slot)]; });
-    if (work.out_of_range) raise(i, HwError::kSlot);
-    if (macOverlap(f)) raise(i, HwError::kConflict);
-    mac_ = true;
-    return work;
-  }
-
-  void checkOverlap(u64 i, const ExecStep& s, const MacField& f) {
-    const u64 y = base_ + i;
-    bool hazard = false;
-    if (s.kind == Kind::kMac) {
-      hazard = h_.mac_overlap;
-    } else if (s.kind == Kind::kXfer) {
-      for (u32 o = s.sends.begin; o < s.sends.end && !hazard; ++o) {
-        const ExecSend& op = p_.sends[o];
-        hazard = !op.fwd && macReadHazard(f, op.from.at(y));
-      }
-      for (u32 o = s.receives.begin; o < s.receives.end && !hazard; ++o) {
-        const ExecReceive& op = p_.receives[o];
-        hazard = !op.pass && macWriteHazard(f, op.to.at(y));
-      }
-    } else if (s.kind == Kind::kPermute) {
-      for (u32 o = s.copies.begin; o < s.copies.end && !hazard; ++o) {
-        const ExecCopy& op = p_.copies[o];
-        hazard = macReadHazard(f, op.from.at(y)) || macWriteHazard(f, op.to.at(y));
-      }
-    }
-    if (hazard) raise(i, HwError::kOverlap);
+    for (u64 i = 0; i < nodes_; ++i) fallingEdge(i, cycle);
   }
 
   /// Counters summed, errors, link words and memories gathered to rank 0, the span from the
@@ -922,27 +754,15 @@ class PartEngine {
     g_exchanged_bytes = total_exchanged_;
   }
 
-  const TableHeader& h_;
   const ExecOptions& opt_;
-  const ExecProgram p_;
   const int rank_;
   const int ranks_;
   const int cross_;       ///< k: the dimensions between ranks (the top k)
   const int local_dims_;  ///< n - k: the dimensions inside the rank
-  const u64 nodes_;       ///< the rank's nodes, 2^(n-k)
-  const u64 base_;        ///< its first node
-  const size_t channels_;
-  const u64 words_;
   const Fault* fault_;
-  NodeSequencers seq_;   ///< the rank's sequencers and error counters
   bool record_ = false;  ///< the traffic log is kept (this rank's sends and stores, gathered)
   TrafficLog log_;
   RunResult r_;
-  u64 rows_ = 0;           ///< the relative layout's rows: a power of two, >= memory and nodes
-  bool relative_ = false;  ///< mem_ is laid out by relative slot (at())
-  std::vector<u32> mem_;
-  std::vector<u32> arrivals_, pass_held_;
-  std::vector<Latch> inbox_, pass_;
   std::vector<u64> link_words_;
   u64 tagged_ = 0;
   /// Per element: the first cycle this rank sent it, and 1 + the last cycle it stored it (0:
@@ -976,9 +796,7 @@ class PartEngine {
   u64 sends_ = 0, receives_ = 0;
   u64 exchanged_bytes_ = 0;
   u64 total_exchanged_ = 0;
-  std::vector<u32> copied_, sums_;
-  u64 held_ = 0;
-  bool sent_ = false, local_ = false, mac_ = false;
+  bool sent_ = false, local_ = false;
 };
 
 }  // namespace

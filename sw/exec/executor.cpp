@@ -5,43 +5,29 @@
 
 #include "base/error.h"
 #include "exec/exec_program.h"
-#include "exec/node_sequencers.h"
+#include "exec/node_core.h"
 #include "exec/traffic_monitor.h"
 #include "tables/mac.h"
 
 namespace hcube {
 namespace {
 
-/// A PASS register, or a channel's input register: the word and whether it holds one.
-struct Latch {
-  u32 data = 0;
-  u32 valid = 0;
-};
-
 /// The lockstep engine: the state of every node in flat arrays indexed by node (and channel),
 /// and one cycle as two sweeps over the nodes (send, then receive and advance).
-class Engine {
+class Engine : private NodeCore<Engine> {
+  friend class NodeCore<Engine>;
+
  public:
   Engine(const TableSet& set, const CubeMemory& initial, const ExecOptions& opt)
-      : h_(set.header),
+      : NodeCore(set, initial.words_per_node, set.header.nodes(), 0),
         opt_(opt),
-        p_(decodeTables(set, initial.words_per_node)),
-        nodes_(h_.nodes()),
-        channels_(h_.channels()),
-        words_(initial.words_per_node),
-        mem_(loadMemory(initial)),
-        seq_(p_, h_.mac_overlap, nodes_, 0),
-        arrivals_(nodes_, 0),
-        pass_held_(nodes_, 0),
-        inbox_(nodes_ * channels_),
-        pass_(nodes_ * channels_),
         fault_(opt.fault != nullptr && opt.fault->onLink() ? opt.fault : nullptr),
         inspect_(fault_ != nullptr || opt.record_traffic),
-        relative_(relativeLayout(words_, nodes_)),
         lockstep_(p_.shared && relative_ && !inspect_),
         carried_(lockstep_ && p_.all_lockstep && opt.max_cycles <= kCarriedCycles &&
                  distinctTags(opt.tagged_elements)),
         monitor_(nodes_, h_.n, carried_ ? 0 : opt.tagged_elements) {
+    mem_ = loadMemory(initial);
     r_.backend = "table";
     monitor_.recordEvents(opt.record_traffic, opt.record_word);
     if (opt.stats != nullptr) opt.stats->carried_span = carried_;
@@ -50,8 +36,6 @@ class Engine {
       port_words_.assign(static_cast<size_t>(h_.n), 0);
     }
     r_.memory = {nodes_, words_, {}};
-    copied_.resize(channels_);
-    sums_.resize(channels_);
   }
 
   RunResult run() {
@@ -115,30 +99,12 @@ class Engine {
   }
 
  private:
-  using Kind = ExecStep::Kind;
-
-  /// Where slot `slot` of node x lives in mem_. Node-major (x * M + slot) in general; where
-  /// it costs at most twice the memory, by relative slot (slot XOR x, then x): in a cycle of a
-  /// homogeneous schedule with relative slots every node reads and writes the same relative
-  /// slots, so the sweeps over the nodes run through memory in order instead of jumping to a
-  /// different line for every word.
-  u64 at(u64 x, u64 slot) const { return relative_ ? ((slot ^ x) << h_.n) | x : x * words_ + slot; }
-
-  /// The rows of the relative layout: a power of two, at least the memory and the nodes.
-  static u64 layoutRows(u64 words, u64 nodes) {
-    u64 rows = 1;
-    while (rows < std::max(words, nodes)) rows <<= 1;
-    return rows;
-  }
-  /// Relative layout where it costs at most twice the memory (see at()).
-  static bool relativeLayout(u64 words, u64 nodes) { return layoutRows(words, nodes) <= 2 * words; }
-
   /// Copies the initial memory into mem_. The relative layout is a transpose (row = relative
   /// slot, column = node): it is filled a few nodes at a time, so that the lines of the nodes'
   /// memories being read stay in the cache while every row takes its part of one line.
   std::vector<u32> loadMemory(const CubeMemory& initial) const {
-    if (!relativeLayout(words_, nodes_)) return initial.words;
-    const u64 rows = layoutRows(words_, nodes_);
+    if (!relative_) return initial.words;
+    const u64 rows = rows_;
     std::vector<u32> mem(rows * nodes_, 0);
     const u64 block = std::min<u64>(nodes_, kTransposeBlock);
     for (u64 x0 = 0; x0 < nodes_; x0 += block) {
@@ -193,7 +159,6 @@ class Engine {
     return true;
   }
 
-  void raise(u64 node, HwError e) { seq_.raise(node, e); }
   void countEvents(u64 cycle) { seq_.countEvents(cycle, opt_.record_traffic, r_.error_events); }
 
   /// Cycles in which every node that has not ended waits and no PASS word is held do nothing
@@ -425,51 +390,13 @@ class Engine {
 
   /// PASS words of the previous cycle that this cycle's instruction does not forward are
   /// dropped; the registers are free again for this cycle's PASS receives.
-  void dropPassWords(u64 x, const ExecStep& s) {
-    Latch* pass = &pass_[x * channels_];
-    u64 forwarded = 0;
-    if (s.kind == Kind::kXfer) {
-      for (u32 i = s.forwarded.begin; i < s.forwarded.end; ++i) {
-        forwarded += pass[p_.channels[i]].valid;
-      }
-    }
-    if (forwarded < pass_held_[x]) raise(x, HwError::kDropped);
-    for (size_t c = 0; c < channels_; ++c) pass[c].valid = 0;
-    pass_held_[x] = 0;
-    --held_;
-  }
-
   /// Falling edge: every node stores what arrived (or its PERMUTE copies), fills its PASS
   /// registers and advances its sequencer.
   void receivePhase(u64 cycle) {
     seq_.startCount();
     for (u64 y = 0; y < nodes_; ++y) {
       if (!relative_ && y + kNodesAhead < nodes_) prefetchReceives(y + kNodesAhead);
-      const ExecStep& s = p_.steps[seq_.pc[y]];
-      // ---- the MAC units' cycle (docs/hardware/arithmetic.md §2, §3): formed from the
-      // memory as it is at the start of the cycle, written after the channels' writes. ----
-      const bool busy = seq_.mac_left[y] > 0;
-      const MacField* mac = busy                   ? &p_.macs[seq_.mac_of[y]]
-                            : s.kind == Kind::kMac ? &p_.macs[s.mac]
-                                                   : nullptr;
-      MacCycle work;
-      if (mac != nullptr) work = multiplyAccumulate(y, *mac, busy ? seq_.mac_t[y] : 0);
-      if (busy) checkOverlap(y, s, *mac);
-      u32 consumed = 0;
-      if (s.kind == Kind::kXfer) {
-        consumed = receive(y, s, cycle);
-      } else if (s.kind == Kind::kPermute) {
-        copy(y, s);
-      }
-      if (work.writes) mem_[at(y, work.slot)] = work.word;
-      if (arrivals_[y] != consumed) {
-        // Words on a channel whose input side is IDLE (or at a node not in an XFER) are lost.
-        raise(y, HwError::kLost);
-        for (size_t c = 0; c < channels_; ++c) inbox_[y * channels_ + c].valid = 0;
-      }
-      arrivals_[y] = 0;
-      seq_.advance(y);
-      seq_.countStep(y);
+      fallingEdge(y, cycle);
     }
     if (local_) ++r_.local_cycles;
     if (mac_) ++r_.mac_cycles;
@@ -477,149 +404,13 @@ class Engine {
     mac_ = false;
   }
 
-  /// An XFER's receives at node y; returns the words it took from the input registers.
-  u32 receive(u64 y, const ExecStep& s, u64 cycle) {
-    Latch* in = &inbox_[y * channels_];
-    u32 consumed = 0;
-    u32 passes = 0;
-    // ---- combining receive (docs/hardware/arithmetic.md §1) ----
-    // An ADD stores the slot as it was at the start of the cycle plus the arriving word (W = 32
-    // bit wrap-around), so every sum is formed before any receive of the cycle writes.
-    if (s.adds) {
-      for (u32 i = s.receives.begin; i < s.receives.end; ++i) {
-        const ExecReceive& op = p_.receives[i];
-        if (!op.add || in[op.channel].valid == 0) continue;
-        const u64 slot = op.to.at(y);
-        if (slot < words_) sums_[op.channel] = mem_[at(y, slot)] + in[op.channel].data;
-      }
-    }
-    for (u32 i = s.receives.begin; i < s.receives.end; ++i) {
-      const ExecReceive& op = p_.receives[i];
-      Latch& arriving = in[op.channel];
-      u64 slot = 0;
-      // Receive slots are checked whether or not a word arrives.
-      if (!op.pass) {
-        slot = op.to.at(y);
-        if (op.to.may_overflow && slot >= words_) raise(y, HwError::kSlot);
-      }
-      if (arriving.valid == 0) {
-        raise(y, HwError::kNoData);
-        continue;
-      }
-      arriving.valid = 0;
-      ++consumed;
-      if (op.pass) {
-        pass_[y * channels_ + op.channel] = {arriving.data, 1};
-        ++passes;
-      } else if (slot < words_) {
-        // With a conflict, the higher channel's word is kept. An ADD's word is already the sum
-        // (above); the monitor sees the word that arrived.
-        mem_[at(y, slot)] = op.add ? sums_[op.channel] : arriving.data;
-        monitor_.store(arriving.data, cycle);
-      }
-    }
-    if (passes != 0) {
-      pass_held_[y] = passes;
-      ++held_;
-    }
-    for (u32 k = s.clashes.begin; k < s.clashes.end; ++k) {
-      const u64 a = p_.receives[s.receives.begin + p_.clashes[k].first].to.at(y);
-      const u64 b = p_.receives[s.receives.begin + p_.clashes[k].second].to.at(y);
-      if (a == b && a < words_) raise(y, HwError::kConflict);
-    }
-    return consumed;
-  }
+  /// Where a word stored by a receive is seen: the traffic monitor (log, span).
+  void monitorStore(u32 word, u64 cycle) { monitor_.store(word, cycle); }
 
-  /// A PERMUTE at node y (docs/hardware/node.md §2.1): every copy reads the memory as it is at the
-  /// start of the cycle (outside the memory: a slot error, the word 0) and writes at its end
-  /// (outside: a slot error, nothing written); of two copies into one slot the higher channel's
-  /// word is kept.
-  void copy(u64 y, const ExecStep& s) {
-    if (s.illegal) raise(y, HwError::kIllegal);
-    for (u32 i = s.copies.begin; i < s.copies.end; ++i) {
-      const ExecSlot& from = p_.copies[i].from;
-      const u64 slot = from.at(y);
-      u32 word = 0;
-      if (from.may_overflow && slot >= words_) {
-        raise(y, HwError::kSlot);
-      } else {
-        word = mem_[at(y, slot)];
-      }
-      copied_[i - s.copies.begin] = word;
-    }
-    for (u32 i = s.copies.begin; i < s.copies.end; ++i) {
-      const ExecSlot& to = p_.copies[i].to;
-      const u64 slot = to.at(y);
-      if (to.may_overflow && slot >= words_) {
-        raise(y, HwError::kSlot);
-      } else {
-        mem_[at(y, slot)] = copied_[i - s.copies.begin];
-      }
-    }
-    for (u32 k = s.clashes.begin; k < s.clashes.end; ++k) {
-      const u64 a = p_.copies[s.copies.begin + p_.clashes[k].first].to.at(y);
-      const u64 b = p_.copies[s.copies.begin + p_.clashes[k].second].to.at(y);
-      if (a == b && a < words_) raise(y, HwError::kConflict);
-    }
-  }
-
-  /// Cycle t of MAC f at node y (docs/hardware/arithmetic.md §2, sw/tables/mac.h): the write it
-  /// makes at the end of the cycle. A node executing a MAC instruction uses no port: words arriving
-  /// are lost and a held PASS word is dropped, as in a PERMUTE (in overlap mode, in its issue
-  /// cycle).
-  MacCycle multiplyAccumulate(u64 y, const MacField& f, u64 t) {
-    const MacCycle work =
-        macStep(f, h_.mac_units, t, words_, [&](u64 slot) { return mem_[at(y, slot)]; });
-    if (work.out_of_range) raise(y, HwError::kSlot);
-    if (macOverlap(f)) raise(y, HwError::kConflict);
-    mac_ = true;
-    return work;
-  }
-
-  /// MAC overlap mode (docs/hardware/arithmetic.md §3): node y's units run MAC f, issued in an
-  /// earlier cycle, beside step s. A MAC issued now is refused; an XFER or PERMUTE may not read f's
-  /// C block nor write any of its blocks (checks on the instruction, like the receive slots').
-  void checkOverlap(u64 y, const ExecStep& s, const MacField& f) {
-    bool hazard = false;
-    if (s.kind == Kind::kMac) {
-      hazard = h_.mac_overlap;  // without overlap it is the running MAC's own instruction
-    } else if (s.kind == Kind::kXfer) {
-      for (u32 i = s.sends.begin; i < s.sends.end && !hazard; ++i) {
-        const ExecSend& op = p_.sends[i];
-        hazard = !op.fwd && macReadHazard(f, op.from.at(y));
-      }
-      for (u32 i = s.receives.begin; i < s.receives.end && !hazard; ++i) {
-        const ExecReceive& op = p_.receives[i];
-        hazard = !op.pass && macWriteHazard(f, op.to.at(y));
-      }
-    } else if (s.kind == Kind::kPermute) {
-      for (u32 i = s.copies.begin; i < s.copies.end && !hazard; ++i) {
-        const ExecCopy& op = p_.copies[i];
-        hazard = macReadHazard(f, op.from.at(y)) || macWriteHazard(f, op.to.at(y));
-      }
-    }
-    if (hazard) raise(y, HwError::kOverlap);
-  }
-
-  const TableHeader& h_;
   const ExecOptions& opt_;
-  const ExecProgram p_;
-  const u64 nodes_;
-  const size_t channels_;
-  const u64 words_;
   RunResult r_;
-  std::vector<u32> mem_;  ///< every node's memory
-  NodeSequencers seq_;    ///< every node's sequencer and error counters
-
-  // Per node.
-  std::vector<u32> arrivals_;   ///< words put in its input registers this cycle
-  std::vector<u32> pass_held_;  ///< PASS registers filled in the previous cycle
-  // Per node and channel.
-  std::vector<Latch> inbox_;      ///< input registers: the words arriving this cycle
-  std::vector<Latch> pass_;       ///< PASS registers
   const Fault* fault_;            ///< the link fault to inject, or nullptr (the usual case)
   const bool inspect_;            ///< a fault or the traffic log: the send sweep's slow copy
-  const bool relative_;           ///< mem_ is laid out by relative slot (at())
   const bool lockstep_;           ///< lockstep steps run as moves (shared table, relative layout)
   const bool carried_;            ///< first-send cycles travel with the words (see lockstepCycle)
   TrafficMonitor monitor_;        ///< with carried_, only for link counts and the log (no tags)
@@ -628,12 +419,7 @@ class Engine {
   u64 carried_span_ = 0;          ///< carried_: the span of the stores so far
   std::vector<u32> stage_;        ///< a staged lockstep step's rows, read before any write
   std::vector<u32> stage_first_;  ///< and their first-send cycles (carried_)
-  std::vector<u32> copied_;       ///< a PERMUTE's words, read before any is written
-  std::vector<u32> sums_;         ///< per channel: an ADD receive's sum, formed before any write
-
-  u64 held_ = 0;        ///< nodes holding PASS words
-  bool local_ = false;  ///< some node executes a PERMUTE in this cycle
-  bool mac_ = false;    ///< some node executes a MAC in this cycle
+  bool local_ = false;            ///< some node executes a PERMUTE in this cycle
 };
 
 }  // namespace
