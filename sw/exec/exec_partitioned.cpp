@@ -551,20 +551,7 @@ class PartEngine : private NodeCore<PartEngine> {
         for (u32 o = s.sends.begin; o < s.sends.end; ++o) {
           const ExecSend& op = p_.sends[o];
           u32 word = 0;
-          if (op.fwd) {
-            if (pass[op.fwd_channel].valid == 0) {
-              raise(i, HwError::kFwd);
-              continue;
-            }
-            word = pass[op.fwd_channel].data;
-          } else {
-            const u64 slot = op.from.at(x);
-            if (op.from.may_overflow && slot >= words_) {
-              raise(i, HwError::kSlot);
-            } else {
-              word = mem_[at(i, slot)];
-            }
-          }
+          if (!sendWord(i, op, pass, word)) continue;
           const u32 lane = op.channel - op.port * h_.lanes;
           if (fault_ != nullptr &&
               !fault_->apply(x, static_cast<int>(op.port), static_cast<int>(lane), cycle, word)) {

@@ -346,20 +346,7 @@ class Engine : private NodeCore<Engine> {
         for (u32 i = s.sends.begin; i < s.sends.end; ++i) {
           const ExecSend& op = p_.sends[i];
           u32 word = 0;
-          if (op.fwd) {
-            if (pass[op.fwd_channel].valid == 0) {
-              raise(x, HwError::kFwd);
-              continue;
-            }
-            word = pass[op.fwd_channel].data;
-          } else {
-            const u64 slot = op.from.at(x);
-            if (op.from.may_overflow && slot >= words_) {
-              raise(x, HwError::kSlot);  // sends the word 0, as the RTL does
-            } else {
-              word = mem_[at(x, slot)];
-            }
-          }
+          if (!sendWord(x, op, pass, word)) continue;
           if (kInspect && fault_ != nullptr && faultRemoves(x, op, cycle, word)) {
             continue;  // a link fault removed the word (sw/exec/fault.h)
           }

@@ -1,10 +1,11 @@
 #pragma once
-// What a node does in a cycle of the table executor apart from sending: the falling edge of
-// docs/hardware/node.md §2 (receives, PERMUTE copies, the MAC units' cycle, the checks of
-// docs/hardware/checks.md on them) and the state it works on, for a block of nodes. In one
-// process the block is the whole cube (exec/executor.cpp); under MPI it is a rank's subcube
-// (exec/exec_partitioned.cpp). Both engines derive from NodeCore, so that a receive rule or a
-// hardware check is written once for the table executor.
+// What a node does in a cycle of the table executor, apart from delivering its words to its
+// neighbours: the word each send reads, the falling edge of docs/hardware/node.md §2
+// (receives, PERMUTE copies, the MAC units' cycle), the checks of docs/hardware/checks.md on
+// them, and the state they work on, for a block of nodes. In one process the block is the
+// whole cube (exec/executor.cpp); under MPI it is a rank's subcube (exec/exec_partitioned.cpp).
+// Both engines derive from NodeCore, so that a receive rule or a hardware check is written
+// once for the table executor.
 //
 // The engine passes itself as `Engine` and provides `monitorStore(word, cycle)`: where a
 // stored word is seen for the traffic log and the span, which differs between one process and
@@ -68,6 +69,27 @@ class NodeCore {
   }
 
   void raise(u64 i, HwError e) { seq_.raise(i, e); }
+
+  /// The word node i sends for `op` this cycle (from its memory, or from its PASS register
+  /// `pass` for a FWD), with the send-side checks of docs/hardware/checks.md; false: nothing
+  /// is sent (a FWD from an empty PASS register).
+  bool sendWord(u64 i, const ExecSend& op, const Latch* pass, u32& word) {
+    if (op.fwd) {
+      if (pass[op.fwd_channel].valid == 0) {
+        raise(i, HwError::kFwd);
+        return false;
+      }
+      word = pass[op.fwd_channel].data;
+      return true;
+    }
+    const u64 slot = op.from.at(base_ + i);
+    if (op.from.may_overflow && slot >= words_) {
+      raise(i, HwError::kSlot);  // sends the word 0, as the RTL does
+    } else {
+      word = mem_[at(i, slot)];
+    }
+    return true;
+  }
 
   /// The PASS words node i holds are dropped unless step s forwards every one of them.
   void dropPassWords(u64 i, const ExecStep& s) {
