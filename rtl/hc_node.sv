@@ -143,7 +143,11 @@ module hc_node
   input  logic                                flt_kill_i,
 
   // Routed mode (hc_router, docs/hardware/router.md): the router's link headers, credits, the
-  // cube's deadlock detector and the statistics the testbench reads.
+  // cube's deadlock detector and the statistics the testbench reads. A node without a router
+  // (HasRouter = 0) has these ports too, since a port list cannot depend on a parameter in the
+  // language both yosys 0.23 and Icarus read (no interfaces, no generate around ports), and one
+  // port list lets hc_cube wire every node alike. There the inputs are never read and the
+  // outputs are constant 0, so synthesis and Verilator remove them.
   input  logic                                rt_halt_i,
   output logic [Dim*PktStride-1:0]            rt_pkt_o,
   input  logic [Dim*PktStride-1:0]            rt_pkt_i,

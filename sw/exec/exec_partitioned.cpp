@@ -80,7 +80,7 @@ class PartEngine : private NodeCore<PartEngine> {
  public:
   PartEngine(const TableSet& set, const CubeMemory& initial, const ExecOptions& opt, int rank,
              int ranks)
-      : NodeCore(set, initial.words_per_node, u64{1} << (set.header.n - crossDims(ranks)),
+      : NodeCore(set, initial, u64{1} << (set.header.n - crossDims(ranks)),
                  static_cast<u64>(rank) << (set.header.n - crossDims(ranks))),
         opt_(opt),
         rank_(rank),
@@ -88,7 +88,6 @@ class PartEngine : private NodeCore<PartEngine> {
         cross_(crossDims(ranks)),
         local_dims_(h_.n - cross_),
         fault_(opt.fault != nullptr && opt.fault->onLink() ? opt.fault : nullptr) {
-    loadMemory(initial);
     link_words_.assign(nodes_ * static_cast<u64>(h_.n), 0);
     port_words_.assign(static_cast<size_t>(h_.n), 0);
     // The traffic log needs every word's send and store: no step runs as whole-row moves.
@@ -209,48 +208,6 @@ class PartEngine : private NodeCore<PartEngine> {
   }
 
   void countEvents(u64 cycle) { seq_.countEvents(cycle, record_, r_.error_events); }
-
-  /// Copies the rank's slice of the initial memory into mem_. The relative layout is a
-  /// transpose (row = relative slot, column = node): filled a few nodes at a time, so that the
-  /// lines of the nodes' memories being read stay in the cache (as sw/executor.cpp does).
-  void loadMemory(const CubeMemory& initial) {
-    mem_.assign(relative_ ? rows_ * nodes_ : nodes_ * words_, 0);
-    // The whole cube's memory, or the rank's part only (executePartitioned).
-    const u32* words = &initial.words[initial.nodes == nodes_ ? 0 : base_ * words_];
-    if (!relative_) {
-      std::copy_n(words, nodes_ * words_, mem_.begin());
-      return;
-    }
-    const u64 block = std::min<u64>(nodes_, kTransposeBlock);
-    for (u64 i0 = 0; i0 < nodes_; i0 += block) {
-      for (u64 row = 0; row < rows_; ++row) {
-        u32* out = &mem_[(row << local_dims_) | i0];
-        for (u64 i = i0; i < i0 + block; ++i) {
-          const u64 slot = row ^ i;
-          if (slot < words_) out[i - i0] = words[i * words_ + slot];
-        }
-      }
-    }
-  }
-  /// The rank's memories node by node (the transpose back, as loadMemory), into `out`.
-  void storeMemory(std::vector<u32>& out) const {
-    out.resize(nodes_ * words_);
-    if (!relative_) {
-      std::copy_n(mem_.begin(), nodes_ * words_, out.begin());
-      return;
-    }
-    const u64 block = std::min<u64>(nodes_, kTransposeBlock);
-    for (u64 i0 = 0; i0 < nodes_; i0 += block) {
-      for (u64 row = 0; row < rows_; ++row) {
-        const u32* in = &mem_[(row << local_dims_) | i0];
-        for (u64 i = i0; i < i0 + block; ++i) {
-          const u64 slot = row ^ i;
-          if (slot < words_) out[i * words_ + slot] = in[i - i0];
-        }
-      }
-    }
-  }
-  static constexpr u64 kTransposeBlock = 16;
 
   /// The row of mem_ that holds relative slot `slot` of every node of the rank: slot XOR x
   /// XOR i for its node i, node x = base + i.
@@ -705,8 +662,7 @@ class PartEngine : private NodeCore<PartEngine> {
     r_.memory = {root ? cube : 0, words_, {}};
     if (root) r_.memory.words.resize(cube * words_);
     std::vector<u32> mine_mem;
-    storeMemory(mine_mem);
-    mem_ = {};
+    takeMemory(mine_mem);
     first_sent_ = {};
     MPI_Gather(mine_mem.data(), static_cast<int>(mine_mem.size()), MPI_UINT32_T,
                r_.memory.words.data(), static_cast<int>(mine_mem.size()), MPI_UINT32_T, 0,

@@ -19,7 +19,7 @@ class Engine : private NodeCore<Engine> {
 
  public:
   Engine(const TableSet& set, const CubeMemory& initial, const ExecOptions& opt)
-      : NodeCore(set, initial.words_per_node, set.header.nodes(), 0),
+      : NodeCore(set, initial, set.header.nodes(), 0),
         opt_(opt),
         fault_(opt.fault != nullptr && opt.fault->onLink() ? opt.fault : nullptr),
         inspect_(fault_ != nullptr || opt.record_traffic),
@@ -27,7 +27,6 @@ class Engine : private NodeCore<Engine> {
         carried_(lockstep_ && p_.all_lockstep && opt.max_cycles <= kCarriedCycles &&
                  distinctTags(opt.tagged_elements)),
         monitor_(nodes_, h_.n, carried_ ? 0 : opt.tagged_elements) {
-    mem_ = loadMemory(initial);
     r_.backend = "table";
     monitor_.recordEvents(opt.record_traffic, opt.record_word);
     if (opt.stats != nullptr) opt.stats->carried_span = carried_;
@@ -87,7 +86,7 @@ class Engine : private NodeCore<Engine> {
         if (count != 0) r_.errors.push_back({x, static_cast<HwError>(k), count});
       }
     }
-    storeMemory();
+    takeMemory(r_.memory.words);
     r_.link_words = monitor_.linkWords();
     r_.span = std::max(monitor_.span(), carried_span_);
     for (size_t port = 0; port < port_words_.size(); ++port) {
@@ -99,50 +98,10 @@ class Engine : private NodeCore<Engine> {
   }
 
  private:
-  /// Copies the initial memory into mem_. The relative layout is a transpose (row = relative
-  /// slot, column = node): it is filled a few nodes at a time, so that the lines of the nodes'
-  /// memories being read stay in the cache while every row takes its part of one line.
-  std::vector<u32> loadMemory(const CubeMemory& initial) const {
-    if (!relative_) return initial.words;
-    const u64 rows = rows_;
-    std::vector<u32> mem(rows * nodes_, 0);
-    const u64 block = std::min<u64>(nodes_, kTransposeBlock);
-    for (u64 x0 = 0; x0 < nodes_; x0 += block) {
-      for (u64 row = 0; row < rows; ++row) {
-        u32* out = &mem[(row << h_.n) | x0];
-        for (u64 x = x0; x < x0 + block; ++x) {
-          const u64 slot = row ^ x;
-          if (slot < words_) out[x - x0] = initial.words[x * words_ + slot];
-        }
-      }
-    }
-    return mem;
-  }
-  /// Copies mem_ into the result's memory (the transpose back, as loadMemory).
-  void storeMemory() {
-    if (!relative_) {
-      r_.memory.words = std::move(mem_);
-      return;
-    }
-    r_.memory.words.resize(nodes_ * words_);
-    const u64 rows = layoutRows(words_, nodes_);
-    const u64 block = std::min<u64>(nodes_, kTransposeBlock);
-    for (u64 x0 = 0; x0 < nodes_; x0 += block) {
-      for (u64 row = 0; row < rows; ++row) {
-        const u32* in = &mem_[(row << h_.n) | x0];
-        for (u64 x = x0; x < x0 + block; ++x) {
-          const u64 slot = row ^ x;
-          if (slot < words_) r_.memory.words[x * words_ + slot] = in[x - x0];
-        }
-      }
-    }
-  }
-  static constexpr u64 kTransposeBlock = 16;
-
   /// Whether no tag (word below `tagged`) starts in two slots that a move reads (see carried_):
   /// the words of rows no move reads are never sent, so their copies never matter.
   bool distinctTags(u64 tagged) const {
-    std::vector<bool> read(layoutRows(words_, nodes_), false);
+    std::vector<bool> read(rows_, false);
     for (const ExecMove& m : p_.moves) read[m.from] = true;
     std::vector<u64> seen((tagged + 63) / 64, 0);
     for (u64 row = 0; row < read.size(); ++row) {

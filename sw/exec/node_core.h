@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "exec/exec_program.h"
+#include "exec/hw_errors.h"
 #include "exec/node_sequencers.h"
 #include "spec/address.h"
 #include "tables/mac.h"
@@ -32,25 +33,27 @@ class NodeCore {
  protected:
   using Kind = ExecStep::Kind;
 
-  /// The block's `nodes` nodes start at cube address `base` (0 in one process). mem_ is left
-  /// to the engine to fill: the two engines load it from different parts of the initial memory.
-  NodeCore(const TableSet& set, u64 words, u64 nodes, u64 base)
+  /// The block's `nodes` nodes start at cube address `base` (0 in one process); `initial` is
+  /// the whole cube's memory or the block's part only.
+  NodeCore(const TableSet& set, const CubeMemory& initial, u64 nodes, u64 base)
       : h_(set.header),
-        p_(decodeTables(set, words)),
+        p_(decodeTables(set, initial.words_per_node)),
         nodes_(nodes),
         base_(base),
         channels_(h_.channels()),
-        words_(words),
+        words_(initial.words_per_node),
         node_dims_(log2Exact(nodes)),
-        rows_(layoutRows(words, nodes)),
-        relative_(rows_ <= 2 * words),
+        rows_(layoutRows(words_, nodes)),
+        relative_(rows_ <= 2 * words_),
         seq_(p_, h_.mac_overlap, nodes, base),
         arrivals_(nodes, 0),
         pass_held_(nodes, 0),
         inbox_(nodes * channels_),
         pass_(nodes * channels_),
         copied_(channels_),
-        sums_(channels_) {}
+        sums_(channels_) {
+    loadMemory(initial);
+  }
 
   /// The rows of the relative layout: a power of two, at least the memory and the nodes.
   static u64 layoutRows(u64 words, u64 nodes) {
@@ -69,6 +72,51 @@ class NodeCore {
   }
 
   void raise(u64 i, HwError e) { seq_.raise(i, e); }
+
+  /// Copies the block's part of the initial memory into mem_. The relative layout is a
+  /// transpose (row = relative slot, column = node): it is filled a few nodes at a time, so
+  /// that the lines of the nodes' memories being read stay in the cache while every row takes
+  /// its part of one line.
+  void loadMemory(const CubeMemory& initial) {
+    const u32* words = &initial.words[initial.nodes == nodes_ ? 0 : base_ * words_];
+    if (!relative_) {
+      mem_.assign(words, words + nodes_ * words_);
+      return;
+    }
+    mem_.assign(rows_ * nodes_, 0);
+    const u64 block = std::min<u64>(nodes_, kTransposeBlock);
+    for (u64 i0 = 0; i0 < nodes_; i0 += block) {
+      for (u64 row = 0; row < rows_; ++row) {
+        u32* out = &mem_[(row << node_dims_) | i0];
+        for (u64 i = i0; i < i0 + block; ++i) {
+          const u64 slot = row ^ i;
+          if (slot < words_) out[i - i0] = words[i * words_ + slot];
+        }
+      }
+    }
+  }
+
+  /// The block's final memory, node-major, into `out`, once at the end of a run (mem_ is left
+  /// empty).
+  void takeMemory(std::vector<u32>& out) {
+    if (!relative_) {
+      out = std::move(mem_);
+      mem_ = {};
+      return;
+    }
+    out.assign(nodes_ * words_, 0);
+    const u64 block = std::min<u64>(nodes_, kTransposeBlock);
+    for (u64 i0 = 0; i0 < nodes_; i0 += block) {
+      for (u64 row = 0; row < rows_; ++row) {
+        const u32* in = &mem_[(row << node_dims_) | i0];
+        for (u64 i = i0; i < i0 + block; ++i) {
+          const u64 slot = row ^ i;
+          if (slot < words_) out[i * words_ + slot] = in[i - i0];
+        }
+      }
+    }
+    mem_ = {};
+  }
 
   /// The word node i sends for `op` this cycle (from its memory, or from its PASS register
   /// `pass` for a FWD), with the send-side checks of docs/hardware/checks.md; false: nothing
@@ -263,6 +311,8 @@ class NodeCore {
     }
     if (hazard) raise(i, HwError::kOverlap);
   }
+
+  static constexpr u64 kTransposeBlock = 16;  ///< nodes per pass of the layout's transposes
 
   const TableHeader& h_;
   const ExecProgram p_;
