@@ -120,49 +120,39 @@ module hc_mac
   logic [WordWidth-1:0] sum;
   logic                 read_err;
 
-  // Computed by functions and written once per evaluation: Icarus Verilog 11 wakes an
-  // always_comb whenever a later always_comb of the same module runs (not only when what it reads
-  // changes), so a block that writes a default and then overrides it, or reads a variable it
-  // writes, makes the MAC's blocks and hc_node's wake each other without end in one time step.
-  function automatic logic [2*MacUnits*AddrBits+MacUnits:0] unit_addresses(
-      input logic [AddrBits-1:0] l0, input logic [AddrBits-1:0] arow,
-      input logic [AddrBits-1:0] brow, input logic [AddrBits-1:0] j,
-      input logic [AddrBits-1:0] a0, input logic [AddrBits-1:0] b0,
-      input logic [AddrBits-1:0] kk, input logic [AddrBits-1:0] pp);
-    logic [MacUnits*AddrBits-1:0] a_all, b_all;
-    logic [MacUnits-1:0]          on;
-    logic                         err;
-    logic [AddrBits-1:0]          l, a_addr, b_addr;
-    a_all = '0;
-    b_all = '0;
-    on    = '0;
-    err   = 1'b0;
+  // These blocks write defaults and then override them, which Verilator simulates fastest and
+  // yosys reads; they are HC_ALWAYS_COMB (hc_pkg.sv): under Icarus Verilog, whose always_comb
+  // wakes whenever a later always_comb of the module runs, always @* instead.
+  `HC_ALWAYS_COMB begin : addresses
+    logic [AddrBits-1:0] l;
+    logic [AddrBits-1:0] a_addr;
+    logic [AddrBits-1:0] b_addr;
+    l        = '0;
+    a_addr   = '0;
+    b_addr   = '0;
+    read_err = 1'b0;
+    unit_on  = '0;
+    a_addr_o = '0;
+    b_addr_o = '0;
     for (int u = 0; u < MacUnits; u++) begin
-      l      = l0 + AddrBits'(u);
-      a_addr = a0 + arow + l;
-      b_addr = b0 + brow + AddrBits'(u) * pp + j;
-      a_all[u*AddrBits +: AddrBits] = a_addr;
-      b_all[u*AddrBits +: AddrBits] = b_addr;
-      on[u] = l < kk;
-      if (l < kk && (32'(a_addr) >= NumSlots || 32'(b_addr) >= NumSlots)) err = 1'b1;
+      l      = l0_q + AddrBits'(u);
+      a_addr = a_base + arow_q + l;
+      b_addr = b_base + brow_q + AddrBits'(u) * p + j_q;
+      a_addr_o[u*AddrBits +: AddrBits] = a_addr;
+      b_addr_o[u*AddrBits +: AddrBits] = b_addr;
+      unit_on[u] = l < k;
+      if (l < k && (32'(a_addr) >= NumSlots || 32'(b_addr) >= NumSlots)) read_err = 1'b1;
     end
-    unit_addresses = {err, on, b_all, a_all};
-  endfunction
+  end
 
-  function automatic logic [WordWidth-1:0] unit_sum(input logic [MacUnits-1:0] on,
-                                                    input logic [MacUnits*WordWidth-1:0] a,
-                                                    input logic [MacUnits*WordWidth-1:0] b);
-    logic [WordWidth-1:0] acc;
-    acc = '0;
+  `HC_ALWAYS_COMB begin : products
+    sum = '0;
     for (int u = 0; u < MacUnits; u++) begin
-      if (on[u]) acc = acc + a[u*WordWidth +: WordWidth] * b[u*WordWidth +: WordWidth];
+      if (unit_on[u]) begin
+        sum = sum + a_data_i[u*WordWidth +: WordWidth] * b_data_i[u*WordWidth +: WordWidth];
+      end
     end
-    unit_sum = acc;
-  endfunction
-
-  assign {read_err, unit_on, b_addr_o, a_addr_o} =
-      unit_addresses(l0_q, arow_q, brow_q, j_q, a_base, b_base, k, p);
-  assign sum = unit_sum(unit_on, a_data_i, b_data_i);
+  end
 
   logic c_ok;
   assign c_addr_o  = c_base + coff_q;
@@ -188,43 +178,33 @@ module hc_mac
   // register block instead of here, so that this block does not read an input of the node
   // (Verilator re-evaluates logic that reads a top-level input on every eval(); the node-array
   // model, docs/hardware/testbench.md §2.1, verilates the node alone).
-  function automatic logic [6*AddrBits-1:0] next_pos(
-      input logic run, input logic l_end, input logic j_end,
-      input logic [AddrBits-1:0] i, input logic [AddrBits-1:0] j,
-      input logic [AddrBits-1:0] l0, input logic [AddrBits-1:0] arow,
-      input logic [AddrBits-1:0] brow, input logic [AddrBits-1:0] coff,
-      input logic [AddrBits-1:0] kk, input logic [AddrBits-1:0] pp);
-    logic [AddrBits-1:0] ni, nj, nl0, narow, nbrow, ncoff;
-    ni    = '0;
-    nj    = '0;
-    nl0   = '0;
-    narow = '0;
-    nbrow = '0;
-    ncoff = '0;
-    if (run) begin
-      ni    = i;
-      nj    = j;
-      narow = arow;
-      ncoff = coff;
-      if (!l_end) begin
-        nl0   = l0 + AddrBits'(MacUnits);
-        nbrow = brow + AddrBits'(MacUnits) * pp;
+  `HC_ALWAYS_COMB begin : next_position
+    i_d    = '0;
+    j_d    = '0;
+    l0_d   = '0;
+    arow_d = '0;
+    brow_d = '0;
+    coff_d = '0;
+    if (active && !last) begin
+      i_d    = i_q;
+      j_d    = j_q;
+      arow_d = arow_q;
+      coff_d = coff_q;
+      if (!l_last) begin
+        l0_d   = l0_q + AddrBits'(MacUnits);
+        brow_d = brow_q + AddrBits'(MacUnits) * p;
       end else begin
-        ncoff = coff + AddrBits'(1);
-        if (!j_end) begin
-          nj = j + AddrBits'(1);
+        coff_d = coff_q + AddrBits'(1);
+        if (!j_last) begin
+          j_d = j_q + AddrBits'(1);
         end else begin
-          nj    = '0;
-          ni    = i + AddrBits'(1);
-          narow = arow + kk;
+          j_d    = '0;
+          i_d    = i_q + AddrBits'(1);
+          arow_d = arow_q + k;
         end
       end
     end
-    next_pos = {ni, nj, nl0, narow, nbrow, ncoff};
-  endfunction
-
-  assign {i_d, j_d, l0_d, arow_d, brow_d, coff_d} =
-      next_pos(active && !last, l_last, j_last, i_q, j_q, l0_q, arow_q, brow_q, coff_q, k, p);
+  end
 
   assign busy_d = active && !last;  // cleared by clear_i in regs
 

@@ -331,87 +331,6 @@ module hc_node
   // pair_conflict[a*NumChans + b], a < b: channels a and b both write the same slot.
   logic [NumChans*NumChans-1:0] pair_conflict;
 
-  // The decode in a function, its results written once (see next_run); the words it may send
-  // are read here.
-  function automatic logic [NumChans+WordWidth+8:0] decode_chan(
-      input logic perm, input logic xfer, input logic [1:0] out_op,
-      input logic [1:0] in_op, input logic out_addr_ok, input logic in_addr_ok,
-      input logic fwd_ready, input logic [ChanIdxBits-1:0] fwd_src,
-      input logic [WordWidth-1:0] mem_word, input logic [WordWidth-1:0] pass_word);
-    logic                 out_valid;
-    logic [WordWidth-1:0] out_data;
-    logic                 slot_err, fwd_err, illegal, cp, wr, expect_in, rd_mem, wr_mem;
-    logic [NumChans-1:0]  fwd_oh;
-    out_valid   = 1'b0;
-    out_data    = '0;
-    slot_err    = 1'b0;
-    fwd_err     = 1'b0;
-    illegal     = 1'b0;
-    cp          = 1'b0;
-    wr          = 1'b0;
-    expect_in   = 1'b0;
-    rd_mem      = 1'b0;
-    wr_mem      = 1'b0;
-    fwd_oh      = '0;
-    if (perm) begin
-      // PERMUTE: MEM/MEM copies (an out-of-range read copies the word 0, an out-of-range write
-      // is dropped), IDLE/IDLE does nothing, anything else is illegal and is neither range-
-      // nor conflict-checked. No port is used: nothing is sent or expected, every arriving
-      // word is lost and one-port mode does not apply. The word copied travels in
-      // chan_out_data with chan_out_valid low, so the neighbour ignores it. out_addr is the
-      // slot copied from, in_addr the slot copied to.
-      if (out_op == hc_pkg::OutMem && in_op == hc_pkg::InMem) begin
-        rd_mem = 1'b1;
-        wr_mem = 1'b1;
-        if (out_addr_ok) begin
-          out_data = mem_word;
-        end else begin
-          slot_err = 1'b1;
-        end
-        if (in_addr_ok) begin
-          cp = 1'b1;
-        end else begin
-          slot_err = 1'b1;
-        end
-      end else if (out_op != hc_pkg::OutIdle || in_op != hc_pkg::InIdle) begin
-        illegal = 1'b1;
-      end
-    end else if (xfer) begin
-      // XFER. Output side: the word read from memory as at the start of the cycle, or the
-      // PASS register. An out-of-range slot sends the word 0.
-      case (out_op)
-        hc_pkg::OutMem: begin
-          out_valid = 1'b1;
-          rd_mem    = 1'b1;
-          if (out_addr_ok) begin
-            out_data = mem_word;
-          end else begin
-            slot_err = 1'b1;
-          end
-        end
-        hc_pkg::OutFwd: begin
-          if (fwd_ready) begin
-            out_valid = 1'b1;
-            out_data  = pass_word;
-            fwd_oh[fwd_src] = 1'b1;  // forwards PASS register fwd_src
-          end else begin
-            fwd_err = 1'b1;
-          end
-        end
-        hc_pkg::OutIllegal: illegal = 1'b1;
-        default: ;
-      endcase
-      if ((in_op == hc_pkg::InMem || in_op == hc_pkg::InAdd) && !in_addr_ok) slot_err = 1'b1;
-      // Input side as the instruction describes it (the arriving words are checked below).
-      expect_in = in_op != hc_pkg::InIdle;
-      wr_mem    = in_op == hc_pkg::InMem || in_op == hc_pkg::InAdd;
-      wr        = wr_mem && in_addr_ok;
-    end
-    decode_chan = {fwd_oh, out_data, out_valid, slot_err, fwd_err, illegal, cp, wr, expect_in,
-                   rd_mem, wr_mem};
-  endfunction
-
-
   for (genvar c = 0; c < NumChans; c++) begin : g_dec
     logic [ChanBits-1:0]    field;
     logic [1:0]             out_op;     // hc_pkg::out_op_e
@@ -447,19 +366,34 @@ module hc_node
       // Each variable written once (see next_run).
       logic gate;
       assign gate = permute || chan_instr;
+      // if/else, each path writing every field once (see next_run): the simulator skips the
+      // decode outside XFER and PERMUTE.
       always_comb begin : fields
-        field       = gate ? chan_field[c*ChanBits +: ChanBits] : '0;
-        out_op      = gate ? field[hc_pkg::ChOutOpAt +: 2] : '0;
-        out_idx     = gate ? field[hc_pkg::ChOutIdxAt +: IdxBits] : '0;
-        in_op       = gate ? field[InAt + hc_pkg::ChInOpAt +: 2] : '0;
-        out_addr    = gate ? AddrBits'(out_idx) ^
-                             (field[hc_pkg::ChOutRelAt] ? AddrBits'(node_id_q) : '0) : '0;
-        in_addr     = gate ? AddrBits'(field[InAt + hc_pkg::ChInSlotAt +: SlotBits]) ^
-                             (field[InAt + hc_pkg::ChInRelAt] ? AddrBits'(node_id_q) : '0) : '0;
-        out_addr_ok = gate && 32'(out_addr) < NumSlots;
-        in_addr_ok  = gate && 32'(in_addr) < NumSlots;
-        fwd_src     = gate ? out_idx[ChanIdxBits-1:0] : '0;
-        fwd_ready   = gate && 32'(out_idx) < NumChans && pass_valid_q[fwd_src];
+        if (gate) begin
+          field       = chan_field[c*ChanBits +: ChanBits];
+          out_op      = field[hc_pkg::ChOutOpAt +: 2];
+          out_idx     = field[hc_pkg::ChOutIdxAt +: IdxBits];
+          in_op       = field[InAt + hc_pkg::ChInOpAt +: 2];
+          out_addr    = AddrBits'(out_idx) ^
+                        (field[hc_pkg::ChOutRelAt] ? AddrBits'(node_id_q) : '0);
+          in_addr     = AddrBits'(field[InAt + hc_pkg::ChInSlotAt +: SlotBits]) ^
+                        (field[InAt + hc_pkg::ChInRelAt] ? AddrBits'(node_id_q) : '0);
+          out_addr_ok = 32'(out_addr) < NumSlots;
+          in_addr_ok  = 32'(in_addr) < NumSlots;
+          fwd_src     = out_idx[ChanIdxBits-1:0];
+          fwd_ready   = 32'(out_idx) < NumChans && pass_valid_q[fwd_src];
+        end else begin
+          field       = '0;
+          out_op      = '0;
+          out_idx     = '0;
+          in_op       = '0;
+          out_addr    = '0;
+          in_addr     = '0;
+          out_addr_ok = 1'b0;
+          in_addr_ok  = 1'b0;
+          fwd_src     = '0;
+          fwd_ready   = 1'b0;
+        end
       end
     end else begin : g_fields
       assign field       = chan_field[c*ChanBits +: ChanBits];
@@ -480,26 +414,102 @@ module hc_node
     // comparators per channel): in idle cycles, routed mode's included, the simulator skips
     // them (at n = 10 about 6 % of a routed run's time and 10 % of a table-mode AAPC's). The
     // fields and slot addresses above are gated only in a node with a router.
+    // Every path of the block writes every output once (see next_run): PERMUTE, XFER (one arm
+    // per output op) and neither. The word sent is read only on the path that sends it; an
+    // outer default overridden on some paths would cost nothing here in Verilator but makes
+    // Icarus Verilog wake the node's other blocks without end.
     always_comb begin : decode
-      {fwd_oh, out_data, out_valid, slot_err, fwd_err, illegal, cp, wr, expect_in, rd_mem,
-       wr_mem} = decode_chan(permute, chan_instr, out_op, in_op, out_addr_ok, in_addr_ok,
-                             fwd_ready, fwd_src, mem_q[out_addr[SlotBits-1:0]],
-                             pass_data_q[fwd_src*WordWidth +: WordWidth]);
+      if (permute) begin
+        // PERMUTE: MEM/MEM copies (an out-of-range read copies the word 0, an out-of-range
+        // write is dropped), IDLE/IDLE does nothing, anything else is illegal and is neither
+        // range- nor conflict-checked. No port is used: nothing is sent or expected, every
+        // arriving word is lost and one-port mode does not apply. The word copied travels in
+        // chan_out_data with chan_out_valid low, so the neighbour ignores it. out_addr is the
+        // slot copied from, in_addr the slot copied to.
+        rd_mem    = out_op == hc_pkg::OutMem && in_op == hc_pkg::InMem;
+        wr_mem    = rd_mem;
+        out_valid = 1'b0;
+        out_data  = rd_mem && out_addr_ok ? mem_q[out_addr[SlotBits-1:0]] : '0;
+        slot_err  = rd_mem && !(out_addr_ok && in_addr_ok);
+        fwd_err   = 1'b0;
+        illegal   = !rd_mem && (out_op != hc_pkg::OutIdle || in_op != hc_pkg::InIdle);
+        cp        = rd_mem && in_addr_ok;
+        wr        = 1'b0;
+        expect_in = 1'b0;
+        fwd_oh    = '0;
+      end else if (chan_instr) begin
+        // XFER. Output side: the word read from memory as at the start of the cycle, or the
+        // PASS register. An out-of-range slot sends the word 0. Input side as the instruction
+        // describes it (the arriving words are checked below).
+        wr_mem    = in_op == hc_pkg::InMem || in_op == hc_pkg::InAdd;
+        cp        = 1'b0;
+        wr        = wr_mem && in_addr_ok;
+        expect_in = in_op != hc_pkg::InIdle;
+        case (out_op)
+          hc_pkg::OutMem: begin
+            rd_mem    = 1'b1;
+            out_valid = 1'b1;
+            out_data  = out_addr_ok ? mem_q[out_addr[SlotBits-1:0]] : '0;
+            slot_err  = !out_addr_ok || (wr_mem && !in_addr_ok);
+            fwd_err   = 1'b0;
+            illegal   = 1'b0;
+            fwd_oh    = '0;
+          end
+          hc_pkg::OutFwd: begin
+            rd_mem    = 1'b0;
+            out_valid = fwd_ready;
+            out_data  = fwd_ready ? pass_data_q[fwd_src*WordWidth +: WordWidth] : '0;
+            slot_err  = wr_mem && !in_addr_ok;
+            fwd_err   = !fwd_ready;
+            illegal   = 1'b0;
+            // forwards PASS register fwd_src
+            fwd_oh    = fwd_ready ? NumChans'(1) << fwd_src : '0;
+          end
+          default: begin  // IDLE, or the illegal output op
+            rd_mem    = 1'b0;
+            out_valid = 1'b0;
+            out_data  = '0;
+            slot_err  = wr_mem && !in_addr_ok;
+            fwd_err   = 1'b0;
+            illegal   = out_op == hc_pkg::OutIllegal;
+            fwd_oh    = '0;
+          end
+        endcase
+      end else begin
+        rd_mem    = 1'b0;
+        wr_mem    = 1'b0;
+        out_valid = 1'b0;
+        out_data  = '0;
+        slot_err  = 1'b0;
+        fwd_err   = 1'b0;
+        illegal   = 1'b0;
+        cp        = 1'b0;
+        wr        = 1'b0;
+        expect_in = 1'b0;
+        fwd_oh    = '0;
+      end
     end
 
     // ---- MAC overlap mode (docs/hardware/arithmetic.md §3) ----
     // Beside a running MAC (mac_busy, issued in an earlier cycle) the channel may not read the
     // MAC's C block nor write its A, B or C block: checks on the instruction, on the slots
     // after the relative XOR (in range or not).
-    assign overlap = mac_busy &&
-                     ((rd_mem && MacCmpBits'(out_addr) >= mac_c_lo &&
-                       MacCmpBits'(out_addr) < mac_c_hi) ||
-                      (wr_mem && ((MacCmpBits'(in_addr) >= mac_a_lo &&
-                                   MacCmpBits'(in_addr) < mac_a_hi) ||
-                                  (MacCmpBits'(in_addr) >= mac_b_lo &&
-                                   MacCmpBits'(in_addr) < mac_b_hi) ||
-                                  (MacCmpBits'(in_addr) >= mac_c_lo &&
-                                   MacCmpBits'(in_addr) < mac_c_hi))));
+    // An if, not an AND: the simulator then skips the comparisons in every cycle without a
+    // running MAC.
+    always_comb begin : overlap_check
+      if (mac_busy) begin
+        overlap = (rd_mem && MacCmpBits'(out_addr) >= mac_c_lo &&
+                   MacCmpBits'(out_addr) < mac_c_hi) ||
+                  (wr_mem && ((MacCmpBits'(in_addr) >= mac_a_lo &&
+                               MacCmpBits'(in_addr) < mac_a_hi) ||
+                              (MacCmpBits'(in_addr) >= mac_b_lo &&
+                               MacCmpBits'(in_addr) < mac_b_hi) ||
+                              (MacCmpBits'(in_addr) >= mac_c_lo &&
+                               MacCmpBits'(in_addr) < mac_c_hi)));
+      end else begin
+        overlap = 1'b0;
+      end
+    end
 
     assign chan_out_valid[c]                       = out_valid;
     assign chan_out_data[c*WordWidth +: WordWidth] = out_data;
@@ -538,16 +548,15 @@ module hc_node
     assign port_sends[p] = |ch_sends[p*Lanes +: Lanes];
     assign port_recvs[p] = |ch_recvs[p*Lanes +: Lanes];
   end
-  // The OR of the channels' one-hot selects, in a function (see next_run).
-  function automatic logic [NumChans-1:0] fwd_or(input logic [NumChans*NumChans-1:0] sel);
-    // The loop runs on every path: yosys 0.23 makes a latch of a loop variable that one path
-    // leaves unassigned.
-    logic [NumChans-1:0] acc;
-    acc = '0;
-    for (int c = 0; c < NumChans; c++) acc = acc | sel[c*NumChans +: NumChans];
-    fwd_or = acc;
-  endfunction
-  assign fwd_used = fwd_or(fwd_sel);
+  // The PASS registers forwarded: the OR of the channels' one-hot selects, skipped in the
+  // cycles that forward nothing (the usual case). A default then the loop: HC_ALWAYS_COMB
+  // (always @* under Icarus Verilog, see hc_pkg.sv).
+  `HC_ALWAYS_COMB begin : fwd_usage
+    fwd_used = '0;
+    if (fwd_sel != '0) begin
+      for (int c = 0; c < NumChans; c++) fwd_used = fwd_used | fwd_sel[c*NumChans +: NumChans];
+    end
+  end
   if (NumChans == 1) begin : g_one_chan
     logic unused_wr;  // one channel: no pair to check for a conflict
     assign unused_wr = ^wr_any;
@@ -563,17 +572,25 @@ module hc_node
     // In a function (see next_run).
     function automatic logic pair_writes(input logic run, input logic [NumChans-1:0] any,
                                          input logic [NumChans*SlotBits-1:0] addr);
-      // The loops run on every path (run gates each comparison): yosys 0.23 makes a latch of a
-      // loop variable that one path leaves unassigned.
+      // The comparisons only in an XFER or PERMUTE cycle. The loop variables are written on
+      // the other path too: yosys 0.23 makes a latch of a loop variable that one path leaves
+      // unassigned.
       logic hit;
-      hit = 1'b0;
-      for (int a = 0; a < NumChans; a++) begin
-        for (int b = a + 1; b < NumChans; b++) begin
-          if (run && any[a] && any[b] &&
-              addr[a*SlotBits +: SlotBits] == addr[b*SlotBits +: SlotBits]) begin
-            hit = 1'b1;
+      int   a;
+      int   b;
+      if (run) begin
+        hit = 1'b0;
+        for (a = 0; a < NumChans; a++) begin
+          for (b = a + 1; b < NumChans; b++) begin
+            if (any[a] && any[b] && addr[a*SlotBits +: SlotBits] == addr[b*SlotBits +: SlotBits]) begin
+              hit = 1'b1;
+            end
           end
         end
+      end else begin
+        hit = 1'b0;
+        a   = 0;
+        b   = 0;
       end
       pair_writes = hit;
     endfunction

@@ -11,6 +11,7 @@
 
 #include "base/error.h"
 #include "base/utf8.h"
+#include "base/word_lines.h"
 #include "spec/reference.h"
 #include "tables/table_diff.h"
 #include "tables/table_text.h"
@@ -408,45 +409,11 @@ class Reader {
     return v;
   }
 
-  bool next(std::vector<std::string>& tok) {
-    std::string line;
-    while (std::getline(in_, line)) {
-      ++line_;
-      if (const auto hash = line.find('#'); hash != std::string::npos) line.erase(hash);
-      std::istringstream words(line);
-      tok.clear();
-      std::string w;
-      while (words >> w) tok.push_back(w);
-      if (tok.empty()) continue;
-      const auto first = line.find(tok[0]) + tok[0].size();
-      rest_ = line.substr(first);
-      return true;
-    }
-    return false;
-  }
+  bool next(std::vector<std::string>& tok) { return nextWordLine(in_, line_, tok, rest_); }
 
   [[noreturn]] void fail(const std::string& msg) const {
-    std::string text = msg;
-    if (!isValidUtf8(text)) {
-      // Quote what the file held without copying bytes that are not UTF-8.
-      std::string clean;
-      for (size_t i = 0; i < text.size();) {
-        const size_t len = utf8SequenceLength(text, i);
-        if (len == 0) {
-          static const char* kHex = "0123456789abcdef";
-          const auto b = static_cast<unsigned char>(text[i]);
-          clean += "\\x";
-          clean += kHex[b >> 4];
-          clean += kHex[b & 15];
-          ++i;
-        } else {
-          clean.append(text, i, len);
-          i += len;
-        }
-      }
-      text = clean;
-    }
-    throw Error(source_ + ":" + std::to_string(line_) + ": " + text);
+    // Quote what the file held without copying bytes that are not UTF-8.
+    throw Error(source_ + ":" + std::to_string(line_) + ": " + escapeNonUtf8(msg));
   }
 
   u64 number(const std::string& text, const std::string& what, u64 lo = 0, u64 hi = ~u64{0}) const {

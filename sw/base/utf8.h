@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstddef>
+#include <string>
 #include <string_view>
 
 namespace hcube {
@@ -45,6 +46,28 @@ inline bool isValidUtf8(std::string_view s) {
     i += len;
   }
   return true;
+}
+
+/// `text` with every byte that is not part of well-formed UTF-8 written as \xHH: an error that
+/// quotes a file never copies raw bytes of the file to the terminal.
+inline std::string escapeNonUtf8(std::string_view text) {
+  if (isValidUtf8(text)) return std::string(text);
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string clean;
+  for (size_t i = 0; i < text.size();) {
+    const size_t len = utf8SequenceLength(text, i);
+    if (len == 0) {
+      const auto b = static_cast<unsigned char>(text[i]);
+      clean += "\\x";
+      clean += kHex[b >> 4];
+      clean += kHex[b & 15];
+      ++i;
+    } else {
+      clean.append(text, i, len);
+      i += len;
+    }
+  }
+  return clean;
 }
 
 }  // namespace hcube

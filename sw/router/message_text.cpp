@@ -30,28 +30,6 @@ u64 number(const std::string& s, u64 hi, const std::string& what) {
   return v;
 }
 
-/// `text` with every byte that is not part of well-formed UTF-8 written as \xHH, as the schedule
-/// reader quotes a file: an error never copies raw bytes of a file to the terminal.
-std::string escapeNonUtf8(const std::string& text) {
-  if (isValidUtf8(text)) return text;
-  static const char* kHex = "0123456789abcdef";
-  std::string clean;
-  for (size_t i = 0; i < text.size();) {
-    const size_t len = utf8SequenceLength(text, i);
-    if (len == 0) {
-      const auto b = static_cast<unsigned char>(text[i]);
-      clean += "\\x";
-      clean += kHex[b >> 4];
-      clean += kHex[b & 15];
-      ++i;
-    } else {
-      clean.append(text, i, len);
-      i += len;
-    }
-  }
-  return clean;
-}
-
 }  // namespace
 
 std::string formatMessageText(const MessageList& list) {

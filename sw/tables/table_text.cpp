@@ -10,6 +10,7 @@
 
 #include "base/error.h"
 #include "base/utf8.h"
+#include "base/word_lines.h"
 
 namespace hcube {
 namespace {
@@ -228,22 +229,7 @@ class Parser {
 
  private:
   // Reads the next non-empty line (comments stripped) into tokens; false at end of input.
-  bool next(std::vector<std::string>& tok) {
-    std::string line;
-    while (std::getline(in_, line)) {
-      ++line_;
-      if (const auto hash = line.find('#'); hash != std::string::npos) line.erase(hash);
-      std::istringstream words(line);
-      tok.clear();
-      std::string w;
-      while (words >> w) tok.push_back(w);
-      if (tok.empty()) continue;
-      const auto first = line.find(tok[0]) + tok[0].size();
-      rest_ = line.substr(first);
-      return true;
-    }
-    return false;
-  }
+  bool next(std::vector<std::string>& tok) { return nextWordLine(in_, line_, tok, rest_); }
 
   [[noreturn]] void fail(const std::string& msg) const {
     throw Error(source_ + ":" + std::to_string(line_) + ": " + msg);
