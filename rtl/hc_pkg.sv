@@ -31,12 +31,12 @@
 // * Memories are written in always_ff blocks like RAM macros; a memory that should become block
 //   RAM has a registered read (hc_node's table).
 
-// The router's combinational blocks are `HC_ALWAYS_COMB: always_comb, except under Icarus Verilog,
-// where it is always @*. Icarus 11.0 wakes an always_comb whenever a later always_comb of the
-// same module instance runs (a fault of 11.0, mended in later releases), so blocks that assign a
-// default and then the value wake each other without end at the first clock edge; always @*
-// means the same there without the fault. (hc_node and hc_mac avoid the pattern instead: each
-// of their blocks writes every variable once, through functions where needed.)
+// Combinational blocks that assign a default and then the value are `HC_ALWAYS_COMB: always_comb,
+// except under Icarus Verilog, where it is always @*. Icarus 11.0 wakes an always_comb whenever a
+// later always_comb of the same module instance runs (a fault of 11.0, mended in later
+// releases), so such blocks wake each other without end at the first clock edge; always @*
+// means the same there without the fault. The other always_comb blocks write each variable once
+// on each path (docs/hardware/testbench.md §3).
 `ifdef __ICARUS__
 `define HC_ALWAYS_COMB always @*
 `else

@@ -61,19 +61,11 @@ Image ReadImage(const std::string& path, const CubeConfig& config) {
   if (!in) throw ImageError(path + ": cannot open image file");
   image_text::Text text;
   try {
-    text = image_text::parse(in, path, [&](const image_text::Text& t) { CheckFit(t, config); });
+    text = image_text::parse(
+        in, path, [&](const image_text::Text& t) { CheckFit(t, config); },
+        {static_cast<uint64_t>(config.table_depth), "this simulator's table depth"});
   } catch (const image_text::SyntaxError& e) {
     throw ImageError(e.what());
-  }
-  for (const image_text::Block& block : text.blocks) {
-    if (block.words.size() > static_cast<size_t>(config.table_depth)) {
-      const std::string name =
-          block.shared ? std::string("table *") : "table of node " + std::to_string(block.node);
-      throw ImageError(path + ":" + std::to_string(block.line) + ": " + name + " has " +
-                       std::to_string(block.words.size()) +
-                       " words, more than this simulator's table depth " +
-                       std::to_string(config.table_depth));
-    }
   }
   Image image;
   image.path = path;

@@ -113,12 +113,20 @@ inline std::string parseHex(const std::string& hex, uint64_t width, Word& word) 
 /// the words it would make wrong.
 using HeaderCheck = std::function<void(const Text&)>;
 
+/// The most words a table may have (0: no limit) and what sets the limit, as the message names
+/// it ("this simulator's table depth"): checked at the table's first line, before its words.
+struct TableLimit {
+  uint64_t words = 0;
+  std::string what;
+};
+
 namespace detail {
 
 class Parser {
  public:
-  Parser(std::istream& in, const std::string& source, const HeaderCheck& check)
-      : in_(in), check_(check) {
+  Parser(std::istream& in, const std::string& source, const HeaderCheck& check,
+         const TableLimit& limit)
+      : in_(in), check_(check), limit_(limit) {
     text_.source = source;
   }
 
@@ -233,6 +241,12 @@ class Parser {
         }
       }
       const uint64_t words = number(tok[2], "table length", 1, uint64_t{1} << 32);
+      if (limit_.words != 0 && words > limit_.words) {
+        fail((block.shared ? std::string("table *")
+                           : "table of node " + std::to_string(block.node)) +
+             " has " + std::to_string(words) + " words, more than " + limit_.what + " " +
+             std::to_string(limit_.words));
+      }
       for (uint64_t i = 0; i < words; ++i) {
         if (!next(tok)) {
           fail("unexpected end of input: " + std::to_string(words - i) +
@@ -265,6 +279,7 @@ class Parser {
 
   std::istream& in_;
   const HeaderCheck& check_;
+  const TableLimit& limit_;
   Text text_;
   int line_ = 0;
   std::string rest_;
@@ -273,8 +288,9 @@ class Parser {
 }  // namespace detail
 
 /// Reads an image's text; throws SyntaxError naming `source` and the line.
-inline Text parse(std::istream& in, const std::string& source, const HeaderCheck& check = {}) {
-  return detail::Parser(in, source, check).parse();
+inline Text parse(std::istream& in, const std::string& source, const HeaderCheck& check = {},
+                  const TableLimit& limit = {}) {
+  return detail::Parser(in, source, check, limit).parse();
 }
 
 }  // namespace hcube::image_text
