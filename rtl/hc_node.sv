@@ -363,7 +363,6 @@ module hc_node
     // always_comb for both, with a condition that is constant in a table-mode node, still cost
     // that node's Verilated code 1.6 % more instructions at n = 8.)
     if (HasRouter != 0) begin : g_fields_gated
-      // Each variable written once (see next_run).
       logic gate;
       assign gate = permute || chan_instr;
       // if/else, each path writing every field once (see next_run): the simulator skips the
