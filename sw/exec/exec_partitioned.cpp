@@ -9,6 +9,7 @@
 #include <cstdlib>
 
 #include "base/error.h"
+#include "exec/carried_span.h"
 #include "exec/exec_program.h"
 #include "exec/node_core.h"
 #include "exec/traffic_monitor.h"
@@ -58,7 +59,7 @@ u64 partitionedExchangedBytes() { return g_exchanged_bytes; }
 
 namespace {
 
-constexpr u32 kNotSent = 0xFFFFFFFFu;
+using carried::kNotSent;
 
 /// What every rank learns of the whole cube after each cycle (one allreduce, MPI_MAX).
 struct CubeStatus {
@@ -93,7 +94,7 @@ class PartEngine : private NodeCore<PartEngine> {
     // The traffic log needs every word's send and store: no step runs as whole-row moves.
     record_ = opt.record_traffic;
     lockstep_ = p_.shared && relative_ && fault_ == nullptr && !record_;
-    carried_ = lockstep_ && p_.all_lockstep && opt.max_cycles <= kCarriedCycles &&
+    carried_ = lockstep_ && p_.all_lockstep && opt.max_cycles <= carried::kCarriedCycles &&
                distinctTags(opt.tagged_elements);
     if (opt.stats != nullptr) opt.stats->carried_span = carried_;
     if (carried_) first_sent_.assign(mem_.size(), kNotSent);
@@ -214,7 +215,7 @@ class PartEngine : private NodeCore<PartEngine> {
   u64 rowOf(u32 slot) const { return (u64{slot} ^ base_) << local_dims_; }
 
   /// Whether no tag (word below `tagged`) starts in two slots of the cube that a move reads
-  /// (sw/executor.cpp, carried span): each rank marks the tags of its rows that moves read,
+  /// (exec/executor.cpp, carried span): each rank marks the tags of its rows that moves read,
   /// and the marks of all ranks are OR-ed; the tags are distinct if no rank saw one twice and
   /// the OR holds as many marks as the ranks set together.
   bool distinctTags(u64 tagged) {
@@ -252,7 +253,7 @@ class PartEngine : private NodeCore<PartEngine> {
     return union_marks == marks;
   }
 
-  // ---- Lockstep cycles (ExecStep::lockstep, as in sw/executor.cpp) ----
+  // ---- Lockstep cycles (ExecStep::lockstep, as in exec/executor.cpp) ----
   // A move along one of the rank's own dimensions is a sweep along two rows of mem_, as in
   // one process. A move along a dimension between ranks sends the rank's whole `from` row
   // (every node i of the rank sends to node i of the peer rank) and receives the peer's for its
@@ -264,29 +265,14 @@ class PartEngine : private NodeCore<PartEngine> {
   // first-send cycles; without, the sender records the first sends and the receiver the stores
   // in the per-element span record.
 
-  static constexpr u64 kCarriedCycles = u64{1} << 32;
-
-  struct LockstepSpan {
-    u32 first = kNotSent;
-    bool tagged = false;
-  };
+  using LockstepSpan = carried::LockstepSpan;
 
   template <bool kCarried>
   void moveWords(const u32* from, u32* from_first, u32* to, u32* to_first, u64 len, u64 cycle,
                  LockstepSpan& span) {
     if constexpr (kCarried) {
-      const u32 now = static_cast<u32>(cycle);
-      const u64 tagged = opt_.tagged_elements;
-      for (u64 i = 0; i < len; ++i) {
-        const u32 word = from[i];
-        const u32 first = std::min(from_first[i], now);
-        from_first[i] = first;
-        to[i] = word;
-        to_first[i] = first;
-        const bool tag = word < tagged;
-        span.tagged |= tag;
-        span.first = std::min(span.first, tag ? first : kNotSent);
-      }
+      carried::moveRow(from, from_first, to, to_first, len, static_cast<u32>(cycle),
+                       opt_.tagged_elements, span);
     } else {
       for (u64 i = 0; i < len; ++i) {
         const u32 word = from[i];
@@ -298,20 +284,14 @@ class PartEngine : private NodeCore<PartEngine> {
 
   template <bool kCarried>
   void swapWords(u64 at, u64 bit, u64 cycle, LockstepSpan& span) {
-    const u32 a = mem_[at];
-    const u32 b = mem_[at + bit];
-    mem_[at] = b;
-    mem_[at + bit] = a;
     if constexpr (kCarried) {
-      const u32 now = static_cast<u32>(cycle);
-      const u32 fa = std::min(first_sent_[at], now);
-      const u32 fb = std::min(first_sent_[at + bit], now);
-      first_sent_[at] = fb;
-      first_sent_[at + bit] = fa;
-      const u64 tagged = opt_.tagged_elements;
-      span.tagged |= a < tagged || b < tagged;
-      span.first = std::min({span.first, a < tagged ? fa : kNotSent, b < tagged ? fb : kNotSent});
+      carried::swapPair(mem_.data(), first_sent_.data(), at, bit, static_cast<u32>(cycle),
+                        opt_.tagged_elements, span);
     } else {
+      const u32 a = mem_[at];
+      const u32 b = mem_[at + bit];
+      mem_[at] = b;
+      mem_[at + bit] = a;
       monitorSpan(a, cycle);
       monitorSpan(b, cycle);
     }

@@ -4,6 +4,7 @@
 #include <chrono>
 
 #include "base/error.h"
+#include "exec/carried_span.h"
 #include "exec/exec_program.h"
 #include "exec/node_core.h"
 #include "exec/traffic_monitor.h"
@@ -24,7 +25,7 @@ class Engine : private NodeCore<Engine> {
         fault_(opt.fault != nullptr && opt.fault->onLink() ? opt.fault : nullptr),
         inspect_(fault_ != nullptr || opt.record_traffic),
         lockstep_(p_.shared && relative_ && !inspect_),
-        carried_(lockstep_ && p_.all_lockstep && opt.max_cycles <= kCarriedCycles &&
+        carried_(lockstep_ && p_.all_lockstep && opt.max_cycles <= carried::kCarriedCycles &&
                  distinctTags(opt.tagged_elements)),
         monitor_(nodes_, h_.n, carried_ ? 0 : opt.tagged_elements) {
     r_.backend = "table";
@@ -161,24 +162,11 @@ class Engine : private NodeCore<Engine> {
   // check, no input register and no per-node bookkeeping beyond moving the program counters.
   //
   // Span without the monitor (carried_): where words only move (every step END, WAIT or
-  // lockstep) and no tag starts in two slots, every copy of a tag descends from its one
-  // initial slot through sends, so the cycle of its first send can travel with the word: a
-  // second array beside mem_ (first_sent_) holds, per slot, the first-send cycle of the word
-  // there (kNotSent before the first). A send keeps the smaller of it and the cycle, the
-  // receiver's slot takes it, and the store's span candidate (cycle - first + 1, tags only) is
-  // formed at once: sequential loads and stores instead of the monitor's per-tag record at a
-  // random address. The encoding needs every cycle below 2^32: kNotSent, 2^32 - 1, can only
-  // meet a first send of cycle 2^32 - 1, the last cycle there is, whose stores then count 1
-  // either way.
+  // lockstep) and no tag starts in two slots, the first-send cycle of each word travels with
+  // it in first_sent_ (exec/carried_span.h).
 
-  static constexpr u32 kNotSent = 0xFFFFFFFFu;
-  static constexpr u64 kCarriedCycles = u64{1} << 32;
-
-  /// The smallest first-send cycle of the tags a lockstep cycle stored (kCarried).
-  struct LockstepSpan {
-    u32 first = kNotSent;
-    bool tagged = false;
-  };
+  using LockstepSpan = carried::LockstepSpan;
+  static constexpr u32 kNotSent = carried::kNotSent;
 
   /// One row's worth of a move: `len` words from `from` (first-send cycles `from_first`) to
   /// `to` (`to_first`); `node` is the sender of from[0] (the monitor's record, !kCarried).
@@ -186,18 +174,8 @@ class Engine : private NodeCore<Engine> {
   void moveWords(const u32* from, u32* from_first, u32* to, u32* to_first, u64 len, u64 node,
                  int port, u64 cycle, LockstepSpan& span) {
     if constexpr (kCarried) {
-      const u32 now = static_cast<u32>(cycle);
-      const u64 tagged = opt_.tagged_elements;
-      for (u64 i = 0; i < len; ++i) {
-        const u32 word = from[i];
-        const u32 first = std::min(from_first[i], now);
-        from_first[i] = first;
-        to[i] = word;
-        to_first[i] = first;
-        const bool tag = word < tagged;
-        span.tagged |= tag;
-        span.first = std::min(span.first, tag ? first : kNotSent);
-      }
+      carried::moveRow(from, from_first, to, to_first, len, static_cast<u32>(cycle),
+                       opt_.tagged_elements, span);
     } else {
       for (u64 i = 0; i < len; ++i) {
         const u32 word = from[i];
@@ -271,20 +249,14 @@ class Engine : private NodeCore<Engine> {
   /// exchange their words.
   template <bool kCarried>
   void swapWords(u64 at, u64 bit, u64 x, int port, u64 cycle, LockstepSpan& span) {
-    const u32 a = mem_[at];
-    const u32 b = mem_[at + bit];
-    mem_[at] = b;
-    mem_[at + bit] = a;
     if constexpr (kCarried) {
-      const u32 now = static_cast<u32>(cycle);
-      const u32 fa = std::min(first_sent_[at], now);
-      const u32 fb = std::min(first_sent_[at + bit], now);
-      first_sent_[at] = fb;
-      first_sent_[at + bit] = fa;
-      const u64 tagged = opt_.tagged_elements;
-      span.tagged |= a < tagged || b < tagged;
-      span.first = std::min({span.first, a < tagged ? fa : kNotSent, b < tagged ? fb : kNotSent});
+      carried::swapPair(mem_.data(), first_sent_.data(), at, bit, static_cast<u32>(cycle),
+                        opt_.tagged_elements, span);
     } else {
+      const u32 a = mem_[at];
+      const u32 b = mem_[at + bit];
+      mem_[at] = b;
+      mem_[at + bit] = a;
       monitor_.send(x, port, a, cycle);
       monitor_.store(a, cycle);
       monitor_.send(x + bit, port, b, cycle);
