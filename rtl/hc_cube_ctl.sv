@@ -284,33 +284,35 @@ module hc_cube_ctl
   logic [NumAsserts-1:0][31:0] first_err_node;   // the lowest such node
   logic [NumAsserts-1:0][31:0] first_err_nodes;  // how many
 
+  // The per-node search only in a cycle where some node reports an event (one wide comparison
+  // otherwise, in nearly every cycle of a run); whole-vector defaults rather than a loop over
+  // the kinds, which the simulator would run as part-selects of the wide vectors.
   always_comb begin : first_errors
-    first_err = '0;
-    for (int k = 0; k < NumAsserts; k++) begin
-      first_err_node[k]  = 0;
-      first_err_nodes[k] = 0;
-    end
-    for (int x = 0; x < NumNodes; x++) begin
-      logic [NumAsserts-1:0] first;
-      first = '0;
-      if (running_q && !start_i) begin
+    logic [NumAsserts-1:0] first;  // node x's first events (written on every path, no latch)
+    first           = '0;
+    first_err       = '0;
+    first_err_node  = '0;
+    first_err_nodes = '0;
+    if (running_q && !start_i && node_err_event_i != '0) begin
+      for (int x = 0; x < NumNodes; x++) begin
+        first = '0;
         first[NumErrKinds-1:0] = node_err_event_i[x*NumErrKinds +: NumErrKinds] &
                                  ~node_err_flags_i[x*NumErrKinds +: NumErrKinds];
-      end
-      if (first != '0) begin
-        if (node_permute_i[x]) begin
-          first[AssertPermuteLost]    = first[hc_pkg::ErrLost];
-          first[AssertPermuteIllegal] = first[hc_pkg::ErrIllegal];
-          first[hc_pkg::ErrLost]      = 1'b0;
-          first[hc_pkg::ErrIllegal]   = 1'b0;
-        end
-        for (int k = 0; k < NumAsserts; k++) begin
-          if (first[k]) begin
-            if (!first_err[k]) first_err_node[k] = x;
-            first_err_nodes[k] = first_err_nodes[k] + 1;
+        if (first != '0) begin
+          if (node_permute_i[x]) begin
+            first[AssertPermuteLost]    = first[hc_pkg::ErrLost];
+            first[AssertPermuteIllegal] = first[hc_pkg::ErrIllegal];
+            first[hc_pkg::ErrLost]      = 1'b0;
+            first[hc_pkg::ErrIllegal]   = 1'b0;
           end
+          for (int k = 0; k < NumAsserts; k++) begin
+            if (first[k]) begin
+              if (!first_err[k]) first_err_node[k] = x;
+              first_err_nodes[k] = first_err_nodes[k] + 1;
+            end
+          end
+          first_err = first_err | first;
         end
-        first_err = first_err | first;
       end
     end
   end

@@ -9,8 +9,10 @@
 // The next counts are computed in the clocked block rather than as _d signals of a
 // combinational one: push_i comes from the links, and a Verilated node model evaluates logic
 // that reads a top-level input at every eval() (twice a cycle in the node-array model) but a
-// flip-flop's next state only at the clock edge. The read and write positions, which read only
-// state, are _d signals.
+// flip-flop's next state only at the clock edge. So is the next read position, taken only in a
+// cycle that pops (as _d signals, it and hc_rr_arb's next pointer cost a routed run at n = 6
+// 2 % more instructions, scripts/callgrind.sh); the write position, which the storage's write
+// needs, is a _d signal.
 
 module hc_fifo
 #(
@@ -47,7 +49,6 @@ module hc_fifo
 
   logic [CntBits-1:0] cnt_q;
   logic [CntBits-1:0] rd_q;
-  logic [CntBits-1:0] rd_d;       // the head after this cycle's pop
   logic [AddrBits-1:0] wr_d;      // where this cycle's push goes
   logic [CntBits-1:0] occ_max_q;
   logic [Width-1:0]   mem_q [Depth];
@@ -57,7 +58,6 @@ module hc_fifo
     at = {1'b0, rd_q} + {1'b0, cnt_q};
     if (at >= {1'b0, depth_i}) at = at - {1'b0, depth_i};
     wr_d = at[AddrBits-1:0];
-    rd_d = (rd_q + CntBits'(1) >= depth_i) ? '0 : rd_q + CntBits'(1);
   end
 
   always_ff @(posedge clk_i) begin : regs
@@ -69,7 +69,7 @@ module hc_fifo
       if (push_i != pop_i) cnt_q <= cnt_q - CntBits'(pop_i) + CntBits'(push_i);
       // The largest occupancy can only grow by a push without a pop (cnt_q <= occ_max_q).
       if (push_i && !pop_i && cnt_q + CntBits'(1) > occ_max_q) occ_max_q <= cnt_q + CntBits'(1);
-      if (pop_i) rd_q <= rd_d;
+      if (pop_i) rd_q <= (rd_q + CntBits'(1) >= depth_i) ? '0 : rd_q + CntBits'(1);
     end
   end
 

@@ -413,79 +413,91 @@ module hc_node
     // comparators per channel): in idle cycles, routed mode's included, the simulator skips
     // them (at n = 10 about 6 % of a routed run's time and 10 % of a table-mode AAPC's). The
     // fields and slot addresses above are gated only in a node with a router.
-    // Every path of the block writes every output once (see next_run): PERMUTE, XFER (one arm
-    // per output op) and neither. The word sent is read only on the path that sends it; an
-    // outer default overridden on some paths would cost nothing here in Verilator but makes
-    // Icarus Verilog wake the node's other blocks without end.
-    always_comb begin : decode
+    // Defaults, then the values of the path taken: Verilator's code for this form does only
+    // the work of that path (written instead as every output assigned once on each path, the
+    // table-mode node cost 5 % more instructions per cycle). It is HC_ALWAYS_COMB (hc_pkg.sv),
+    // since under Icarus Verilog an always_comb with defaults wakes the node's other blocks
+    // without end.
+    `HC_ALWAYS_COMB begin : decode
+      out_valid   = 1'b0;
+      out_data    = '0;
+      slot_err    = 1'b0;
+      fwd_err     = 1'b0;
+      illegal     = 1'b0;
+      cp          = 1'b0;
+      wr          = 1'b0;
+      expect_in   = 1'b0;
+      rd_mem      = 1'b0;
+      wr_mem      = 1'b0;
+      overlap     = 1'b0;
+      fwd_oh      = '0;
       if (permute) begin
-        // PERMUTE: MEM/MEM copies (an out-of-range read copies the word 0, an out-of-range
-        // write is dropped), IDLE/IDLE does nothing, anything else is illegal and is neither
-        // range- nor conflict-checked. No port is used: nothing is sent or expected, every
-        // arriving word is lost and one-port mode does not apply. The word copied travels in
+        // PERMUTE: MEM/MEM copies (an out-of-range read copies the word 0, an out-of-range write
+        // is dropped), IDLE/IDLE does nothing, anything else is illegal and is neither range-
+        // nor conflict-checked. No port is used: nothing is sent or expected, every arriving
+        // word is lost and one-port mode does not apply. The word copied travels in
         // chan_out_data with chan_out_valid low, so the neighbour ignores it. out_addr is the
         // slot copied from, in_addr the slot copied to.
-        rd_mem    = out_op == hc_pkg::OutMem && in_op == hc_pkg::InMem;
-        wr_mem    = rd_mem;
-        out_valid = 1'b0;
-        out_data  = rd_mem && out_addr_ok ? mem_q[out_addr[SlotBits-1:0]] : '0;
-        slot_err  = rd_mem && !(out_addr_ok && in_addr_ok);
-        fwd_err   = 1'b0;
-        illegal   = !rd_mem && (out_op != hc_pkg::OutIdle || in_op != hc_pkg::InIdle);
-        cp        = rd_mem && in_addr_ok;
-        wr        = 1'b0;
-        expect_in = 1'b0;
-        fwd_oh    = '0;
+        if (out_op == hc_pkg::OutMem && in_op == hc_pkg::InMem) begin
+          rd_mem = 1'b1;
+          wr_mem = 1'b1;
+          if (out_addr_ok) begin
+            out_data = mem_q[out_addr[SlotBits-1:0]];
+          end else begin
+            slot_err = 1'b1;
+          end
+          if (in_addr_ok) begin
+            cp = 1'b1;
+          end else begin
+            slot_err = 1'b1;
+          end
+        end else if (out_op != hc_pkg::OutIdle || in_op != hc_pkg::InIdle) begin
+          illegal = 1'b1;
+        end
       end else if (chan_instr) begin
         // XFER. Output side: the word read from memory as at the start of the cycle, or the
-        // PASS register. An out-of-range slot sends the word 0. Input side as the instruction
-        // describes it (the arriving words are checked below).
-        wr_mem    = in_op == hc_pkg::InMem || in_op == hc_pkg::InAdd;
-        cp        = 1'b0;
-        wr        = wr_mem && in_addr_ok;
-        expect_in = in_op != hc_pkg::InIdle;
+        // PASS register. An out-of-range slot sends the word 0.
         case (out_op)
           hc_pkg::OutMem: begin
-            rd_mem    = 1'b1;
             out_valid = 1'b1;
-            out_data  = out_addr_ok ? mem_q[out_addr[SlotBits-1:0]] : '0;
-            slot_err  = !out_addr_ok || (wr_mem && !in_addr_ok);
-            fwd_err   = 1'b0;
-            illegal   = 1'b0;
-            fwd_oh    = '0;
+            rd_mem    = 1'b1;
+            if (out_addr_ok) begin
+              out_data = mem_q[out_addr[SlotBits-1:0]];
+            end else begin
+              slot_err = 1'b1;
+            end
           end
           hc_pkg::OutFwd: begin
-            rd_mem    = 1'b0;
-            out_valid = fwd_ready;
-            out_data  = fwd_ready ? pass_data_q[fwd_src*WordWidth +: WordWidth] : '0;
-            slot_err  = wr_mem && !in_addr_ok;
-            fwd_err   = !fwd_ready;
-            illegal   = 1'b0;
-            // forwards PASS register fwd_src
-            fwd_oh    = fwd_ready ? NumChans'(1) << fwd_src : '0;
+            if (fwd_ready) begin
+              out_valid = 1'b1;
+              out_data  = pass_data_q[fwd_src*WordWidth +: WordWidth];
+              fwd_oh[fwd_src] = 1'b1;  // forwards PASS register fwd_src
+            end else begin
+              fwd_err = 1'b1;
+            end
           end
-          default: begin  // IDLE, or the illegal output op
-            rd_mem    = 1'b0;
-            out_valid = 1'b0;
-            out_data  = '0;
-            slot_err  = wr_mem && !in_addr_ok;
-            fwd_err   = 1'b0;
-            illegal   = out_op == hc_pkg::OutIllegal;
-            fwd_oh    = '0;
-          end
+          hc_pkg::OutIllegal: illegal = 1'b1;
+          default: ;
         endcase
-      end else begin
-        rd_mem    = 1'b0;
-        wr_mem    = 1'b0;
-        out_valid = 1'b0;
-        out_data  = '0;
-        slot_err  = 1'b0;
-        fwd_err   = 1'b0;
-        illegal   = 1'b0;
-        cp        = 1'b0;
-        wr        = 1'b0;
-        expect_in = 1'b0;
-        fwd_oh    = '0;
+        if ((in_op == hc_pkg::InMem || in_op == hc_pkg::InAdd) && !in_addr_ok) slot_err = 1'b1;
+        // Input side as the instruction describes it (the arriving words are checked below).
+        expect_in = in_op != hc_pkg::InIdle;
+        wr_mem    = in_op == hc_pkg::InMem || in_op == hc_pkg::InAdd;
+        wr        = wr_mem && in_addr_ok;
+      end
+      // ---- MAC overlap mode (docs/hardware/arithmetic.md §3) ----
+      // Beside a running MAC (mac_busy, issued in an earlier cycle) the channel may not read the
+      // MAC's C block nor write its A, B or C block: checks on the instruction, on the slots
+      // after the relative XOR (in range or not).
+      if (mac_busy && (rd_mem || wr_mem)) begin
+        overlap = (rd_mem && MacCmpBits'(out_addr) >= mac_c_lo &&
+                   MacCmpBits'(out_addr) < mac_c_hi) ||
+                  (wr_mem && ((MacCmpBits'(in_addr) >= mac_a_lo &&
+                               MacCmpBits'(in_addr) < mac_a_hi) ||
+                              (MacCmpBits'(in_addr) >= mac_b_lo &&
+                               MacCmpBits'(in_addr) < mac_b_hi) ||
+                              (MacCmpBits'(in_addr) >= mac_c_lo &&
+                               MacCmpBits'(in_addr) < mac_c_hi)));
       end
     end
 
@@ -495,20 +507,7 @@ module hc_node
     // after the relative XOR (in range or not).
     // An if, not an AND: the simulator then skips the comparisons in every cycle without a
     // running MAC.
-    always_comb begin : overlap_check
-      if (mac_busy) begin
-        overlap = (rd_mem && MacCmpBits'(out_addr) >= mac_c_lo &&
-                   MacCmpBits'(out_addr) < mac_c_hi) ||
-                  (wr_mem && ((MacCmpBits'(in_addr) >= mac_a_lo &&
-                               MacCmpBits'(in_addr) < mac_a_hi) ||
-                              (MacCmpBits'(in_addr) >= mac_b_lo &&
-                               MacCmpBits'(in_addr) < mac_b_hi) ||
-                              (MacCmpBits'(in_addr) >= mac_c_lo &&
-                               MacCmpBits'(in_addr) < mac_c_hi)));
-      end else begin
-        overlap = 1'b0;
-      end
-    end
+
 
     assign chan_out_valid[c]                       = out_valid;
     assign chan_out_data[c*WordWidth +: WordWidth] = out_data;

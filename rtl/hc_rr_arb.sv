@@ -29,7 +29,6 @@ module hc_rr_arb
 );
 
   logic [IdxBits-1:0] ptr_q;
-  logic [IdxBits-1:0] ptr_d;
 
   // The lowest requester from the pointer on, else the lowest of all (a function, so that a
   // simulator does not wake on the intermediate values of a block's own variables).
@@ -53,13 +52,16 @@ module hc_rr_arb
     end
   end
   assign gnt_o = req_i != '0;
-  assign ptr_d = !(gnt_o && en_i) ? ptr_q : (32'(idx_o) == NumReq - 1) ? '0 : idx_o + IdxBits'(1);
 
+  // The next pointer in the clocked block rather than as a _d signal: req_i comes from the
+  // links' credits, and a Verilated node model evaluates logic that reads a top-level input at
+  // every eval() (twice a cycle in the node-array model) but a flip-flop's next state only at
+  // the clock edge.
   always_ff @(posedge clk_i) begin : regs
     if (!rst_ni || clear_i) begin
       ptr_q <= '0;
-    end else begin
-      ptr_q <= ptr_d;
+    end else if (gnt_o && en_i) begin
+      ptr_q <= (32'(idx_o) == NumReq - 1) ? '0 : idx_o + IdxBits'(1);
     end
   end
 

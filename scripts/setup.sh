@@ -17,6 +17,7 @@ packages=(
   clang libclang-rt-14-dev   # the sanitizer and libFuzzer build (scripts/test.sh, tests/fuzz)
   libopenmpi-dev openmpi-bin # the table executor partitioned over MPI ranks (docs/mpi.md)
   time                       # /usr/bin/time: peak memory per rank (scripts/mpi-bench.py)
+  valgrind                   # callgrind: the RTL's instructions per node-cycle (scripts/callgrind.sh)
   nlohmann-json3-dev         # JSON output of the tool
   libcli11-dev               # the tool's option parser and --help (sim/cli_args.*)
   python3                    # scripts/synth.py, scripts/measure.py
